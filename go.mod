@@ -1,0 +1,3 @@
+module github.com/hipdnn-go/backend
+
+go 1.26

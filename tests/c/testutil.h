@@ -1,0 +1,91 @@
+/* Tiny assertion helpers shared by the C conformance tests. Each test is one executable;
+ * a failed check prints file:line, the expression and the backend's last error, then the
+ * test exits non-zero at the end (checks keep running so one run shows every failure). */
+#ifndef HIPDNN_TESTS_TESTUTIL_H
+#define HIPDNN_TESTS_TESTUTIL_H
+
+#include <hipdnn_backend.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int tu_failures = 0;
+static int tu_checks = 0;
+
+#define TU_FAIL(...)                                                                     \
+    do {                                                                                 \
+        fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                            \
+        fprintf(stderr, __VA_ARGS__);                                                    \
+        fprintf(stderr, "\n");                                                           \
+        tu_failures++;                                                                   \
+    } while (0)
+
+#define CHECK(cond)                                                                      \
+    do {                                                                                 \
+        tu_checks++;                                                                     \
+        if (!(cond)) TU_FAIL("%s", #cond);                                               \
+    } while (0)
+
+/* CHECK_STATUS(expected, call): the call must return exactly `expected`. */
+#define CHECK_STATUS(expected, call)                                                     \
+    do {                                                                                 \
+        tu_checks++;                                                                     \
+        hipdnnStatus_t tu_got_ = (call);                                                 \
+        if (tu_got_ != (expected)) {                                                     \
+            char tu_msg_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                \
+            hipdnnPeekLastErrorString_ext(tu_msg_, sizeof tu_msg_);                      \
+            TU_FAIL("%s returned %s (%d), want %s (%d); last error: \"%s\"", #call,      \
+                    hipdnnGetErrorString(tu_got_), (int)tu_got_,                         \
+                    hipdnnGetErrorString(expected), (int)(expected), tu_msg_);           \
+        }                                                                                \
+    } while (0)
+
+#define CHECK_OK(call) CHECK_STATUS(HIPDNN_STATUS_SUCCESS, call)
+
+/* CHECK_ERR(expected, needle, call): status must match and the last error (which is then
+ * consumed) must contain `needle`; pass "" to require only a non-empty message. */
+#define CHECK_ERR(expected, needle, call)                                                \
+    do {                                                                                 \
+        CHECK_STATUS(expected, call);                                                    \
+        char tu_err_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                    \
+        hipdnnGetLastErrorString(tu_err_, sizeof tu_err_);                               \
+        tu_checks++;                                                                     \
+        if (tu_err_[0] == '\0' || strstr(tu_err_, (needle)) == NULL)                     \
+            TU_FAIL("%s: last error \"%s\" does not contain \"%s\"", #call, tu_err_,     \
+                    (needle));                                                           \
+    } while (0)
+
+#define CHECK_STREQ(a, b)                                                                \
+    do {                                                                                 \
+        tu_checks++;                                                                     \
+        const char* tu_a_ = (a);                                                         \
+        const char* tu_b_ = (b);                                                         \
+        if (tu_a_ == NULL || tu_b_ == NULL || strcmp(tu_a_, tu_b_) != 0)                 \
+            TU_FAIL("%s == \"%s\", want \"%s\"", #a, tu_a_ ? tu_a_ : "(null)",           \
+                    tu_b_ ? tu_b_ : "(null)");                                           \
+    } while (0)
+
+#define CHECK_EQ_INT(a, b)                                                               \
+    do {                                                                                 \
+        tu_checks++;                                                                     \
+        long long tu_a_ = (long long)(a);                                                \
+        long long tu_b_ = (long long)(b);                                                \
+        if (tu_a_ != tu_b_) TU_FAIL("%s == %lld, want %lld", #a, tu_a_, tu_b_);          \
+    } while (0)
+
+/* Clears the calling thread's last error so a following check sees only new messages. */
+static inline void tu_clear_last_error(void) {
+    char buf[8];
+    hipdnnGetLastErrorString(buf, sizeof buf);
+}
+
+static inline int tu_finish(const char* name) {
+    if (tu_failures) {
+        fprintf(stderr, "%s: %d of %d checks failed\n", name, tu_failures, tu_checks);
+        return 1;
+    }
+    printf("%s: all %d checks passed\n", name, tu_checks);
+    return 0;
+}
+
+#endif
