@@ -1,0 +1,105 @@
+# hipdnn_backend: Go c-shared library + C/C++ plugins, tools and tests.
+#
+#   make                 build everything, stage an install in build/stage, run the demo
+#   make test            go vet, go test (-race), the C conformance suite (ctest)
+#   make install PREFIX=/opt/hipdnn
+#   make bench | fuzz | asan | valgrind | generate | clean
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+
+GO      ?= go
+CMAKE   ?= cmake
+PREFIX  ?= /usr/local
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD   := $(CURDIR)/build
+STAGE   := $(BUILD)/stage
+NATIVE  := $(BUILD)/native
+CTESTS  := $(BUILD)/tests-c
+CORPUS  := $(CURDIR)/testdata/hipdnn_graphs
+
+# version.json is the one source of the version (RFC 0005); TWEAK is the commit.
+VERSION := $(shell sed -n 's/.*"hipdnn_backend_version"[^"]*"\([0-9.]*\)".*/\1/p' version.json)
+V_MAJOR := $(word 1,$(subst ., ,$(VERSION)))
+V_MINOR := $(word 2,$(subst ., ,$(VERSION)))
+V_PATCH := $(word 3,$(subst ., ,$(VERSION)))
+TWEAK   := $(shell git rev-parse --short=7 HEAD 2>/dev/null || echo unknown)
+
+SONAME  := libhipdnn_backend.so.$(V_MAJOR)
+LIB     := $(BUILD)/lib/$(SONAME)
+VERSION_H := $(BUILD)/include/hipdnn_backend_version.h
+
+GO_PKG      := github.com/hipdnn-go/backend
+GO_LDFLAGS  := -X '$(GO_PKG)/internal/version.tweak=$(TWEAK)' \
+               -extldflags '-Wl,--version-script=$(CURDIR)/capi/exports.map -Wl,-soname,$(SONAME) -Wl,-z,now'
+export CGO_ENABLED := 1
+export HIPDNN_CORPUS_DIR := $(CORPUS)
+
+.PHONY: all lib native stage demo test gotest ctest vet install bench fuzz asan valgrind generate clean
+
+all: stage demo
+
+$(VERSION_H): version.json cmake/hipdnn_backend_version.h.in
+	@mkdir -p $(dir $@)
+	sed -e 's/@HIPDNN_BACKEND_VERSION_MAJOR@/$(V_MAJOR)/' -e 's/@HIPDNN_BACKEND_VERSION_MINOR@/$(V_MINOR)/' \
+	    -e 's/@HIPDNN_BACKEND_VERSION_PATCH@/$(V_PATCH)/' -e 's/@HIPDNN_BACKEND_VERSION_TWEAK@/$(TWEAK)/' \
+	    cmake/hipdnn_backend_version.h.in > $@.tmp && mv $@.tmp $@
+
+# go build is incremental on its own, so the library target always asks it.
+lib: $(VERSION_H)
+	@mkdir -p $(BUILD)/lib
+	$(GO) build -buildmode=c-shared -trimpath -ldflags "$(GO_LDFLAGS)" -o $(LIB) ./capi
+	@rm -f $(BUILD)/lib/libhipdnn_backend.h
+	ln -sf $(SONAME) $(BUILD)/lib/libhipdnn_backend.so
+
+native: lib
+	$(CMAKE) -S . -B $(NATIVE) -DCMAKE_BUILD_TYPE=Release \
+	    -DHIPDNN_BACKEND_LIBRARY=$(LIB) -DHIPDNN_GENERATED_INCLUDE_DIR=$(BUILD)/include >/dev/null
+	$(CMAKE) --build $(NATIVE) -j $(JOBS)
+
+stage: native
+	$(CMAKE) --install $(NATIVE) --prefix $(STAGE) >/dev/null
+	@echo "staged install: $(STAGE)"
+
+# The demo: a conv -> bias -> ReLU graph built through the C API, run on the CPU engine.
+demo: stage
+	@if [ -x $(STAGE)/bin/hipdnn-demo ]; then $(STAGE)/bin/hipdnn-demo; \
+	 else echo "demo not built yet (examples/ missing)"; fi
+
+install: native
+	$(CMAKE) --install $(NATIVE) --prefix $(PREFIX)
+
+vet:
+	$(GO) vet ./...
+
+gotest:
+	GODEBUG=cgocheck=1 HIPDNN_FB_VERIFY=$(NATIVE)/schemas/hipdnn_fb_verify \
+	HIPDNN_TEST_PLUGIN_DIR=$(NATIVE)/test_plugins HIPDNN_STAGE_DIR=$(STAGE) \
+	    $(GO) test -race -count=1 ./...
+
+ctest: stage
+	$(CMAKE) -S tests/c -B $(CTESTS) -DCMAKE_PREFIX_PATH=$(STAGE) \
+	    -DHIPDNN_TEST_PLUGIN_DIR=$(NATIVE)/test_plugins -DHIPDNN_CORPUS_DIR=$(CORPUS) >/dev/null
+	$(CMAKE) --build $(CTESTS) -j $(JOBS)
+	cd $(CTESTS) && ctest --output-on-failure -j $(JOBS)
+	@if [ -f $(NATIVE)/CTestTestfile.cmake ]; then cd $(NATIVE) && ctest --output-on-failure -j $(JOBS); fi
+
+test: all vet gotest ctest
+
+bench: stage
+	@if [ -x $(NATIVE)/bench/hipdnn-bench ]; then $(NATIVE)/bench/hipdnn-bench; else echo "bench/ not built yet"; fi
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
+
+FUZZTIME ?= 60s
+fuzz:
+	@for t in $$($(GO) test -list 'Fuzz.*' ./internal/... 2>/dev/null | grep '^Fuzz'); do \
+	  pkg=$$(grep -rl "func $$t(" --include='*_test.go' internal | head -1 | xargs dirname); \
+	  echo "== $$pkg $$t ($(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./$$pkg || exit 1; \
+	done
+
+generate:
+	$(GO) generate ./...
+
+clean:
+	rm -rf $(BUILD)
