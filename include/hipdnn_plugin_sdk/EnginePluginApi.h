@@ -37,11 +37,13 @@
 
 /*
  * hipStream_t: taken from the HIP runtime headers when they are available. Otherwise (or when
- * HIPDNN_PLUGIN_SDK_NO_HIP_HEADERS is defined) it is declared as the opaque pointer type HIP uses,
- * guarded by HIPDNN_HIPSTREAM_DECLARED exactly like the backend's public header, so the two
- * headers never declare it twice.
+ * HIPDNN_PLUGIN_SDK_NO_HIP_HEADERS is defined) it is declared as the opaque pointer type HIP
+ * itself uses. HIPDNN_HIPSTREAM_DECLARED marks "hipStream_t is declared"; the backend's public
+ * header hipdnn_backend.h guards its own fallback declaration with HIPDNN_HIP_STREAM_T_DECLARED,
+ * so both macros are honoured and defined here and the two headers never declare it twice,
+ * whichever is included first.
  */
-#ifndef HIPDNN_HIPSTREAM_DECLARED
+#if !defined(HIPDNN_HIPSTREAM_DECLARED) && !defined(HIPDNN_HIP_STREAM_T_DECLARED)
 #if !defined(HIPDNN_PLUGIN_SDK_NO_HIP_HEADERS) && defined(__has_include)
 #if __has_include(<hip/hip_runtime_api.h>)
 #include <hip/hip_runtime_api.h>
@@ -51,9 +53,14 @@
 #ifndef HIPDNN_PLUGIN_SDK_HAVE_HIP_HEADERS_
 typedef struct ihipStream_t* hipStream_t;
 #endif
+#endif
 /* hipStream_t is declared from here on, one way or the other. */
+#ifndef HIPDNN_HIPSTREAM_DECLARED
 #define HIPDNN_HIPSTREAM_DECLARED 1
-#endif /* HIPDNN_HIPSTREAM_DECLARED */
+#endif
+#ifndef HIPDNN_HIP_STREAM_T_DECLARED
+#define HIPDNN_HIP_STREAM_T_DECLARED
+#endif
 
 #ifdef __cplusplus
 extern "C" {

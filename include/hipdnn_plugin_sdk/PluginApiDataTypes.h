@@ -123,9 +123,10 @@ typedef struct HipdnnEnginePluginHandle* hipdnnEnginePluginHandle_t;
 typedef struct HipdnnEnginePluginExecutionContext* hipdnnEnginePluginExecutionContext_t;
 
 /*
- * Logging types. The backend's public HipdnnBackendCallbackTypes.h declares the very same types
- * under the same guard macro, so both headers can be included in any order: whichever comes
- * first declares them.
+ * Logging types. The backend's public HipdnnBackendCallbackTypes.h declares the very same two
+ * types under the same guard macro, so both headers can be included in any order: whichever
+ * comes first declares them. (The backend's user-callback typedefs live outside that guard and
+ * are not repeated here.)
  */
 #ifndef HIPDNN_CALLBACK_TYPES_DEFINED
 #define HIPDNN_CALLBACK_TYPES_DEFINED
@@ -142,12 +143,6 @@ typedef enum
 
 /* Log sink the host hands to plugins (hipdnnPluginSetLoggingCallback). */
 typedef void (*hipdnnCallback_t)(hipdnnSeverity_t severity, const char* message);
-
-/* User-registered log callbacks of the backend API: an opaque user pointer and the callback. */
-typedef void* hipdnnUserLogCallbackHandle_t;
-typedef void (*hipdnnUserLogCallback_t)(hipdnnUserLogCallbackHandle_t userHandle,
-                                        hipdnnSeverity_t severity,
-                                        const char* message);
 
 #endif /* HIPDNN_CALLBACK_TYPES_DEFINED */
 
