@@ -37,7 +37,6 @@ type Alias struct {
 	Target string // the enumerator the chain ends at
 	Enum   *Enum
 	Value  int64
-	File   string
 }
 
 // IntDefine is `#define Name <integer literal>`.
@@ -141,7 +140,7 @@ func Parse(files []SourceFile, functionsFile string) (*Header, error) {
 			v = n
 		} else if target := resolveAlias(d.value, first, known); target != "" {
 			v = known[target].Value
-			alias = &Alias{Name: d.name, Target: target, Enum: owner[target], Value: v, File: d.file}
+			alias = &Alias{Name: d.name, Target: target, Enum: owner[target], Value: v}
 		} else {
 			continue
 		}
