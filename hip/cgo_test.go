@@ -1,0 +1,5 @@
+//go:build cgo
+
+package hip
+
+const cgoEnabled = true
