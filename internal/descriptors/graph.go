@@ -1,0 +1,282 @@
+package descriptors
+
+import (
+	"crypto/rand"
+	"fmt"
+	"sort"
+
+	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/handle"
+	"github.com/hipdnn-go/backend/internal/logging"
+	"github.com/hipdnn-go/backend/internal/status"
+	"github.com/hipdnn-go/backend/internal/wire"
+)
+
+// Graph is HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR. Its attributes are readable before
+// Finalize. Finalize validates the graph as a whole, builds its flatbuffer (the bytes every
+// engine plugin and heuristic policy receives) and keeps it.
+type Graph struct {
+	Header
+	handle *handle.Handle
+	id     *[16]byte // kept from a deserialized graph, else minted at the first finalize
+
+	// Filled by Finalize (or by serialization of an unfinalized graph for the bytes alone).
+	bytes    []byte
+	model    *wire.Graph
+	features Features
+	tensors  map[int64]*Tensor
+}
+
+// Features are the properties of a graph that decide which plugin API versions can run it.
+type Features struct {
+	OverrideShapes, RuntimePassByValue, Ragged, CustomAlignment bool
+}
+
+var graphKind = register(&KindSpec{
+	Kind:               api.HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR,
+	Class:              "GraphDescriptor",
+	GetsBeforeFinalize: true,
+	New:                func(k *KindSpec) Object { g := &Graph{}; k.init(&g.Header); return g },
+	OnChange:           func(o Object) { o.(*Graph).invalidate() },
+	Attrs: []*Attr{
+		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, Type: api.HIPDNN_TYPE_HANDLE, Min: 1, Max: 1, Settable: true, Required: true,
+			OnSet: func(o Object, v *Value) error { o.(*Graph).handle = v.Handle; return nil },
+			IsSet: func(o Object) bool { return o.(*Graph).handle != nil }},
+		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_OPS, Type: api.HIPDNN_TYPE_BACKEND_DESCRIPTOR, Min: 1, Max: -1,
+			Settable: true, Gettable: true, Append: true, FullGet: true},
+		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT, Type: api.HIPDNN_TYPE_DATA_TYPE, Min: 1, Max: 1, Settable: true, Gettable: true, Validate: validDataType},
+		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_INTERMEDIATE_DATA_TYPE_EXT, Type: api.HIPDNN_TYPE_DATA_TYPE, Min: 1, Max: 1, Settable: true, Gettable: true, Validate: validDataType},
+		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_IO_DATA_TYPE_EXT, Type: api.HIPDNN_TYPE_DATA_TYPE, Min: 1, Max: 1, Settable: true, Gettable: true, Validate: validDataType},
+		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, Type: api.HIPDNN_TYPE_INT64, Min: 1, Max: 1, Settable: true, Gettable: true},
+		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, Type: api.HIPDNN_TYPE_CHAR, Min: 0, Max: -1, Settable: true, Gettable: true},
+		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, Type: api.HIPDNN_TYPE_BOOLEAN, Min: 1, Max: 1, Settable: true, Gettable: true},
+		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_IS_RAGGED_TENSOR_ENABLED_EXT, Type: api.HIPDNN_TYPE_BOOLEAN, Min: 1, Max: 1, Settable: true, Gettable: true},
+	},
+	Finalize: finalizeGraph,
+})
+
+func (g *Graph) invalidate() { g.bytes, g.model, g.tensors = nil, nil, nil }
+
+// Ops returns the graph's operations in order.
+func (g *Graph) Ops() []*Op {
+	objs := g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_OPS).Objs
+	ops := make([]*Op, len(objs))
+	for i, o := range objs {
+		ops[i] = o.(*Op)
+	}
+	return ops
+}
+
+// Handle is the handle the graph was bound to (nil before HIPDNN_ATTR_OPERATIONGRAPH_HANDLE).
+func (g *Graph) Handle() *handle.Handle { return g.handle }
+
+// Bytes is the serialized graph of a finalized graph.
+func (g *Graph) Bytes() []byte { return g.bytes }
+
+// Model is the graph model of a finalized graph; callers must not modify it.
+func (g *Graph) Model() *wire.Graph { return g.model }
+
+// Features of a finalized graph.
+func (g *Graph) Features() Features { return g.features }
+
+// Tensor returns a tensor of a finalized graph by UID.
+func (g *Graph) Tensor(uid int64) *Tensor { return g.tensors[uid] }
+
+func finalizeGraph(o Object) error {
+	g := o.(*Graph)
+	if len(g.Ops()) == 0 {
+		return status.BadParam("GraphDescriptor::finalize() failed: the graph has no operations (set HIPDNN_ATTR_OPERATIONGRAPH_OPS)")
+	}
+	if g.handle.Closed() {
+		return status.BadParam("GraphDescriptor::finalize() failed: the handle it was given has been destroyed")
+	}
+	if err := g.build(true); err != nil {
+		return err
+	}
+	dumpGraph(g)
+	return nil
+}
+
+// build assembles the graph model from the operations and encodes it. With validate it also
+// enforces the whole-graph rules; serializing an unfinalized graph only needs the model.
+func (g *Graph) build(validate bool) error {
+	m := &wire.Graph{
+		Name:                   g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT).Str(),
+		IsOverrideShapeEnabled: g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT).I != 0,
+	}
+	for _, f := range []struct {
+		attr api.AttributeName
+		dst  *wire.DataType
+	}{
+		{api.HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT, &m.ComputeDataType},
+		{api.HIPDNN_ATTR_OPERATIONGRAPH_INTERMEDIATE_DATA_TYPE_EXT, &m.IntermediateDataType},
+		{api.HIPDNN_ATTR_OPERATIONGRAPH_IO_DATA_TYPE_EXT, &m.IODataType},
+	} {
+		if v := g.value(f.attr); v.Set {
+			dt, ok := WireDataType(api.DataType(v.I))
+			if !ok {
+				return status.NotSupported("GraphDescriptor: %v %v cannot be serialized", f.attr, api.DataType(v.I))
+			}
+			*f.dst = dt
+		}
+	}
+	if v := g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT); v.Set {
+		id := v.I
+		m.PreferredEngineID = &id
+	}
+	tensors := map[int64]*Tensor{}
+	var order []int64
+	for i, op := range g.Ops() {
+		for _, t := range op.Tensors() {
+			uid := t.UID()
+			prev, seen := tensors[uid]
+			if !seen {
+				tensors[uid] = t
+				order = append(order, uid)
+				continue
+			}
+			if prev != t && !sameTensor(prev, t) {
+				return status.BadParam("GraphDescriptor: two different tensors share uid %d (operation %d, %s)", uid, i, op.spec.class)
+			}
+		}
+		m.Nodes = append(m.Nodes, op.node)
+	}
+	sort.Slice(order, func(a, b int) bool { return order[a] < order[b] })
+	for _, uid := range order {
+		wt, err := tensors[uid].Wire()
+		if err != nil {
+			return err
+		}
+		m.Tensors = append(m.Tensors, wt)
+	}
+	if validate {
+		if err := validateGraph(g.Ops(), tensors); err != nil {
+			return err
+		}
+	}
+	g.features = featuresOf(m)
+	v := engineAPIFloor(g.features)
+	m.MinRequiredEngineAPIVersion = &v
+	if g.id == nil {
+		var id [16]byte
+		_, _ = rand.Read(id[:])
+		id[6] = id[6]&0x0f | 0x40 // RFC 4122 version 4
+		id[8] = id[8]&0x3f | 0x80 // variant 10
+		g.id = &id
+	}
+	m.ID = g.id
+	b, err := wire.EncodeGraph(m)
+	if err != nil {
+		return status.Internal("GraphDescriptor: encoding the graph failed: %v", err)
+	}
+	g.bytes, g.model, g.tensors = b, m, tensors
+	return nil
+}
+
+// sameTensor reports whether two tensor descriptors describe the same tensor (a frontend may
+// create one descriptor per use of a tensor; AMD rejects that, we accept identical copies).
+func sameTensor(a, b *Tensor) bool {
+	wa, ea := a.Wire()
+	wb, eb := b.Wire()
+	if ea != nil || eb != nil {
+		return false
+	}
+	return fmt.Sprint(wa) == fmt.Sprint(wb) && string(a.scalar) == string(b.scalar)
+}
+
+func featuresOf(m *wire.Graph) Features {
+	f := Features{OverrideShapes: m.IsOverrideShapeEnabled}
+	for _, t := range m.Tensors {
+		f.RuntimePassByValue = f.RuntimePassByValue || t.RuntimePassByValue
+		f.Ragged = f.Ragged || t.RaggedOffsetUID != nil || t.RaggedOffsetMultiplier != wire.DefaultRaggedOffsetMultiplier
+		f.CustomAlignment = f.CustomAlignment || t.Alignment != wire.DefaultAlignment
+	}
+	return f
+}
+
+// validateGraph enforces what AMD's backend only documents as the caller's duty: one producer
+// per tensor, nodes in topological order (hence no cycles), one connected graph, and virtual
+// tensors produced and consumed inside it.
+func validateGraph(ops []*Op, tensors map[int64]*Tensor) error {
+	producer := map[int64]int{}
+	consumers := map[int64][]int{}
+	for i, op := range ops {
+		for _, uid := range op.node.TensorUIDs(wire.RoleOutput) {
+			if p, dup := producer[uid]; dup {
+				return status.BadParam("GraphDescriptor::finalize() failed: tensor uid %d is written by operation %d (%s) and operation %d (%s)",
+					uid, p, ops[p].spec.class, i, op.spec.class)
+			}
+			producer[uid] = i
+		}
+	}
+	for i, op := range ops {
+		for _, uid := range op.node.TensorUIDs(wire.RoleInput) {
+			if p, ok := producer[uid]; ok && p >= i {
+				if p == i {
+					return status.BadParam("GraphDescriptor::finalize() failed: operation %d (%s) reads tensor uid %d that it writes itself", i, op.spec.class, uid)
+				}
+				return status.BadParam("GraphDescriptor::finalize() failed: operation %d (%s) reads tensor uid %d before operation %d (%s) writes it: operations must be in topological order",
+					i, op.spec.class, uid, p, ops[p].spec.class)
+			}
+			consumers[uid] = append(consumers[uid], i)
+		}
+	}
+	for uid, t := range tensors {
+		if !t.Virtual() {
+			continue
+		}
+		if _, ok := producer[uid]; !ok {
+			return status.BadParam("GraphDescriptor::finalize() failed: virtual tensor uid %d is read but no operation of the graph writes it", uid)
+		}
+		if len(consumers[uid]) == 0 {
+			return status.BadParam("GraphDescriptor::finalize() failed: virtual tensor uid %d is written but no operation of the graph reads it (make it non-virtual to keep it)", uid)
+		}
+	}
+	// Connectivity: union the operations that share a tensor.
+	parent := make([]int, len(ops))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for uid, cs := range consumers {
+		if p, ok := producer[uid]; ok {
+			for _, c := range cs {
+				parent[find(c)] = find(p)
+			}
+		}
+		for _, c := range cs[1:] {
+			parent[find(c)] = find(cs[0])
+		}
+	}
+	for i := range ops {
+		if find(i) != find(0) {
+			return status.BadParam("GraphDescriptor::finalize() failed: operation %d (%s) shares no tensor with operation 0 (%s): a graph must be connected",
+				i, ops[i].spec.class, ops[0].spec.class)
+		}
+	}
+	return nil
+}
+
+// SerializedBytes returns the graph's flatbuffer, building it for an unfinalized graph.
+func (g *Graph) SerializedBytes() ([]byte, error) {
+	if g.bytes == nil {
+		if err := g.build(false); err != nil {
+			return nil, err
+		}
+	}
+	return g.bytes, nil
+}
+
+// logGraphf logs at INFO with the graph's name.
+func (g *Graph) logf(format string, args ...any) {
+	if logging.Enabled(api.HIPDNN_SEV_INFO) {
+		logging.Infof("graph %q: "+format, append([]any{g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT).Str()}, args...)...)
+	}
+}

@@ -1,0 +1,79 @@
+// Package handle implements hipdnnHandle_t: the stream work is enqueued on, and this handle's
+// plugin handles (one per engine plugin and per heuristic module) on top of the process-wide
+// plugin managers.
+//
+// Concurrency: a Handle may be used by many threads at once (each executing its own plans);
+// SetStream racing with Execute on the same handle is the caller's race, as in AMD's backend
+// (the stream is read atomically, so the race is benign for us).
+package handle
+
+import (
+	"sync/atomic"
+
+	"github.com/hipdnn-go/backend/internal/registry"
+	"github.com/hipdnn-go/backend/internal/status"
+)
+
+// Handle is one hipdnnHandle_t.
+type Handle struct {
+	token  uintptr
+	stream atomic.Uintptr
+	closed atomic.Bool
+	plugins
+}
+
+// New creates a handle, loading plugins if no plugin set is alive, and registers its token.
+// loadErrs are plugin load failures: hipdnnCreate still succeeds and reports them in the last
+// error, as AMD's does.
+func New() (h *Handle, loadErrs []error, err error) {
+	h = &Handle{}
+	loadErrs, err = h.plugins.open()
+	if err != nil {
+		return nil, loadErrs, err
+	}
+	h.token = registry.Save(registry.KindHandle, h)
+	return h, loadErrs, nil
+}
+
+// Resolve returns the live handle a C token names.
+func Resolve(tok uintptr) (*Handle, error) {
+	if tok == 0 {
+		return nil, status.NullPointer("hipdnnHandle_t is NULL")
+	}
+	v, err := registry.Lookup(tok, registry.KindHandle)
+	if err != nil {
+		return nil, status.BadParam("hipdnnHandle_t %#x %v", tok, err)
+	}
+	return v.(*Handle), nil
+}
+
+// Destroy releases a handle token and the handle's plugin handles.
+func Destroy(tok uintptr) error {
+	if tok == 0 {
+		return status.NullPointer("hipdnnHandle_t is NULL")
+	}
+	v, err := registry.Release(tok, registry.KindHandle)
+	if err != nil {
+		return status.BadParam("hipdnnHandle_t %#x %v", tok, err)
+	}
+	h := v.(*Handle)
+	h.closed.Store(true)
+	h.plugins.close()
+	return nil
+}
+
+// Token is the C value of the handle.
+func (h *Handle) Token() uintptr { return h.token }
+
+// Closed reports whether hipdnnDestroy was called on the handle; descriptors that still
+// reference it must refuse to use it.
+func (h *Handle) Closed() bool { return h.closed.Load() }
+
+// Stream returns the stream set by hipdnnSetStream (0: the default stream).
+func (h *Handle) Stream() uintptr { return h.stream.Load() }
+
+// SetStream stores the stream and forwards it to every plugin handle of this handle.
+func (h *Handle) SetStream(s uintptr) error {
+	h.stream.Store(s)
+	return h.plugins.setStream(s)
+}
