@@ -56,13 +56,13 @@ int hipdnn_hip_runtime_version(const hipdnn_hip_api *api, int *version) {
   return failed(api, ((int_ptr_fn)api->fn[HIPDNN_HIP_RUNTIME_GET_VERSION])(version));
 }
 
-int hipdnn_hip_stream_get_device(const hipdnn_hip_api *api, void *stream, int *device) {
+int hipdnn_hip_stream_get_device(const hipdnn_hip_api *api, uintptr_t stream, int *device) {
   typedef int (*fn)(void *, int *);
-  return failed(api, ((fn)api->fn[HIPDNN_HIP_STREAM_GET_DEVICE])(stream, device));
+  return failed(api, ((fn)api->fn[HIPDNN_HIP_STREAM_GET_DEVICE])((void *)stream, device));
 }
 
-int hipdnn_hip_stream_synchronize(const hipdnn_hip_api *api, void *stream) {
-  return failed(api, ((ptr_fn)api->fn[HIPDNN_HIP_STREAM_SYNCHRONIZE])(stream));
+int hipdnn_hip_stream_synchronize(const hipdnn_hip_api *api, uintptr_t stream) {
+  return failed(api, ((ptr_fn)api->fn[HIPDNN_HIP_STREAM_SYNCHRONIZE])((void *)stream));
 }
 
 // Both attribute structs begin {int type; int device; void *devicePointer; void *hostPointer;}
@@ -119,9 +119,9 @@ int hipdnn_hip_event_create(const hipdnn_hip_api *api, void **event) {
   return failed(api, ((fn)api->fn[HIPDNN_HIP_EVENT_CREATE])(event));
 }
 
-int hipdnn_hip_event_record(const hipdnn_hip_api *api, void *event, void *stream) {
+int hipdnn_hip_event_record(const hipdnn_hip_api *api, void *event, uintptr_t stream) {
   typedef int (*fn)(void *, void *);
-  return failed(api, ((fn)api->fn[HIPDNN_HIP_EVENT_RECORD])(event, stream));
+  return failed(api, ((fn)api->fn[HIPDNN_HIP_EVENT_RECORD])(event, (void *)stream));
 }
 
 int hipdnn_hip_event_synchronize(const hipdnn_hip_api *api, void *event) {

@@ -109,10 +109,10 @@ func TestGPUStreamDevice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, err := r.StreamDevice(nil); d != cur || err != nil {
-		t.Fatalf("StreamDevice(nil) = %d, %v; want %d", d, err, cur)
+	if d, err := r.StreamDevice(0); d != cur || err != nil {
+		t.Fatalf("StreamDevice(0) = %d, %v; want %d", d, err, cur)
 	}
-	if err := r.StreamSynchronize(nil); err != nil {
+	if err := r.StreamSynchronize(0); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -128,7 +128,7 @@ func TestGPUEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range []Event{start, stop} {
-		if err := r.EventRecord(e, nil); err != nil {
+		if err := r.EventRecord(e, 0); err != nil {
 			t.Fatal(err)
 		}
 	}

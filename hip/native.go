@@ -328,19 +328,19 @@ func (n *native) deviceProperties(device int) (DeviceProperties, error) {
 	return props, nil
 }
 
-func (n *native) streamDevice(stream unsafe.Pointer) (int, error) {
+func (n *native) streamDevice(stream uintptr) (int, error) {
 	if !n.streamGetDevice {
 		return n.currentDevice()
 	}
 	var d C.int
-	if code := C.hipdnn_hip_stream_get_device(n.api, stream, &d); code != 0 {
+	if code := C.hipdnn_hip_stream_get_device(n.api, C.uintptr_t(stream), &d); code != 0 {
 		return 0, n.fail(C.HIPDNN_HIP_STREAM_GET_DEVICE, code)
 	}
 	return int(d), nil
 }
 
-func (n *native) streamSynchronize(stream unsafe.Pointer) error {
-	return n.fail(C.HIPDNN_HIP_STREAM_SYNCHRONIZE, C.hipdnn_hip_stream_synchronize(n.api, stream))
+func (n *native) streamSynchronize(stream uintptr) error {
+	return n.fail(C.HIPDNN_HIP_STREAM_SYNCHRONIZE, C.hipdnn_hip_stream_synchronize(n.api, C.uintptr_t(stream)))
 }
 
 // errInvalidValue is hipErrorInvalidValue, which ROCm 5 returns for unregistered host memory.
@@ -428,8 +428,8 @@ func (n *native) eventCreate() (Event, error) {
 	return Event{handle: e}, nil
 }
 
-func (n *native) eventRecord(e Event, stream unsafe.Pointer) error {
-	return n.fail(C.HIPDNN_HIP_EVENT_RECORD, C.hipdnn_hip_event_record(n.api, e.handle, stream))
+func (n *native) eventRecord(e Event, stream uintptr) error {
+	return n.fail(C.HIPDNN_HIP_EVENT_RECORD, C.hipdnn_hip_event_record(n.api, e.handle, C.uintptr_t(stream)))
 }
 
 func (n *native) eventSynchronize(e Event) error {

@@ -179,14 +179,14 @@ func TestFakeRuntimes(t *testing.T) {
 			_, err = r.DeviceProperties(5)
 			wantError(t, err, tc.invalidDev)
 
-			if d, err := r.StreamDevice(nil); d != 0 || err != nil {
+			if d, err := r.StreamDevice(0); d != 0 || err != nil {
 				t.Fatalf("StreamDevice(nil) = %d, %v", d, err)
 			}
 			var someStream byte
-			if d, err := r.StreamDevice(unsafe.Pointer(&someStream)); d != tc.streamDev || err != nil {
+			if d, err := r.StreamDevice(uintptr(unsafe.Pointer(&someStream))); d != tc.streamDev || err != nil {
 				t.Fatalf("StreamDevice(stream) = %d, %v; want %d", d, err, tc.streamDev)
 			}
-			if err := r.StreamSynchronize(nil); err != nil {
+			if err := r.StreamSynchronize(0); err != nil {
 				t.Fatal(err)
 			}
 
@@ -253,7 +253,7 @@ func TestFakeRuntimes(t *testing.T) {
 			_, err = r.EventElapsedMs(start, stop)
 			wantError(t, err, fmt.Sprintf("%sEventElapsedTime: %sErrorNotReady (600): device not ready", tc.errPrefix, tc.errPrefix))
 			for _, e := range []Event{start, stop} {
-				if err := r.EventRecord(e, nil); err != nil {
+				if err := r.EventRecord(e, 0); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -268,7 +268,7 @@ func TestFakeRuntimes(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			err = r.EventRecord(Event{}, nil)
+			err = r.EventRecord(Event{}, 0)
 			wantError(t, err, fmt.Sprintf("%sEventRecord: %sErrorInvalidResourceHandle (400): invalid resource handle", tc.errPrefix, tc.errPrefix))
 		})
 	}
@@ -426,7 +426,7 @@ func TestPointerKindDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { _, _ = r.PointerKind(p) }); n != 0 {
 		t.Fatalf("PointerKind allocates %v times per call", n)
 	}
-	if n := testing.AllocsPerRun(100, func() { _, _ = r.StreamDevice(nil) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { _, _ = r.StreamDevice(0) }); n != 0 {
 		t.Fatalf("StreamDevice allocates %v times per call", n)
 	}
 }

@@ -23,8 +23,8 @@ func (d noneDriver) deviceProperties(int) (DeviceProperties, error) {
 	return DeviceProperties{}, d.err("DeviceProperties")
 }
 
-func (d noneDriver) streamDevice(unsafe.Pointer) (int, error) { return 0, d.err("StreamDevice") }
-func (d noneDriver) streamSynchronize(unsafe.Pointer) error   { return d.err("StreamSynchronize") }
+func (d noneDriver) streamDevice(uintptr) (int, error) { return 0, d.err("StreamDevice") }
+func (d noneDriver) streamSynchronize(uintptr) error   { return d.err("StreamSynchronize") }
 
 func (d noneDriver) pointerKind(unsafe.Pointer) (MemoryKind, error) { return MemoryHost, nil }
 
@@ -42,7 +42,7 @@ func (d noneDriver) deviceSynchronize() error { return d.err("DeviceSynchronize"
 func (d noneDriver) eventCreate() (Event, error) {
 	return Event{}, d.err("EventCreate")
 }
-func (d noneDriver) eventRecord(Event, unsafe.Pointer) error { return d.err("EventRecord") }
+func (d noneDriver) eventRecord(Event, uintptr) error { return d.err("EventRecord") }
 func (d noneDriver) eventSynchronize(Event) error            { return d.err("EventSynchronize") }
 func (d noneDriver) eventElapsedMs(Event, Event) (float32, error) {
 	return 0, d.err("EventElapsedMs")

@@ -75,15 +75,15 @@ type driver interface {
 	deviceCount() (int, error)
 	currentDevice() (int, error)
 	deviceProperties(device int) (DeviceProperties, error)
-	streamDevice(stream unsafe.Pointer) (int, error)
-	streamSynchronize(stream unsafe.Pointer) error
+	streamDevice(stream uintptr) (int, error)
+	streamSynchronize(stream uintptr) error
 	pointerKind(p unsafe.Pointer) (MemoryKind, error)
 	malloc(n uintptr) (unsafe.Pointer, error)
 	free(p unsafe.Pointer) error
 	memcpy(dst, src unsafe.Pointer, n uintptr, kind copyKind) error
 	deviceSynchronize() error
 	eventCreate() (Event, error)
-	eventRecord(e Event, stream unsafe.Pointer) error
+	eventRecord(e Event, stream uintptr) error
 	eventSynchronize(e Event) error
 	eventElapsedMs(start, stop Event) (float32, error)
 	eventDestroy(e Event) error
@@ -131,16 +131,16 @@ func (r *Runtime) DeviceProperties(device int) (DeviceProperties, error) {
 	return r.drv.deviceProperties(device)
 }
 
-// StreamDevice returns the device a stream belongs to (nil is the default stream). Where the
+// StreamDevice returns the device a stream belongs to (0 is the default stream; streams are uintptr because sentinel streams such as 0x2 are not valid Go pointers). Where the
 // runtime lacks hipStreamGetDevice / cudaStreamGetDevice (CUDA before 12.8, older ROCm) it
 // returns the calling thread's current device, which is right for the default stream and for
 // streams created on the current device.
-func (r *Runtime) StreamDevice(stream unsafe.Pointer) (int, error) {
+func (r *Runtime) StreamDevice(stream uintptr) (int, error) {
 	return r.drv.streamDevice(stream)
 }
 
 // StreamSynchronize waits for all work queued on stream.
-func (r *Runtime) StreamSynchronize(stream unsafe.Pointer) error {
+func (r *Runtime) StreamSynchronize(stream uintptr) error {
 	return r.drv.streamSynchronize(stream)
 }
 
@@ -174,8 +174,8 @@ func (r *Runtime) DeviceSynchronize() error { return r.drv.deviceSynchronize() }
 // EventCreate creates an event with timing enabled; release it with EventDestroy.
 func (r *Runtime) EventCreate() (Event, error) { return r.drv.eventCreate() }
 
-// EventRecord records e on stream (nil is the default stream).
-func (r *Runtime) EventRecord(e Event, stream unsafe.Pointer) error {
+// EventRecord records e on stream (0 is the default stream; streams are uintptr because sentinel streams such as 0x2 are not valid Go pointers).
+func (r *Runtime) EventRecord(e Event, stream uintptr) error {
 	return r.drv.eventRecord(e, stream)
 }
 

@@ -9,6 +9,7 @@
 #define HIPDNN_HIP_SHIM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define HIPDNN_HIP_HIDDEN __attribute__((visibility("hidden")))
 
@@ -98,9 +99,9 @@ HIPDNN_HIP_HIDDEN void hipdnn_hip_error_text(const hipdnn_hip_api *api, int slot
 HIPDNN_HIP_HIDDEN int hipdnn_hip_get_device_count(const hipdnn_hip_api *api, int *count);
 HIPDNN_HIP_HIDDEN int hipdnn_hip_get_device(const hipdnn_hip_api *api, int *device);
 HIPDNN_HIP_HIDDEN int hipdnn_hip_runtime_version(const hipdnn_hip_api *api, int *version);
-HIPDNN_HIP_HIDDEN int hipdnn_hip_stream_get_device(const hipdnn_hip_api *api, void *stream,
+HIPDNN_HIP_HIDDEN int hipdnn_hip_stream_get_device(const hipdnn_hip_api *api, uintptr_t stream,
                                                    int *device);
-HIPDNN_HIP_HIDDEN int hipdnn_hip_stream_synchronize(const hipdnn_hip_api *api, void *stream);
+HIPDNN_HIP_HIDDEN int hipdnn_hip_stream_synchronize(const hipdnn_hip_api *api, uintptr_t stream);
 HIPDNN_HIP_HIDDEN int hipdnn_hip_pointer_attributes(const hipdnn_hip_api *api, const void *p,
                                                     int *type, int *is_managed);
 HIPDNN_HIP_HIDDEN int hipdnn_hip_malloc(const hipdnn_hip_api *api, void **p, size_t n);
@@ -110,7 +111,7 @@ HIPDNN_HIP_HIDDEN int hipdnn_hip_memcpy(const hipdnn_hip_api *api, void *dst, co
 HIPDNN_HIP_HIDDEN int hipdnn_hip_device_synchronize(const hipdnn_hip_api *api);
 HIPDNN_HIP_HIDDEN int hipdnn_hip_event_create(const hipdnn_hip_api *api, void **event);
 HIPDNN_HIP_HIDDEN int hipdnn_hip_event_record(const hipdnn_hip_api *api, void *event,
-                                              void *stream);
+                                              uintptr_t stream);
 HIPDNN_HIP_HIDDEN int hipdnn_hip_event_synchronize(const hipdnn_hip_api *api, void *event);
 HIPDNN_HIP_HIDDEN int hipdnn_hip_event_elapsed_time(const hipdnn_hip_api *api, float *ms,
                                                     void *start, void *stop);

@@ -76,7 +76,7 @@ func probe(r *hip.Runtime) bool {
 	if cur, err := r.CurrentDevice(); check("CurrentDevice", err) {
 		fmt.Printf("current:       %d\n", cur)
 	}
-	if sd, err := r.StreamDevice(nil); check("StreamDevice(default stream)", err) {
+	if sd, err := r.StreamDevice(0); check("StreamDevice(default stream)", err) {
 		fmt.Printf("stream device: %d (default stream)\n", sd)
 	}
 	for d := 0; d < n; d++ {
@@ -133,13 +133,13 @@ func probeMemory(r *hip.Runtime, check func(string, error) bool) bool {
 	stop, err2 := r.EventCreate()
 	timed := check("EventCreate", err1) && check("EventCreate", err2)
 	if timed {
-		timed = check("EventRecord(start)", r.EventRecord(start, nil))
+		timed = check("EventRecord(start)", r.EventRecord(start, 0))
 	}
 	if !check("MemcpyHtoD", r.MemcpyHtoD(dev, unsafe.Pointer(&src[0]), size)) ||
 		!check("MemcpyDtoH", r.MemcpyDtoH(unsafe.Pointer(&dst[0]), dev, size)) {
 		return false
 	}
-	if timed && check("EventRecord(stop)", r.EventRecord(stop, nil)) && check("EventSynchronize", r.EventSynchronize(stop)) {
+	if timed && check("EventRecord(stop)", r.EventRecord(stop, 0)) && check("EventSynchronize", r.EventSynchronize(stop)) {
 		if ms, err := r.EventElapsedMs(start, stop); check("EventElapsedMs", err) {
 			fmt.Printf("copy round trip: %.3f ms (events)\n", ms)
 		}
@@ -155,7 +155,7 @@ func probeMemory(r *hip.Runtime, check func(string, error) bool) bool {
 		}
 	}
 	fmt.Println("copy round trip: 1 KiB intact")
-	if !check("StreamSynchronize(default stream)", r.StreamSynchronize(nil)) ||
+	if !check("StreamSynchronize(default stream)", r.StreamSynchronize(0)) ||
 		!check("DeviceSynchronize", r.DeviceSynchronize()) {
 		ok = false
 	}
