@@ -25,7 +25,7 @@ type Attr struct {
 	GetUnfinalized     bool // readable before Finalize even where the kind is not
 	ExactOne           bool // a scalar get must ask for exactly one element
 	FullGet            bool // a vector get must ask for at least the full count
-	NoSizeQuery        bool // a NULL array is BAD_PARAM_NULL_POINTER, not a size query
+	NoSizeQuery        bool // a NULL array or count is BAD_PARAM_NULL_POINTER, not a size query
 	RawBytes           bool // CHAR data is bytes: no NUL appended on get
 	Append             bool // each set appends to the stored vector
 	SameTypeGet        bool // the value must be read with the type it was set with (knob values)
@@ -189,7 +189,13 @@ func decode(h *Header, a *Attr, t api.AttributeType, count int64, p unsafe.Point
 	v.Type = t
 	switch t {
 	case api.HIPDNN_TYPE_CHAR:
-		v.Bytes = append(v.Bytes[:0], unsafe.Slice((*byte)(p), n)...)
+		// A NULL array stays nil; an empty one from a real pointer is empty but not nil
+		// (KNOB_INFO_VALID_VALUES_STRING tells "clear" from "append an empty string").
+		if p == nil {
+			v.Bytes = nil
+		} else {
+			v.Bytes = append(make([]byte, 0, n), unsafe.Slice((*byte)(p), n)...)
+		}
 		return nil
 	case api.HIPDNN_TYPE_FLOAT, api.HIPDNN_TYPE_DOUBLE:
 		if a.scalar() {
@@ -345,10 +351,10 @@ func encode(h *Header, a *Attr, t api.AttributeType, v *Value, requested int64, 
 		return status.BadParam("%s::getAttribute() failed: %v holds a %v value; read it as %v", h.spec.Class, a.Name, v.Type, v.Type)
 	}
 	n := v.Len(a)
-	sizeQuery := p == nil || requested == 0
-	if sizeQuery && a.NoSizeQuery && requested != 0 {
-		return status.NullPointer("%s::getAttribute() failed: arrayOfElements is NULL for %v", h.spec.Class, a.Name)
+	if a.NoSizeQuery && (p == nil || count == nil) {
+		return status.NullPointer("%s::getAttribute() failed: %v needs both arrayOfElements and elementCount", h.spec.Class, a.Name)
 	}
+	sizeQuery := p == nil || requested == 0
 	if sizeQuery {
 		if count == nil {
 			return status.NullPointer("%s::getAttribute() failed: elementCount is NULL in a size query of %v", h.spec.Class, a.Name)

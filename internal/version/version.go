@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	backend "github.com/hipdnn-go/backend"
+	"github.com/hipdnn-go/backend/internal/api"
 )
 
 // tweak is set by the Makefile (-ldflags -X) to the commit's short hash.
@@ -34,9 +35,10 @@ func (t Triple) Less(o Triple) bool {
 	return t.Patch < o.Patch
 }
 
-// CABI is the version of this library's C interface. Its major changes only with an
-// incompatible change to include/hipdnn_backend.h; additions bump the minor.
-var CABI = Triple{1, 0, 0}
+// CABI is the version of this library's C interface, from the header template
+// (cmake/hipdnn_backend_version.h.in) through the generated enums. Its major changes only with
+// an incompatible change to include/hipdnn_backend.h; additions bump the minor.
+var CABI = Triple{api.HIPDNN_BACKEND_C_ABI_VERSION_MAJOR, api.HIPDNN_BACKEND_C_ABI_VERSION_MINOR, api.HIPDNN_BACKEND_C_ABI_VERSION_PATCH}
 
 // GraphSchema is the version of the flatbuffer schemas in schemas/ (fields are only appended
 // within a major, RFC 0005 §4.6).

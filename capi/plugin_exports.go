@@ -1,0 +1,300 @@
+package main
+
+// Exports of the plugin section: search paths, unload mode, engine and policy enumeration.
+
+/*
+#include <stdint.h>
+#include <stddef.h>
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/engines"
+	"github.com/hipdnn-go/backend/internal/handle"
+	"github.com/hipdnn-go/backend/internal/heuristics"
+	"github.com/hipdnn-go/backend/internal/status"
+)
+
+// goPaths reads a C array of path strings; NULL entries are BAD_PARAM_NULL_POINTER.
+func goPaths(fn string, n C.size_t, paths **C.char) ([]string, error) {
+	if n > 0 && paths == nil {
+		return nil, nullArg(fn, "pluginPaths")
+	}
+	out := make([]string, 0, int(n))
+	for i, p := range unsafe.Slice(paths, int(n)) {
+		if p == nil {
+			return nil, status.NullPointer("Null pointer provided to %s: pluginPaths[%d] is NULL", fn, i)
+		}
+		out = append(out, C.GoString(p))
+	}
+	return out, nil
+}
+
+func validLoadingMode(fn string, mode C.int) error {
+	m := api.PluginLoadingMode(mode)
+	if m != api.HIPDNN_PLUGIN_LOADING_ADDITIVE && m != api.HIPDNN_PLUGIN_LOADING_ABSOLUTE {
+		return badParam("%s: loadingMode %d is neither HIPDNN_PLUGIN_LOADING_ADDITIVE (0) nor HIPDNN_PLUGIN_LOADING_ABSOLUTE (1)", fn, int(mode))
+	}
+	return nil
+}
+
+//export hipdnnGo_SetEnginePluginPaths
+func hipdnnGo_SetEnginePluginPaths(n C.size_t, paths **C.char, mode C.int) (st C.int) {
+	const fn = "hipdnnSetEnginePluginPaths_ext"
+	defer guard(fn, &st)
+	begin(fn)
+	ps, err := goPaths(fn, n, paths)
+	if err == nil {
+		err = validLoadingMode(fn, mode)
+	}
+	if err == nil {
+		err = engines.SetPaths(ps, api.PluginLoadingMode(mode))
+	}
+	return done(fn, err)
+}
+
+//export hipdnnGo_SetHeuristicPluginPaths
+func hipdnnGo_SetHeuristicPluginPaths(n C.size_t, paths **C.char, mode C.int) (st C.int) {
+	const fn = "hipdnnSetHeuristicPluginPaths_ext"
+	defer guard(fn, &st)
+	begin(fn)
+	ps, err := goPaths(fn, n, paths)
+	if err == nil {
+		err = validLoadingMode(fn, mode)
+	}
+	if err == nil {
+		err = heuristics.SetPaths(ps, api.PluginLoadingMode(mode))
+	}
+	return done(fn, err)
+}
+
+//export hipdnnGo_SetPluginUnloadMode
+func hipdnnGo_SetPluginUnloadMode(mode C.int) (st C.int) {
+	const fn = "hipdnnSetPluginUnloadMode_ext"
+	defer guard(fn, &st)
+	begin(fn)
+	m := api.PluginUnloadingMode(mode)
+	if err := engines.SetUnloadMode(m); err != nil {
+		return fail(fn, err)
+	}
+	heuristics.SetUnloadMode(m)
+	return ok(fn)
+}
+
+//export hipdnnGo_GetLoadedEnginePluginPaths
+func hipdnnGo_GetLoadedEnginePluginPaths(h C.uintptr_t, num *C.size_t, paths **C.char, maxLen *C.size_t) (st C.int) {
+	const fn = "hipdnnGetLoadedEnginePluginPaths_ext"
+	defer guard(fn, &st)
+	begin(fn)
+	hd, err := handle.Resolve(uintptr(h))
+	if err != nil {
+		return fail(fn, err)
+	}
+	if num == nil || maxLen == nil {
+		return fail(fn, nullArg(fn, "numPluginPaths and maxStringLen"))
+	}
+	loaded := hd.EngineSet().LoadedPaths()
+	need := C.size_t(1)
+	for _, p := range loaded {
+		need = max(need, C.size_t(len(p)+1))
+	}
+	if paths == nil {
+		*num, *maxLen = C.size_t(len(loaded)), need
+		return ok(fn)
+	}
+	if *num < C.size_t(len(loaded)) || *maxLen < need {
+		return fail(fn, badParam("%s: Insufficient buffer space provided. (%d paths of up to %d bytes needed, got %d of %d)", fn, len(loaded), need, *num, *maxLen))
+	}
+	dst := unsafe.Slice(paths, len(loaded))
+	for i := range loaded {
+		if dst[i] == nil {
+			return fail(fn, badParam("%s: pluginPaths[%d] is NULL", fn, i))
+		}
+	}
+	for i, p := range loaded {
+		copyOut(dst[i], *maxLen, p)
+	}
+	*num = C.size_t(len(loaded))
+	return ok(fn)
+}
+
+//export hipdnnGo_GetEngineCount
+func hipdnnGo_GetEngineCount(h C.uintptr_t, num *C.size_t) (st C.int) {
+	const fn = "hipdnnGetEngineCount_ext"
+	defer guard(fn, &st)
+	begin(fn)
+	hd, err := handle.Resolve(uintptr(h))
+	if err != nil {
+		return fail(fn, err)
+	}
+	if num == nil {
+		return fail(fn, nullArg(fn, "numEngines"))
+	}
+	*num = C.size_t(len(hd.EngineSet().Engines()))
+	return ok(fn)
+}
+
+// outString is one (buffer, length) pair of the two-call string protocol.
+type outString struct {
+	name string
+	buf  *C.char
+	size *C.size_t
+	val  string
+}
+
+// fillStrings implements the engine/policy info convention: all length pointers are required;
+// if any buffer is NULL every required size (with its NUL) is written; otherwise every buffer
+// must be large enough and all are copied.
+func fillStrings(fn string, outs []outString) error {
+	for _, o := range outs {
+		if o.size == nil {
+			return nullArg(fn, o.name+"Len")
+		}
+	}
+	anyNull := false
+	for _, o := range outs {
+		anyNull = anyNull || o.buf == nil
+	}
+	if anyNull {
+		for _, o := range outs {
+			*o.size = C.size_t(len(o.val) + 1)
+		}
+		return nil
+	}
+	for _, o := range outs {
+		if *o.size < C.size_t(len(o.val)+1) {
+			return badParam("%s: Insufficient buffer space provided. (%s needs %d bytes, got %d)", fn, o.name, len(o.val)+1, *o.size)
+		}
+	}
+	for _, o := range outs {
+		copyOut(o.buf, *o.size, o.val)
+	}
+	return nil
+}
+
+//export hipdnnGo_GetEngineInfo
+func hipdnnGo_GetEngineInfo(h C.uintptr_t, index C.size_t, id *C.int64_t,
+	name *C.char, nameLen *C.size_t, plugin *C.char, pluginLen *C.size_t,
+	ver *C.char, verLen *C.size_t, typ *C.char, typLen *C.size_t) (st C.int) {
+	const fn = "hipdnnGetEngineInfo_ext"
+	defer guard(fn, &st)
+	begin(fn)
+	hd, err := handle.Resolve(uintptr(h))
+	if err != nil {
+		return fail(fn, err)
+	}
+	if nameLen == nil || pluginLen == nil || verLen == nil || typLen == nil {
+		return fail(fn, nullArg(fn, "a length pointer"))
+	}
+	list := hd.EngineSet().Engines()
+	if int(index) >= len(list) {
+		return fail(fn, badParam("%s: engineIndex %d is out of range (%d engines)", fn, index, len(list)))
+	}
+	e := list[index]
+	if id != nil {
+		*id = C.int64_t(e.ID)
+	}
+	return done(fn, fillStrings(fn, []outString{
+		{"engineName", name, nameLen, e.Name},
+		{"pluginName", plugin, pluginLen, e.Plugin.Name},
+		{"version", ver, verLen, e.Plugin.Version},
+		{"type", typ, typLen, "engine"},
+	}))
+}
+
+//export hipdnnGo_GetEngineIdByName
+func hipdnnGo_GetEngineIdByName(h C.uintptr_t, name *C.char, id *C.int64_t) (st C.int) {
+	const fn = "hipdnnGetEngineIdByName_ext"
+	defer guard(fn, &st)
+	begin(fn)
+	hd, err := handle.Resolve(uintptr(h))
+	if err != nil {
+		return fail(fn, err)
+	}
+	if name == nil || id == nil {
+		return fail(fn, nullArg(fn, "engineName and engineId"))
+	}
+	n := C.GoString(name)
+	e := hd.EngineSet().EngineByName(n)
+	if e == nil {
+		return fail(fn, status.NotSupported("%s: no loaded engine is named %q", fn, n))
+	}
+	*id = C.int64_t(e.ID)
+	return ok(fn)
+}
+
+//export hipdnnGo_GetEngineNameById
+func hipdnnGo_GetEngineNameById(h C.uintptr_t, id C.int64_t, name *C.char, nameLen *C.size_t) (st C.int) {
+	const fn = "hipdnnGetEngineNameById_ext"
+	defer guard(fn, &st)
+	begin(fn)
+	hd, err := handle.Resolve(uintptr(h))
+	if err != nil {
+		return fail(fn, err)
+	}
+	if nameLen == nil {
+		return fail(fn, nullArg(fn, "engineNameLen"))
+	}
+	e := hd.EngineSet().EngineByID(int64(id))
+	if e == nil {
+		return fail(fn, status.NotSupported("%s: no loaded engine has id %s", fn, engines.FormatEngineID(int64(id))))
+	}
+	if name == nil {
+		*nameLen = C.size_t(len(e.Name) + 1)
+		return ok(fn)
+	}
+	if *nameLen < C.size_t(len(e.Name)+1) {
+		return fail(fn, badParam("%s: Insufficient buffer space provided. (%d bytes needed, got %d)", fn, len(e.Name)+1, *nameLen))
+	}
+	copyOut(name, *nameLen, e.Name)
+	return ok(fn)
+}
+
+//export hipdnnGo_GetHeuristicPolicyCount
+func hipdnnGo_GetHeuristicPolicyCount(h C.uintptr_t, num *C.size_t) (st C.int) {
+	const fn = "hipdnnGetHeuristicPolicyCount_ext"
+	defer guard(fn, &st)
+	begin(fn)
+	hd, err := handle.Resolve(uintptr(h))
+	if err != nil {
+		return fail(fn, err)
+	}
+	if num == nil {
+		return fail(fn, nullArg(fn, "numPolicies"))
+	}
+	*num = C.size_t(len(hd.PolicySet().Policies()))
+	return ok(fn)
+}
+
+//export hipdnnGo_GetHeuristicPolicyInfo
+func hipdnnGo_GetHeuristicPolicyInfo(h C.uintptr_t, index C.size_t, id *C.int64_t,
+	name *C.char, nameLen *C.size_t, plugin *C.char, pluginLen *C.size_t,
+	pver *C.char, pverLen *C.size_t, aver *C.char, averLen *C.size_t) (st C.int) {
+	const fn = "hipdnnGetHeuristicPolicyInfo_ext"
+	defer guard(fn, &st)
+	begin(fn)
+	hd, err := handle.Resolve(uintptr(h))
+	if err != nil {
+		return fail(fn, err)
+	}
+	if nameLen == nil || pluginLen == nil || pverLen == nil || averLen == nil {
+		return fail(fn, nullArg(fn, "a length pointer"))
+	}
+	list := hd.PolicySet().Policies()
+	if int(index) >= len(list) {
+		return fail(fn, badParam("%s: policyIndex %d is out of range (%d policies)", fn, index, len(list)))
+	}
+	p := list[index]
+	if id != nil {
+		*id = C.int64_t(p.ID)
+	}
+	return done(fn, fillStrings(fn, []outString{
+		{"policyName", name, nameLen, p.Name},
+		{"pluginName", plugin, pluginLen, p.PluginName},
+		{"pluginVersion", pver, pverLen, p.PluginVersion},
+		{"apiVersion", aver, averLen, p.APIVersion},
+	}))
+}

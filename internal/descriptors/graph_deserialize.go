@@ -1,0 +1,151 @@
+package descriptors
+
+import (
+	"errors"
+
+	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/status"
+	"github.com/hipdnn-go/backend/internal/wire"
+)
+
+// codecStatus maps a wire codec error: input naming something this build does not know is
+// NOT_SUPPORTED (a newer frontend's node type or enum value), anything else malformed input.
+func codecStatus(err error, what string) error {
+	if errors.Is(err, wire.ErrUnsupported) {
+		return status.NotSupported("%s: %v", what, err)
+	}
+	return status.BadParam("%s: %v", what, err)
+}
+
+// DeserializeGraph makes an unfinalized graph descriptor (with finalized tensor and
+// operation descriptors) from a serialized Graph flatbuffer, or from a graph-and-plan
+// container, whose plan is ignored. The caller still sets the handle and finalizes.
+func DeserializeGraph(b []byte) (*Graph, error) {
+	if wire.IsContainer(b) {
+		c, err := wire.DecodeContainer(b)
+		if err != nil {
+			return nil, codecStatus(err, "graph-and-plan container")
+		}
+		if len(c.Graph) == 0 {
+			return nil, status.BadParam("the graph-and-plan container holds no graph")
+		}
+		b = c.Graph
+	}
+	m, err := wire.DecodeGraph(b)
+	if err != nil {
+		return nil, codecStatus(err, "serialized graph")
+	}
+	return graphFromModel(m)
+}
+
+// DeserializeJSONGraph is DeserializeGraph for AMD's JSON graph format.
+func DeserializeJSONGraph(text []byte) (*Graph, error) {
+	m, err := wire.GraphFromJSON(text)
+	if err != nil {
+		return nil, codecStatus(err, "JSON graph")
+	}
+	return graphFromModel(m)
+}
+
+// graphFromModel lifts a decoded graph into descriptors: one finalized tensor descriptor per
+// tensor, one finalized operation per node (validated like a finalize), graph attributes set.
+func graphFromModel(m *wire.Graph) (*Graph, error) {
+	if err := m.CheckSupported(); err != nil {
+		return nil, codecStatus(err, "graph")
+	}
+	tensors := make(map[int64]*Tensor, len(m.Tensors))
+	for i := range m.Tensors {
+		wt := &m.Tensors[i]
+		if _, dup := tensors[wt.UID]; dup {
+			return nil, status.BadParam("graph: tensor uid %d is defined twice", wt.UID)
+		}
+		t, err := tensorFromWire(wt)
+		if err != nil {
+			return nil, err
+		}
+		tensors[wt.UID] = t
+	}
+	g := graphKind.New(graphKind).(*Graph)
+	ops := make([]Object, 0, len(m.Nodes))
+	for i := range m.Nodes {
+		op, err := liftOp(&m.Nodes[i], tensors)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_OPS).setObjs(api.HIPDNN_TYPE_BACKEND_DESCRIPTOR, ops)
+	g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT).setBytes([]byte(m.Name))
+	for _, f := range []struct {
+		attr api.AttributeName
+		dt   wire.DataType
+	}{
+		{api.HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT, m.ComputeDataType},
+		{api.HIPDNN_ATTR_OPERATIONGRAPH_INTERMEDIATE_DATA_TYPE_EXT, m.IntermediateDataType},
+		{api.HIPDNN_ATTR_OPERATIONGRAPH_IO_DATA_TYPE_EXT, m.IODataType},
+	} {
+		if c, ok := CDataType(f.dt); ok {
+			g.value(f.attr).setInt(api.HIPDNN_TYPE_DATA_TYPE, int64(c))
+		}
+	}
+	if m.PreferredEngineID != nil {
+		g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT).setInt(api.HIPDNN_TYPE_INT64, *m.PreferredEngineID)
+	}
+	ov := int64(0)
+	if m.IsOverrideShapeEnabled {
+		ov = 1
+	}
+	g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT).setInt(api.HIPDNN_TYPE_BOOLEAN, ov)
+	if m.ID != nil {
+		id := *m.ID
+		g.id = &id
+	}
+	return g, nil
+}
+
+func (v *Value) setInt(t api.AttributeType, x int64) { *v = Value{Set: true, Type: t, I: x} }
+func (v *Value) setBytes(b []byte)                   { *v = Value{Set: true, Type: api.HIPDNN_TYPE_CHAR, Bytes: b} }
+func (v *Value) setObjs(t api.AttributeType, o []Object) {
+	*v = Value{Set: true, Type: t, Objs: o}
+}
+
+// tensorFromWire makes a finalized tensor descriptor from a decoded tensor.
+func tensorFromWire(wt *wire.Tensor) (*Tensor, error) {
+	k := kinds[api.HIPDNN_BACKEND_TENSOR_DESCRIPTOR]
+	t := k.New(k).(*Tensor)
+	dt, ok := CDataType(wt.DataType)
+	if !ok {
+		return nil, status.BadParam("tensor uid %d has no data type", wt.UID)
+	}
+	t.value(api.HIPDNN_ATTR_TENSOR_UNIQUE_ID).setInt(api.HIPDNN_TYPE_INT64, wt.UID)
+	t.value(api.HIPDNN_ATTR_TENSOR_NAME_EXT).setBytes([]byte(wt.Name))
+	t.value(api.HIPDNN_ATTR_TENSOR_DATA_TYPE).setInt(api.HIPDNN_TYPE_DATA_TYPE, int64(dt))
+	*t.value(api.HIPDNN_ATTR_TENSOR_DIMENSIONS) = Value{Set: true, Type: api.HIPDNN_TYPE_INT64, Ints: wt.Dims}
+	*t.value(api.HIPDNN_ATTR_TENSOR_STRIDES) = Value{Set: true, Type: api.HIPDNN_TYPE_INT64, Ints: wt.Strides}
+	b2i := func(b bool) int64 {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	t.value(api.HIPDNN_ATTR_TENSOR_IS_VIRTUAL).setInt(api.HIPDNN_TYPE_BOOLEAN, b2i(wt.Virtual))
+	t.value(api.HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT).setInt(api.HIPDNN_TYPE_BOOLEAN, b2i(wt.RuntimePassByValue))
+	if wt.Alignment != wire.DefaultAlignment {
+		t.value(api.HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT).setInt(api.HIPDNN_TYPE_INT64, wt.Alignment)
+	}
+	if wt.RaggedOffsetUID != nil {
+		uid := *wt.RaggedOffsetUID
+		t.raggedUID = &uid
+	}
+	if wt.Value != nil {
+		b, ok := scalarFromWire(dt, wt.Value)
+		if !ok {
+			return nil, status.NotSupported("tensor uid %d: a %v value of a %v tensor cannot be represented", wt.UID, wt.Value.Kind, dt)
+		}
+		t.scalar = b
+	}
+	if err := Finalize(t); err != nil {
+		return nil, status.Wrap(err, "tensor uid %d", wt.UID)
+	}
+	return t, nil
+}

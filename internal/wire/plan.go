@@ -1,0 +1,109 @@
+package wire
+
+import (
+	"errors"
+
+	flatbuffers "github.com/google/flatbuffers/go"
+)
+
+// SerializedExecutionPlan (execution_plan.fbs, no file identifier): the envelope of a
+// serialized execution plan, read with the same bounds-checked reader as graphs.
+
+// Plan is a SerializedExecutionPlan: what hipdnnBackendGetSerializedExecutionPlan_ext writes.
+type Plan struct {
+	Version                uint32
+	EngineID               int64
+	WorkspaceSize          int64
+	TensorUIDs             []int64
+	Payload                []byte // the plugin's serialized execution context
+	IsOverrideShapeEnabled bool
+	TensorAlignments       []int64 // parallel to TensorUIDs
+}
+
+// PlanFormatVersion is the version this build writes into SerializedExecutionPlan.version.
+const PlanFormatVersion = 1
+
+// EncodePlan serializes p (no file identifier).
+func EncodePlan(p *Plan) []byte {
+	b := flatbuffers.NewBuilder(len(p.Payload) + 16*len(p.TensorUIDs) + 96)
+	longs := func(v []int64) flatbuffers.UOffsetT {
+		b.StartVector(8, len(v), 8)
+		for i := len(v) - 1; i >= 0; i-- {
+			b.PrependInt64(v[i])
+		}
+		return b.EndVector(len(v))
+	}
+	uids := longs(p.TensorUIDs)
+	aligns := longs(p.TensorAlignments)
+	payload := b.CreateByteVector(p.Payload)
+	b.StartObject(7)
+	b.PrependInt64Slot(1, p.EngineID, 0)
+	b.PrependInt64Slot(2, p.WorkspaceSize, 0)
+	b.PrependUOffsetTSlot(3, uids, 0)
+	b.PrependUOffsetTSlot(4, payload, 0)
+	b.PrependUOffsetTSlot(6, aligns, 0)
+	b.PrependUint32Slot(0, p.Version, 0)
+	b.PrependBoolSlot(5, p.IsOverrideShapeEnabled, false)
+	b.Finish(b.EndObject())
+	return b.FinishedBytes()
+}
+
+// DecodePlan verifies and reads a SerializedExecutionPlan.
+func DecodePlan(buf []byte) (p *Plan, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			p, err = nil, malformedf("serialized execution plan: decoder fault: %v", x)
+		}
+	}()
+	r := newFBReader(buf)
+	t, err := rootTable(r, "SerializedExecutionPlan")
+	if err != nil {
+		return nil, envelopeErr("serialized execution plan", err)
+	}
+	p = &Plan{}
+	steps := []func() error{
+		func() error { v, _, e := r.i32(t, 0, "version"); p.Version = uint32(v); return e },
+		func() error { v, _, e := r.i64(t, 1, "engine_id"); p.EngineID = v; return e },
+		func() error { v, _, e := r.i64(t, 2, "workspace_size"); p.WorkspaceSize = v; return e },
+		func() error { v, _, e := r.longs(t, 3, "tensor_uids"); p.TensorUIDs = v; return e },
+		func() error { v, _, e := r.bytes(t, 4, "plugin_payload"); p.Payload = v; return e },
+		func() error {
+			v, _, e := r.u8(t, 5, "is_override_shape_enabled")
+			p.IsOverrideShapeEnabled = v != 0
+			return e
+		},
+		func() error { v, _, e := r.longs(t, 6, "tensor_alignments"); p.TensorAlignments = v; return e },
+	}
+	for _, s := range steps {
+		if err := s(); err != nil {
+			return nil, envelopeErr("serialized execution plan", err)
+		}
+	}
+	if len(p.TensorAlignments) != 0 && len(p.TensorAlignments) != len(p.TensorUIDs) {
+		return nil, malformedf("serialized execution plan: %d tensor alignments for %d tensor uids", len(p.TensorAlignments), len(p.TensorUIDs))
+	}
+	return p, nil
+}
+
+// rootTable verifies the root offset and the root table of a buffer.
+func rootTable(r *fbReader, what string) (fbTable, error) {
+	if len(r.buf) < minBufferSize {
+		return fbTable{}, r.truncated("%d bytes, a flatbuffer needs at least %d", len(r.buf), minBufferSize)
+	}
+	if len(r.buf) >= maxBufferSize {
+		return fbTable{}, r.bad("%d bytes exceed the flatbuffer limit", len(r.buf))
+	}
+	pos, err := r.offset(0, what+" root")
+	if err != nil {
+		return fbTable{}, err
+	}
+	return r.table(pos, what)
+}
+
+func envelopeErr(what string, err error) error {
+	var fe *fbError
+	if errors.As(err, &fe) {
+		return malformedf("%s: %s", what, fe.msg)
+	}
+	return prefixed(err, "%s", what)
+}
