@@ -1,0 +1,122 @@
+package heuristics
+
+import (
+	"math"
+	"math/rand"
+	"reflect"
+	"testing"
+
+	"github.com/hipdnn-go/backend/internal/fb"
+)
+
+func sampleConfig() engineConfig {
+	return engineConfig{engineID: -42, metric: "time", knobs: []knobSetting{
+		{id: "global.benchmarking", hasID: true, kind: fb.KnobValueIntValue, i: 1},
+		{id: "tile.scale", hasID: true, kind: fb.KnobValueFloatValue, f: 0.5},
+		{id: "algo", hasID: true, kind: fb.KnobValueStringValue, s: "winograd"},
+		{id: "unset", hasID: true, kind: fb.KnobValueNONE},
+		{kind: fb.KnobValueIntValue, i: math.MinInt64},
+	}}
+}
+
+func TestEngineConfigRoundTrip(t *testing.T) {
+	t.Parallel()
+	c := sampleConfig()
+	blob := c.encode("tflops")
+	got, err := decodeEngineConfig(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := c
+	want.metric = "tflops"
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("round trip\n got %+v\nwant %+v", got, want)
+	}
+	// The generated accessors agree with the reader.
+	r := fb.GetRootAsEngineConfig(blob, 0)
+	if r.EngineId() != -42 || r.KnobsLength() != 5 || string(r.RankingMetric()) != "tflops" {
+		t.Fatalf("fb view: id %d knobs %d metric %q", r.EngineId(), r.KnobsLength(), r.RankingMetric())
+	}
+	empty, err := decodeEngineConfig(engineConfig{engineID: 7}.encode("time"))
+	if err != nil || empty.engineID != 7 || empty.knobs != nil || empty.metric != "time" {
+		t.Fatalf("empty config: %+v %v", empty, err)
+	}
+}
+
+// Any bytes give a result or an error, never a panic; truncations of a valid buffer and
+// random corruptions are the interesting inputs.
+func TestDecodersNeverPanic(t *testing.T) {
+	t.Parallel()
+	cfg := sampleConfig()
+	inputs := [][]byte{nil, {}, {1, 2, 3}, cfg.encode("tflops"),
+		predictionBlob(5, PredictionConfiguration, fb.PredictionStatusAVAILABLE, 3.5, "tflops", &cfg)}
+	rng := rand.New(rand.NewSource(1))
+	for _, in := range inputs[3:] {
+		for n := 0; n < len(in); n++ {
+			inputs = append(inputs, in[:n])
+		}
+		for i := 0; i < 2000; i++ {
+			b := append([]byte(nil), in...)
+			for k := 0; k < 1+rng.Intn(4); k++ {
+				b[rng.Intn(len(b))] = byte(rng.Intn(256))
+			}
+			inputs = append(inputs, b)
+		}
+	}
+	for _, in := range inputs {
+		_, _ = decodeEngineConfig(in)
+		_, _ = decodePrediction(in)
+	}
+}
+
+func FuzzDecodeEngineConfig(f *testing.F) {
+	cfg := sampleConfig()
+	f.Add(cfg.encode("tflops"))
+	f.Add(predictionBlob(5, PredictionEngine, fb.PredictionStatusAVAILABLE, 1, "", nil))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if c, err := decodeEngineConfig(b); err == nil {
+			// What verifies re-encodes to something that verifies to the same content.
+			again, err := decodeEngineConfig(c.encode(c.metric))
+			if err != nil || !reflect.DeepEqual(again.knobs, c.knobs) || again.engineID != c.engineID {
+				t.Fatalf("re-encode changed %+v into %+v (%v)", c, again, err)
+			}
+		}
+		_, _ = decodePrediction(b)
+	})
+}
+
+func TestPredictionUsable(t *testing.T) {
+	t.Parallel()
+	cfg := &engineConfig{engineID: 9}
+	other := &engineConfig{engineID: 8}
+	tests := []struct {
+		desc   string
+		blob   []byte
+		kind   int
+		metric string
+		want   bool
+	}{
+		{"engine tflops", predictionBlob(9, PredictionEngine, fb.PredictionStatusAVAILABLE, 12, "tflops", nil), PredictionEngine, "tflops", true},
+		{"empty metric is tflops", predictionBlob(9, PredictionEngine, fb.PredictionStatusAVAILABLE, 12, "", nil), PredictionEngine, "tflops", true},
+		{"zero tflops ok", predictionBlob(9, PredictionEngine, fb.PredictionStatusAVAILABLE, 0, "tflops", nil), PredictionEngine, "tflops", true},
+		{"zero time not ok", predictionBlob(9, PredictionEngine, fb.PredictionStatusAVAILABLE, 0, "time", nil), PredictionEngine, "time", false},
+		{"negative", predictionBlob(9, PredictionEngine, fb.PredictionStatusAVAILABLE, -1, "tflops", nil), PredictionEngine, "tflops", false},
+		{"NaN", predictionBlob(9, PredictionEngine, fb.PredictionStatusAVAILABLE, math.NaN(), "tflops", nil), PredictionEngine, "tflops", false},
+		{"unavailable", predictionBlob(9, PredictionEngine, fb.PredictionStatusUNAVAILABLE, 5, "tflops", nil), PredictionEngine, "tflops", false},
+		{"other metric", predictionBlob(9, PredictionEngine, fb.PredictionStatusAVAILABLE, 5, "time", nil), PredictionEngine, "tflops", false},
+		{"other engine", predictionBlob(8, PredictionEngine, fb.PredictionStatusAVAILABLE, 5, "tflops", nil), PredictionEngine, "tflops", false},
+		{"engine kind with config", predictionBlob(9, PredictionEngine, fb.PredictionStatusAVAILABLE, 5, "tflops", cfg), PredictionEngine, "tflops", false},
+		{"configuration", predictionBlob(9, PredictionConfiguration, fb.PredictionStatusAVAILABLE, 5, "tflops", cfg), PredictionConfiguration, "tflops", true},
+		{"configuration without config", predictionBlob(9, PredictionConfiguration, fb.PredictionStatusAVAILABLE, 5, "tflops", nil), PredictionConfiguration, "tflops", false},
+		{"configuration of another engine", predictionBlob(9, PredictionConfiguration, fb.PredictionStatusAVAILABLE, 5, "tflops", other), PredictionConfiguration, "tflops", false},
+	}
+	for _, tt := range tests {
+		p, err := decodePrediction(tt.blob)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.desc, err)
+		}
+		if got := p.usable(9, uint8(tt.kind), tt.metric); got != tt.want {
+			t.Errorf("%s: usable = %v", tt.desc, got)
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package heuristics
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/hipdnn-go/backend/internal/fb"
+)
+
+func TestModeAOrdersByEnginePredictions(t *testing.T) {
+	t.Parallel()
+	avail := fb.PredictionStatusAVAILABLE
+	pred := mapPredictor{
+		{1, PredictionEngine}: predictionBlob(1, PredictionEngine, avail, 10, "tflops", nil),
+		{2, PredictionEngine}: predictionBlob(2, PredictionEngine, avail, 30, "tflops", nil),
+		{3, PredictionEngine}: predictionBlob(3, PredictionEngine, fb.PredictionStatusUNAVAILABLE, 99, "tflops", nil),
+		{5, PredictionEngine}: predictionBlob(5, PredictionEngine, avail, 30, "", nil),     // "" is tflops; ties keep input order
+		{6, PredictionEngine}: predictionBlob(6, PredictionEngine, avail, 50, "time", nil), // wrong metric: refused by the host
+	}
+	order, cfgs, applied, _ := runBuiltin(t, rankModeA, Request{Candidates: []int64{1, 3, 2, 4, 5, 6}, Metric: "tflops", Predictor: pred})
+	if !applied || !slices.Equal(order, []int64{2, 5, 1, 3, 4, 6}) || cfgs != nil {
+		t.Fatalf("tflops: %v %v %v", order, applied, cfgs)
+	}
+
+	timed := mapPredictor{
+		{1, PredictionEngine}: predictionBlob(1, PredictionEngine, avail, 2.5, "time", nil),
+		{2, PredictionEngine}: predictionBlob(2, PredictionEngine, avail, 0.5, "time", nil),
+		{3, PredictionEngine}: predictionBlob(3, PredictionEngine, avail, 0, "time", nil), // not usable for time
+	}
+	order, _, applied, _ = runBuiltin(t, rankModeA, Request{Candidates: []int64{3, 1, 2}, Metric: "time", Predictor: timed})
+	if !applied || !slices.Equal(order, []int64{2, 1, 3}) {
+		t.Fatalf("time: %v %v", order, applied)
+	}
+
+	if _, _, applied, why := runBuiltin(t, rankModeA, Request{Candidates: []int64{7, 8}, Metric: "tflops", Predictor: pred}); applied || why == "" {
+		t.Fatalf("no predictions: applied %v %q", applied, why)
+	}
+	if _, _, applied, _ := runBuiltin(t, rankModeA, Request{Candidates: []int64{1}, Metric: "tflops"}); applied {
+		t.Fatal("applied without a predictor")
+	}
+}
+
+func TestModeBPrefersConfigurationPredictions(t *testing.T) {
+	t.Parallel()
+	avail := fb.PredictionStatusAVAILABLE
+	cfg1 := &engineConfig{engineID: 1, knobs: []knobSetting{{id: "tile", hasID: true, kind: fb.KnobValueIntValue, i: 128}}}
+	pred := mapPredictor{
+		{1, PredictionConfiguration}: predictionBlob(1, PredictionConfiguration, avail, 40, "tflops", cfg1),
+		{1, PredictionEngine}:        predictionBlob(1, PredictionEngine, avail, 1, "tflops", nil),
+		{2, PredictionEngine}:        predictionBlob(2, PredictionEngine, avail, 20, "tflops", nil),
+		{3, PredictionConfiguration}: predictionBlob(3, PredictionConfiguration, avail, 90, "tflops", nil), // no config: not usable
+		{3, PredictionEngine}:        predictionBlob(3, PredictionEngine, avail, 5, "tflops", nil),
+	}
+	order, cfgs, applied, _ := runBuiltin(t, rankModeB, Request{Candidates: []int64{3, 2, 1, 4}, Metric: "tflops", Predictor: pred})
+	if !applied || !slices.Equal(order, []int64{1, 2, 3, 4}) {
+		t.Fatalf("order %v applied %v", order, applied)
+	}
+	if len(cfgs) != 1 {
+		t.Fatalf("configs %v", cfgs)
+	}
+	c, err := decodeEngineConfig(cfgs[1])
+	if err != nil || c.engineID != 1 || c.metric != "tflops" || len(c.knobs) != 1 || c.knobs[0].i != 128 {
+		t.Fatalf("config %+v %v", c, err)
+	}
+	// ModeA ignores configuration-level predictions.
+	order, _, _, _ = runBuiltin(t, rankModeA, Request{Candidates: []int64{3, 2, 1, 4}, Metric: "tflops", Predictor: pred})
+	if !slices.Equal(order, []int64{2, 3, 1, 4}) {
+		t.Fatalf("ModeA order %v", order)
+	}
+}
+
+func TestHostPredictionChecks(t *testing.T) {
+	t.Parallel()
+	avail := fb.PredictionStatusAVAILABLE
+	pred := mapPredictor{
+		{1, PredictionEngine}: predictionBlob(1, PredictionEngine, avail, 1, "tflops", nil),
+		{2, PredictionEngine}: predictionBlob(9, PredictionEngine, avail, 1, "tflops", nil), // answers another engine
+		{3, PredictionEngine}: {1, 2, 3},
+		{4, PredictionEngine}: predictionBlob(4, PredictionEngine, avail, 1, "time", nil),
+	}
+	h := newHostServices(&Request{Candidates: []int64{1, 2, 3, 4, 5}, Metric: "tflops", Predictor: pred})
+	for _, tt := range []struct {
+		id   int64
+		kind int
+		want int
+	}{
+		{1, PredictionEngine, pluginSuccess},
+		{1, 7, pluginBadParam},
+		{42, PredictionEngine, pluginBadParam},
+		{2, PredictionEngine, pluginInternalError},
+		{3, PredictionEngine, pluginInternalError},
+		{4, PredictionEngine, pluginInternalError},
+		{5, PredictionEngine, pluginNotApplicable},
+		{1, PredictionConfiguration, pluginNotApplicable},
+	} {
+		if _, st := h.prediction(tt.id, tt.kind); st != tt.want {
+			t.Errorf("prediction(%d, %d) = %d, want %d", tt.id, tt.kind, st, tt.want)
+		}
+	}
+	panicky := newHostServices(&Request{Candidates: []int64{1}, Predictor: panicPredictor{}})
+	if _, st := panicky.prediction(1, PredictionEngine); st != pluginNotApplicable {
+		t.Errorf("panicking predictor: %d", st)
+	}
+}
+
+type panicPredictor struct{}
+
+func (panicPredictor) Predict(int64, int, string) ([]byte, bool) { panic("boom") }

@@ -1,0 +1,100 @@
+package heuristics
+
+import (
+	"sort"
+	"strconv"
+)
+
+// static.go: SelectionHeuristic::StaticOrdering, the policy that always has an answer.
+
+// Engine names StaticOrdering knows (their ids are the hash of the name).
+const (
+	EngineMIOpen              = "MIOPEN_ENGINE"
+	EngineASMSDPA             = "ASM_SDPA_ENGINE"
+	EngineRocKE               = "ROCKE_ENGINE"
+	EngineMIOpenDeterministic = "MIOPEN_ENGINE_DETERMINISTIC"
+	// EngineCPUReference is this project's host-memory CPU reference engine
+	// (plugins/cpu_reference).
+	EngineCPUReference = "HIPDNNGO_CPU_REFERENCE"
+)
+
+// Static classes, lowest first. AMD's classes 0–4 are kept exactly; the CPU reference engine
+// gets a class of its own after all of them, because a reference implementation goes after
+// every real engine (even the deterministic MIOpen variant).
+const (
+	classMIOpen = iota
+	classASMSDPA
+	classRocKE
+	classOther
+	classMIOpenDeterministic
+	classCPUReference
+)
+
+var staticClasses = map[int64]int{
+	PolicyNameToID(EngineMIOpen):              classMIOpen,
+	PolicyNameToID(EngineASMSDPA):             classASMSDPA,
+	PolicyNameToID(EngineRocKE):               classRocKE,
+	PolicyNameToID(EngineMIOpenDeterministic): classMIOpenDeterministic,
+	PolicyNameToID(EngineCPUReference):        classCPUReference,
+}
+
+func staticClass(id int64) int {
+	if c, ok := staticClasses[id]; ok {
+		return c
+	}
+	return classOther
+}
+
+// StaticOrder returns candidates stably sorted by static class: MIOPEN_ENGINE,
+// ASM_SDPA_ENGINE, ROCKE_ENGINE, every other engine (in input order),
+// MIOPEN_ENGINE_DETERMINISTIC, and HIPDNNGO_CPU_REFERENCE last. It allocates the result.
+func StaticOrder(candidates []int64) []int64 {
+	out := append([]int64(nil), candidates...)
+	sort.SliceStable(out, func(a, b int) bool { return staticClass(out[a]) < staticClass(out[b]) })
+	return out
+}
+
+// rankStaticOrdering is the built-in's finalize. When HIPDNN_HEUR_FALLBACK_ENGINE_ORDER holds
+// at least one token (comma list, tokens trimmed, empty ones skipped) the answer is the listed engines that are candidates, in list order (names,
+// "0x…" hex or decimal ids, resolved by the request's engine registry), and the policy
+// declines when none is a candidate. Otherwise it is StaticOrder. It declines only without
+// candidates.
+func rankStaticOrdering(c *rankCall) ([]int64, map[int64][]byte, bool, string) {
+	if len(c.candidates) == 0 {
+		return nil, nil, false, "no candidate engines"
+	}
+	toks := splitList(getenv(EnvFallbackEngineOrder))
+	if len(toks) == 0 {
+		return StaticOrder(c.candidates), nil, true, ""
+	}
+	var out []int64
+	taken := map[int64]bool{}
+	for _, tok := range toks {
+		id := c.host.req.engineID(tok)
+		if _, ok := c.host.candidates[id]; ok && !taken[id] {
+			taken[id] = true
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil, false, EnvFallbackEngineOrder + " lists no candidate engine"
+	}
+	return out, nil, true, ""
+}
+
+// EngineNameOrID resolves an engine name or id text without an engine registry: "0x"/"0X"
+// followed by up to 16 hex digits is that id (two's complement of the uint64), a whole
+// decimal integer with an optional sign is that id, and anything else is a name, hashed
+// with PolicyNameToID. (With a registry, a registered name wins over the numeric reading:
+// Request.EngineID does that.)
+func EngineNameOrID(s string) int64 {
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		if v, err := strconv.ParseUint(s[2:], 16, 64); err == nil {
+			return int64(v)
+		}
+	}
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return v
+	}
+	return PolicyNameToID(s)
+}
