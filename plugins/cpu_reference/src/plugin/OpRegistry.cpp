@@ -1,0 +1,123 @@
+#include "plugin/OpRegistry.hpp"
+
+namespace hipdnngo::cpu_reference
+{
+namespace
+{
+
+// kOps: every node type this engine runs. Node types absent here (batchnorm ×4, layernorm and
+// rmsnorm ± backward, SDPA forward/backward, block-scale (de)quantize, custom ops, MoE grouped
+// matmul ± backward) make a graph not applicable.
+const OpEntry kOps[] = {
+    {fbs::NodeAttributes::ConvolutionFwdAttributes, "ConvolutionFwd", prepareConvolutionFwd},
+    {fbs::NodeAttributes::ConvolutionBwdAttributes, "ConvolutionBwdData", prepareConvolutionBwdData},
+    {fbs::NodeAttributes::ConvolutionWrwAttributes, "ConvolutionBwdFilter", prepareConvolutionBwdFilter},
+    {fbs::NodeAttributes::MatmulAttributes, "Matmul", prepareMatmul},
+    {fbs::NodeAttributes::PointwiseAttributes, "Pointwise", preparePointwise},
+    {fbs::NodeAttributes::ReductionAttributes, "Reduction", prepareReduction},
+    {fbs::NodeAttributes::ResampleFwdAttributes, "ResampleFwd", prepareResampleFwd},
+    {fbs::NodeAttributes::ResampleBwdAttributes, "ResampleBwd", prepareResampleBwd},
+};
+
+std::string nodeLabel(const fbs::Node& node, int position, const char* op)
+{
+    std::string label = "node " + std::to_string(position);
+    if(node.name() && node.name()->size() > 0)
+        label += " ('" + node.name()->str() + "'";
+    else
+        label += " (";
+    label += std::string(node.name() && node.name()->size() > 0 ? ", " : "") + op + ")";
+    return label;
+}
+
+} // namespace
+
+const OpEntry* findOp(fbs::NodeAttributes type)
+{
+    for(const OpEntry& e : kOps)
+        if(e.type == type)
+            return &e;
+    return nullptr;
+}
+
+NodeContext::NodeContext(const fbs::Node& n, const TensorTable& t, int position)
+    : node(n), tensors(t), name(nodeLabel(n, position, findOp(n.attributes_type()) ? findOp(n.attributes_type())->name : "?"))
+{
+}
+
+int NodeContext::input(int64_t uid, const char* role)
+{
+    const TensorInfo* t = tensors.find(uid);
+    require(t != nullptr, std::string(role) + " tensor uid " + std::to_string(uid) + " is not in the graph");
+    inputs_.push_back(t->index);
+    return t->index;
+}
+
+int NodeContext::output(int64_t uid, const char* role)
+{
+    const TensorInfo* t = tensors.find(uid);
+    require(t != nullptr, std::string(role) + " tensor uid " + std::to_string(uid) + " is not in the graph");
+    require(!t->isConstant && !t->isPassByValue,
+            std::string(role) + " tensor " + t->label() + " is a scalar input and cannot be written");
+    require(isNonOverlapping(t->shape), std::string(role) + " tensor " + t->label() + " " + t->shape.describe()
+                                            + " has overlapping elements and cannot be written");
+    outputs_.push_back(t->index);
+    return t->index;
+}
+
+const TensorView& NodeContext::shape(int index) const
+{
+    return tensors.all()[static_cast<size_t>(index)].shape;
+}
+
+void NodeContext::requireFloating(std::initializer_list<int> indices) const
+{
+    for(int i : indices)
+    {
+        const TensorInfo& t = tensors.all()[static_cast<size_t>(i)];
+        require(isFloatingPoint(t.shape.dtype), "tensor " + t.label() + " has type " + dataTypeName(t.shape.dtype)
+                                                    + "; only float, half, bfloat16 and double are supported");
+    }
+}
+
+void NodeContext::require(bool ok, const std::string& reason) const
+{
+    if(!ok)
+        throw Unsupported(name + ": " + reason);
+}
+
+void NodeContext::check(const std::string& kernelReason) const
+{
+    if(!kernelReason.empty())
+        throw Unsupported(name + ": " + kernelReason);
+}
+
+Accumulator NodeContext::accumulator() const
+{
+    return node.compute_data_type() == fbs::DataType::DOUBLE ? Accumulator::Double : Accumulator::Auto;
+}
+
+std::unique_ptr<PreparedNode> NodeContext::makeNode(std::function<void(const TensorBindings&)> run)
+{
+    auto prepared = std::make_unique<PreparedNode>(name, std::move(run));
+    prepared->inputs = inputs_;
+    prepared->outputs = outputs_;
+    return prepared;
+}
+
+std::unique_ptr<PreparedNode> prepareNode(const fbs::Node& node, const TensorTable& tensors, int position)
+{
+    const fbs::NodeAttributes type = node.attributes_type();
+    const OpEntry* entry = findOp(type);
+    if(entry == nullptr || node.attributes() == nullptr)
+    {
+        const char* typeName = fbs::EnumNameNodeAttributes(type);
+        throw Unsupported("node " + std::to_string(position) + ": node type "
+                          + (typeName && *typeName ? std::string(typeName) : "#" + std::to_string(static_cast<int>(type)))
+                          + " is not supported by the CPU reference engine");
+    }
+    NodeContext ctx(node, tensors, position);
+    return entry->prepare(ctx);
+}
+
+} // namespace hipdnngo::cpu_reference
