@@ -18,11 +18,16 @@ func DecodeKnobSetting(buf []byte) (KnobSetting, error) {
 	if err != nil {
 		return KnobSetting{}, status.BadParam("KnobSetting buffer (%d bytes) does not verify: %v", len(buf), err)
 	}
-	ks := fb.GetRootAsKnobSetting(buf, 0)
-	s := KnobSetting{ID: string(ks.KnobId())}
+	return readSetting(fb.GetRootAsKnobSetting(buf, 0)), nil
+}
+
+// readSetting copies a verified KnobSetting. A value of a type this host does not know keeps
+// its tag in Value.Kind and nothing else (its table is never followed).
+func readSetting(ks *fb.KnobSetting) KnobSetting {
+	s := KnobSetting{ID: string(ks.KnobId()), Value: KnobValue{Kind: int(ks.ValueType())}}
 	var tab flatbuffers.Table
-	if ks.Value(&tab) {
-		s.Value = readValue(int(ks.ValueType()), tab)
+	if k := s.Value.Kind; k >= KnobInt && k <= KnobString && ks.Value(&tab) {
+		s.Value = readValue(k, tab)
 	}
-	return s, nil
+	return s
 }

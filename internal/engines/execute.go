@@ -1,0 +1,169 @@
+package engines
+
+// The execute hot path. Everything it passes was prepared earlier (Buffers, Overrides, the
+// context's alignment table), so a successful Execute allocates nothing: a few checks, then one
+// cgo call to a trampoline that calls the plugin and, only on failure, copies the plugin's
+// last error on the same thread.
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../../include
+#include "shim.h"
+#include <stdlib.h>
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/hipdnn-go/backend/hip"
+	"github.com/hipdnn-go/backend/internal/status"
+)
+
+// memoryRuntime is the part of the HIP runtime Execute uses to tell host from device pointers.
+type memoryRuntime interface {
+	Kind() hip.Kind
+	PointerKind(p unsafe.Pointer) (hip.MemoryKind, error)
+}
+
+// gpuRuntime is the runtime host-memory engines are checked against (a seam for tests).
+var gpuRuntime = func() memoryRuntime { return hip.Default() }
+
+// Execute runs the context on a variant pack: workspace and b's {uid, pointer} pairs, with
+// execute-time shape overrides when ov holds any.
+//
+// Checks, in order: every non-NULL pointer is aligned as its tensor requires (BAD_PARAM naming
+// uid, pointer and alignment); for a host-memory engine with a GPU runtime loaded, no pointer
+// is device or managed memory (BAD_PARAM); overrides need a plan built with override support,
+// a plugin API version of at least 1.1.0 and the override entry point (NOT_SUPPORTED naming
+// what is missing; there is no silent fallback to a plain execute). A plugin failure is
+// PLUGIN_ERROR "<plugin>: Failed to execute engine <engine>. Status: <name>(<n>), Error: <text>".
+// On a context whose session was closed it is BAD_PARAM "the handle this plan was built with
+// was destroyed".
+//
+// Cost: no allocation and no shared lock on success; one cgo call, plus one HIP pointer query
+// per pointer for host-memory engines when a GPU runtime is present. Safe for concurrent use.
+func (c *Context) Execute(workspace uintptr, b *Buffers, ov *Overrides) error {
+	if !c.enter() {
+		return c.gone()
+	}
+	err := c.execute(workspace, b, ov)
+	c.exit()
+	return err
+}
+
+func (c *Context) execute(workspace uintptr, b *Buffers, ov *Overrides) error {
+	entries := b.entries()
+	if c.align != nil {
+		for i := range entries {
+			p := entries[i].ptr
+			if p == 0 {
+				continue
+			}
+			if a := c.align[entries[i].uid]; a > 1 && p%uintptr(a) != 0 {
+				return status.BadParam("variant pack: the pointer %#x for tensor uid %d is not aligned to %d bytes",
+					p, entries[i].uid, a)
+			}
+		}
+	}
+	if c.e.HostMemory {
+		if err := c.checkHostMemory(workspace, b, entries); err != nil {
+			return err
+		}
+	}
+	var arr, n uintptr
+	if b != nil {
+		arr, n = uintptr(unsafe.Pointer(b.arr)), uintptr(b.n)
+	}
+	var r C.hd_result
+	if ov.Len() > 0 {
+		if err := c.overridesUsable(); err != nil {
+			return err
+		}
+		r = C.hd_execute_overrides(C.uintptr_t(c.tblAddr), C.uintptr_t(c.h), C.uintptr_t(c.ctx),
+			C.uintptr_t(workspace), C.uintptr_t(arr), C.uint32_t(n), C.uintptr_t(uintptr(unsafe.Pointer(ov.ov))))
+	} else {
+		r = C.hd_execute(C.uintptr_t(c.tblAddr), C.uintptr_t(c.h), C.uintptr_t(c.ctx),
+			C.uintptr_t(workspace), C.uintptr_t(arr), C.uint32_t(n))
+	}
+	if r.status == 0 {
+		return nil
+	}
+	return c.executeFailure(r)
+}
+
+// checkHostMemory refuses device and managed pointers for an engine that runs on the host.
+// Without a GPU runtime every pointer is host memory and nothing is checked.
+func (c *Context) checkHostMemory(workspace uintptr, b *Buffers, entries []deviceBuffer) error {
+	rt := gpuRuntime()
+	if rt.Kind() == hip.KindNone {
+		return nil
+	}
+	for i := range entries {
+		if entries[i].ptr == 0 {
+			continue
+		}
+		k, err := rt.PointerKind(b.pointer(i))
+		if err == nil && (k == hip.MemoryDevice || k == hip.MemoryManaged) {
+			return status.BadParam("engine %s runs on the host; the pointer for tensor uid %d is %s memory",
+				c.e.Name, entries[i].uid, k)
+		}
+	}
+	if workspace != 0 {
+		k, err := rt.PointerKind(workspacePointer(workspace))
+		if err == nil && (k == hip.MemoryDevice || k == hip.MemoryManaged) {
+			return status.BadParam("engine %s runs on the host; the workspace pointer is %s memory", c.e.Name, k)
+		}
+	}
+	return nil
+}
+
+// overridesUsable says why overrides cannot be dispatched, if they cannot.
+func (c *Context) overridesUsable() error {
+	p := c.e.Plugin
+	switch {
+	case !c.overrides:
+		return status.NotSupported("execute-time shape overrides: the execution plan for engine %s was built from a graph without is_override_shape_enabled",
+			c.e.Name)
+	case p.APIVersion.Less(apiOverride):
+		return status.NotSupported("execute-time shape overrides: plugin %s reports engine API version %s, overrides need %s or later",
+			p.Name, p.APIVersion, apiOverride)
+	case !p.overrides:
+		return status.NotSupported("execute-time shape overrides: plugin %s does not export hipdnnEnginePluginExecuteOpGraphWithOverrides",
+			p.Name)
+	}
+	return nil
+}
+
+func (c *Context) executeFailure(r C.hd_result) error {
+	text := ""
+	if r.err != nil {
+		text = C.GoString(r.err)
+		C.free(unsafe.Pointer(r.err))
+	}
+	st := int(r.status)
+	return status.Plugin("%s: Failed to execute engine %s. Status: %s(%d), Error: %s",
+		c.e.Plugin.Name, c.e.Name, PluginStatusName(st), st, text)
+}
+
+// workspacePointer turns the caller's workspace address back into the pointer it was (it came
+// from C as a void*), for the HIP pointer query.
+func workspacePointer(p uintptr) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&p))
+}
+
+// directExecute is the benchmark baseline: the bare cgo call to the trampoline, with none of
+// Execute's checks.
+func (c *Context) directExecute(workspace uintptr, b *Buffers) int {
+	r := C.hd_execute(C.uintptr_t(c.tblAddr), C.uintptr_t(c.h), C.uintptr_t(c.ctx), C.uintptr_t(workspace),
+		C.uintptr_t(uintptr(unsafe.Pointer(b.arr))), C.uint32_t(b.n))
+	if r.err != nil {
+		C.free(unsafe.Pointer(r.err))
+	}
+	return int(r.status)
+}
+
+// executeLoop is the C-only baseline: iterations plugin calls made from C in one cgo call.
+func (c *Context) executeLoop(workspace uintptr, b *Buffers, iterations int64) int {
+	return int(C.hd_execute_loop(C.uintptr_t(c.tblAddr), C.uintptr_t(c.h), C.uintptr_t(c.ctx), C.uintptr_t(workspace),
+		C.uintptr_t(uintptr(unsafe.Pointer(b.arr))), C.uint32_t(b.n), C.int64_t(iterations)))
+}

@@ -1,0 +1,73 @@
+package engines
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/hipdnn-go/backend/hip"
+	"github.com/hipdnn-go/backend/internal/api"
+)
+
+// cpuReferencePlugin finds the CPU reference engine plugin of the same build as the test
+// plugins (<build>/lib/hipdnn_plugins/engines/), or skips.
+func cpuReferencePlugin(t *testing.T) string {
+	t.Helper()
+	if pluginDir == "" {
+		t.Skipf("test plugins unavailable: %s", pluginDirWhy)
+	}
+	f := filepath.Join(filepath.Dir(pluginDir), "lib", DefaultPluginDir, "libhipdnngo_cpu_reference.so")
+	if _, err := os.Stat(f); err != nil {
+		t.Skipf("CPU reference plugin not built (%s)", f)
+	}
+	return canonical(f)
+}
+
+// The CPU reference plugin answers hipdnnEnginePluginIsHostMemoryEngine_ext for its engines.
+func TestCPUReferenceIsHostMemory(t *testing.T) {
+	file := cpuReferencePlugin(t)
+	m, errs := acquire(t, file)
+	if len(errs) != 0 || len(m.Plugins()) != 1 {
+		t.Fatalf("errs %v plugins %d", errs, len(m.Plugins()))
+	}
+	if len(m.Engines()) == 0 {
+		t.Fatal("the CPU reference plugin admitted no engine")
+	}
+	for _, e := range m.Engines() {
+		if !e.HostMemory {
+			t.Errorf("engine %s (%d) is not marked host-memory", e.Name, e.ID)
+		}
+		if e.Name == FormatEngineID(e.ID) {
+			t.Errorf("engine %d is unnamed", e.ID)
+		}
+	}
+	t.Logf("CPU reference: plugin %s %s API %v, engines %d (first %s)", m.Plugins()[0].Name,
+		m.Plugins()[0].Version, m.Plugins()[0].APIVersion, len(m.Engines()), m.Engines()[0].Name)
+}
+
+// With a real GPU runtime, device memory handed to a host-memory engine is refused.
+func TestHostMemoryEngineRealRuntime(t *testing.T) {
+	rt := hip.Default()
+	if rt.Kind() == hip.KindNone {
+		t.Skipf("no GPU runtime: %s", rt.Reason())
+	}
+	s := session(t, "test_good_plugin")
+	e := s.Manager().EngineByID(-2)
+	e.HostMemory = true
+	c := newContext(t, s, -2, nil, false)
+	dev, err := rt.Malloc(256)
+	if err != nil {
+		t.Skipf("hipMalloc: %v", err)
+	}
+	defer rt.Free(dev)
+	host := make([]byte, 64)
+	hostPtr := uintptr(unsafeAddr(host))
+	err = c.Execute(0, newBuffers(t, []int64{1, 2}, []uintptr{hostPtr, uintptr(dev)}), nil)
+	wantStatus(t, err, api.HIPDNN_STATUS_BAD_PARAM, "runs on the host; the pointer for tensor uid 2 is device memory")
+	if err := c.Execute(0, newBuffers(t, []int64{1}, []uintptr{hostPtr}), nil); err != nil {
+		t.Errorf("host pointer refused: %v", err)
+	}
+	runtime.KeepAlive(host)
+	t.Logf("runtime %s (%s)", rt.Kind(), rt.LibraryPath())
+}
