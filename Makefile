@@ -35,18 +35,21 @@ GO_LDFLAGS  := -X '$(GO_PKG)/internal/version.tweak=$(TWEAK)' \
 export CGO_ENABLED := 1
 export HIPDNN_CORPUS_DIR := $(CORPUS)
 
-.PHONY: all lib native stage demo test gotest ctest vet install bench fuzz asan valgrind generate clean
+.PHONY: all version-header lib native stage demo test gotest ctest vet install bench fuzz asan valgrind generate clean
 
 all: stage demo
 
-$(VERSION_H): version.json cmake/hipdnn_backend_version.h.in
-	@mkdir -p $(dir $@)
-	sed -e 's/@HIPDNN_BACKEND_VERSION_MAJOR@/$(V_MAJOR)/' -e 's/@HIPDNN_BACKEND_VERSION_MINOR@/$(V_MINOR)/' \
+# Regenerated on every build but replaced only when its content changes (a new commit changes
+# TWEAK), so the header and the library always carry the same version string.
+version-header:
+	@mkdir -p $(dir $(VERSION_H))
+	@sed -e 's/@HIPDNN_BACKEND_VERSION_MAJOR@/$(V_MAJOR)/' -e 's/@HIPDNN_BACKEND_VERSION_MINOR@/$(V_MINOR)/' \
 	    -e 's/@HIPDNN_BACKEND_VERSION_PATCH@/$(V_PATCH)/' -e 's/@HIPDNN_BACKEND_VERSION_TWEAK@/$(TWEAK)/' \
-	    cmake/hipdnn_backend_version.h.in > $@.tmp && mv $@.tmp $@
+	    cmake/hipdnn_backend_version.h.in > $(VERSION_H).tmp
+	@cmp -s $(VERSION_H).tmp $(VERSION_H) && rm -f $(VERSION_H).tmp || mv $(VERSION_H).tmp $(VERSION_H)
 
 # go build is incremental on its own, so the library target always asks it.
-lib: $(VERSION_H)
+lib: version-header
 	@mkdir -p $(BUILD)/lib
 	$(GO) build -buildmode=c-shared -trimpath -ldflags "$(GO_LDFLAGS)" -o $(LIB) ./capi
 	@rm -f $(BUILD)/lib/libhipdnn_backend.h
