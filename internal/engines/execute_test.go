@@ -1,13 +1,19 @@
 package engines
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
+	"runtime"
 	"sync"
 	"testing"
 	"unsafe"
 
+	flatbuffers "github.com/google/flatbuffers/go"
+
 	"github.com/hipdnn-go/backend/hip"
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/fb"
 )
 
 // newContext builds an execution context for engine id on a fresh session.
@@ -430,3 +436,54 @@ func BenchmarkExecute(b *testing.B) {
 }
 
 func unsafeAddr(b []byte) unsafe.Pointer { return unsafe.Pointer(&b[0]) }
+
+// passByValueGraph has one FLOAT scalar tensor (uid 5) supplied at execute by host pointer.
+func passByValueGraph() []byte {
+	b := flatbuffers.NewBuilder(128)
+	fb.TensorAttributesStartDimsVector(b, 1)
+	b.PrependInt64(1)
+	dims := b.EndVector(1)
+	fb.TensorAttributesStart(b)
+	fb.TensorAttributesAddUid(b, 5)
+	fb.TensorAttributesAddDataType(b, fb.DataTypeFLOAT)
+	fb.TensorAttributesAddDims(b, dims)
+	fb.TensorAttributesAddIsRuntimePassByValue(b, true)
+	tensor := fb.TensorAttributesEnd(b)
+	fb.GraphStartTensorsVector(b, 1)
+	b.PrependUOffsetT(tensor)
+	tensors := b.EndVector(1)
+	fb.GraphStart(b)
+	fb.GraphAddTensors(b, tensors)
+	b.Finish(fb.GraphEnd(b))
+	return b.FinishedBytes()
+}
+
+// A runtime pass-by-value graph reaches only plugins of API 1.2.0 or later, and the host
+// pointer in the variant pack arrives untouched: the recorder reads the scalar through it.
+func TestPassByValueReachesThePlugin(t *testing.T) {
+	s := session(t, "test_pass_by_value_recorder_plugin", "test_override_omitting_plugin")
+	graph := passByValueGraph()
+	ids, err := s.ApplicableEngines(graph, GraphFeatures{RuntimePassByValue: true}, false)
+	if err != nil || !equalIDs(ids, []int64{-25}) {
+		t.Fatalf("applicable %v, %v; want [-25]", ids, err)
+	}
+	c, err := s.CreateContext(-25, EncodeEngineConfig(-25, nil, ""), graph, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Destroy()
+	scalar := []float32{2.5}
+	b := newBuffers(t, []int64{5}, []uintptr{uintptr(unsafe.Pointer(&scalar[0]))})
+	if err := c.Execute(0, b, nil); err != nil {
+		t.Fatal(err)
+	}
+	runtime.KeepAlive(scalar)
+	p := c.Engine().Plugin
+	n, got := probeRecorded(p.probe("hipdnnTestRecorderGetLast"), 5)
+	if n != 4 || math.Float32frombits(binary.LittleEndian.Uint32(got)) != 2.5 {
+		t.Errorf("recorder read %d bytes %v, want the float 2.5", n, got)
+	}
+	// A NULL pointer for the scalar: the plugin refuses, the host reports its message.
+	err = c.Execute(0, newBuffers(t, []int64{5}, []uintptr{0}), nil)
+	wantStatus(t, err, api.HIPDNN_STATUS_PLUGIN_ERROR, "runtime pass-by-value tensor 5 has no pointer in the variant pack")
+}

@@ -5,12 +5,14 @@ package engines
 // here; nothing else uses them.
 
 /*
+#include <stddef.h>
 #include <stdint.h>
 int64_t hd_probe_i64_i32(void* fn, int32_t arg);
 int32_t hd_probe_i32(void* fn);
 uintptr_t hd_probe_ptr(void* fn);
 void hd_probe_stats(void* fn, uint64_t* plain, uint64_t* overrides, uint32_t* last);
 int32_t hd_probe_override(void* fn, int64_t uid, int64_t* shape, int64_t* strides, uint32_t cap);
+int64_t hd_probe_recorded(void* fn, int64_t uid, void* out, size_t n);
 */
 import "C"
 
@@ -51,4 +53,17 @@ func probeOverride(fn unsafe.Pointer, uid int64) (shape, strides []int64, rank i
 		n = 8
 	}
 	return s[:n], t[:n], rank
+}
+
+// probeRecorded reads the pass-by-value recorder's bytes for uid (at most 64).
+func probeRecorded(fn unsafe.Pointer, uid int64) (int64, []byte) {
+	out := make([]byte, 64)
+	n := int64(C.hd_probe_recorded(fn, C.int64_t(uid), unsafe.Pointer(&out[0]), C.size_t(len(out))))
+	if n < 0 {
+		return n, nil
+	}
+	if n < int64(len(out)) {
+		out = out[:n]
+	}
+	return n, out
 }
