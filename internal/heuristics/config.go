@@ -8,12 +8,15 @@ import (
 	"os"
 	"strings"
 
+	"github.com/hipdnn-go/backend/internal/autotune"
 	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/wire"
 )
 
-// config.go: SelectionHeuristic::Config, user overrides of the engine choice. Two sources, in
-// this order of strength:
+// config.go: SelectionHeuristic::Config, user overrides of the engine choice. An autotuned
+// ranking stored for this exact graph and device (internal/autotune, written by
+// hipdnnBackendWriteEngineRankingResults_ext) decides alone when at least two of its engines
+// are still candidates. Otherwise two sources, in this order of strength:
 //
 //  1. the rule file named by HIPDNN_HEUR_CONFIG_PATH (re-read on every finalize): the first
 //     rule that matches puts its engine first;
@@ -355,6 +358,9 @@ func rankConfig(c *rankCall) ([]int64, map[int64][]byte, bool, string) {
 		logging.Warnf("%s: graph rejected: %v", PolicyConfig, err)
 		return nil, nil, false, "graph rejected: " + err.Error()
 	}
+	if order, ok := cachedRanking(c, g); ok {
+		return order, nil, true, ""
+	}
 	order := append([]int64(nil), c.candidates...)
 	applied := false
 	var reasons []string
@@ -405,4 +411,39 @@ func applyRuleFile(c *rankCall, g *wire.Graph, order []int64) string {
 	logging.Infof("%s: engine_overrides[%d] (%s) matches node %d (%q): engine %s first",
 		PolicyConfig, r.index, r.op.name, node, g.Nodes[node].Name, c.host.engineLabel(id))
 	return ""
+}
+
+// cachedRanking puts the engines of an exact-match autotune entry first, in their stored
+// order, followed by the other candidates in host order. It needs two stored engines that are
+// still candidates: a single survivor says nothing about ranking.
+func cachedRanking(c *rankCall, g *wire.Graph) ([]int64, bool) {
+	if autotune.Disabled() {
+		return nil, false
+	}
+	key, err := autotune.Key(g, c.host.req.DeviceProps)
+	if err != nil {
+		return nil, false
+	}
+	stored, ok := autotune.Lookup(key)
+	if !ok {
+		return nil, false
+	}
+	var order []int64
+	used := map[int64]bool{}
+	for _, id := range stored {
+		if _, cand := c.host.candidates[id]; cand && !used[id] {
+			order = append(order, id)
+			used[id] = true
+		}
+	}
+	if len(order) < 2 {
+		return nil, false
+	}
+	for _, id := range c.candidates {
+		if !used[id] {
+			order = append(order, id)
+		}
+	}
+	logging.Infof("%s: autotuned ranking %016x used", PolicyConfig, key)
+	return order, true
 }

@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"github.com/hipdnn-go/backend/internal/autotune"
 	"os"
 	"path/filepath"
 	"slices"
@@ -285,5 +286,45 @@ func TestConfigCriteriaNormReductionResample(t *testing.T) {
 		if applied != tt.want || (applied && got[0] != -2) {
 			t.Errorf("%s: got %v applied %v (%s)", tt.rules, got, applied, why)
 		}
+	}
+}
+
+func TestConfigUsesAutotunedRanking(t *testing.T) {
+	clearEnv(t)
+	t.Setenv("HIPDNN_CACHE_DIR", t.TempDir())
+	t.Setenv("HIPDNN_DISABLE_EXACT_ENGINE_CACHE", "")
+	cands := []int64{idMIOpen, -2, idMIODet, idCPURef}
+	g := convGraph(t)
+	dev := DevicePropertiesBlob(nil)
+	key, err := autotune.Key(g, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A stored ranking with one engine that is no longer a candidate (-77).
+	if _, err := autotune.Write(key, []int64{idCPURef, -77, -2}); err != nil {
+		t.Fatal(err)
+	}
+	// A rule file that would choose otherwise: the measured ranking wins.
+	writeRules(t, `{"engine_overrides":[{"op":"conv_fprop","engine_name":"MIOPEN_ENGINE_DETERMINISTIC"}]}`)
+	order, _, applied, why := runBuiltin(t, rankConfig, Request{Candidates: cands, Graph: encode(t, g), DeviceProps: dev})
+	if !applied || !slices.Equal(order, []int64{idCPURef, -2, idMIOpen, idMIODet}) {
+		t.Fatalf("with a cached ranking: %v applied=%v %q", order, applied, why)
+	}
+	// Only one surviving engine: the cache says nothing, the rule file decides.
+	if _, err := autotune.Write(key, []int64{idCPURef, -77}); err != nil {
+		t.Fatal(err)
+	}
+	order, _, _, _ = runBuiltin(t, rankConfig, Request{Candidates: cands, Graph: encode(t, g), DeviceProps: dev})
+	if order[0] != idMIODet {
+		t.Fatalf("single survivor must not decide: %v", order)
+	}
+	// Disabled cache.
+	if _, err := autotune.Write(key, []int64{-2, idCPURef}); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HIPDNN_DISABLE_EXACT_ENGINE_CACHE", "yes")
+	order, _, _, _ = runBuiltin(t, rankConfig, Request{Candidates: cands, Graph: encode(t, g), DeviceProps: dev})
+	if order[0] != idMIODet {
+		t.Fatalf("disabled cache still used: %v", order)
 	}
 }
