@@ -422,6 +422,34 @@ func BenchmarkExecute(b *testing.B) {
 			b.Fatal(st)
 		}
 	})
+	b.Run("DirectCgoParallel", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if st := c.directExecute(0, bufs); st != 0 {
+					b.Error(st)
+					return
+				}
+			}
+		})
+	})
+	b.Run("ExecuteParallelOwnContext", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			own, err := s.CreateContext(-2, EncodeEngineConfig(-2, nil, ""), testGraph(), map[int64]int64{1: 16, 2: 16, 3: 16, 4: 16}, false)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			defer own.Destroy()
+			for pb.Next() {
+				if err := own.Execute(0, bufs, nil); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	})
 	b.Run("ExecuteParallel", func(b *testing.B) {
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
