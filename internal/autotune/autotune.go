@@ -17,6 +17,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/version"
@@ -94,6 +96,9 @@ func Write(key uint64, ids []int64) (api.AutotuneCacheWriteOutcome, error) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return 0, err
 	}
+	presence.Lock()
+	presence.missingUntil = 0
+	presence.Unlock()
 	line, _ := json.Marshal(entry{EngineIDs: ids})
 	f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -108,6 +113,38 @@ func Write(key uint64, ids []int64) (api.AutotuneCacheWriteOutcome, error) {
 	}
 	return api.HIPDNN_AUTOTUNE_CACHE_WRITE_WRITTEN, nil
 }
+
+// present reports whether this build's entry folder exists. Every heuristic finalize asks, so
+// a missing folder is remembered for a second instead of being looked up each time; a Write in
+// this process makes it known at once.
+func present() bool {
+	d, err := dir()
+	if err != nil {
+		return false
+	}
+	now := time.Now().UnixNano()
+	presence.Lock()
+	defer presence.Unlock()
+	if presence.dir == d && presence.missingUntil > now {
+		return false
+	}
+	if _, err := os.Stat(d); err != nil {
+		presence.dir, presence.missingUntil = d, now+int64(time.Second)
+		return false
+	}
+	presence.dir, presence.missingUntil = d, 0
+	return true
+}
+
+var presence struct {
+	sync.Mutex
+	dir          string
+	missingUntil int64
+}
+
+// Available reports whether a lookup can find anything: the cache is enabled and its folder
+// exists. Callers check it before computing a Key.
+func Available() bool { return !Disabled() && present() }
 
 // Lookup returns the last ranking stored for key.
 func Lookup(key uint64) ([]int64, bool) {

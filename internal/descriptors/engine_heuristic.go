@@ -89,6 +89,7 @@ func finalizeHeuristic(o Object) error {
 	res, err := h.Policies().Rank(heuristics.Request{
 		Candidates:  candidates,
 		Graph:       e.graph.Bytes(),
+		Model:       e.graph.Model(),
 		DeviceProps: devicePropertiesBlob(h.Stream()),
 		Order:       e.order,
 		Metric:      e.metric,

@@ -353,10 +353,13 @@ func rankConfig(c *rankCall) ([]int64, map[int64][]byte, bool, string) {
 	if len(c.candidates) == 0 {
 		return nil, nil, false, "no candidate engines"
 	}
-	g, err := wire.DecodeGraph(c.graph)
-	if err != nil {
-		logging.Warnf("%s: graph rejected: %v", PolicyConfig, err)
-		return nil, nil, false, "graph rejected: " + err.Error()
+	g := c.host.req.Model
+	if g == nil {
+		var err error
+		if g, err = wire.DecodeGraph(c.graph); err != nil {
+			logging.Warnf("%s: graph rejected: %v", PolicyConfig, err)
+			return nil, nil, false, "graph rejected: " + err.Error()
+		}
 	}
 	if order, ok := cachedRanking(c, g); ok {
 		return order, nil, true, ""
@@ -417,7 +420,7 @@ func applyRuleFile(c *rankCall, g *wire.Graph, order []int64) string {
 // order, followed by the other candidates in host order. It needs two stored engines that are
 // still candidates: a single survivor says nothing about ranking.
 func cachedRanking(c *rankCall, g *wire.Graph) ([]int64, bool) {
-	if autotune.Disabled() {
+	if !autotune.Available() {
 		return nil, false
 	}
 	key, err := autotune.Key(g, c.host.req.DeviceProps)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/status"
+	"github.com/hipdnn-go/backend/internal/wire"
 )
 
 // Predictor asks the engine plugins for a prediction of one engine for the graph being
@@ -21,8 +22,11 @@ type Predictor interface {
 
 // Request is the input of one ranking: what the engine-heuristic descriptor gathered.
 type Request struct {
-	Candidates  []int64 // applicable engines, host order
-	Graph       []byte  // serialized Graph flatbuffer
+	Candidates []int64 // applicable engines, host order
+	Graph      []byte  // serialized Graph flatbuffer
+	// Model is Graph already decoded, when the caller has it (the descriptor layer does):
+	// built-in policies then skip decoding. Plugins always get Graph.
+	Model       *wire.Graph
 	DeviceProps []byte  // DevicePropertiesBlob output; empty: DevicePropertiesBlob(nil)
 	Order       []int64 // resolved policy order
 	Metric      string  // resolved ranking metric ("" means DefaultRankingMetric)
