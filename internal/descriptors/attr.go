@@ -141,8 +141,9 @@ func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count i
 	if h.spec.OnChange != nil {
 		defer h.spec.OnChange(o)
 	}
-	if a.OnSet == nil && a.Validate == nil && !a.Append {
-		// Hot path: decode straight into the stored value, reusing its buffers.
+	if a.OnSet == nil && a.Validate == nil && !a.Append && !fallible(t) {
+		// Hot path: decode straight into the stored value, reusing its buffers (numbers and
+		// strings cannot fail to decode, so the stored value is never left half-written).
 		return decode(h, a, t, count, p, &h.vals[a.slot])
 	}
 	var v Value
@@ -182,11 +183,24 @@ func unknownAttr(h *Header, name api.AttributeName) error {
 	return status.NotSupported("%s does not support attribute %v (%d)", h.spec.Class, name, int32(name))
 }
 
-// decode reads count elements of type t from C memory into v.
+// fallible reports whether decoding values of type t can fail (they name other objects or
+// carry pointers to check).
+func fallible(t api.AttributeType) bool {
+	return t == api.HIPDNN_TYPE_HANDLE || t == api.HIPDNN_TYPE_BACKEND_DESCRIPTOR || t == api.HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT
+}
+
+// decode reads count elements of type t from C memory into v. On failure v is not marked set.
 func decode(h *Header, a *Attr, t api.AttributeType, count int64, p unsafe.Pointer, v *Value) error {
+	if err := decodeInto(h, a, t, count, p, v); err != nil {
+		v.Set = false
+		return err
+	}
+	v.Set, v.Type = true, t
+	return nil
+}
+
+func decodeInto(h *Header, a *Attr, t api.AttributeType, count int64, p unsafe.Pointer, v *Value) error {
 	n := int(count)
-	v.Set = true
-	v.Type = t
 	switch t {
 	case api.HIPDNN_TYPE_CHAR:
 		// A NULL array stays nil; an empty one from a real pointer is empty but not nil
