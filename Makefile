@@ -96,12 +96,15 @@ bench: stage
 	HIPDNN_BENCH_NOOP_PLUGIN=$(NATIVE)/bench/libhipdnngo_bench_noop.so HIPDNN_TEST_PLUGIN_DIR=$(NATIVE)/test_plugins \
 	    $(GO) test -run '^$$' -bench . -benchmem ./internal/...
 
+# Every Go fuzz target, each for FUZZTIME (crashers land in the package's testdata/fuzz and
+# become regression tests of the normal run).
 FUZZTIME ?= 60s
 fuzz:
-	@for t in $$($(GO) test -list 'Fuzz.*' ./internal/... 2>/dev/null | grep '^Fuzz'); do \
-	  pkg=$$(grep -rl "func $$t(" --include='*_test.go' internal | head -1 | xargs dirname); \
-	  echo "== $$pkg $$t ($(FUZZTIME))"; \
-	  $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./$$pkg || exit 1; \
+	@for pkg in $$($(GO) list ./internal/... ./hip/...); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "== $$pkg $$t ($(FUZZTIME))"; \
+	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
 	done
 
 generate:
