@@ -35,7 +35,7 @@ GO_LDFLAGS  := -X '$(GO_PKG)/internal/version.tweak=$(TWEAK)' \
 export CGO_ENABLED := 1
 export HIPDNN_CORPUS_DIR := $(CORPUS)
 
-.PHONY: all version-header lib native stage demo test gotest ctest vet install bench fuzz asan valgrind generate clean
+.PHONY: abi-check abi-baseline all version-header lib native stage demo test gotest ctest vet install bench fuzz asan valgrind generate clean
 
 all: stage demo
 
@@ -87,7 +87,18 @@ ctest: stage
 	cd $(CTESTS) && ctest --output-on-failure -j $(JOBS)
 	@if [ -f $(NATIVE)/CTestTestfile.cmake ]; then cd $(NATIVE) && ctest --output-on-failure -j $(JOBS); fi
 
-test: all vet gotest ctest
+# ABI guard: the built library against the committed baseline (abi/). Added functions pass;
+# a removed or changed function, type or enumerator fails until the baseline is deliberately
+# regenerated with `make abi-baseline` together with a C ABI version bump (docs/compatibility.md).
+ABI_BASELINE := abi/$(SONAME).abi
+abi-check: lib
+	abidiff --no-added-syms --headers-dir2 include --hd2 $(BUILD)/include $(ABI_BASELINE) $(LIB)
+
+abi-baseline: lib
+	abidw --headers-dir include --headers-dir $(BUILD)/include --drop-private-types --no-show-locs \
+	    --no-comp-dir-path --no-corpus-path $(LIB) > $(ABI_BASELINE)
+
+test: all vet gotest ctest abi-check
 
 # Overhead figures next to their baselines (exits non-zero when a budget is missed), then the Go
 # benchmarks of the attribute table, graph build, serializer and execute path.
