@@ -35,7 +35,7 @@ GO_LDFLAGS  := -X '$(GO_PKG)/internal/version.tweak=$(TWEAK)' \
 export CGO_ENABLED := 1
 export HIPDNN_CORPUS_DIR := $(CORPUS)
 
-.PHONY: abi-check abi-baseline all version-header lib native stage demo test gotest ctest vet install bench fuzz asan valgrind generate clean
+.PHONY: asan valgrind abi-check abi-baseline all version-header lib native stage demo test gotest ctest vet install bench fuzz asan valgrind generate clean
 
 all: stage demo
 
@@ -109,6 +109,27 @@ bench: stage
 
 # Every Go fuzz target, each for FUZZTIME (crashers land in the package's testdata/fuzz and
 # become regression tests of the normal run).
+# The C suite with AddressSanitizer and LeakSanitizer on the C side (test programs, our C shims,
+# the plugins' allocations); Go's own heap is invisible to LSan, see tests/c/lsan.supp.
+ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer
+asan: stage
+	$(CMAKE) -S tests/c -B $(BUILD)/tests-c-asan -DCMAKE_PREFIX_PATH=$(STAGE) \
+	    -DHIPDNN_TEST_PLUGIN_DIR=$(NATIVE)/test_plugins -DHIPDNN_CORPUS_DIR=$(CORPUS) \
+	    -DCMAKE_C_FLAGS="$(ASAN_FLAGS)" -DCMAKE_CXX_FLAGS="$(ASAN_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address" >/dev/null
+	$(CMAKE) --build $(BUILD)/tests-c-asan -j $(JOBS)
+	cd $(BUILD)/tests-c-asan && ASAN_OPTIONS=handle_segv=0:allow_user_segv_handler=1:detect_leaks=1 \
+	    LSAN_OPTIONS=suppressions=$(CURDIR)/tests/c/lsan.supp ctest --output-on-failure -j $(JOBS) -LE soak
+
+# The C suite under valgrind memcheck (errors in our C code and the plugins; Go runtime noise
+# suppressed by tests/c/valgrind.supp).
+VALGRIND := valgrind;--error-exitcode=1;--leak-check=no;--suppressions=$(CURDIR)/tests/c/valgrind.supp
+valgrind: stage
+	$(CMAKE) -S tests/c -B $(BUILD)/tests-c-valgrind -DCMAKE_PREFIX_PATH=$(STAGE) \
+	    -DHIPDNN_TEST_PLUGIN_DIR=$(NATIVE)/test_plugins -DHIPDNN_CORPUS_DIR=$(CORPUS) \
+	    "-DHIPDNN_TEST_WRAPPER=$(VALGRIND)" >/dev/null
+	$(CMAKE) --build $(BUILD)/tests-c-valgrind -j $(JOBS)
+	cd $(BUILD)/tests-c-valgrind && ctest --output-on-failure -j $(JOBS) -LE soak --timeout 1200
+
 FUZZTIME ?= 60s
 fuzz:
 	@for pkg in $$($(GO) list ./internal/... ./hip/...); do \
