@@ -10,6 +10,9 @@ package handle
 import (
 	"sync/atomic"
 
+	"github.com/hipdnn-go/backend/hip"
+	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/registry"
 	"github.com/hipdnn-go/backend/internal/status"
 )
@@ -72,8 +75,32 @@ func (h *Handle) Closed() bool { return h.closed.Load() }
 // Stream returns the stream set by hipdnnSetStream (0: the default stream).
 func (h *Handle) Stream() uintptr { return h.stream.Load() }
 
-// SetStream stores the stream and forwards it to every plugin handle of this handle.
+// SetStream stores the stream and forwards it to every plugin handle of this handle. With INFO
+// logging on, it logs the device the stream belongs to, as AMD's backend does.
 func (h *Handle) SetStream(s uintptr) error {
 	h.stream.Store(s)
+	if logging.Enabled(api.HIPDNN_SEV_INFO) {
+		logStreamDevice(s)
+	}
 	return h.plugins.setStream(s)
+}
+
+func logStreamDevice(s uintptr) {
+	rt := hip.Default()
+	if rt.Kind() == hip.KindNone {
+		logging.Infof("hipdnnSetStream: stream %#x, no GPU runtime (%s): host engines only", s, rt.Reason())
+		return
+	}
+	dev, err := rt.StreamDevice(s)
+	if err != nil {
+		logging.Infof("hipdnnSetStream: stream %#x: device unknown: %v", s, err)
+		return
+	}
+	p, err := rt.DeviceProperties(dev)
+	if err != nil {
+		logging.Infof("hipdnnSetStream: stream %#x on device %d: properties unknown: %v", s, dev, err)
+		return
+	}
+	logging.Infof("hipdnnSetStream: stream %#x on %s device %d %q (%s), %d compute units, %d MiB, clock %d MHz, compute capability %d.%d",
+		s, rt.Kind(), dev, p.Name, p.Arch, p.MultiProcessorCount, p.TotalGlobalMem>>20, p.ClockRateKHz/1000, p.ComputeMajor, p.ComputeMinor)
 }
