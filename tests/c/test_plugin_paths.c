@@ -1,0 +1,130 @@
+/* hipdnnSetEnginePluginPaths_ext and friends (items 62, 64): argument checks, the default
+ * folder (<dir of libhipdnn_backend.so>/hipdnn_plugins/engines/, holding the CPU reference
+ * engine in the staged install), ADDITIVE unions with the default, ABSOLUTE replaces it,
+ * (0, NULL, ABSOLUTE) loads nothing, files / folders / bare names / relative paths, and
+ * duplicate files loaded once. Requires HIPDNN_PLUGIN_DIR to be unset. */
+#include "plugin_testutil.h"
+
+#define CPU_PLUGIN "/hipdnn_plugins/engines/libhipdnngo_cpu_reference.so"
+
+/* Creates a handle with the current configuration and checks what it loaded. */
+static void expect(const char* what, size_t nloaded, const char* const* suffixes) {
+    printf("-- %s\n", what);
+    char err[HIPDNN_ERROR_STRING_MAX_LENGTH];
+    hipdnnHandle_t h = pt_create(err, sizeof err);
+    CHECK_STREQ(err, "");
+    CHECK_EQ_INT(pt_loaded_count(h), nloaded);
+    for (size_t i = 0; i < nloaded; i++) {
+        tu_checks++;
+        if (!pt_loaded_has(h, suffixes[i])) TU_FAIL("%s: %s is not loaded", what, suffixes[i]);
+    }
+    CHECK_OK(hipdnnDestroy(h));
+}
+
+int main(void) {
+    if (getenv("HIPDNN_PLUGIN_DIR") != NULL) {
+        fprintf(stderr, "HIPDNN_PLUGIN_DIR is set; this test needs the built-in default\n");
+        return 1;
+    }
+    pt_heur_paths(0, NULL);
+
+    /* nothing configured: the default folder */
+    {
+        const char* s[] = {CPU_PLUGIN};
+        expect("default folder", 1, s);
+        hipdnnHandle_t h = pt_create(NULL, 0);
+        int64_t id = 0;
+        CHECK_OK(hipdnnGetEngineIdByName_ext(h, "HIPDNNGO_CPU_REFERENCE", &id));
+        CHECK_EQ_INT(id, pt_fnv1a("HIPDNNGO_CPU_REFERENCE"));
+        CHECK_OK(hipdnnDestroy(h));
+    }
+
+    /* argument checks; none of them changes the configuration */
+    const char* with_null[] = {PT_GOOD, NULL};
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnSetEnginePluginPaths_ext(1, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnSetEnginePluginPaths_ext(2, with_null, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnSetEnginePluginPaths_ext(2, with_null, HIPDNN_PLUGIN_LOADING_ADDITIVE));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnSetHeuristicPluginPaths_ext(1, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnSetHeuristicPluginPaths_ext(2, with_null, HIPDNN_PLUGIN_LOADING_ADDITIVE));
+    const char* good[] = {PT_GOOD};
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnSetEnginePluginPaths_ext(1, good, (hipdnnPluginLoadingMode_ext_t)2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnSetEnginePluginPaths_ext(1, good, (hipdnnPluginLoadingMode_ext_t)-1));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnSetHeuristicPluginPaths_ext(0, NULL, (hipdnnPluginLoadingMode_ext_t)7));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnSetPluginUnloadMode_ext((hipdnnPluginUnloadingMode_ext_t)2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnSetPluginUnloadMode_ext((hipdnnPluginUnloadingMode_ext_t)-1));
+    {
+        const char* s[] = {CPU_PLUGIN};
+        expect("default folder after rejected calls", 1, s);
+    }
+
+    /* ADDITIVE: the default plus the union of the paths given so far */
+    CHECK_OK(hipdnnSetEnginePluginPaths_ext(1, good, HIPDNN_PLUGIN_LOADING_ADDITIVE));
+    {
+        const char* s[] = {CPU_PLUGIN, "/custom/libtest_good_plugin.so"};
+        expect("ADDITIVE file", 2, s);
+    }
+    const char* bare[] = {PT_DIR "/custom/test_hashed_name_plugin"};
+    CHECK_OK(hipdnnSetEnginePluginPaths_ext(1, bare, HIPDNN_PLUGIN_LOADING_ADDITIVE));
+    {
+        const char* s[] = {CPU_PLUGIN, "/custom/libtest_good_plugin.so", "/custom/libtest_hashed_name_plugin.so"};
+        expect("ADDITIVE bare name, union with the earlier path", 3, s);
+    }
+
+    /* ABSOLUTE: only the given paths; a folder loads every *.so in it */
+    const char* folder[] = {PT_DIR "/default"};
+    CHECK_OK(hipdnnSetEnginePluginPaths_ext(1, folder, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    {
+        const char* s[] = {"/default/libtest_good_default_plugin.so"};
+        expect("ABSOLUTE folder", 1, s);
+    }
+    /* the same file through a folder, a file path and a non-canonical path: loaded once */
+    const char* same[] = {PT_DIR "/default", PT_GOOD_DEFAULT, PT_DIR "/custom/../default/libtest_good_default_plugin.so",
+                          PT_DIR "/default/test_good_default_plugin"};
+    CHECK_OK(hipdnnSetEnginePluginPaths_ext(PT_COUNT(same), same, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    {
+        const char* s[] = {"/default/libtest_good_default_plugin.so"};
+        expect("one file named four ways", 1, s);
+        hipdnnHandle_t h = pt_create(NULL, 0);
+        CHECK_EQ_INT(pt_engine_count(h), 1);
+        CHECK_OK(hipdnnDestroy(h));
+    }
+    /* relative paths resolve against the backend library's folder, not the working folder */
+    const char* rel[] = {"hipdnn_plugins/engines"};
+    CHECK_OK(hipdnnSetEnginePluginPaths_ext(1, rel, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    {
+        const char* s[] = {CPU_PLUGIN};
+        expect("ABSOLUTE relative folder", 1, s);
+    }
+
+    /* (0, NULL, ABSOLUTE): no engine plugin at all; the handle works, no engine applies */
+    CHECK_OK(hipdnnSetEnginePluginPaths_ext(0, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    {
+        expect("ABSOLUTE nothing", 0, NULL);
+        hipdnnHandle_t h = pt_create(NULL, 0);
+        CHECK_EQ_INT(pt_engine_count(h), 0);
+        size_t n = 99, len = 0;
+        CHECK_OK(hipdnnGetLoadedEnginePluginPaths_ext(h, &n, NULL, &len));
+        CHECK_EQ_INT(n, 0);
+        hipdnnBackendDescriptor_t g = pt_pointwise_graph(h, NULL);
+        hipdnnBackendDescriptor_t hd = NULL;
+        CHECK_OK(pt_heur(g, -1, NULL, &hd));
+        int64_t count = -1;
+        CHECK_OK(hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, NULL));
+        CHECK_EQ_INT(count, 0);
+        /* engine-level calls have nothing to route to */
+        hipdnnStatus_t st;
+        pt_engine(g, PT_ID_GOOD, &st);
+        CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, st);
+        tu_clear_last_error();
+        pt_release_all();
+        CHECK_OK(hipdnnDestroy(h));
+    }
+
+    /* ADDITIVE after ABSOLUTE: the default comes back, plus the new path */
+    CHECK_OK(hipdnnSetEnginePluginPaths_ext(1, good, HIPDNN_PLUGIN_LOADING_ADDITIVE));
+    {
+        const char* s[] = {CPU_PLUGIN, "/custom/libtest_good_plugin.so"};
+        expect("ADDITIVE after ABSOLUTE", 2, s);
+    }
+    return tu_finish("test_plugin_paths");
+}
