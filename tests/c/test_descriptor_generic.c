@@ -206,6 +206,10 @@ static void check_simple_kinds(void) {
     v = 0;
     CHECK_OK(hipdnnBackendGetAttribute(x, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, NULL, &v));
     CHECK_EQ_INT(v, 1);
+    /* spec §3.0: a scalar get that is not a size query needs requestedElementCount >= 1. */
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetAttribute(x, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, -1, &n, &v));
+    int64_t dimsback[2] = {0, 0};
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetAttribute(x, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, -2, &n, dimsback));
 
     /* 18 on an operation's tensor slot. */
     hipdnnBackendDescriptor_t y = make_tensor(2, 2, 3, true);
