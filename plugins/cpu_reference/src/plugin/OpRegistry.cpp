@@ -5,9 +5,8 @@ namespace hipdnngo::cpu_reference
 namespace
 {
 
-// kOps: every node type this engine runs. Node types absent here (batchnorm ×4, layernorm and
-// rmsnorm ± backward, SDPA forward/backward, block-scale (de)quantize, custom ops, MoE grouped
-// matmul ± backward) make a graph not applicable.
+// kOps: every node type this engine runs. Node types absent here (block-scale (de)quantize,
+// custom ops, MoE grouped matmul ± backward) make a graph not applicable.
 const OpEntry kOps[] = {
     {fbs::NodeAttributes::ConvolutionFwdAttributes, "ConvolutionFwd", prepareConvolutionFwd},
     {fbs::NodeAttributes::ConvolutionBwdAttributes, "ConvolutionBwdData", prepareConvolutionBwdData},
@@ -17,6 +16,17 @@ const OpEntry kOps[] = {
     {fbs::NodeAttributes::ReductionAttributes, "Reduction", prepareReduction},
     {fbs::NodeAttributes::ResampleFwdAttributes, "ResampleFwd", prepareResampleFwd},
     {fbs::NodeAttributes::ResampleBwdAttributes, "ResampleBwd", prepareResampleBwd},
+    {fbs::NodeAttributes::BatchnormInferenceAttributes, "BatchnormInference", prepareBatchnormInference},
+    {fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt, "BatchnormInferenceVariance",
+     prepareBatchnormInferenceVariance},
+    {fbs::NodeAttributes::BatchnormAttributes, "Batchnorm", prepareBatchnormTraining},
+    {fbs::NodeAttributes::BatchnormBackwardAttributes, "BatchnormBackward", prepareBatchnormBackward},
+    {fbs::NodeAttributes::LayernormAttributes, "Layernorm", prepareLayernorm},
+    {fbs::NodeAttributes::LayernormBackwardAttributes, "LayernormBackward", prepareLayernormBackward},
+    {fbs::NodeAttributes::RMSNormAttributes, "RMSNorm", prepareRmsnorm},
+    {fbs::NodeAttributes::RMSNormBackwardAttributes, "RMSNormBackward", prepareRmsnormBackward},
+    {fbs::NodeAttributes::SdpaAttributes, "Sdpa", prepareSdpaForward},
+    {fbs::NodeAttributes::SdpaBackwardAttributes, "SdpaBackward", prepareSdpaBackward},
 };
 
 std::string nodeLabel(const fbs::Node& node, int position, const char* op)

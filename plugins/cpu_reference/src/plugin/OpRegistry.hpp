@@ -128,5 +128,15 @@ std::unique_ptr<PreparedNode> preparePointwise(NodeContext& ctx);
 std::unique_ptr<PreparedNode> prepareReduction(NodeContext& ctx);
 std::unique_ptr<PreparedNode> prepareResampleFwd(NodeContext& ctx);
 std::unique_ptr<PreparedNode> prepareResampleBwd(NodeContext& ctx);
+std::unique_ptr<PreparedNode> prepareBatchnormInference(NodeContext& ctx);
+std::unique_ptr<PreparedNode> prepareBatchnormInferenceVariance(NodeContext& ctx);
+std::unique_ptr<PreparedNode> prepareBatchnormTraining(NodeContext& ctx);
+std::unique_ptr<PreparedNode> prepareBatchnormBackward(NodeContext& ctx);
+std::unique_ptr<PreparedNode> prepareLayernorm(NodeContext& ctx);
+std::unique_ptr<PreparedNode> prepareLayernormBackward(NodeContext& ctx);
+std::unique_ptr<PreparedNode> prepareRmsnorm(NodeContext& ctx);
+std::unique_ptr<PreparedNode> prepareRmsnormBackward(NodeContext& ctx);
+std::unique_ptr<PreparedNode> prepareSdpaForward(NodeContext& ctx);
+std::unique_ptr<PreparedNode> prepareSdpaBackward(NodeContext& ctx);
 
 } // namespace hipdnngo::cpu_reference

@@ -1,0 +1,84 @@
+// Scaled dot-product attention kernels, forward and backward.
+//
+// Shapes (logical dims; any strides, so BSHD, BHSD, SBHD, … are just views):
+//   q [B, Hq, Sq, D]   k [B, Hk, Skv, D]   v [B, Hv, Skv, Dv]   o / dO [B, Hq, Sq, Dv]
+//   Hq must be a multiple of Hk and of Hv (GQA / MQA): query head h reads key head h / (Hq/Hk)
+//   and value head h / (Hq/Hv). D and Dv may differ.
+//   stats [B, Hq, Sq, 1] (or [B, Hq, Sq]): per row logsumexp of the masked, scaled scores.
+//   bias (optional) broadcasts to [B, Hq, Sq, Skv] (NumPy, right-aligned, rank 1–4) and is ADDED
+//   to the scaled scores; -inf entries mask.
+//   seq_len_q / seq_len_kv (optional, integer, B elements in logical row-major order): valid
+//   lengths per batch, sq_b <= Sq and skv_b <= Skv (else KernelError at execute).
+//
+// Score of query row i and key j of batch b, head h:
+//   s = scale · Σ_d q[b,h,i,d]·k[b,h/(Hq/Hk),j,d] + bias[b,h,i,j]
+// Key j is visible from row i when j < skv_b and it lies in the diagonal band
+//   (rightBound < 0  or  j <= i + off + rightBound)  and  (leftBound < 0  or  j >= i + off − leftBound)
+// with off = 0 for TOP_LEFT alignment and off = skv_b − sq_b for BOTTOM_RIGHT (per batch, so
+// padding moves the diagonal with the valid lengths). So rightBound 0 is causal, leftBound L keeps
+// L keys left of the diagonal plus the diagonal itself (a window of L+1 keys); this is hipDNN's
+// definition (its CPU reference masks j < i + off − L). cuDNN's left_bound counts the diagonal:
+// cuDNN left_bound = hipDNN leftBound + 1.
+//
+// Forward, per row:  m = max visible s,  l = Σ exp(s − m),  o = Σ exp(s − m)·v / l,
+//   stats = m + log(l) (cuDNN / hipDNN: max + log Σ exp). A row with no visible key (fully
+//   masked, or all its biases -inf) writes o = 0 and stats = -inf. Rows i >= sq_b (padding) are
+//   written as o = 0, stats = -inf.
+// Backward (recomputes P from stats; flash-attention form):
+//   P = exp(s − stats),  Δ_i = Σ_d dO[i,d]·O[i,d],  dP = dO·vᵀ,  dS = P·(dP − Δ_i),
+//   dQ = scale·dS·k,  dK = scale·dSᵀ·q,  dV = Pᵀ·dO,
+//   dK / dV summed over the query heads that share a key / value head. Rows with stats = -inf or
+//   i >= sq_b contribute nothing; their dQ rows, and dK/dV rows of keys no row sees, are 0.
+//
+// Arithmetic: fp32 for float/half/bfloat16 inputs, fp64 when any tensor is double or the
+// accumulator is Double. Scale defaults to 1/√D computed in that precision. Outputs are rounded
+// once to their type.
+#pragma once
+
+#include "core/StridedLoop.hpp"
+#include "core/TensorView.hpp"
+
+#include <string>
+
+namespace hipdnngo::cpu_reference
+{
+
+struct SdpaMask
+{
+    int64_t leftBound = -1; // < 0: unbounded on the left
+    int64_t rightBound = -1; // < 0: unbounded on the right
+    bool bottomRight = false; // diagonal alignment
+};
+
+struct SdpaParams
+{
+    bool hasScale = false; // false: 1/√D
+    double scale = 0.0;
+    SdpaMask mask;
+    Accumulator accumulator = Accumulator::Auto;
+};
+
+struct SdpaForwardViews
+{
+    TensorView q, k, v, o;
+    const TensorView* bias = nullptr;
+    const TensorView* seqLenQ = nullptr;
+    const TensorView* seqLenKv = nullptr;
+    const TensorView* stats = nullptr; // optional output
+};
+
+struct SdpaBackwardViews
+{
+    TensorView q, k, v, o, dO, stats, dQ, dK, dV;
+    const TensorView* bias = nullptr;
+    const TensorView* seqLenQ = nullptr;
+    const TensorView* seqLenKv = nullptr;
+};
+
+std::string checkSdpaForward(const SdpaForwardViews& t);
+std::string checkSdpaBackward(const SdpaBackwardViews& t);
+
+void sdpaForward(const SdpaForwardViews& t, const SdpaParams& p);
+void sdpaBackward(const SdpaBackwardViews& t, const SdpaParams& p);
+
+} // namespace hipdnngo::cpu_reference

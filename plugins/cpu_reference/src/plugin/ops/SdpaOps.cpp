@@ -1,0 +1,217 @@
+// Prepare functions for SDPA forward / backward.
+//
+// Attribute rules (kernel semantics in kernels/Sdpa.hpp):
+//   scale      attn_scale_value when present (0.0 is a real value), else the scale tensor (one
+//              element, read at execute), else 1/√D. Both present: not applicable (ambiguous).
+//   band       left_bound / right_bound: null or negative = unbounded on that side;
+//              diagonal_alignment picks the diagonal. The legacy flags: causal_mask = right bound
+//              0 on the TOP_LEFT diagonal, causal_mask_bottom_right = right bound 0 on the
+//              BOTTOM_RIGHT diagonal; they combine with explicit bounds by intersection
+//              (right = min(right, 0)). Not applicable: both flags; causal_mask with
+//              diagonal_alignment BOTTOM_RIGHT; causal_mask_bottom_right with explicit bounds
+//              on a TOP_LEFT diagonal_alignment (which diagonal would they use?).
+//   padding    seq_len_q / seq_len_kv apply whenever given (padding_mask may be false, as in
+//              real graphs); padding_mask without either tensor: not applicable.
+//   ignored    implementation, mma_core_mode (we always compute in fp32/fp64), max_seq_len_kv
+//              (only meaningful with page tables), generate_stats (the stats tensor decides),
+//              seed / offset when dropout is off.
+//   not applicable: dropout_probability > 0, dropout mask / scale tensors, rng_dump, page
+//              tables, block mask, sink tokens, alibi_mask, fp8 descale / scale tensors, amax
+//              outputs, max / sum_exp outputs, dbias (backward), a non-floating attn_mask.
+#include "kernels/Sdpa.hpp"
+#include "plugin/OpRegistry.hpp"
+
+namespace hipdnngo::cpu_reference
+{
+namespace
+{
+
+void refuseIf(NodeContext& ctx, const flatbuffers::Optional<int64_t>& uid, const char* what)
+{
+    ctx.require(!uid.has_value(), std::string(what) + " is not supported");
+}
+
+template <typename Attrs>
+SdpaMask maskOf(NodeContext& ctx, const Attrs& a)
+{
+    SdpaMask m;
+    m.leftBound = a.left_bound().has_value() && a.left_bound().value() >= 0 ? a.left_bound().value() : -1;
+    m.rightBound = a.right_bound().has_value() && a.right_bound().value() >= 0 ? a.right_bound().value() : -1;
+    m.bottomRight = a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT;
+    ctx.require(!(a.causal_mask() && a.causal_mask_bottom_right()),
+                "causal_mask and causal_mask_bottom_right are both set");
+    auto causalRight = [&] { m.rightBound = m.rightBound < 0 ? 0 : std::min<int64_t>(m.rightBound, 0); };
+    if(a.causal_mask())
+    {
+        ctx.require(!m.bottomRight, "causal_mask (top-left) conflicts with diagonal_alignment BOTTOM_RIGHT");
+        causalRight();
+    }
+    if(a.causal_mask_bottom_right())
+    {
+        ctx.require(m.bottomRight || (m.leftBound < 0 && m.rightBound < 0),
+                    "causal_mask_bottom_right with explicit bounds on a TOP_LEFT diagonal_alignment is ambiguous");
+        m.bottomRight = true;
+        causalRight();
+    }
+    return m;
+}
+
+// CommonInputs binds what forward and backward share: scale, bias, sequence lengths.
+struct CommonInputs
+{
+    SdpaParams params;
+    int scaleTensor = -1, bias = -1, seqLenQ = -1, seqLenKv = -1;
+};
+
+template <typename Attrs>
+CommonInputs commonInputs(NodeContext& ctx, const Attrs& a)
+{
+    CommonInputs c;
+    ctx.require(!a.alibi_mask(), "alibi_mask is not supported");
+    ctx.require(!a.dropout_probability().has_value() || a.dropout_probability().value() == 0.0f,
+                "dropout (probability " + std::to_string(a.dropout_probability().value_or(0.0f))
+                    + ") is not supported: its random mask is not reproducible on the host");
+    refuseIf(ctx, a.dropout_mask_tensor_uid(), "a dropout mask tensor");
+    refuseIf(ctx, a.dropout_scale_tensor_uid(), "a dropout scale tensor");
+    ctx.require(!(a.attn_scale_value().has_value() && a.scale_tensor_uid().has_value()),
+                "attn_scale_value and a scale tensor are both given");
+    ctx.require(!a.padding_mask() || a.seq_len_q_tensor_uid().has_value() || a.seq_len_kv_tensor_uid().has_value(),
+                "padding_mask is set but there is no seq_len_q / seq_len_kv tensor");
+    c.params.mask = maskOf(ctx, a);
+    c.params.accumulator = ctx.accumulator();
+    if(a.attn_scale_value().has_value())
+    {
+        c.params.hasScale = true;
+        c.params.scale = a.attn_scale_value().value();
+    }
+    if(a.scale_tensor_uid().has_value())
+    {
+        c.scaleTensor = ctx.input(a.scale_tensor_uid().value(), "scale");
+        ctx.require(ctx.shape(c.scaleTensor).elementCount() == 1,
+                    "scale " + ctx.shape(c.scaleTensor).describe() + " must be a scalar (one element)");
+        ctx.requireFloating({c.scaleTensor});
+        c.params.hasScale = true;
+    }
+    if(a.attn_mask_tensor_uid().has_value())
+    {
+        c.bias = ctx.input(a.attn_mask_tensor_uid().value(), "attn_mask");
+        ctx.require(isFloatingPoint(ctx.shape(c.bias).dtype),
+                    "attn_mask of type " + std::string(dataTypeName(ctx.shape(c.bias).dtype))
+                        + " is not supported (only an additive floating-point bias)");
+    }
+    if(a.seq_len_q_tensor_uid().has_value())
+        c.seqLenQ = ctx.input(a.seq_len_q_tensor_uid().value(), "seq_len_q");
+    if(a.seq_len_kv_tensor_uid().has_value())
+        c.seqLenKv = ctx.input(a.seq_len_kv_tensor_uid().value(), "seq_len_kv");
+    return c;
+}
+
+const TensorView* shapeOrNull(NodeContext& ctx, int index)
+{
+    return index >= 0 ? &ctx.shape(index) : nullptr;
+}
+
+// Bound views for optional tensors inside node lambdas (not copyable: they point to themselves).
+struct OptionalView
+{
+    TensorView view;
+    const TensorView* ptr = nullptr;
+    OptionalView(const TensorBindings& t, int index)
+    {
+        if(index >= 0)
+        {
+            view = t.view(index);
+            ptr = &view;
+        }
+    }
+    OptionalView(const OptionalView&) = delete;
+};
+
+SdpaParams runtimeParams(const CommonInputs& c, const TensorBindings& t)
+{
+    SdpaParams p = c.params;
+    if(c.scaleTensor >= 0)
+        p.scale = t.view(c.scaleTensor).load<double>(0);
+    return p;
+}
+
+} // namespace
+
+std::unique_ptr<PreparedNode> prepareSdpaForward(NodeContext& ctx)
+{
+    const auto& a = *ctx.node.attributes_as_SdpaAttributes();
+    refuseIf(ctx, a.page_table_k_tensor_uid(), "a paged K cache (page_table_k)");
+    refuseIf(ctx, a.page_table_v_tensor_uid(), "a paged V cache (page_table_v)");
+    refuseIf(ctx, a.block_mask_tensor_uid(), "a block mask");
+    refuseIf(ctx, a.sink_token_tensor_uid(), "a sink token tensor (attention sinks)");
+    refuseIf(ctx, a.descale_q_tensor_uid(), "fp8 descale_q");
+    refuseIf(ctx, a.descale_k_tensor_uid(), "fp8 descale_k");
+    refuseIf(ctx, a.descale_v_tensor_uid(), "fp8 descale_v");
+    refuseIf(ctx, a.descale_s_tensor_uid(), "fp8 descale_s");
+    refuseIf(ctx, a.scale_s_tensor_uid(), "fp8 scale_s");
+    refuseIf(ctx, a.scale_o_tensor_uid(), "fp8 scale_o");
+    refuseIf(ctx, a.amax_s_tensor_uid(), "an amax_s output");
+    refuseIf(ctx, a.amax_o_tensor_uid(), "an amax_o output");
+    refuseIf(ctx, a.max_tensor_uid(), "a max output");
+    refuseIf(ctx, a.sum_exp_tensor_uid(), "a sum_exp output");
+    refuseIf(ctx, a.rng_dump_tensor_uid(), "an rng_dump output");
+    const CommonInputs c = commonInputs(ctx, a);
+    const int q = ctx.input(a.q_tensor_uid(), "q");
+    const int k = ctx.input(a.k_tensor_uid(), "k");
+    const int v = ctx.input(a.v_tensor_uid(), "v");
+    const int o = ctx.output(a.o_tensor_uid(), "o");
+    const int stats = a.stats_tensor_uid().has_value() ? ctx.output(a.stats_tensor_uid().value(), "stats") : -1;
+    ctx.requireFloating({q, k, v, o});
+    if(stats >= 0)
+        ctx.requireFloating({stats});
+    SdpaForwardViews shapes{ctx.shape(q), ctx.shape(k), ctx.shape(v), ctx.shape(o)};
+    shapes.bias = shapeOrNull(ctx, c.bias);
+    shapes.seqLenQ = shapeOrNull(ctx, c.seqLenQ);
+    shapes.seqLenKv = shapeOrNull(ctx, c.seqLenKv);
+    shapes.stats = shapeOrNull(ctx, stats);
+    ctx.check(checkSdpaForward(shapes));
+    return ctx.makeNode([=](const TensorBindings& t) {
+        const OptionalView bias(t, c.bias), lq(t, c.seqLenQ), lkv(t, c.seqLenKv), st(t, stats);
+        SdpaForwardViews views{t.view(q), t.view(k), t.view(v), t.view(o)};
+        views.bias = bias.ptr;
+        views.seqLenQ = lq.ptr;
+        views.seqLenKv = lkv.ptr;
+        views.stats = st.ptr;
+        sdpaForward(views, runtimeParams(c, t));
+    });
+}
+
+std::unique_ptr<PreparedNode> prepareSdpaBackward(NodeContext& ctx)
+{
+    const auto& a = *ctx.node.attributes_as_SdpaBackwardAttributes();
+    refuseIf(ctx, a.dropout_scale_inv_tensor_uid(), "a dropout scale_inv tensor");
+    refuseIf(ctx, a.dbias_tensor_uid(), "a dbias output");
+    const CommonInputs c = commonInputs(ctx, a);
+    const int q = ctx.input(a.q_tensor_uid(), "q");
+    const int k = ctx.input(a.k_tensor_uid(), "k");
+    const int v = ctx.input(a.v_tensor_uid(), "v");
+    const int o = ctx.input(a.o_tensor_uid(), "o");
+    const int dO = ctx.input(a.do_tensor_uid(), "do");
+    const int stats = ctx.input(a.stats_tensor_uid(), "stats");
+    const int dQ = ctx.output(a.dq_tensor_uid(), "dq");
+    const int dK = ctx.output(a.dk_tensor_uid(), "dk");
+    const int dV = ctx.output(a.dv_tensor_uid(), "dv");
+    ctx.requireFloating({q, k, v, o, dO, stats, dQ, dK, dV});
+    SdpaBackwardViews shapes{ctx.shape(q),     ctx.shape(k),  ctx.shape(v),  ctx.shape(o), ctx.shape(dO),
+                             ctx.shape(stats), ctx.shape(dQ), ctx.shape(dK), ctx.shape(dV)};
+    shapes.bias = shapeOrNull(ctx, c.bias);
+    shapes.seqLenQ = shapeOrNull(ctx, c.seqLenQ);
+    shapes.seqLenKv = shapeOrNull(ctx, c.seqLenKv);
+    ctx.check(checkSdpaBackward(shapes));
+    return ctx.makeNode([=](const TensorBindings& t) {
+        const OptionalView bias(t, c.bias), lq(t, c.seqLenQ), lkv(t, c.seqLenKv);
+        SdpaBackwardViews views{t.view(q),     t.view(k),  t.view(v),  t.view(o), t.view(dO),
+                                t.view(stats), t.view(dQ), t.view(dK), t.view(dV)};
+        views.bias = bias.ptr;
+        views.seqLenQ = lq.ptr;
+        views.seqLenKv = lkv.ptr;
+        sdpaBackward(views, runtimeParams(c, t));
+    });
+}
+
+} // namespace hipdnngo::cpu_reference
