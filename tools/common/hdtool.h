@@ -1,0 +1,279 @@
+/*
+ * hdtool.h - small helpers shared by the hipDNN command-line tools (C99 and C++):
+ * status reporting, a monotonic clock, a seeded PRNG, half / bfloat16 conversions, and capture of
+ * the backend's INFO log messages (some facts, such as why no engine applies or which HIP runtime
+ * is in use, are only reported there). Header only; every function is static inline. POSIX.
+ */
+#ifndef HIPDNN_TOOLS_HDTOOL_H
+#define HIPDNN_TOOLS_HDTOOL_H
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hipdnn_backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * hd_report prints "<what> failed: <status name>: <last error>" to stderr when status is not
+ * SUCCESS (reading, and so clearing, the calling thread's last error) and returns status.
+ * The message also lands in msg (msgSize bytes) when msg is non-NULL.
+ */
+static inline hipdnnStatus_t hd_report(hipdnnStatus_t status, const char* what, char* msg, size_t msgSize)
+{
+    char last[HIPDNN_ERROR_STRING_MAX_LENGTH];
+    if(status == HIPDNN_STATUS_SUCCESS)
+    {
+        return status;
+    }
+    last[0] = '\0';
+    hipdnnGetLastErrorString(last, sizeof last);
+    fprintf(stderr, "%s failed: %s: %s\n", what, hipdnnGetErrorString(status), last[0] ? last : "(no message)");
+    if(msg != NULL && msgSize > 0)
+    {
+        snprintf(msg, msgSize, "%s: %s", hipdnnGetErrorString(status), last[0] ? last : "(no message)");
+    }
+    return status;
+}
+
+/* hd_now returns a monotonic time in seconds. */
+static inline double hd_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A splitmix64 generator: tiny, seedable, good enough to fill test tensors. */
+typedef struct
+{
+    uint64_t state;
+} hd_rng;
+
+static inline void hd_rng_seed(hd_rng* r, uint64_t seed)
+{
+    r->state = seed ^ 0x9E3779B97F4A7C15ull;
+}
+
+static inline uint64_t hd_rng_next(hd_rng* r)
+{
+    uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* hd_rng_uniform returns a double in [lo, hi). */
+static inline double hd_rng_uniform(hd_rng* r, double lo, double hi)
+{
+    double u = (double)(hd_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+    return lo + (hi - lo) * u;
+}
+
+/* hd_rng_int returns an integer in [lo, hi] (hi >= lo). */
+static inline int64_t hd_rng_int(hd_rng* r, int64_t lo, int64_t hi)
+{
+    uint64_t span = (uint64_t)(hi - lo) + 1u;
+    return lo + (int64_t)(span == 0 ? hd_rng_next(r) : hd_rng_next(r) % span);
+}
+
+static inline uint32_t hd_f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float hd_bits_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* IEEE binary16 -> float (exact). */
+static inline float hd_half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1Fu;
+    uint32_t man = h & 0x3FFu;
+    if(exp == 0x1F)
+    {
+        return hd_bits_f32(sign | 0x7F800000u | (man << 13));
+    }
+    if(exp == 0)
+    {
+        /* zero or subnormal: man * 2^-24 */
+        float v = (float)man * 5.9604644775390625e-8f;
+        return sign ? -v : v;
+    }
+    return hd_bits_f32(sign | ((exp + 112u) << 23) | (man << 13));
+}
+
+/* float -> IEEE binary16, round to nearest even, overflow to infinity, NaN kept NaN. */
+static inline uint16_t hd_float_to_half(float f)
+{
+    uint32_t u = hd_f32_bits(f);
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    uint32_t absu = u & 0x7FFFFFFFu;
+    if(absu >= 0x7F800000u)
+    {
+        return (uint16_t)(sign | 0x7C00u | (absu > 0x7F800000u ? 0x200u : 0u));
+    }
+    if(absu >= 0x477FF000u)
+    {
+        /* >= 65520 rounds to infinity */
+        return (uint16_t)(sign | 0x7C00u);
+    }
+    if(absu < 0x38800000u)
+    {
+        /* below the smallest normal half (2^-14): subnormal or zero. */
+        float a = hd_bits_f32(absu);
+        /* a / 2^-24 rounded to nearest even integer */
+        float scaled = a * 16777216.0f;
+        uint32_t q = (uint32_t)scaled;
+        float rem = scaled - (float)q;
+        if(rem > 0.5f || (rem == 0.5f && (q & 1u)))
+        {
+            q++;
+        }
+        return (uint16_t)(sign | q);
+    }
+    {
+        uint32_t exp = (absu >> 23) - 112u;
+        uint32_t man = absu & 0x7FFFFFu;
+        uint32_t h = (exp << 10) | (man >> 13);
+        uint32_t rest = man & 0x1FFFu;
+        if(rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
+        {
+            h++; /* may carry into the exponent, which is the correct rounding */
+        }
+        return (uint16_t)(sign | h);
+    }
+}
+
+/* bfloat16 -> float (exact). */
+static inline float hd_bf16_to_float(uint16_t b)
+{
+    return hd_bits_f32((uint32_t)b << 16);
+}
+
+/* float -> bfloat16, round to nearest even, NaN kept NaN. */
+static inline uint16_t hd_float_to_bf16(float f)
+{
+    uint32_t u = hd_f32_bits(f);
+    if((u & 0x7FFFFFFFu) > 0x7F800000u)
+    {
+        return (uint16_t)((u >> 16) | 0x40u);
+    }
+    u += 0x7FFFu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
+
+/*
+ * Log capture. hd_capture_begin raises the global log level to INFO and registers a synchronous
+ * user callback that keeps the messages (without the per-call "API called/success" lines); when
+ * INFO messages would not have been shown anyway, stderr is pointed at /dev/null until
+ * hd_capture_end, so the extra lines do not reach the terminal. hd_capture_end restores the
+ * level, the callback list and stderr. Messages are kept as "[component] text".
+ */
+enum
+{
+    HD_CAPTURE_LINES = 64,
+    HD_CAPTURE_LINE_SIZE = 1024
+};
+
+typedef struct
+{
+    char lines[HD_CAPTURE_LINES][HD_CAPTURE_LINE_SIZE];
+    int count;
+    hipdnnSeverity_t oldLevel;
+    int savedStderr;
+    int devNull;
+} hd_log_capture;
+
+static inline void hd_capture_callback(hipdnnUserLogCallbackHandle_t user, hipdnnSeverity_t severity, const char* message)
+{
+    hd_log_capture* c = (hd_log_capture*)user;
+    const char* text = message;
+    const char* at;
+    size_t n;
+    (void)severity;
+    if(message == NULL || c->count >= HD_CAPTURE_LINES || strstr(message, "API called: [") != NULL
+       || strstr(message, "API success: [") != NULL)
+    {
+        return;
+    }
+    /* Drop the "[time] [tid] [level] " prefix of the line format. */
+    at = strstr(message, "] [info] ");
+    if(at != NULL)
+    {
+        text = at + 9;
+    }
+    n = strlen(text);
+    while(n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' '))
+    {
+        n--;
+    }
+    if(n >= HD_CAPTURE_LINE_SIZE)
+    {
+        n = HD_CAPTURE_LINE_SIZE - 1;
+    }
+    memcpy(c->lines[c->count], text, n);
+    c->lines[c->count][n] = '\0';
+    c->count++;
+}
+
+static inline void hd_capture_begin(hd_log_capture* c)
+{
+    c->count = 0;
+    c->savedStderr = -1;
+    c->devNull = -1;
+    c->oldLevel = HIPDNN_SEV_OFF;
+    hipdnnBackendGetGlobalLogLevel_ext(&c->oldLevel);
+    if(c->oldLevel != HIPDNN_SEV_INFO)
+    {
+        fflush(stderr);
+        c->savedStderr = dup(2);
+        c->devNull = open("/dev/null", O_WRONLY);
+        if(c->savedStderr >= 0 && c->devNull >= 0)
+        {
+            dup2(c->devNull, 2);
+        }
+    }
+    hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_INFO);
+    hipdnnSetUserLogCallback_ext(hd_capture_callback, HIPDNN_SEV_INFO, HIPDNN_LOG_CALLBACK_SYNC, c);
+}
+
+static inline void hd_capture_end(hd_log_capture* c)
+{
+    hipdnnSetUserLogCallback_ext(hd_capture_callback, HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_SYNC, c);
+    hipdnnBackendSetGlobalLogLevel_ext(c->oldLevel);
+    fflush(stderr);
+    if(c->savedStderr >= 0 && c->devNull >= 0)
+    {
+        dup2(c->savedStderr, 2);
+    }
+    if(c->savedStderr >= 0)
+    {
+        close(c->savedStderr);
+    }
+    if(c->devNull >= 0)
+    {
+        close(c->devNull);
+    }
+    c->savedStderr = -1;
+    c->devNull = -1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HIPDNN_TOOLS_HDTOOL_H */

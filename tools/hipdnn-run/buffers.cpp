@@ -1,0 +1,400 @@
+#include "buffers.hpp"
+
+#include "hdtool.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+namespace hdrun
+{
+
+namespace
+{
+
+template <class I>
+I saturate(double v)
+{
+    if(std::isnan(v))
+    {
+        return 0;
+    }
+    v = std::trunc(v);
+    if(v <= static_cast<double>(std::numeric_limits<I>::min()))
+    {
+        return std::numeric_limits<I>::min();
+    }
+    if(v >= static_cast<double>(std::numeric_limits<I>::max()))
+    {
+        return std::numeric_limits<I>::max();
+    }
+    return static_cast<I>(v);
+}
+
+template <class T>
+T loadAs(const void* base, int64_t offset)
+{
+    T v;
+    std::memcpy(&v, static_cast<const char*>(base) + offset * static_cast<int64_t>(sizeof(T)), sizeof v);
+    return v;
+}
+
+template <class T>
+void storeAs(void* base, int64_t offset, T v)
+{
+    std::memcpy(static_cast<char*>(base) + offset * static_cast<int64_t>(sizeof(T)), &v, sizeof v);
+}
+
+std::vector<int64_t> denseOrder(const std::vector<int64_t>& dims)
+{
+    std::vector<int64_t> s(dims.size(), 1);
+    for(size_t i = dims.size(); i-- > 1;)
+    {
+        s[i - 1] = s[i] * dims[i];
+    }
+    return s;
+}
+
+} // namespace
+
+double loadElement(DType t, const void* base, int64_t offset)
+{
+    switch(t)
+    {
+    case DType::Float: return loadAs<float>(base, offset);
+    case DType::Double: return loadAs<double>(base, offset);
+    case DType::Half: return hd_half_to_float(loadAs<uint16_t>(base, offset));
+    case DType::BFloat16: return hd_bf16_to_float(loadAs<uint16_t>(base, offset));
+    case DType::Uint8: return loadAs<uint8_t>(base, offset);
+    case DType::Int8: return loadAs<int8_t>(base, offset);
+    case DType::Int32: return loadAs<int32_t>(base, offset);
+    case DType::Int64: return static_cast<double>(loadAs<int64_t>(base, offset));
+    default: return std::numeric_limits<double>::quiet_NaN();
+    }
+}
+
+void storeElement(DType t, void* base, int64_t offset, double v)
+{
+    switch(t)
+    {
+    case DType::Float: storeAs<float>(base, offset, static_cast<float>(v)); break;
+    case DType::Double: storeAs<double>(base, offset, v); break;
+    case DType::Half: storeAs<uint16_t>(base, offset, hd_float_to_half(static_cast<float>(v))); break;
+    case DType::BFloat16: storeAs<uint16_t>(base, offset, hd_float_to_bf16(static_cast<float>(v))); break;
+    case DType::Uint8: storeAs<uint8_t>(base, offset, saturate<uint8_t>(v)); break;
+    case DType::Int8: storeAs<int8_t>(base, offset, saturate<int8_t>(v)); break;
+    case DType::Int32: storeAs<int32_t>(base, offset, saturate<int32_t>(v)); break;
+    case DType::Int64: storeAs<int64_t>(base, offset, saturate<int64_t>(v)); break;
+    default: break;
+    }
+}
+
+size_t tensorBytes(const Tensor& t)
+{
+    if(t.isVirtual || t.hasValue)
+    {
+        return 0;
+    }
+    int64_t n = t.passByValue ? 1 : t.span();
+    return static_cast<size_t>(n) * static_cast<size_t>(t.elemSize);
+}
+
+namespace
+{
+
+void setRule(std::map<int64_t, FillRule>* rules, int64_t uid, FillRule::Kind kind, const std::string& why,
+             double value = 0, int64_t limit = 0)
+{
+    if(uid < 0)
+    {
+        return;
+    }
+    // When several readers constrain one tensor the strictest rule wins: a specific value or
+    // integer domain, then positive (which is also non-zero), then non-zero.
+    auto rank = [](FillRule::Kind k) { return k == FillRule::Uniform ? 0 : k == FillRule::NonZero ? 1 : k == FillRule::Positive ? 2 : 3; };
+    auto it = rules->find(uid);
+    if(it != rules->end() && rank(it->second.kind) >= rank(kind))
+    {
+        return;
+    }
+    FillRule r;
+    r.kind = kind;
+    r.value = value;
+    r.limit = limit;
+    r.why = why;
+    (*rules)[uid] = r;
+}
+
+} // namespace
+
+std::map<int64_t, FillRule> fillRules(const Graph& g)
+{
+    std::map<int64_t, FillRule> rules;
+    for(const Node& n : g.nodes)
+    {
+        const std::string& t = n.type;
+        if(t == "PointwiseAttributes")
+        {
+            std::string op = n.str("operation");
+            if(op == "log" || op == "sqrt" || op == "rsqrt")
+                setRule(&rules, n.uid("in_0_tensor_uid"), FillRule::Positive, op + " operand");
+            if(op == "reciprocal")
+                setRule(&rules, n.uid("in_0_tensor_uid"), FillRule::NonZero, "reciprocal operand");
+            if(op == "div")
+                setRule(&rules, n.uid("in_1_tensor_uid"), FillRule::NonZero, "divisor");
+        }
+        else if(t == "BatchnormInferenceAttributes" || t == "BatchnormBackwardAttributes")
+        {
+            setRule(&rules, n.uid("inv_variance_tensor_uid"), FillRule::Positive, "inverse variance");
+        }
+        else if(t == "BatchnormInferenceAttributesVarianceExt")
+        {
+            setRule(&rules, n.uid("variance_tensor_uid"), FillRule::Positive, "variance");
+            setRule(&rules, n.uid("epsilon_tensor_uid"), FillRule::Constant, "epsilon", 1e-5);
+        }
+        else if(t == "BatchnormAttributes")
+        {
+            setRule(&rules, n.uid("epsilon_tensor_uid"), FillRule::Constant, "epsilon", 1e-5);
+            setRule(&rules, n.uid("momentum_tensor_uid"), FillRule::Constant, "momentum", 0.1);
+            setRule(&rules, n.uid("prev_running_variance_tensor_uid"), FillRule::Positive, "running variance");
+        }
+        else if(t == "LayernormAttributes" || t == "RMSNormAttributes")
+        {
+            setRule(&rules, n.uid("epsilon_tensor_uid"), FillRule::Constant, "epsilon", 1e-5);
+        }
+        else if(t == "LayernormBackwardAttributes")
+        {
+            setRule(&rules, n.uid("epsilon_tensor_uid"), FillRule::Constant, "epsilon", 1e-5);
+            setRule(&rules, n.uid("inv_variance_tensor_uid"), FillRule::Positive, "inverse variance");
+        }
+        else if(t == "RMSNormBackwardAttributes")
+        {
+            setRule(&rules, n.uid("inv_rms_tensor_uid"), FillRule::Positive, "inverse rms");
+        }
+        else if(t == "SdpaAttributes" || t == "SdpaBackwardAttributes")
+        {
+            const Tensor* q = g.tensor(n.uid("q_tensor_uid"));
+            const Tensor* k = g.tensor(n.uid("k_tensor_uid"));
+            bool paged = n.uid("page_table_k_tensor_uid") >= 0;
+            int64_t headDim = (q && q->dims.size() == 4) ? q->dims[3] : 64;
+            setRule(&rules, n.uid("scale_tensor_uid"), FillRule::Constant, "attention scale",
+                    1.0 / std::sqrt(static_cast<double>(headDim)));
+            if(q && q->dims.size() == 4)
+                setRule(&rules, n.uid("seq_len_q_tensor_uid"), FillRule::SeqLen, "query sequence lengths", 0,
+                        q->dims[2]);
+            int64_t kvLimit = (k && k->dims.size() == 4) ? k->dims[2] : 1;
+            if(paged)
+            {
+                const Tensor* pt = g.tensor(n.uid("page_table_k_tensor_uid"));
+                int64_t pages = (pt && !pt->dims.empty() && pt->dims[0] > 0) ? pt->numel() / pt->dims[0] : 1;
+                kvLimit = pages * kvLimit; // block size * pages per sequence
+                if(const hdjson::Value* m = n.field("max_seq_len_kv"))
+                {
+                    if(m->asInt() > 0 && m->asInt() < kvLimit)
+                        kvLimit = m->asInt();
+                }
+                int64_t blocks = (k && !k->dims.empty()) ? k->dims[0] : 1;
+                setRule(&rules, n.uid("page_table_k_tensor_uid"), FillRule::PageTable, "page table", 0, blocks);
+                const Tensor* v = g.tensor(n.uid("v_tensor_uid"));
+                int64_t vblocks = (v && !v->dims.empty()) ? v->dims[0] : 1;
+                setRule(&rules, n.uid("page_table_v_tensor_uid"), FillRule::PageTable, "page table", 0, vblocks);
+            }
+            setRule(&rules, n.uid("seq_len_kv_tensor_uid"), FillRule::SeqLen, "key/value sequence lengths", 0,
+                    kvLimit);
+            setRule(&rules, n.uid("seed_tensor_uid"), FillRule::Constant, "dropout seed", 1234);
+            setRule(&rules, n.uid("offset_tensor_uid"), FillRule::Constant, "dropout offset", 0);
+            static const char* kOnes[] = {"dropout_scale_tensor_uid", "dropout_scale_inv_tensor_uid",
+                                          "descale_q_tensor_uid", "descale_k_tensor_uid", "descale_v_tensor_uid",
+                                          "descale_s_tensor_uid", "scale_s_tensor_uid", "scale_o_tensor_uid"};
+            for(const char* key : kOnes)
+                setRule(&rules, n.uid(key), FillRule::Constant, "scale factor", 1.0);
+        }
+        else if(t == "ResampleBwdAttributes")
+        {
+            setRule(&rules, n.uid("index_tensor_uid"), FillRule::Zero, "pooling index");
+        }
+    }
+    return rules;
+}
+
+Buffers::~Buffers()
+{
+    for(auto& b : list_)
+    {
+        std::free(b.data);
+    }
+    std::free(workspace_);
+}
+
+namespace
+{
+
+void* alignedAlloc(size_t bytes)
+{
+    size_t rounded = (bytes + 63) / 64 * 64;
+    return std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
+}
+
+} // namespace
+
+bool Buffers::allocate(const Graph& g, std::string* error)
+{
+    for(const Tensor& t : g.tensors)
+    {
+        if(t.isVirtual || t.hasValue)
+        {
+            continue;
+        }
+        if(t.elemSize <= 0)
+        {
+            *error = "tensor uid " + std::to_string(t.uid) + " has type " + t.dtypeText
+                     + ", which hipdnn-run cannot lay out";
+            return false;
+        }
+        HostBuffer b;
+        b.tensor = &t;
+        b.bytes = tensorBytes(t);
+        b.output = g.isOutput(t.uid);
+        b.data = alignedAlloc(b.bytes);
+        if(b.data == nullptr)
+        {
+            *error = "out of memory allocating " + std::to_string(b.bytes) + " bytes for tensor uid "
+                     + std::to_string(t.uid);
+            return false;
+        }
+        std::memset(b.data, 0, (b.bytes + 63) / 64 * 64);
+        list_.push_back(b);
+    }
+    return true;
+}
+
+bool Buffers::allocateWorkspace(int64_t bytes, std::string* error)
+{
+    if(bytes <= 0)
+    {
+        return true;
+    }
+    workspace_ = alignedAlloc(static_cast<size_t>(bytes));
+    workspaceBytes_ = static_cast<size_t>(bytes);
+    if(workspace_ == nullptr)
+    {
+        *error = "out of memory allocating a workspace of " + std::to_string(bytes) + " bytes";
+        return false;
+    }
+    return true;
+}
+
+void Buffers::fill(const Graph& g, const std::map<int64_t, FillRule>& rules, uint64_t seed)
+{
+    (void)g;
+    for(auto& b : list_)
+    {
+        const Tensor& t = *b.tensor;
+        if(b.output)
+        {
+            std::memset(b.data, 0xFF, b.bytes);
+            continue;
+        }
+        if(t.dtype == DType::Other)
+        {
+            continue; // left zero: neither filled nor checked
+        }
+        FillRule rule;
+        auto it = rules.find(t.uid);
+        if(it != rules.end())
+        {
+            rule = it->second;
+        }
+        else if(t.passByValue)
+        {
+            rule.kind = FillRule::Positive;
+        }
+        // One stream per tensor (seed, uid), so adding a tensor does not shift the others.
+        hd_rng rng;
+        hd_rng_seed(&rng, seed * 0x100000001B3ull + static_cast<uint64_t>(t.uid));
+        bool isInt = dtypeIsInt(t.dtype);
+        std::vector<int64_t> dims = t.passByValue ? std::vector<int64_t>{} : t.dims;
+        std::vector<int64_t> strides = t.passByValue ? std::vector<int64_t>{} : t.strides;
+        forEachOffsets<1>(dims, {&strides}, [&](int64_t lin, const int64_t* off) {
+            double v = 0;
+            switch(rule.kind)
+            {
+            case FillRule::Uniform:
+                v = isInt ? static_cast<double>(hd_rng_int(&rng, 0, 3)) : hd_rng_uniform(&rng, -1.0, 1.0);
+                break;
+            case FillRule::Positive:
+                v = isInt ? static_cast<double>(hd_rng_int(&rng, 1, 3)) : hd_rng_uniform(&rng, 0.25, 1.0);
+                break;
+            case FillRule::NonZero:
+            {
+                double m = isInt ? static_cast<double>(hd_rng_int(&rng, 1, 3)) : hd_rng_uniform(&rng, 0.5, 1.0);
+                v = (hd_rng_next(&rng) & 1u) ? m : -m;
+                break;
+            }
+            case FillRule::Constant: v = rule.value; break;
+            case FillRule::SeqLen:
+                v = static_cast<double>(hd_rng_int(&rng, 1, rule.limit > 0 ? rule.limit : 1));
+                break;
+            case FillRule::PageTable:
+                v = static_cast<double>(rule.limit > 0 ? lin % rule.limit : 0);
+                break;
+            case FillRule::Zero: v = 0; break;
+            }
+            storeElement(t.dtype, b.data, off[0], v);
+        });
+    }
+}
+
+const HostBuffer* Buffers::find(int64_t uid) const
+{
+    for(const auto& b : list_)
+    {
+        if(b.tensor->uid == uid)
+        {
+            return &b;
+        }
+    }
+    return nullptr;
+}
+
+size_t Buffers::totalBytes() const
+{
+    size_t n = workspaceBytes_;
+    for(const auto& b : list_)
+    {
+        n += b.bytes;
+    }
+    return n;
+}
+
+std::vector<double> Buffers::dense(const Tensor& t) const
+{
+    std::vector<double> out;
+    const HostBuffer* b = find(t.uid);
+    if(b == nullptr)
+    {
+        return out;
+    }
+    if(t.passByValue)
+    {
+        out.assign(static_cast<size_t>(t.numel() > 0 ? t.numel() : 1), loadElement(t.dtype, b->data, 0));
+        return out;
+    }
+    out.resize(static_cast<size_t>(t.numel() > 0 ? t.numel() : 0));
+    if(t.dtype == DType::Float && t.strides == denseOrder(t.dims))
+    {
+        const float* p = static_cast<const float*>(b->data);
+        for(size_t i = 0; i < out.size(); ++i)
+        {
+            out[i] = p[i];
+        }
+        return out;
+    }
+    forEachOffsets<1>(t.dims, {&t.strides}, [&](int64_t lin, const int64_t* off) {
+        out[static_cast<size_t>(lin)] = loadElement(t.dtype, b->data, off[0]);
+    });
+    return out;
+}
+
+} // namespace hdrun

@@ -1,0 +1,149 @@
+// Host buffers for a graph's non-virtual tensors: allocation, seeded filling of inputs by role,
+// and element access by logical index.
+#pragma once
+
+#include "graph_model.hpp"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hdrun
+{
+
+// loadElement / storeElement read and write element `offset` (in elements) of a buffer of type t.
+// Floating types round to nearest even; integer types truncate toward zero and saturate.
+double loadElement(DType t, const void* base, int64_t offset);
+void storeElement(DType t, void* base, int64_t offset, double v);
+
+// forEachIndex calls f(index, linear) for every multi-index of dims in row-major order.
+template <class F>
+void forEachIndex(const std::vector<int64_t>& dims, F&& f)
+{
+    int64_t total = 1;
+    for(int64_t d : dims)
+    {
+        total *= d;
+    }
+    if(total <= 0)
+    {
+        return;
+    }
+    std::vector<int64_t> idx(dims.size(), 0);
+    for(int64_t lin = 0; lin < total; ++lin)
+    {
+        f(idx, lin);
+        for(size_t d = dims.size(); d-- > 0;)
+        {
+            if(++idx[d] < dims[d])
+            {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+// forEachOffsets calls f(linear, offsets) for every multi-index of dims in row-major order, where
+// offsets[k] = Σ index[d]·strides[k][d], maintained incrementally.
+template <size_t K, class F>
+void forEachOffsets(const std::vector<int64_t>& dims, const std::array<const std::vector<int64_t>*, K>& strides, F&& f)
+{
+    int64_t total = 1;
+    for(int64_t d : dims)
+    {
+        total *= d;
+    }
+    if(total <= 0)
+    {
+        return;
+    }
+    const size_t rank = dims.size();
+    std::vector<int64_t> idx(rank, 0);
+    std::array<int64_t, K> off{};
+    for(int64_t lin = 0; lin < total; ++lin)
+    {
+        f(lin, off.data());
+        for(size_t d = rank; d-- > 0;)
+        {
+            for(size_t k = 0; k < K; ++k)
+            {
+                off[k] += (*strides[k])[d];
+            }
+            if(++idx[d] < dims[d])
+            {
+                break;
+            }
+            for(size_t k = 0; k < K; ++k)
+            {
+                off[k] -= (*strides[k])[d] * dims[d];
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+// How an input tensor is filled.
+struct FillRule
+{
+    enum Kind
+    {
+        Uniform, // floats in [-1, 1); integers in [0, 3]
+        Positive, // [0.25, 1): variances, logarithm and square-root operands
+        NonZero, // ±[0.5, 1): divisors
+        Constant, // every element = value
+        SeqLen, // integers in [1, limit] (valid sequence lengths)
+        PageTable, // valid block indices in [0, limit)
+        Zero
+    } kind = Uniform;
+    double value = 0;
+    int64_t limit = 0;
+    std::string why; // the role that chose the rule, for --verbose output
+};
+
+// fillRules decides, from the nodes that read each tensor, how to fill it.
+std::map<int64_t, FillRule> fillRules(const Graph& g);
+
+struct HostBuffer
+{
+    const Tensor* tensor = nullptr;
+    void* data = nullptr;
+    size_t bytes = 0;
+    bool output = false;
+};
+
+class Buffers
+{
+public:
+    Buffers() = default;
+    Buffers(const Buffers&) = delete;
+    Buffers& operator=(const Buffers&) = delete;
+    ~Buffers();
+
+    // allocate makes a buffer for every non-virtual, non-constant tensor (span elements, 64-byte
+    // aligned; pass-by-value scalars get one element). Returns false with *error on failure.
+    bool allocate(const Graph& g, std::string* error);
+    // fill writes seeded inputs by rule and poisons outputs (all bytes 0xFF: NaN / -1).
+    void fill(const Graph& g, const std::map<int64_t, FillRule>& rules, uint64_t seed);
+    bool allocateWorkspace(int64_t bytes, std::string* error);
+
+    const HostBuffer* find(int64_t uid) const;
+    const std::vector<HostBuffer>& all() const { return list_; }
+    void* workspace() const { return workspace_; }
+    size_t totalBytes() const;
+
+    // dense reads the tensor's elements in row-major logical order.
+    std::vector<double> dense(const Tensor& t) const;
+
+private:
+    std::vector<HostBuffer> list_;
+    void* workspace_ = nullptr;
+    size_t workspaceBytes_ = 0;
+};
+
+// tensorBytes: bytes hipdnn-run allocates for t (0 for virtual tensors and constants).
+size_t tensorBytes(const Tensor& t);
+
+} // namespace hdrun

@@ -1,0 +1,600 @@
+// hipdnn-run: load a hipDNN JSON graph, build an execution plan on an engine, run it on host
+// buffers filled from a seeded generator, time it and optionally check every output against an
+// independent double-precision reference (reference.hpp).
+//
+// Exit codes: 0 ran (and passed the check, or had nothing it could check), 1 wrong results / non-finite outputs / API failure,
+// 2 not supported (no engine applies, or the backend does not support the graph), 3 the backend
+// rejects the graph file as invalid, 4 skipped by a --max-* budget, 64 usage error.
+#include "buffers.hpp"
+#include "graph_model.hpp"
+#include "hdtool.h"
+#include "reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+enum ExitCode
+{
+    kPass = 0,
+    kFail = 1,
+    kNotSupported = 2,
+    kInvalid = 3,
+    kSkipped = 4,
+    kUsage = 64
+};
+
+struct Options
+{
+    std::string file;
+    std::string engine;
+    int iters = 10;
+    bool check = false;
+    uint64_t seed = 1;
+    bool quiet = false;
+    double maxMiB = 0; // 0: no budget
+    double maxGflop = 0;
+    std::string dumpDir; // --dump: write tensors as .npy files
+    bool referenceOnly = false; // --reference-only: no engine, no comparison
+};
+
+void usage(FILE* f)
+{
+    std::fprintf(f,
+                 "usage: hipdnn-run FILE.json [--engine NAME] [--iters N] [--check] [--seed S] [--quiet]\n"
+                 "                  [--max-mib M] [--max-gflop G]\n"
+                 "\n"
+                 "Loads a hipDNN JSON graph (hipdnnBackendCreateAndDeserializeJsonGraph_ext), builds a plan on\n"
+                 "the engine NAME (or the first result of the FALLBACK heuristic), allocates host buffers for\n"
+                 "every non-virtual, non-constant tensor, fills inputs from a seeded generator (values in\n"
+                 "[-1,1); positive or non-zero where the consuming op needs it; valid sequence lengths and\n"
+                 "page indices; epsilon 1e-5), runs once to warm up and N times timed (default 10).\n"
+                 "\n"
+                 "  --check      compare every output with hipdnn-run's own double-precision reference\n"
+                 "  --quiet      print only the RESULT line (and failing checks)\n"
+                 "  --max-mib M  skip (exit 4) when the tensors and workspace need more than M MiB\n"
+                 "  --max-gflop G  with --check: skip when the reference needs more than G GFLOP\n"
+                 "  --dump DIR   write every buffer (DIR/t<uid>.npy) and, with --check, every reference\n"
+                 "               output (DIR/ref<uid>.npy) as float64 arrays in logical (dims) order\n"
+                 "  --reference-only  build no plan and run no engine: fill the inputs and compute the\n"
+                 "               reference only (with --dump, to inspect it)\n"
+                 "\n"
+                 "Reference ops: %s.\n"
+                 "Tolerance per element: |got - ref| <= E + 2u(T)|ref| + a(T), T the output type;\n"
+                 "  u: double 2^-53, float 2^-24, half 2^-11, bfloat16 2^-8; a: float/bfloat16 2^-126,\n"
+                 "  half 2^-24, double 2^-1022; E: 8*sqrt(K)*u(c)*sum|terms| per K-term sum and\n"
+                 "  8*u(c)*|value| per computed value (c: the node's compute type, float when unset),\n"
+                 "  u(V)*|value| per virtual tensor of type V, input errors propagated to first order.\n"
+                 "  Integer outputs: exact (trunc of the reference) unless ref +- E crosses an integer.\n"
+                 "  Every output must be finite unless the reference is the same non-finite value.\n"
+                 "\n"
+                 "Exit codes: 0 pass, 1 fail or API error, 2 not supported, 3 invalid graph, 4 skipped.\n",
+                 hdrun::refOpNames().c_str());
+}
+
+bool parseArgs(int argc, char** argv, Options* o)
+{
+    for(int i = 1; i < argc; ++i)
+    {
+        std::string a = argv[i];
+        auto next = [&](const char* what) -> const char* {
+            if(i + 1 >= argc)
+            {
+                std::fprintf(stderr, "hipdnn-run: %s needs a value\n", what);
+                return nullptr;
+            }
+            return argv[++i];
+        };
+        if(a == "-h" || a == "--help")
+        {
+            usage(stdout);
+            std::exit(0);
+        }
+        else if(a == "--engine")
+        {
+            const char* v = next("--engine");
+            if(!v)
+                return false;
+            o->engine = v;
+        }
+        else if(a == "--iters")
+        {
+            const char* v = next("--iters");
+            if(!v)
+                return false;
+            o->iters = std::atoi(v);
+            if(o->iters < 1)
+            {
+                std::fprintf(stderr, "hipdnn-run: --iters must be >= 1\n");
+                return false;
+            }
+        }
+        else if(a == "--seed")
+        {
+            const char* v = next("--seed");
+            if(!v)
+                return false;
+            o->seed = std::strtoull(v, nullptr, 0);
+        }
+        else if(a == "--max-mib")
+        {
+            const char* v = next("--max-mib");
+            if(!v)
+                return false;
+            o->maxMiB = std::atof(v);
+        }
+        else if(a == "--max-gflop")
+        {
+            const char* v = next("--max-gflop");
+            if(!v)
+                return false;
+            o->maxGflop = std::atof(v);
+        }
+        else if(a == "--dump")
+        {
+            const char* v = next("--dump");
+            if(!v)
+                return false;
+            o->dumpDir = v;
+        }
+        else if(a == "--reference-only")
+            o->referenceOnly = true;
+        else if(a == "--check")
+            o->check = true;
+        else if(a == "--quiet")
+            o->quiet = true;
+        else if(!a.empty() && a[0] == '-')
+        {
+            std::fprintf(stderr, "hipdnn-run: unknown option %s\n", a.c_str());
+            return false;
+        }
+        else if(o->file.empty())
+            o->file = a;
+        else
+        {
+            std::fprintf(stderr, "hipdnn-run: more than one graph file given\n");
+            return false;
+        }
+    }
+    if(o->file.empty())
+    {
+        usage(stderr);
+        return false;
+    }
+    return true;
+}
+
+std::string oneLine(std::string s)
+{
+    for(char& c : s)
+    {
+        if(c == '\n' || c == '\r')
+            c = ' ';
+    }
+    return s;
+}
+
+// The run's state; descriptors are destroyed in reverse order of creation.
+struct Run
+{
+    Options opt;
+    hipdnnHandle_t handle = nullptr;
+    std::vector<hipdnnBackendDescriptor_t> descriptors;
+    std::string summary; // engine/timing text for the RESULT line
+
+    ~Run()
+    {
+        for(size_t i = descriptors.size(); i-- > 0;)
+        {
+            hipdnnBackendDestroyDescriptor(descriptors[i]);
+        }
+        if(handle)
+        {
+            hipdnnDestroy(handle);
+        }
+    }
+
+    hipdnnBackendDescriptor_t own(hipdnnBackendDescriptor_t d)
+    {
+        descriptors.push_back(d);
+        return d;
+    }
+
+    int result(int code, const std::string& word, const std::string& detail)
+    {
+        std::string line = "RESULT: " + word;
+        if(!detail.empty())
+            line += " (" + oneLine(detail) + ")";
+        if(!summary.empty())
+            line += " [" + summary + "]";
+        std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+        return code;
+    }
+
+    // apiFail maps a failed call to the exit code: NOT_SUPPORTED is "not supported", BAD_PARAM
+    // while loading the graph is "invalid graph", anything else an error.
+    int apiFail(hipdnnStatus_t s, const char* what, bool loadingGraph)
+    {
+        char msg[HIPDNN_ERROR_STRING_MAX_LENGTH + 64];
+        hd_report(s, what, msg, sizeof msg);
+        if(s == HIPDNN_STATUS_NOT_SUPPORTED)
+            return result(kNotSupported, "NOT SUPPORTED", msg);
+        if(loadingGraph && (s == HIPDNN_STATUS_BAD_PARAM || s == HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED))
+            return result(kInvalid, "INVALID", std::string("the backend rejects the graph: ") + msg);
+        return result(kFail, "ERROR", std::string(what) + ": " + msg);
+    }
+};
+
+// whyNoEngine asks the engines why they do not apply: it repeats the heuristic query with the
+// backend's INFO messages captured (engines log their applicability decisions at INFO) and
+// returns the "not applicable" / "not supported" ones.
+std::string whyNoEngine(hipdnnBackendDescriptor_t graph)
+{
+    static hd_log_capture capture;
+    hd_capture_begin(&capture);
+    hipdnnBackendDescriptor_t heur = nullptr;
+    hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
+    if(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur) == HIPDNN_STATUS_SUCCESS)
+    {
+        hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph);
+        hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode);
+        hipdnnBackendFinalize(heur);
+        hipdnnBackendDestroyDescriptor(heur);
+    }
+    hd_capture_end(&capture);
+    char scratch[HIPDNN_ERROR_STRING_MAX_LENGTH];
+    hipdnnGetLastErrorString(scratch, sizeof scratch);
+    std::string reasons;
+    for(int i = 0; i < capture.count; ++i)
+    {
+        std::string msg = capture.lines[i];
+        if(msg.find("not applicable") == std::string::npos && msg.find("not supported") == std::string::npos)
+            continue;
+        reasons += (reasons.empty() ? "" : "; ") + msg;
+    }
+    return reasons;
+}
+
+// writeNpy writes a float64 array in NumPy's .npy format (version 1.0).
+bool writeNpy(const std::string& path, const std::vector<int64_t>& dims, const std::vector<double>& v)
+{
+    std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (";
+    for(size_t i = 0; i < dims.size(); ++i)
+        header += std::to_string(dims[i]) + (dims.size() == 1 ? "," : (i + 1 < dims.size() ? ", " : ""));
+    header += "), }";
+    while((10 + header.size() + 1) % 64 != 0)
+        header += ' ';
+    header += '\n';
+    FILE* f = std::fopen(path.c_str(), "wb");
+    if(!f)
+        return false;
+    const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+    const unsigned char len[2] = {static_cast<unsigned char>(header.size() & 0xFF),
+                                  static_cast<unsigned char>(header.size() >> 8)};
+    bool ok = std::fwrite(magic, 1, 8, f) == 8 && std::fwrite(len, 1, 2, f) == 2
+              && std::fwrite(header.data(), 1, header.size(), f) == header.size()
+              && std::fwrite(v.data(), sizeof(double), v.size(), f) == v.size();
+    return std::fclose(f) == 0 && ok;
+}
+
+bool dumpTensors(const std::string& dir, const hdrun::Graph& g, const hdrun::Buffers& buffers,
+                 const std::map<int64_t, hdrun::RefTensor>* refs)
+{
+    bool ok = true;
+    for(const auto& b : buffers.all())
+    {
+        if(!hdrun::dtypeIsFloat(b.tensor->dtype) && !hdrun::dtypeIsInt(b.tensor->dtype))
+            continue;
+        ok = writeNpy(dir + "/t" + std::to_string(b.tensor->uid) + ".npy", b.tensor->dims, buffers.dense(*b.tensor)) && ok;
+    }
+    if(refs)
+    {
+        for(const auto& kv : *refs)
+        {
+            const hdrun::Tensor* t = g.tensor(kv.first);
+            if(t)
+                ok = writeNpy(dir + "/ref" + std::to_string(kv.first) + ".npy", kv.second.dims, kv.second.v) && ok;
+        }
+    }
+    return ok;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n == 0 ? 0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
+}
+
+std::string engineName(hipdnnHandle_t handle, int64_t id)
+{
+    size_t len = 0;
+    if(hipdnnGetEngineNameById_ext(handle, id, nullptr, &len) != HIPDNN_STATUS_SUCCESS || len == 0)
+    {
+        char scratch[HIPDNN_ERROR_STRING_MAX_LENGTH];
+        hipdnnGetLastErrorString(scratch, sizeof scratch);
+        return "(unknown)";
+    }
+    std::string name(len, '\0');
+    if(hipdnnGetEngineNameById_ext(handle, id, &name[0], &len) != HIPDNN_STATUS_SUCCESS)
+        return "(unknown)";
+    name.resize(std::strlen(name.c_str()));
+    return name;
+}
+
+std::string mib(double bytes)
+{
+    char b[64];
+    std::snprintf(b, sizeof b, "%.1f MiB", bytes / 1048576.0);
+    return b;
+}
+
+int runMain(Run& r)
+{
+    const Options& opt = r.opt;
+#define API(call, what, loading)                                                        \
+    do                                                                                  \
+    {                                                                                   \
+        hipdnnStatus_t s_ = (call);                                                     \
+        if(s_ != HIPDNN_STATUS_SUCCESS)                                                 \
+            return r.apiFail(s_, what, loading);                                        \
+    } while(0)
+
+    std::ifstream in(opt.file, std::ios::binary);
+    if(!in)
+        return r.result(kFail, "ERROR", "cannot read " + opt.file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+
+    API(hipdnnCreate(&r.handle), "hipdnnCreate", false);
+    hipdnnBackendDescriptor_t graph = nullptr;
+    API(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&graph, text.data(), text.size()),
+        "hipdnnBackendCreateAndDeserializeJsonGraph_ext", true);
+    r.own(graph);
+    API(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &r.handle),
+        "set HIPDNN_ATTR_OPERATIONGRAPH_HANDLE", true);
+    API(hipdnnBackendFinalize(graph), "finalize the operation graph", true);
+
+    // The canonical JSON of what the backend loaded: one spelling for every corpus dialect.
+    size_t jsonSize = 0;
+    API(hipdnnBackendGetSerializedJsonGraph_ext(graph, 0, &jsonSize, nullptr), "hipdnnBackendGetSerializedJsonGraph_ext",
+        false);
+    std::string canonical(jsonSize, '\0');
+    API(hipdnnBackendGetSerializedJsonGraph_ext(graph, jsonSize, &jsonSize, reinterpret_cast<char*>(&canonical[0])),
+        "hipdnnBackendGetSerializedJsonGraph_ext", false);
+    canonical.resize(std::strlen(canonical.c_str()));
+    hdrun::Graph g;
+    std::string err;
+    if(!hdrun::loadGraph(canonical, &g, &err))
+        return r.result(kFail, "ERROR", "cannot read the backend's canonical JSON: " + err);
+    if(!opt.quiet)
+    {
+        std::string ops;
+        for(const auto& n : g.nodes)
+            ops += (ops.empty() ? "" : ", ") + n.type;
+        std::printf("graph: %s \"%s\": %zu nodes (%s), %zu tensors\n", opt.file.c_str(), g.name.c_str(), g.nodes.size(),
+                    ops.c_str(), g.tensors.size());
+        std::printf("library: hipDNN backend %s\n", hipdnnVersionString_ext());
+    }
+
+    if(opt.referenceOnly)
+    {
+        hdrun::Buffers buffers;
+        if(!buffers.allocate(g, &err))
+            return r.result(kFail, "ERROR", err);
+        buffers.fill(g, hdrun::fillRules(g), opt.seed);
+        std::map<int64_t, hdrun::RefTensor> refs;
+        hdrun::CheckResult cr = hdrun::checkGraph(g, buffers, opt.quiet, false, &refs);
+        if(!opt.dumpDir.empty() && !dumpTensors(opt.dumpDir, g, buffers, &refs))
+            return r.result(kFail, "ERROR", "cannot write the dump to " + opt.dumpDir);
+        return r.result(kPass, "REFERENCE ONLY",
+                        std::to_string(refs.size()) + " reference output(s), " + std::to_string(cr.uncheckedNodes)
+                            + " node(s) without reference");
+    }
+
+    // Engine selection and plan: the timed "plan build".
+    const double t0 = hd_now();
+    hipdnnBackendDescriptor_t cfg = nullptr;
+    std::string how;
+    if(!opt.engine.empty())
+    {
+        int64_t id = 0;
+        API(hipdnnGetEngineIdByName_ext(r.handle, opt.engine.c_str(), &id), "hipdnnGetEngineIdByName_ext", false);
+        hipdnnBackendDescriptor_t engine = nullptr;
+        API(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &engine), "create ENGINE", false);
+        r.own(engine);
+        API(hipdnnBackendSetAttribute(engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph),
+            "set HIPDNN_ATTR_ENGINE_OPERATION_GRAPH", false);
+        API(hipdnnBackendSetAttribute(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id),
+            "set HIPDNN_ATTR_ENGINE_GLOBAL_INDEX", false);
+        {
+            hipdnnStatus_t s = hipdnnBackendFinalize(engine);
+            if(s != HIPDNN_STATUS_SUCCESS)
+            {
+                char msg[HIPDNN_ERROR_STRING_MAX_LENGTH + 64];
+                hd_report(s, "finalize the engine", msg, sizeof msg);
+                std::string why = whyNoEngine(graph);
+                return r.result(kNotSupported, "NOT SUPPORTED",
+                                "engine " + opt.engine + " does not apply to this graph: " + msg
+                                    + (why.empty() ? "" : "; " + why));
+            }
+        }
+        API(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg), "create ENGINECFG", false);
+        r.own(cfg);
+        API(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &engine),
+            "set HIPDNN_ATTR_ENGINECFG_ENGINE", false);
+        API(hipdnnBackendFinalize(cfg), "finalize the engine config", false);
+        how = "by name";
+    }
+    else
+    {
+        hipdnnBackendDescriptor_t heur = nullptr;
+        hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
+        API(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur), "create ENGINEHEUR", false);
+        r.own(heur);
+        API(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph),
+            "set HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH", false);
+        API(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode),
+            "set HIPDNN_ATTR_ENGINEHEUR_MODE", false);
+        API(hipdnnBackendFinalize(heur), "finalize the engine heuristic", false);
+        int64_t count = 0;
+        API(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr),
+            "query HIPDNN_ATTR_ENGINEHEUR_RESULTS", false);
+        if(count < 1)
+        {
+            std::string why = whyNoEngine(graph);
+            return r.result(kNotSupported, "NOT SUPPORTED",
+                            "no engine supports this graph: " + (why.empty() ? "the FALLBACK heuristic returned no configuration" : why));
+        }
+        API(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg), "create ENGINECFG", false);
+        r.own(cfg);
+        int64_t got = 0;
+        API(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &got, &cfg),
+            "get HIPDNN_ATTR_ENGINEHEUR_RESULTS", false);
+        API(hipdnnBackendFinalize(cfg), "finalize the engine config", false);
+        how = "first of " + std::to_string(count) + " from the FALLBACK heuristic";
+    }
+    hipdnnBackendDescriptor_t plan = nullptr;
+    API(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan), "create EXECUTION_PLAN", false);
+    r.own(plan);
+    API(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg),
+        "set HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG", false);
+    API(hipdnnBackendFinalize(plan), "finalize the execution plan", false);
+    const double buildMs = (hd_now() - t0) * 1e3;
+
+    int64_t engineId = 0, wsSize = 0;
+    API(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT, HIPDNN_TYPE_INT64, 1, nullptr, &engineId),
+        "get HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT", false);
+    API(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, nullptr, &wsSize),
+        "get HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE", false);
+    const std::string ename = engineName(r.handle, engineId);
+    char idText[32];
+    std::snprintf(idText, sizeof idText, "0x%016llX", static_cast<unsigned long long>(engineId));
+    if(!opt.quiet)
+    {
+        std::printf("engine: %s (id %s), %s\n", ename.c_str(), idText, how.c_str());
+        std::printf("plan build: %.3f ms (%s + engine config + plan finalize), workspace %lld bytes\n", buildMs,
+                    opt.engine.empty() ? "heuristic" : "engine", static_cast<long long>(wsSize));
+    }
+    char sum[160];
+    std::snprintf(sum, sizeof sum, "engine %s, plan %.2f ms", ename.c_str(), buildMs);
+    r.summary = sum;
+
+    // Budgets.
+    double bytes = static_cast<double>(std::max<int64_t>(wsSize, 0));
+    for(const auto& t : g.tensors)
+        bytes += static_cast<double>(hdrun::tensorBytes(t));
+    if(opt.maxMiB > 0 && bytes > opt.maxMiB * 1048576.0)
+        return r.result(kSkipped, "SKIP", "tensors and workspace need " + mib(bytes) + ", budget " + mib(opt.maxMiB * 1048576.0));
+    const double flops = hdrun::estimateFlops(g);
+    if(opt.check && opt.maxGflop > 0 && flops > opt.maxGflop * 1e9)
+    {
+        char b[128];
+        std::snprintf(b, sizeof b, "reference needs about %.1f GFLOP, budget %.1f GFLOP", flops / 1e9, opt.maxGflop);
+        return r.result(kSkipped, "SKIP", b);
+    }
+
+    hdrun::Buffers buffers;
+    if(!buffers.allocate(g, &err) || !buffers.allocateWorkspace(wsSize, &err))
+        return r.result(kFail, "ERROR", err);
+    buffers.fill(g, hdrun::fillRules(g), opt.seed);
+
+    std::vector<int64_t> uids;
+    std::vector<void*> ptrs;
+    for(const auto& b : buffers.all())
+    {
+        uids.push_back(b.tensor->uid);
+        ptrs.push_back(b.data);
+    }
+    void* ws = buffers.workspace();
+    hipdnnBackendDescriptor_t pack = nullptr;
+    API(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack), "create VARIANT_PACK", false);
+    r.own(pack);
+    API(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
+                                  static_cast<int64_t>(uids.size()), uids.data()),
+        "set HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS", false);
+    API(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
+                                  static_cast<int64_t>(ptrs.size()), ptrs.data()),
+        "set HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS", false);
+    API(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws),
+        "set HIPDNN_ATTR_VARIANT_PACK_WORKSPACE", false);
+    API(hipdnnBackendFinalize(pack), "finalize the variant pack", false);
+
+    API(hipdnnBackendExecute(r.handle, plan, pack), "hipdnnBackendExecute (warm-up)", false);
+    std::vector<double> times;
+    for(int i = 0; i < opt.iters; ++i)
+    {
+        const double s = hd_now();
+        API(hipdnnBackendExecute(r.handle, plan, pack), "hipdnnBackendExecute", false);
+        times.push_back((hd_now() - s) * 1e3);
+    }
+    const double med = median(times);
+    if(!opt.quiet)
+    {
+        std::printf("execute: median %.3f ms of %d (min %.3f, max %.3f), after 1 warm-up; %s of tensors and workspace\n",
+                    med, opt.iters, *std::min_element(times.begin(), times.end()),
+                    *std::max_element(times.begin(), times.end()), mib(static_cast<double>(buffers.totalBytes())).c_str());
+    }
+    std::snprintf(sum, sizeof sum, "engine %s, plan %.2f ms, execute %.3f ms median of %d", ename.c_str(), buildMs, med,
+                  opt.iters);
+    r.summary = sum;
+
+    if(!opt.check)
+    {
+        if(!opt.dumpDir.empty() && !dumpTensors(opt.dumpDir, g, buffers, nullptr))
+            return r.result(kFail, "ERROR", "cannot write the dump to " + opt.dumpDir);
+        int64_t nonFinite = 0;
+        for(const auto& b : buffers.all())
+        {
+            if(!b.output || !hdrun::dtypeIsFloat(b.tensor->dtype))
+                continue;
+            for(double v : buffers.dense(*b.tensor))
+                nonFinite += std::isfinite(v) ? 0 : 1;
+        }
+        if(nonFinite > 0)
+            return r.result(kFail, "FAIL", std::to_string(nonFinite) + " non-finite output values");
+        return r.result(kPass, "RAN", "outputs finite; no --check");
+    }
+
+    const double c0 = hd_now();
+    std::map<int64_t, hdrun::RefTensor> refs;
+    hdrun::CheckResult cr = hdrun::checkGraph(g, buffers, opt.quiet, true, opt.dumpDir.empty() ? nullptr : &refs);
+    const double checkS = hd_now() - c0;
+    if(!opt.dumpDir.empty() && !dumpTensors(opt.dumpDir, g, buffers, &refs))
+        return r.result(kFail, "ERROR", "cannot write the dump to " + opt.dumpDir);
+    std::string detail = std::to_string(cr.checkedTensors) + " output(s) checked";
+    if(cr.failedTensors > 0)
+        detail += ", " + std::to_string(cr.failedTensors) + " FAILED";
+    char numbers[160];
+    std::snprintf(numbers, sizeof numbers, ", max |err| %.3g, max err/tol %.3g, %lld non-finite; reference %.2f s",
+                  cr.maxAbsError, cr.maxTolRatio, static_cast<long long>(cr.nonFinite), checkS);
+    detail += numbers;
+    if(cr.uncheckedNodes > 0)
+        detail += "; unchecked: " + cr.uncheckedWhy;
+    if(cr.failedTensors > 0 || cr.nonFinite > 0)
+        return r.result(kFail, "FAIL", detail);
+    if(cr.checkedTensors == 0)
+        return r.result(kPass, "UNCHECKED", detail);
+    return r.result(kPass, "PASS", detail);
+#undef API
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Run r;
+    if(!parseArgs(argc, argv, &r.opt))
+        return kUsage;
+    return runMain(r);
+}
