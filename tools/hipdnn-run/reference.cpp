@@ -29,10 +29,15 @@ const RefOpEntry kRefOps[] = {
     {"ReductionAttributes", refReduction},
     {"BatchnormInferenceAttributes", refBatchnormInference},
     {"BatchnormInferenceAttributesVarianceExt", refBatchnormInferenceVariance},
+    {"BatchnormAttributes", refBatchnormTraining},
+    {"BatchnormBackwardAttributes", refBatchnormBackward},
     {"LayernormAttributes", refLayernorm},
+    {"LayernormBackwardAttributes", refLayernormBackward},
     {"RMSNormAttributes", refRmsnorm},
+    {"RMSNormBackwardAttributes", refRmsnormBackward},
     {"ResampleFwdAttributes", refResampleFwd},
     {"SdpaAttributes", refSdpaFwd},
+    {"SdpaBackwardAttributes", refSdpaBwd},
 };
 
 } // namespace
@@ -474,7 +479,7 @@ double estimateFlops(const Graph& g)
                 total += 4.0 * static_cast<double>(cT->numel()) * static_cast<double>(a->dims.back());
             }
         }
-        else if(n.type == "SdpaAttributes")
+        else if(n.type == "SdpaAttributes" || n.type == "SdpaBackwardAttributes")
         {
             const Tensor* q = g.tensor(n.uid("q_tensor_uid"));
             const Tensor* k = g.tensor(n.uid("k_tensor_uid"));
@@ -486,8 +491,8 @@ double estimateFlops(const Graph& g)
                 {
                     skv *= static_cast<double>(k->dims[0]) / std::max<double>(1.0, static_cast<double>(q->dims[0]));
                 }
-                total += 4.0 * static_cast<double>(q->dims[0] * q->dims[1] * q->dims[2]) * skv
-                         * static_cast<double>(q->dims[3] + v->dims[3]);
+                total += (n.type == "SdpaAttributes" ? 4.0 : 12.0) * static_cast<double>(q->dims[0] * q->dims[1] * q->dims[2])
+                         * skv * static_cast<double>(q->dims[3] + v->dims[3]);
             }
         }
         else

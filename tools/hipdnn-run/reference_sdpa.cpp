@@ -1,4 +1,4 @@
-// Reference scaled dot-product attention, forward:
+// Reference scaled dot-product attention, forward and backward:
 //
 //   S = scale · Q·Kᵀ (+ attn_mask),  masked positions = -inf,  P = softmax over keys,  O = P·V
 //
@@ -10,7 +10,10 @@
 // (diagonal_alignment BOTTOM_RIGHT or causal_mask_bottom_right), 0 for top-left; causal masks set
 // the right bound to 0; key j is masked for query i when j > i + offset + right_bound, when
 // j < i + offset - left_bound, or when j >= skv_b. Query rows i >= sq_b are padding: not compared.
-// A row with every key masked gives O = 0. stats (optional) = max + log(Σ exp(S - max)).
+// Forward: a row with every key masked gives O = 0; stats (optional) = max + log(Σ exp(S - max)).
+// Backward (cuDNN's definition, with the statistics and O as given): P = exp(S - stats),
+// Δ = Σ dO·O, dS = P·(dO·Vᵀ - Δ), dQ = scale·dS·K, dK = scale·dSᵀ·Q, dV = Pᵀ·dO, the key and
+// value gradients summed over the query heads that share a key / value head.
 #include "reference_ops.hpp"
 
 #include <algorithm>
@@ -21,21 +24,82 @@
 namespace hdrun
 {
 
-std::string refSdpaFwd(OpContext& c)
+namespace
+{
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+// What forward and backward share: shapes, scale, mask, lengths and the band.
+struct Sdpa
+{
+    const RefTensor *q = nullptr, *k = nullptr, *v = nullptr, *mask = nullptr;
+    const RefTensor *seqQ = nullptr, *seqKv = nullptr;
+    std::vector<int64_t> ms; // mask strides over [B,H,Sq,Skv]
+    int64_t B = 0, H = 0, Sq = 0, D = 0, Hk = 0, Skv = 0, Hv = 0, Dv = 0;
+    double scale = 1;
+    bool bottomRight = false, hasRight = false, hasLeft = false;
+    int64_t right = 0, left = 0;
+
+    int64_t rowsOf(int64_t b) const
+    {
+        int64_t n = seqQ ? static_cast<int64_t>(seqQ->v[static_cast<size_t>(b)]) : Sq;
+        return std::max<int64_t>(0, std::min(n, Sq));
+    }
+    int64_t keysOf(int64_t b) const
+    {
+        int64_t n = seqKv ? static_cast<int64_t>(seqKv->v[static_cast<size_t>(b)]) : Skv;
+        return std::max<int64_t>(0, std::min(n, Skv));
+    }
+    bool masked(int64_t i, int64_t j, int64_t offset, int64_t skvb) const
+    {
+        return j >= skvb || (hasRight && j > i + offset + right) || (hasLeft && j < i + offset - left);
+    }
+    int64_t qIndex(int64_t b, int64_t h, int64_t i) const { return ((b * H + h) * Sq + i) * D; }
+    int64_t kIndex(int64_t b, int64_t h, int64_t j) const { return ((b * Hk + h / (H / Hk)) * Skv + j) * D; }
+    int64_t vIndex(int64_t b, int64_t h, int64_t j) const { return ((b * Hv + h / (H / Hv)) * Skv + j) * Dv; }
+
+    // score returns S[b,h,i,j] and its error bound.
+    double score(int64_t b, int64_t h, int64_t i, int64_t j, double u, double* err) const
+    {
+        const int64_t qb = qIndex(b, h, i), kb = kIndex(b, h, j);
+        double dot = 0, abs = 0, ein = 0;
+        for(int64_t d = 0; d < D; ++d)
+        {
+            const double qv = q->v[static_cast<size_t>(qb + d)], kv = k->v[static_cast<size_t>(kb + d)];
+            dot += qv * kv;
+            abs += std::fabs(qv * kv);
+            ein += std::fabs(qv) * k->err(kb + d) + std::fabs(kv) * q->err(qb + d);
+        }
+        double s = scale * dot;
+        double e = std::fabs(scale) * (ein + kSumFactor * std::sqrt(static_cast<double>(D)) * u * abs);
+        if(mask)
+        {
+            const int64_t mi = b * ms[0] + h * ms[1] + i * ms[2] + j * ms[3];
+            s += mask->v[static_cast<size_t>(mi)];
+            e += mask->err(mi);
+        }
+        *err = e + kOpFactor * u * std::fabs(s);
+        return s;
+    }
+};
+
+// setup reads everything but the direction-specific tensors; "" on success.
+std::string setup(OpContext& c, bool backward, Sdpa* a)
 {
     const Node& n = c.node;
-    static const char* kUnsupportedInputs[][2] = {
+    static const char* kUnsupported[][2] = {
         {"page_table_k_tensor_uid", "paged K/V"},     {"page_table_v_tensor_uid", "paged K/V"},
         {"sink_token_tensor_uid", "sink tokens"},      {"dropout_mask_tensor_uid", "dropout"},
         {"seed_tensor_uid", "dropout"},                {"offset_tensor_uid", "dropout"},
-        {"dropout_scale_tensor_uid", "dropout"},       {"block_mask_tensor_uid", "a block mask"},
-        {"descale_q_tensor_uid", "fp8 descaling"},     {"descale_k_tensor_uid", "fp8 descaling"},
-        {"descale_v_tensor_uid", "fp8 descaling"},     {"descale_s_tensor_uid", "fp8 descaling"},
-        {"scale_s_tensor_uid", "fp8 scaling"},         {"scale_o_tensor_uid", "fp8 scaling"},
-        {"max_tensor_uid", "a max output"},            {"sum_exp_tensor_uid", "a sum_exp output"},
-        {"rng_dump_tensor_uid", "an rng_dump output"}, {"amax_s_tensor_uid", "an amax output"},
-        {"amax_o_tensor_uid", "an amax output"}};
-    for(const auto& u : kUnsupportedInputs)
+        {"dropout_scale_tensor_uid", "dropout"},       {"dropout_scale_inv_tensor_uid", "dropout"},
+        {"block_mask_tensor_uid", "a block mask"},     {"descale_q_tensor_uid", "fp8 descaling"},
+        {"descale_k_tensor_uid", "fp8 descaling"},     {"descale_v_tensor_uid", "fp8 descaling"},
+        {"descale_s_tensor_uid", "fp8 descaling"},     {"scale_s_tensor_uid", "fp8 scaling"},
+        {"scale_o_tensor_uid", "fp8 scaling"},         {"max_tensor_uid", "a max output"},
+        {"sum_exp_tensor_uid", "a sum_exp output"},    {"rng_dump_tensor_uid", "an rng_dump output"},
+        {"amax_s_tensor_uid", "an amax output"},       {"amax_o_tensor_uid", "an amax output"},
+        {"dbias_tensor_uid", "a dbias output"}};
+    for(const auto& u : kUnsupported)
     {
         if(n.uid(u[0]) >= 0)
             return std::string("no reference for SDPA with ") + u[1];
@@ -47,131 +111,131 @@ std::string refSdpaFwd(OpContext& c)
         if(p->asDouble() > 0)
             return "no reference for SDPA with dropout";
     }
-    const int64_t qu = n.uid("q_tensor_uid"), ku = n.uid("k_tensor_uid"), vu = n.uid("v_tensor_uid"),
-                  ou = n.uid("o_tensor_uid");
-    const RefTensor* q = c.in(qu);
-    const RefTensor* k = c.in(ku);
-    const RefTensor* v = c.in(vu);
-    const Tensor* ot = c.tensor(ou);
-    if(!q || !k || !v || !ot)
-        return "no reference: SDPA q, k, v or o missing";
-    for(int64_t uid : {qu, ku, vu, ou})
+    for(const char* key : {"q_tensor_uid", "k_tensor_uid", "v_tensor_uid", "o_tensor_uid"})
     {
-        if(c.tensor(uid)->ragged)
+        const Tensor* t = c.tensor(n.uid(key));
+        if(t && t->ragged)
             return "no reference for SDPA with ragged tensors";
     }
-    if(q->dims.size() != 4 || k->dims.size() != 4 || v->dims.size() != 4 || ot->dims.size() != 4)
+    a->q = c.in(n.uid("q_tensor_uid"));
+    a->k = c.in(n.uid("k_tensor_uid"));
+    a->v = c.in(n.uid("v_tensor_uid"));
+    const Tensor* ot = c.tensor(n.uid("o_tensor_uid"));
+    if(!a->q || !a->k || !a->v || !ot)
+        return "no reference: SDPA q, k, v or o missing";
+    if(a->q->dims.size() != 4 || a->k->dims.size() != 4 || a->v->dims.size() != 4 || ot->dims.size() != 4)
         return "no reference for SDPA tensors of rank other than 4";
-    const int64_t B = q->dims[0], H = q->dims[1], Sq = q->dims[2], D = q->dims[3];
-    const int64_t Hk = k->dims[1], Skv = k->dims[2], Hv = v->dims[1], Dv = v->dims[3];
-    if(k->dims[0] != B || v->dims[0] != B || k->dims[3] != D || v->dims[2] != Skv || ot->dims[0] != B
-       || ot->dims[1] != H || ot->dims[2] != Sq || ot->dims[3] != Dv)
-        return "no reference: SDPA shapes q " + dimsText(q->dims) + ", k " + dimsText(k->dims) + ", v "
-               + dimsText(v->dims) + ", o " + dimsText(ot->dims) + " do not agree";
-    if(Hk <= 0 || Hv <= 0 || H % Hk != 0 || H % Hv != 0)
+    a->B = a->q->dims[0];
+    a->H = a->q->dims[1];
+    a->Sq = a->q->dims[2];
+    a->D = a->q->dims[3];
+    a->Hk = a->k->dims[1];
+    a->Skv = a->k->dims[2];
+    a->Hv = a->v->dims[1];
+    a->Dv = a->v->dims[3];
+    if(a->k->dims[0] != a->B || a->v->dims[0] != a->B || a->k->dims[3] != a->D || a->v->dims[2] != a->Skv
+       || ot->dims != std::vector<int64_t>{a->B, a->H, a->Sq, a->Dv})
+        return "no reference: SDPA shapes q " + dimsText(a->q->dims) + ", k " + dimsText(a->k->dims) + ", v "
+               + dimsText(a->v->dims) + ", o " + dimsText(ot->dims) + " do not agree";
+    if(a->Hk <= 0 || a->Hv <= 0 || a->H % a->Hk != 0 || a->H % a->Hv != 0)
         return "no reference: SDPA query heads not a multiple of key/value heads";
 
     std::ostringstream note;
-    double scale = 1.0 / std::sqrt(static_cast<double>(D));
+    a->scale = 1.0 / std::sqrt(static_cast<double>(a->D));
     if(const hdjson::Value* s = n.field("attn_scale_value"))
     {
-        scale = s->asDouble();
-        note << "scale " << scale << " (attn_scale_value)";
+        a->scale = s->asDouble();
+        note << "scale " << a->scale << " (attn_scale_value)";
     }
     else if(n.uid("scale_tensor_uid") >= 0)
     {
-        if(!c.scalar(n.uid("scale_tensor_uid"), &scale))
+        if(!c.scalar(n.uid("scale_tensor_uid"), &a->scale))
             return "no reference: SDPA scale tensor unreadable";
-        note << "scale " << scale << " (scale tensor)";
+        note << "scale " << a->scale << " (scale tensor)";
     }
     else
     {
-        note << "scale 1/sqrt(" << D << ") (default)";
+        note << "scale 1/sqrt(" << a->D << ") (default)";
     }
-
-    const RefTensor* mask = nullptr;
-    std::vector<int64_t> ms;
-    const std::vector<int64_t> scoreDims = {B, H, Sq, Skv};
     if(n.uid("attn_mask_tensor_uid") >= 0)
     {
         const Tensor* mt = c.tensor(n.uid("attn_mask_tensor_uid"));
         if(mt && !dtypeIsFloat(mt->dtype))
             return "no reference for SDPA with a non-floating attention mask";
-        mask = c.in(n.uid("attn_mask_tensor_uid"));
-        if(!mask || !bcastStrides(mask->dims, scoreDims, &ms))
-            return "no reference: SDPA attention mask does not broadcast to " + dimsText(scoreDims);
+        a->mask = c.in(n.uid("attn_mask_tensor_uid"));
+        if(!a->mask || !bcastStrides(a->mask->dims, {a->B, a->H, a->Sq, a->Skv}, &a->ms))
+            return "no reference: SDPA attention mask does not broadcast to [B,H,Sq,Skv]";
         note << ", additive mask";
     }
-
-    const RefTensor* seqQ = nullptr;
-    const RefTensor* seqKv = nullptr;
-    if(n.uid("seq_len_q_tensor_uid") >= 0 || n.uid("seq_len_kv_tensor_uid") >= 0)
+    const int64_t sqUid = n.uid("seq_len_q_tensor_uid"), skvUid = n.uid("seq_len_kv_tensor_uid");
+    if(sqUid >= 0 || skvUid >= 0)
     {
-        seqQ = c.in(n.uid("seq_len_q_tensor_uid"));
-        seqKv = c.in(n.uid("seq_len_kv_tensor_uid"));
-        if((n.uid("seq_len_q_tensor_uid") >= 0 && (!seqQ || seqQ->numel() < B))
-           || (n.uid("seq_len_kv_tensor_uid") >= 0 && (!seqKv || seqKv->numel() < B)))
+        a->seqQ = sqUid >= 0 ? c.in(sqUid) : nullptr;
+        a->seqKv = skvUid >= 0 ? c.in(skvUid) : nullptr;
+        if((sqUid >= 0 && (!a->seqQ || a->seqQ->numel() < a->B)) || (skvUid >= 0 && (!a->seqKv || a->seqKv->numel() < a->B)))
             return "no reference: SDPA sequence length tensors have fewer than B elements";
         note << ", padded rows from seq_len tensors";
     }
-
-    const bool bottomRight = n.flag("causal_mask_bottom_right") || n.str("diagonal_alignment") == "BOTTOM_RIGHT";
-    bool hasRight = false, hasLeft = false;
-    int64_t right = 0, left = 0;
+    a->bottomRight = n.flag("causal_mask_bottom_right") || n.str("diagonal_alignment") == "BOTTOM_RIGHT";
     if(const hdjson::Value* r = n.field("right_bound"))
     {
         if(r->asInt(-1) >= 0)
         {
-            hasRight = true;
-            right = r->asInt();
+            a->hasRight = true;
+            a->right = r->asInt();
         }
     }
     if(const hdjson::Value* l = n.field("left_bound"))
     {
         if(l->asInt(-1) >= 0)
         {
-            hasLeft = true;
-            left = l->asInt();
+            a->hasLeft = true;
+            a->left = l->asInt();
         }
     }
     if(n.flag("causal_mask") || n.flag("causal_mask_bottom_right"))
     {
-        right = hasRight ? std::min<int64_t>(right, 0) : 0;
-        hasRight = true;
+        a->right = a->hasRight ? std::min<int64_t>(a->right, 0) : 0;
+        a->hasRight = true;
     }
-    if(hasRight)
-        note << ", right bound " << right << (bottomRight ? " bottom-right" : " top-left");
-    if(hasLeft)
-        note << ", left bound " << left;
-    if(H != Hk || H != Hv)
-        note << ", " << H << " query heads over " << Hk << " key / " << Hv << " value heads";
+    if(a->hasRight)
+        note << ", right bound " << a->right << (a->bottomRight ? " bottom-right" : " top-left");
+    if(a->hasLeft)
+        note << ", left bound " << a->left;
+    if(a->H != a->Hk || a->H != a->Hv)
+        note << ", " << a->H << " query heads over " << a->Hk << " key / " << a->Hv << " value heads";
+    if(backward)
+        note << ", backward with the given stats and o";
     c.notes.push_back(note.str());
+    return "";
+}
 
-    RefTensor* o = c.out(ou);
+} // namespace
+
+std::string refSdpaFwd(OpContext& c)
+{
+    Sdpa a;
+    std::string why = setup(c, false, &a);
+    if(!why.empty())
+        return why;
+    const int64_t B = a.B, H = a.H, Sq = a.Sq, Skv = a.Skv, Dv = a.Dv;
+    RefTensor* o = c.out(c.node.uid("o_tensor_uid"));
     o->skip.assign(o->v.size(), 0);
     RefTensor* stats = nullptr;
-    const Tensor* st = c.tensor(n.uid("stats_tensor_uid"));
-    if(st)
+    if(const Tensor* st = c.tensor(c.node.uid("stats_tensor_uid")))
     {
         if(st->numel() != B * H * Sq)
             return "no reference: SDPA stats tensor is not [B,H,Sq,1]";
         stats = c.out(st->uid);
         stats->skip.assign(stats->v.size(), 0);
     }
-
     const double u = c.u;
-    const double kNegInf = -std::numeric_limits<double>::infinity();
     std::vector<double> s(static_cast<size_t>(Skv)), es(static_cast<size_t>(Skv)), p(static_cast<size_t>(Skv));
     for(int64_t b = 0; b < B; ++b)
     {
-        int64_t sqb = seqQ ? std::min<int64_t>(static_cast<int64_t>(seqQ->v[static_cast<size_t>(b)]), Sq) : Sq;
-        int64_t skvb = seqKv ? std::min<int64_t>(static_cast<int64_t>(seqKv->v[static_cast<size_t>(b)]), Skv) : Skv;
-        sqb = std::max<int64_t>(sqb, 0);
-        skvb = std::max<int64_t>(skvb, 0);
-        const int64_t offset = bottomRight ? skvb - sqb : 0;
+        const int64_t sqb = a.rowsOf(b), skvb = a.keysOf(b);
+        const int64_t offset = a.bottomRight ? skvb - sqb : 0;
         for(int64_t h = 0; h < H; ++h)
-        {
-            const int64_t kh = h / (H / Hk), vh = h / (H / Hv);
             for(int64_t i = 0; i < Sq; ++i)
             {
                 const size_t rowO = static_cast<size_t>(((b * H + h) * Sq + i) * Dv);
@@ -184,60 +248,32 @@ std::string refSdpaFwd(OpContext& c)
                         stats->skip[rowS] = 1;
                     continue;
                 }
-                const int64_t qb = ((b * H + h) * Sq + i) * D;
                 double m = kNegInf;
                 int64_t valid = 0;
                 for(int64_t j = 0; j < Skv; ++j)
                 {
-                    bool masked = j >= skvb || (hasRight && j > i + offset + right) || (hasLeft && j < i + offset - left);
-                    if(masked)
+                    if(a.masked(i, j, offset, skvb))
                     {
                         s[static_cast<size_t>(j)] = kNegInf;
                         continue;
                     }
-                    const int64_t kb = ((b * Hk + kh) * Skv + j) * D;
-                    double dot = 0, abs = 0, ein = 0;
-                    for(int64_t d = 0; d < D; ++d)
-                    {
-                        const double qv = q->v[static_cast<size_t>(qb + d)], kv = k->v[static_cast<size_t>(kb + d)];
-                        dot += qv * kv;
-                        abs += std::fabs(qv * kv);
-                        ein += std::fabs(qv) * k->err(kb + d) + std::fabs(kv) * q->err(qb + d);
-                    }
-                    double sv = scale * dot;
-                    double e = std::fabs(scale) * (ein + kSumFactor * std::sqrt(static_cast<double>(D)) * u * abs);
-                    if(mask)
-                    {
-                        const int64_t mi = b * ms[0] + h * ms[1] + i * ms[2] + j * ms[3];
-                        sv += mask->v[static_cast<size_t>(mi)];
-                        e += mask->err(mi);
-                    }
-                    e += kOpFactor * u * std::fabs(sv);
-                    s[static_cast<size_t>(j)] = sv;
-                    es[static_cast<size_t>(j)] = e;
-                    m = std::max(m, sv);
+                    s[static_cast<size_t>(j)] = a.score(b, h, i, j, u, &es[static_cast<size_t>(j)]);
+                    m = std::max(m, s[static_cast<size_t>(j)]);
                     ++valid;
                 }
                 if(m == kNegInf)
                 {
                     // Every key masked: the output row is zero; the statistic is -inf.
-                    for(int64_t dv = 0; dv < Dv; ++dv)
-                    {
-                        o->v[rowO + static_cast<size_t>(dv)] = 0;
-                        o->e[rowO + static_cast<size_t>(dv)] = 0;
-                    }
                     if(stats)
                         stats->skip[rowS] = 1;
                     continue;
                 }
-                double z = 0;
+                double z = 0, pes = 0;
                 for(int64_t j = 0; j < Skv; ++j)
                 {
-                    double pj = s[static_cast<size_t>(j)] == kNegInf ? 0.0 : std::exp(s[static_cast<size_t>(j)] - m);
-                    p[static_cast<size_t>(j)] = pj;
-                    z += pj;
+                    p[static_cast<size_t>(j)] = s[static_cast<size_t>(j)] == kNegInf ? 0.0 : std::exp(s[static_cast<size_t>(j)] - m);
+                    z += p[static_cast<size_t>(j)];
                 }
-                double pes = 0;
                 for(int64_t j = 0; j < Skv; ++j)
                 {
                     p[static_cast<size_t>(j)] /= z;
@@ -250,7 +286,7 @@ std::string refSdpaFwd(OpContext& c)
                     for(int64_t j = 0; j < Skv; ++j)
                     {
                         if(p[static_cast<size_t>(j)] > 0)
-                            acc += p[static_cast<size_t>(j)] * v->v[static_cast<size_t>(((b * Hv + vh) * Skv + j) * Dv + dv)];
+                            acc += p[static_cast<size_t>(j)] * a.v->v[static_cast<size_t>(a.vIndex(b, h, j) + dv)];
                     }
                     double sens = 0, absPV = 0, ev = 0;
                     for(int64_t j = 0; j < Skv; ++j)
@@ -258,26 +294,157 @@ std::string refSdpaFwd(OpContext& c)
                         const double pj = p[static_cast<size_t>(j)];
                         if(pj <= 0)
                             continue;
-                        const int64_t vi = ((b * Hv + vh) * Skv + j) * Dv + dv;
-                        const double vv = v->v[static_cast<size_t>(vi)];
+                        const int64_t vi = a.vIndex(b, h, j) + dv;
+                        const double vv = a.v->v[static_cast<size_t>(vi)];
                         sens += pj * std::fabs(vv - acc) * es[static_cast<size_t>(j)];
                         absPV += pj * std::fabs(vv);
-                        ev += pj * v->err(vi);
+                        ev += pj * a.v->err(vi);
                     }
                     o->v[rowO + static_cast<size_t>(dv)] = acc;
-                    o->e[rowO + static_cast<size_t>(dv)]
-                        = sens + ev + kSumFactor * std::sqrt(static_cast<double>(valid)) * u * absPV + kOpFactor * u * std::fabs(acc);
+                    o->e[rowO + static_cast<size_t>(dv)] = sens + ev + kSumFactor * std::sqrt(static_cast<double>(valid)) * u * absPV
+                                                           + kOpFactor * u * std::fabs(acc);
                 }
                 if(stats)
                 {
                     const double lse = m + std::log(z);
                     stats->v[rowS] = lse;
-                    stats->e[rowS] = pes + kOpFactor * u * std::fabs(lse)
-                                     + kSumFactor * std::sqrt(static_cast<double>(valid)) * u;
+                    stats->e[rowS] = pes + kOpFactor * u * std::fabs(lse) + kSumFactor * std::sqrt(static_cast<double>(valid)) * u;
                 }
             }
-        }
     }
+    return "";
+}
+
+std::string refSdpaBwd(OpContext& c)
+{
+    Sdpa a;
+    std::string why = setup(c, true, &a);
+    if(!why.empty())
+        return why;
+    const Node& n = c.node;
+    const RefTensor* o = c.in(n.uid("o_tensor_uid"));
+    const RefTensor* dO = c.in(n.uid("do_tensor_uid"));
+    const RefTensor* st = c.in(n.uid("stats_tensor_uid"));
+    const Tensor* dqt = c.tensor(n.uid("dq_tensor_uid"));
+    const Tensor* dkt = c.tensor(n.uid("dk_tensor_uid"));
+    const Tensor* dvt = c.tensor(n.uid("dv_tensor_uid"));
+    if(!o || !dO || !st || !dqt || !dkt || !dvt)
+        return "no reference: SDPA backward needs o, do, stats, dq, dk and dv";
+    const int64_t B = a.B, H = a.H, Sq = a.Sq, D = a.D, Skv = a.Skv, Dv = a.Dv;
+    if(dO->dims != o->dims || st->numel() != B * H * Sq || dqt->dims != a.q->dims || dkt->dims != a.k->dims
+       || dvt->dims != a.v->dims)
+        return "no reference: SDPA backward shapes do not agree";
+    RefTensor* dq = c.out(dqt->uid);
+    RefTensor* dk = c.out(dkt->uid);
+    RefTensor* dv = c.out(dvt->uid);
+    dq->skip.assign(dq->v.size(), 0);
+    std::vector<double> dkAbs(dk->v.size(), 0.0), dvAbs(dv->v.size(), 0.0), dkCount(dk->v.size(), 0.0),
+        dvCount(dv->v.size(), 0.0);
+    const double u = c.u;
+    std::vector<double> p(static_cast<size_t>(Skv)), ep(static_cast<size_t>(Skv)), ds(static_cast<size_t>(Skv)),
+        eds(static_cast<size_t>(Skv));
+    for(int64_t b = 0; b < B; ++b)
+    {
+        const int64_t sqb = a.rowsOf(b), skvb = a.keysOf(b);
+        const int64_t offset = a.bottomRight ? skvb - sqb : 0;
+        for(int64_t h = 0; h < H; ++h)
+            for(int64_t i = 0; i < Sq; ++i)
+            {
+                const int64_t qb = a.qIndex(b, h, i);
+                const int64_t ob = ((b * H + h) * Sq + i) * Dv;
+                const size_t si = static_cast<size_t>((b * H + h) * Sq + i);
+                if(i >= sqb)
+                {
+                    std::fill(dq->skip.begin() + static_cast<std::ptrdiff_t>(qb),
+                              dq->skip.begin() + static_cast<std::ptrdiff_t>(qb + D), 1);
+                    continue;
+                }
+                const double lse = st->v[si], eLse = st->err(static_cast<int64_t>(si));
+                // Δ = Σ dO·O
+                double delta = 0, deltaAbs = 0, eDelta = 0;
+                for(int64_t d = 0; d < Dv; ++d)
+                {
+                    const double x = dO->v[static_cast<size_t>(ob + d)], y = o->v[static_cast<size_t>(ob + d)];
+                    delta += x * y;
+                    deltaAbs += std::fabs(x * y);
+                    eDelta += std::fabs(x) * o->err(ob + d) + std::fabs(y) * dO->err(ob + d);
+                }
+                eDelta += kSumFactor * std::sqrt(static_cast<double>(Dv)) * u * deltaAbs;
+                for(int64_t j = 0; j < Skv; ++j)
+                {
+                    const size_t jj = static_cast<size_t>(j);
+                    if(a.masked(i, j, offset, skvb) || !std::isfinite(lse))
+                    {
+                        p[jj] = 0;
+                        ds[jj] = 0;
+                        continue;
+                    }
+                    double es = 0;
+                    const double s = a.score(b, h, i, j, u, &es);
+                    p[jj] = std::exp(s - lse);
+                    ep[jj] = p[jj] * (es + eLse) + kOpFactor * u * p[jj];
+                    // dP = dO·V_j
+                    const int64_t vb = a.vIndex(b, h, j);
+                    double dp = 0, dpAbs = 0, edp = 0;
+                    for(int64_t d = 0; d < Dv; ++d)
+                    {
+                        const double x = dO->v[static_cast<size_t>(ob + d)], y = a.v->v[static_cast<size_t>(vb + d)];
+                        dp += x * y;
+                        dpAbs += std::fabs(x * y);
+                        edp += std::fabs(x) * a.v->err(vb + d) + std::fabs(y) * dO->err(ob + d);
+                    }
+                    edp += kSumFactor * std::sqrt(static_cast<double>(Dv)) * u * dpAbs;
+                    ds[jj] = p[jj] * (dp - delta);
+                    eds[jj] = ep[jj] * std::fabs(dp - delta) + p[jj] * (edp + eDelta) + kOpFactor * u * std::fabs(ds[jj]);
+                    // dV_j += P·dO ; dK_j += scale·dS·q
+                    for(int64_t d = 0; d < Dv; ++d)
+                    {
+                        const size_t vi = static_cast<size_t>(vb + d);
+                        const double x = dO->v[static_cast<size_t>(ob + d)];
+                        dv->v[vi] += p[jj] * x;
+                        dv->e[vi] += ep[jj] * std::fabs(x) + p[jj] * dO->err(ob + d);
+                        dvAbs[vi] += std::fabs(p[jj] * x);
+                        dvCount[vi] += 1;
+                    }
+                    const int64_t kb = a.kIndex(b, h, j);
+                    for(int64_t d = 0; d < D; ++d)
+                    {
+                        const size_t ki = static_cast<size_t>(kb + d);
+                        const double x = a.q->v[static_cast<size_t>(qb + d)];
+                        dk->v[ki] += a.scale * ds[jj] * x;
+                        dk->e[ki] += std::fabs(a.scale) * (eds[jj] * std::fabs(x) + std::fabs(ds[jj]) * a.q->err(qb + d));
+                        dkAbs[ki] += std::fabs(a.scale * ds[jj] * x);
+                        dkCount[ki] += 1;
+                    }
+                }
+                // dQ_i = scale·Σ_j dS·K_j
+                for(int64_t d = 0; d < D; ++d)
+                {
+                    double acc = 0, abs = 0, e = 0;
+                    int64_t terms = 0;
+                    for(int64_t j = 0; j < Skv; ++j)
+                    {
+                        const size_t jj = static_cast<size_t>(j);
+                        if(ds[jj] == 0 && p[jj] == 0)
+                            continue;
+                        const int64_t ki = a.kIndex(b, h, j) + d;
+                        const double kv = a.k->v[static_cast<size_t>(ki)];
+                        acc += ds[jj] * kv;
+                        abs += std::fabs(ds[jj] * kv);
+                        e += eds[jj] * std::fabs(kv) + std::fabs(ds[jj]) * a.k->err(ki);
+                        ++terms;
+                    }
+                    const size_t qi = static_cast<size_t>(qb + d);
+                    dq->v[qi] = a.scale * acc;
+                    dq->e[qi] = std::fabs(a.scale) * (e + kSumFactor * std::sqrt(static_cast<double>(terms)) * u * abs)
+                                + kOpFactor * u * std::fabs(a.scale * acc);
+                }
+            }
+    }
+    for(size_t i = 0; i < dk->v.size(); ++i)
+        dk->e[i] += kSumFactor * std::sqrt(std::max(dkCount[i], 1.0)) * u * dkAbs[i];
+    for(size_t i = 0; i < dv->v.size(); ++i)
+        dv->e[i] += kSumFactor * std::sqrt(std::max(dvCount[i], 1.0)) * u * dvAbs[i];
     return "";
 }
 
