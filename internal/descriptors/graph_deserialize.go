@@ -4,7 +4,9 @@ import (
 	"errors"
 
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/status"
+	"github.com/hipdnn-go/backend/internal/version"
 	"github.com/hipdnn-go/backend/internal/wire"
 )
 
@@ -50,6 +52,9 @@ func DeserializeJSONGraph(text []byte) (*Graph, error) {
 // graphFromModel lifts a decoded graph into descriptors: one finalized tensor descriptor per
 // tensor, one finalized operation per node (validated like a finalize), graph attributes set.
 func graphFromModel(m *wire.Graph) (*Graph, error) {
+	if err := checkReaderVersion(m); err != nil {
+		return nil, err
+	}
 	if err := m.CheckSupported(); err != nil {
 		return nil, codecStatus(err, "graph")
 	}
@@ -101,6 +106,23 @@ func graphFromModel(m *wire.Graph) (*Graph, error) {
 		g.id = &id
 	}
 	return g, nil
+}
+
+// checkReaderVersion is the reader-version guard: a graph whose min_required_engine_api_version
+// is above the newest engine plugin API this build hosts uses something this build cannot know
+// (a writer raises the minimum when it adds a feature older readers must not ignore), so it is
+// NOT_SUPPORTED, naming both versions. Absent means 1.0.0; every 0.x and 1.x up to the hosted
+// maximum loads.
+func checkReaderVersion(m *wire.Graph) error {
+	v := m.MinRequiredEngineAPIVersion
+	if v == nil {
+		return nil
+	}
+	need := version.Triple{Major: int64(v.Major), Minor: int64(v.Minor), Patch: int64(v.Patch)}
+	if _, hosted := engines.HostedAPIRange(); hosted.Less(need) {
+		return status.NotSupported("graph: min_required_engine_api_version is %s, but this build hosts engine plugin API versions up to %s", need, hosted)
+	}
+	return nil
 }
 
 func (v *Value) setInt(t api.AttributeType, x int64) { *v = Value{Set: true, Type: t, I: x} }

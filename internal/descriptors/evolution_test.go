@@ -1,0 +1,289 @@
+package descriptors
+
+// Schema evolution at the descriptor layer: the fixtures of internal/wire/testdata/evolution
+// (made by flatc-generated C++ from the test-only schema variants in schemas/evolution/)
+// through DeserializeGraph / DeserializeJSONGraph, the reader-version guard on
+// min_required_engine_api_version, and the version every finalize stamps.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/engines"
+	"github.com/hipdnn-go/backend/internal/wire"
+)
+
+var evolutionDir = filepath.Join("..", "wire", "testdata", "evolution")
+
+func readEvolution(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(evolutionDir, name))
+	if err != nil {
+		t.Fatalf("fixture: %v", err)
+	}
+	return b
+}
+
+func deserializeFixture(t *testing.T, name string) (*Graph, error) {
+	t.Helper()
+	if strings.HasSuffix(name, ".json") {
+		return DeserializeJSONGraph(readEvolution(t, name))
+	}
+	return DeserializeGraph(readEvolution(t, name))
+}
+
+// hostedMax is the newest engine plugin API this build hosts (engine_api_version.h).
+func hostedMax() wire.EngineAPIVersion {
+	_, v := engines.HostedAPIRange()
+	return wire.EngineAPIVersion{Major: uint32(v.Major), Minor: uint32(v.Minor), Patch: uint32(v.Patch)}
+}
+
+func verString(v wire.EngineAPIVersion) string {
+	return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch)
+}
+
+// A graph naming anything this build does not know is NOT_SUPPORTED with a message naming the
+// unknown item, from either encoding; nothing is half-built.
+func TestEvolutionUnknownIsNotSupported(t *testing.T) {
+	max := verString(hostedMax())
+	tests := []struct {
+		file string
+		want []string
+	}{
+		{"future_node.bin", []string{"unknown node type tag 24", `"future_op"`}},
+		{"future_node.json", []string{`unknown node type "FutureOpAttributes"`}},
+		{"future_datatype.bin", []string{"tensor uid 1", "unknown data type value 18"}},
+		{"future_datatype.json", []string{`unknown data type "fp8_e3m4"`}},
+		{"future_pointwise_mode.bin", []string{"operation value 48 is not a known PointwiseMode"}},
+		{"future_pointwise_mode.json", []string{`"hardswish_fwd"`}},
+		{"future_conv_mode.bin", []string{"conv_mode value 3 is not a known ConvMode"}},
+		{"future_conv_mode.json", []string{`"DEFORMABLE"`}},
+		{"future_value_kind.bin", []string{"tensor uid 3", "unknown tensor value type 9"}},
+		{"future_value_kind.json", []string{`unknown value_type "FutureInt8Value"`}},
+		{"future_min_version.bin", []string{"min_required_engine_api_version is 1.5.0", "up to " + max}},
+		{"future_min_version.json", []string{"min_required_engine_api_version is 1.5.0", "up to " + max}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			g, err := deserializeFixture(t, tt.file)
+			if g != nil {
+				t.Fatal("a graph came back with the error")
+			}
+			wantCode(t, tt.file, err, api.HIPDNN_STATUS_NOT_SUPPORTED)
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Fatalf("message %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// finalizeFixture deserializes a fixture, binds a handle and finalizes it.
+func finalizeFixture(t *testing.T, name string) *Graph {
+	t.Helper()
+	g, err := deserializeFixture(t, name)
+	must(t, name, err)
+	must(t, "handle", setHandle(g, newHandle(t)))
+	must(t, "finalize "+name, Finalize(g))
+	return g
+}
+
+// A future graph whose unknown parts are only trailing fields loads, finalizes, and reads
+// exactly like the graph without them: the binary and the JSON (unknown keys) fixtures give
+// identical models, equal to the fixture's known fields.
+func TestEvolutionFutureFieldsFinalize(t *testing.T) {
+	want, err := wire.DecodeGraph(readEvolution(t, "future_fields.bin"))
+	must(t, "decode", err)
+	for _, f := range []string{"future_fields.bin", "future_fields.json"} {
+		g := finalizeFixture(t, f)
+		m := g.Model()
+		if !reflect.DeepEqual(m, want) {
+			gj, _ := wire.GraphToJSON(m)
+			wj, _ := wire.GraphToJSON(want)
+			t.Fatalf("%s: finalized model differs\n got: %s\nwant: %s", f, gj, wj)
+		}
+		// What plugins receive is this build's encoding: the future fields are gone.
+		if got, err := wire.DecodeGraph(g.Bytes()); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: serialized graph does not decode to the model (%v)", f, err)
+		}
+	}
+}
+
+// Fields a past schema lacked take their defaults, and finalize stamps what this build writes:
+// min_required_engine_api_version 1.0.0 and a fresh version-4 id.
+func TestEvolutionPastFinalize(t *testing.T) {
+	for _, f := range []string{"past_sdpa.bin", "past_sdpa.json", "past_pointwise.bin", "past_pointwise.json"} {
+		t.Run(f, func(t *testing.T) {
+			want, err := wire.DecodeGraph(readEvolution(t, strings.TrimSuffix(f, filepath.Ext(f))+".bin"))
+			must(t, "decode", err)
+			g := finalizeFixture(t, f)
+			m := g.Model()
+			if v := m.MinRequiredEngineAPIVersion; v == nil || *v != (wire.EngineAPIVersion{Major: 1}) {
+				t.Fatalf("stamped min_required_engine_api_version %v, want 1.0.0", v)
+			}
+			if m.ID == nil || m.ID[6]>>4 != 4 {
+				t.Fatalf("finalize did not mint a version-4 id: %v", m.ID)
+			}
+			for _, tn := range m.Tensors {
+				if tn.Alignment != 16 || tn.RaggedOffsetUID != nil || tn.RaggedOffsetMultiplier != 1 {
+					t.Fatalf("tensor %d: alignment %d, ragged %v, multiplier %d; want the defaults", tn.UID, tn.Alignment, tn.RaggedOffsetUID, tn.RaggedOffsetMultiplier)
+				}
+			}
+			got := *m
+			got.MinRequiredEngineAPIVersion, got.ID = nil, nil
+			if !reflect.DeepEqual(&got, want) {
+				gj, _ := wire.GraphToJSON(&got)
+				wj, _ := wire.GraphToJSON(want)
+				t.Fatalf("finalized model differs\n got: %s\nwant: %s", gj, wj)
+			}
+		})
+	}
+}
+
+// The reader-version guard (conformance item 40): a graph whose min_required_engine_api_version
+// is above the newest engine plugin API this build hosts is NOT_SUPPORTED naming both versions;
+// 0.x, 1.0 and everything up to the hosted maximum load. The same holds for the binary graph,
+// the graph-and-plan container and JSON.
+func TestEvolutionReaderVersionGuard(t *testing.T) {
+	base, err := wire.DecodeGraph(readEvolution(t, "past_pointwise.bin"))
+	must(t, "decode", err)
+	max := hostedMax()
+	v := func(a, b, c uint32) *wire.EngineAPIVersion {
+		return &wire.EngineAPIVersion{Major: a, Minor: b, Patch: c}
+	}
+	tests := []struct {
+		ver *wire.EngineAPIVersion
+		ok  bool
+	}{
+		{nil, true},
+		{v(0, 0, 0), true},
+		{v(0, 9, 9), true},
+		{v(1, 0, 0), true},
+		{v(1, 3, 0), true},
+		{&max, true},
+		{v(max.Major, max.Minor, max.Patch+1), false},
+		{v(max.Major, max.Minor+1, 0), false},
+		{v(max.Major+1, 0, 0), false},
+		{v(4294967295, 4294967295, 4294967295), false},
+	}
+	for _, tt := range tests {
+		name := "absent"
+		if tt.ver != nil {
+			name = verString(*tt.ver)
+		}
+		t.Run(name, func(t *testing.T) {
+			m := *base
+			m.MinRequiredEngineAPIVersion = tt.ver
+			bin, err := wire.EncodeGraph(&m)
+			must(t, "encode", err)
+			box, err := wire.EncodeContainer(&wire.Container{Graph: bin})
+			must(t, "container", err)
+			js, err := wire.GraphToJSON(&m)
+			must(t, "json", err)
+			for _, in := range []struct {
+				what string
+				load func() (*Graph, error)
+			}{
+				{"binary", func() (*Graph, error) { return DeserializeGraph(bin) }},
+				{"container", func() (*Graph, error) { return DeserializeGraph(box) }},
+				{"JSON", func() (*Graph, error) { return DeserializeJSONGraph(js) }},
+			} {
+				g, err := in.load()
+				if tt.ok {
+					must(t, in.what, err)
+					continue
+				}
+				wantCode(t, in.what, err, api.HIPDNN_STATUS_NOT_SUPPORTED)
+				if g != nil {
+					t.Fatalf("%s: a graph came back with the error", in.what)
+				}
+				for _, w := range []string{"min_required_engine_api_version is " + name, "up to " + verString(max)} {
+					if !strings.Contains(err.Error(), w) {
+						t.Fatalf("%s: message %q lacks %q", in.what, err, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// Every finalize stamps min_required_engine_api_version with the highest feature floor of the
+// graph (engine_api_version.h): 1.0.0 plain, 1.1.0 override shapes, 1.2.0 a runtime
+// pass-by-value tensor, 1.3.0 an alignment other than 16 or a ragged offset; and the stamped
+// graph loads again in this build.
+func TestEvolutionFinalizeStampsEngineAPIVersion(t *testing.T) {
+	h := newHandle(t)
+	relu := func(t *testing.T, x *Tensor) []Object {
+		return []Object{newPointwise(t, api.HIPDNN_POINTWISE_RELU_FWD, newTensor(t, 2, false, 2, 3), x)}
+	}
+	plainX := func(t *testing.T) *Tensor { return newTensor(t, 1, false, 2, 3) }
+	tensorWith := func(t *testing.T, set func(o Object) error) *Tensor {
+		o := mustCreate(t, api.HIPDNN_BACKEND_TENSOR_DESCRIPTOR)
+		must(t, "uid", setI64(o, api.HIPDNN_ATTR_TENSOR_UNIQUE_ID, 1))
+		must(t, "dtype", setI32(o, api.HIPDNN_ATTR_TENSOR_DATA_TYPE, api.HIPDNN_TYPE_DATA_TYPE, int32(api.HIPDNN_DATA_FLOAT)))
+		must(t, "dims", setI64(o, api.HIPDNN_ATTR_TENSOR_DIMENSIONS, 2, 3))
+		must(t, "strides", setI64(o, api.HIPDNN_ATTR_TENSOR_STRIDES, 3, 1))
+		must(t, "feature", set(o))
+		must(t, "finalize tensor", Finalize(o))
+		return o.(*Tensor)
+	}
+	tests := []struct {
+		name     string
+		ops      func(t *testing.T) []Object
+		override bool
+		want     wire.EngineAPIVersion
+	}{
+		{"plain", func(t *testing.T) []Object { return relu(t, plainX(t)) }, false, wire.EngineAPIVersion{Major: 1}},
+		{"override shapes", func(t *testing.T) []Object { return relu(t, plainX(t)) }, true, wire.EngineAPIVersion{Major: 1, Minor: 1}},
+		{"runtime pass-by-value", func(t *testing.T) []Object {
+			s := mustCreate(t, api.HIPDNN_BACKEND_TENSOR_DESCRIPTOR)
+			must(t, "uid", setI64(s, api.HIPDNN_ATTR_TENSOR_UNIQUE_ID, 3))
+			must(t, "dtype", setI32(s, api.HIPDNN_ATTR_TENSOR_DATA_TYPE, api.HIPDNN_TYPE_DATA_TYPE, int32(api.HIPDNN_DATA_FLOAT)))
+			must(t, "dims", setI64(s, api.HIPDNN_ATTR_TENSOR_DIMENSIONS, 1, 1))
+			must(t, "strides", setI64(s, api.HIPDNN_ATTR_TENSOR_STRIDES, 1, 1))
+			must(t, "pbv", setBool(s, api.HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT, true))
+			must(t, "finalize s", Finalize(s))
+			return []Object{newPointwise(t, api.HIPDNN_POINTWISE_MUL, newTensor(t, 2, false, 2, 3), plainX(t), s.(*Tensor))}
+		}, false, wire.EngineAPIVersion{Major: 1, Minor: 2}},
+		{"alignment 64", func(t *testing.T) []Object {
+			return relu(t, tensorWith(t, func(o Object) error { return setI64(o, api.HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, 64) }))
+		}, false, wire.EngineAPIVersion{Major: 1, Minor: 3}},
+		{"alignment 16 is the default", func(t *testing.T) []Object {
+			return relu(t, tensorWith(t, func(o Object) error { return setI64(o, api.HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, 16) }))
+		}, false, wire.EngineAPIVersion{Major: 1}},
+		{"ragged offset", func(t *testing.T) []Object {
+			return relu(t, tensorWith(t, func(o Object) error { return setI64(o, api.HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, 9) }))
+		}, false, wire.EngineAPIVersion{Major: 1, Minor: 3}},
+		{"ragged offset and override shapes", func(t *testing.T) []Object {
+			return relu(t, tensorWith(t, func(o Object) error { return setI64(o, api.HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, 9) }))
+		}, true, wire.EngineAPIVersion{Major: 1, Minor: 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGraph(t, h, tt.ops(t)...)
+			if tt.override {
+				must(t, "override", setBool(g, api.HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, true))
+			}
+			must(t, "finalize", Finalize(g))
+			m, err := wire.DecodeGraph(g.Bytes())
+			must(t, "decode", err)
+			if v := m.MinRequiredEngineAPIVersion; v == nil || *v != tt.want {
+				t.Fatalf("stamped %v, want %s", v, verString(tt.want))
+			}
+			if got, err := DeserializeGraph(g.Bytes()); err != nil || got == nil {
+				t.Fatalf("the stamped graph does not load again: %v", err)
+			}
+			js, err := g.SerializedJSON()
+			must(t, "json", err)
+			if want := fmt.Sprintf(`"minor": %d`, tt.want.Minor); !strings.Contains(string(js), want) {
+				t.Fatalf("JSON serialization lacks %s:\n%s", want, js)
+			}
+		})
+	}
+}

@@ -1,0 +1,239 @@
+/* Version negotiation as AMD's runtime-loading frontend does it (spec backend_api.md §8.1,
+ * usage_and_tests.md §3): find the library, dlopen it by path, dlsym every symbol the
+ * frontend's wrapper resolves and every function of hipdnn_backend.h, then apply the version
+ * gate: hipdnnVersionString_ext() parsed with "%d.%d.%d" must have the MAJOR the frontend was
+ * compiled for. Also checks hipdnnGetComponentVersion_ext against the header macros and the
+ * plugin SDK macros (engine_api_version.h, heuristic_api_version.h), and drives a short
+ * session through the resolved pointers only. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
+#include <stdbool.h>
+
+#include <hipdnn_plugin_sdk/engine_api_version.h>
+#include <hipdnn_plugin_sdk/heuristic_api_version.h>
+
+#include "testutil.h"
+
+/* The frontend major this library serves. AMD's frontend refuses a backend whose MAJOR differs
+ * from its own compiled HIPDNN_FRONTEND_VERSION_MAJOR; version.json (0.x) is what this project
+ * pairs with. */
+#define FRONTEND_MAJOR_SERVED 0
+
+/* Every symbol the runtime-loading frontend resolves at wrapper construction (§8.1); a missing
+ * one would make that call return HIPDNN_STATUS_VERSION_MISMATCH. */
+static const char* const frontend_symbols[] = {
+    "hipdnnCreate", "hipdnnDestroy", "hipdnnSetStream", "hipdnnGetStream",
+    "hipdnnBackendCreateDescriptor", "hipdnnBackendDestroyDescriptor", "hipdnnBackendExecute",
+    "hipdnnBackendFinalize", "hipdnnBackendGetAttribute", "hipdnnBackendSetAttribute",
+    "hipdnnGetErrorString", "hipdnnGetLastErrorString", "hipdnnVersionString_ext",
+    "hipdnnBackendCreateAndDeserializeGraph_ext", "hipdnnBackendGetSerializedBinaryGraph_ext",
+    "hipdnnBackendGetSerializedJsonGraph_ext", "hipdnnBackendCreateAndDeserializeJsonGraph_ext",
+    "hipdnnBackendGetSerializedExecutionPlan_ext", "hipdnnBackendCreateAndDeserializeExecutionPlan_ext",
+    "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext", "hipdnnBackendGetSerializedBinaryContents_ext",
+    "hipdnnLoggingCallback_ext", "hipdnnSetEnginePluginPaths_ext", "hipdnnSetHeuristicPluginPaths_ext",
+    "hipdnnGetLoadedEnginePluginPaths_ext", "hipdnnGetEngineNameById_ext",
+    "hipdnnGetHeuristicPolicyCount_ext", "hipdnnGetHeuristicPolicyInfo_ext",
+    "hipdnnSetUserLogCallback_ext", "hipdnnBackendSetGlobalLogLevel_ext",
+    "hipdnnBackendGetGlobalLogLevel_ext", "hipdnnBackendWriteEngineRankingResults_ext",
+};
+
+/* Every function of the header with the address this program was linked against. A generic
+ * function pointer carries each (C allows casts between function pointer types). */
+typedef void (*any_fn)(void);
+#define FN(name) {#name, (any_fn)(name)}
+static const struct {
+    const char* name;
+    any_fn linked;
+} header_functions[] = {
+    FN(hipdnnCreate), FN(hipdnnDestroy), FN(hipdnnSetStream), FN(hipdnnGetStream),
+    FN(hipdnnBackendCreateDescriptor), FN(hipdnnBackendDestroyDescriptor), FN(hipdnnBackendExecute),
+    FN(hipdnnBackendFinalize), FN(hipdnnBackendGetAttribute), FN(hipdnnBackendSetAttribute),
+    FN(hipdnnGetErrorString), FN(hipdnnGetLastErrorString), FN(hipdnnPeekLastErrorString_ext),
+    FN(hipdnnBackendCreateAndDeserializeGraph_ext), FN(hipdnnBackendGetSerializedBinaryGraph_ext),
+    FN(hipdnnBackendGetSerializedJsonGraph_ext), FN(hipdnnBackendGetSerializedExecutionPlan_ext),
+    FN(hipdnnBackendCreateAndDeserializeExecutionPlan_ext),
+    FN(hipdnnBackendGetSerializedBinaryGraphAndPlan_ext), FN(hipdnnBackendGetSerializedBinaryContents_ext),
+    FN(hipdnnBackendCreateAndDeserializeJsonGraph_ext), FN(hipdnnSetEnginePluginPaths_ext),
+    FN(hipdnnSetHeuristicPluginPaths_ext), FN(hipdnnSetPluginUnloadMode_ext),
+    FN(hipdnnGetLoadedEnginePluginPaths_ext), FN(hipdnnGetEngineCount_ext), FN(hipdnnGetEngineInfo_ext),
+    FN(hipdnnGetEngineIdByName_ext), FN(hipdnnGetEngineNameById_ext), FN(hipdnnGetHeuristicPolicyCount_ext),
+    FN(hipdnnGetHeuristicPolicyInfo_ext), FN(hipdnnLoggingCallback_ext), FN(hipdnnSetUserLogCallback_ext),
+    FN(hipdnnBackendSetGlobalLogLevel_ext), FN(hipdnnBackendGetGlobalLogLevel_ext),
+    FN(hipdnnBackendWriteEngineRankingResults_ext), FN(hipdnnVersionString_ext),
+    FN(hipdnnGetComponentVersion_ext),
+};
+/* hipdnnGetVersion_ext is deprecated; it is resolved by name only so this file compiles
+ * without deprecation warnings. */
+
+static void* lib;
+
+/* dlsym into a typed function pointer (ISO C has no object -> function pointer cast). */
+#define RESOLVE(var, name)                                                               \
+    do {                                                                                 \
+        void* r_ = dlsym(lib, name);                                                     \
+        tu_checks++;                                                                     \
+        if (r_ == NULL) TU_FAIL("dlsym(%s) failed: %s", name, dlerror());                \
+        memcpy(&(var), &r_, sizeof(var));                                                \
+    } while (0)
+
+/* The frontend's gate: "%d.%d.%d" must parse and the MAJOR must be the frontend's. */
+static bool frontend_accepts(const char* v, int frontend_major) {
+    int major = -1, minor = -1, patch = -1;
+    if (v == NULL || sscanf(v, "%d.%d.%d", &major, &minor, &patch) != 3) return false;
+    return major == frontend_major;
+}
+
+static void check_triple(const char* what, hipdnnStatus_t (*get)(hipdnnVersionKind_ext_t, int64_t*, int64_t*, int64_t*),
+                         hipdnnVersionKind_ext_t kind, long long a, long long b, long long c) {
+    int64_t x = -1, y = -1, z = -1;
+    CHECK_OK(get(kind, &x, &y, &z));
+    tu_checks++;
+    if (x != a || y != b || z != c)
+        TU_FAIL("%s: the library reports %lld.%lld.%lld, the headers say %lld.%lld.%lld", what, (long long)x,
+                (long long)y, (long long)z, a, b, c);
+}
+
+/* A "MAJOR.MINOR.PATCH" macro string equals the three macros. */
+static void check_string_macro(const char* what, const char* s, int a, int b, int c) {
+    int x = -1, y = -1, z = -1, used = 0;
+    tu_checks++;
+    if (sscanf(s, "%d.%d.%d%n", &x, &y, &z, &used) != 3 || s[used] != '\0' || x != a || y != b || z != c)
+        TU_FAIL("%s is \"%s\", the numeric macros say %d.%d.%d", what, s, a, b, c);
+}
+
+int main(void) {
+    /* 1. Find the library the way the frontend finds "the module containing the code": dladdr. */
+    union {
+        const char* (*fn)(void);
+        void* object;
+    } anchor;
+    anchor.fn = hipdnnVersionString_ext;
+    Dl_info self;
+    if (dladdr(anchor.object, &self) == 0 || self.dli_fname == NULL) {
+        TU_FAIL("dladdr cannot place hipdnnVersionString_ext");
+        return tu_finish("test_compat_frontend");
+    }
+    CHECK(strstr(self.dli_fname, "libhipdnn_backend.so") != NULL);
+    lib = dlopen(self.dli_fname, RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        TU_FAIL("dlopen(%s): %s", self.dli_fname, dlerror());
+        return tu_finish("test_compat_frontend");
+    }
+    /* The frontend's directory search asks for <dir>/libhipdnn_backend.so: the installed
+     * development name must lead to the same library. */
+    char dev[4096];
+    snprintf(dev, sizeof dev, "%s", self.dli_fname);
+    char* slash = strrchr(dev, '/');
+    if (slash) {
+        snprintf(slash + 1, sizeof dev - (size_t)(slash + 1 - dev), "libhipdnn_backend.so");
+        void* by_dev_name = dlopen(dev, RTLD_NOW | RTLD_LOCAL);
+        tu_checks++;
+        if (by_dev_name != lib) TU_FAIL("dlopen(%s) = %p, want the loaded library %p (%s)", dev, by_dev_name, lib, by_dev_name ? "" : dlerror());
+        if (by_dev_name) dlclose(by_dev_name);
+    }
+
+    /* 2. Every frontend symbol and every header function resolves, to the linked definition. */
+    for (size_t i = 0; i < sizeof frontend_symbols / sizeof frontend_symbols[0]; i++) {
+        void* s = dlsym(lib, frontend_symbols[i]);
+        Dl_info where;
+        tu_checks++;
+        if (s == NULL)
+            TU_FAIL("the frontend resolves %s; dlsym: %s", frontend_symbols[i], dlerror());
+        else if (dladdr(s, &where) == 0 || where.dli_fbase != self.dli_fbase)
+            TU_FAIL("%s is not defined by %s", frontend_symbols[i], self.dli_fname);
+    }
+    CHECK_EQ_INT(sizeof header_functions / sizeof header_functions[0], 38);
+    for (size_t i = 0; i < sizeof header_functions / sizeof header_functions[0]; i++) {
+        void* s = dlsym(lib, header_functions[i].name);
+        any_fn f = NULL;
+        memcpy(&f, &s, sizeof f);
+        tu_checks++;
+        if (f == NULL || f != header_functions[i].linked)
+            TU_FAIL("%s: dlsym gives %p, the program was linked to another definition", header_functions[i].name, s);
+    }
+    CHECK(dlsym(lib, "hipdnnGetVersion_ext") != NULL);
+    /* A name the library lacks stays NULL, so a frontend notices and answers VERSION_MISMATCH. */
+    CHECK(dlsym(lib, "hipdnnNoSuchFunction_ext") == NULL);
+
+    /* 3. The version gate through the resolved pointer. */
+    const char* (*version_string)(void) = NULL;
+    RESOLVE(version_string, "hipdnnVersionString_ext");
+    if (version_string == NULL) return tu_finish("test_compat_frontend");
+    const char* v = version_string();
+    CHECK(v != NULL);
+    int major = -1, minor = -1, patch = -1, used = 0;
+    CHECK_EQ_INT(sscanf(v ? v : "", "%d.%d.%d%n", &major, &minor, &patch, &used), 3);
+    CHECK_EQ_INT(major, HIPDNN_BACKEND_VERSION_MAJOR);
+    CHECK_EQ_INT(minor, HIPDNN_BACKEND_VERSION_MINOR);
+    CHECK_EQ_INT(patch, HIPDNN_BACKEND_VERSION_PATCH);
+    CHECK_EQ_INT(major, FRONTEND_MAJOR_SERVED);
+    /* "[.TWEAK]": a non-empty tweak (the commit) follows, which "%d.%d.%d" ignores. */
+    CHECK(v && v[used] == '.' && v[used + 1] != '\0');
+    CHECK(frontend_accepts(v, FRONTEND_MAJOR_SERVED));
+    CHECK(!frontend_accepts(v, FRONTEND_MAJOR_SERVED + 1));
+    CHECK(!frontend_accepts(NULL, FRONTEND_MAJOR_SERVED));
+
+    /* 4. Component versions against the header and the plugin SDK. */
+    hipdnnStatus_t (*component)(hipdnnVersionKind_ext_t, int64_t*, int64_t*, int64_t*) = NULL;
+    RESOLVE(component, "hipdnnGetComponentVersion_ext");
+    if (component) {
+        check_triple("product", component, HIPDNN_VERSION_KIND_PRODUCT_EXT, HIPDNN_BACKEND_VERSION_MAJOR,
+                     HIPDNN_BACKEND_VERSION_MINOR, HIPDNN_BACKEND_VERSION_PATCH);
+        check_triple("C ABI", component, HIPDNN_VERSION_KIND_C_ABI_EXT, HIPDNN_BACKEND_C_ABI_VERSION_MAJOR,
+                     HIPDNN_BACKEND_C_ABI_VERSION_MINOR, HIPDNN_BACKEND_C_ABI_VERSION_PATCH);
+        check_triple("engine plugin API max", component, HIPDNN_VERSION_KIND_ENGINE_PLUGIN_API_MAX_EXT,
+                     HIPDNN_ENGINE_API_VERSION_MAJOR, HIPDNN_ENGINE_API_VERSION_MINOR, HIPDNN_ENGINE_API_VERSION_PATCH);
+        check_triple("engine plugin API min", component, HIPDNN_VERSION_KIND_ENGINE_PLUGIN_API_MIN_EXT,
+                     HIPDNN_ENGINE_API_VERSION_MIN_SUPPORTED_MAJOR, HIPDNN_ENGINE_API_VERSION_MIN_SUPPORTED_MINOR,
+                     HIPDNN_ENGINE_API_VERSION_MIN_SUPPORTED_PATCH);
+        check_triple("heuristic plugin API", component, HIPDNN_VERSION_KIND_HEURISTIC_PLUGIN_API_EXT,
+                     HIPDNN_HEURISTIC_API_VERSION_MAJOR, HIPDNN_HEURISTIC_API_VERSION_MINOR,
+                     HIPDNN_HEURISTIC_API_VERSION_PATCH);
+        int64_t gm = -1, gn = -1, gp = -1;
+        CHECK_OK(component(HIPDNN_VERSION_KIND_GRAPH_SCHEMA_EXT, &gm, &gn, &gp));
+        CHECK(gm >= 1 && gn >= 0 && gp >= 0);
+        /* The C ABI promise: a program built against C ABI M.m runs with a library M.n, n >= m. */
+        int64_t am = -1, an = -1, ap = -1;
+        CHECK_OK(component(HIPDNN_VERSION_KIND_C_ABI_EXT, &am, &an, &ap));
+        CHECK(am == HIPDNN_BACKEND_C_ABI_VERSION_MAJOR && an >= HIPDNN_BACKEND_C_ABI_VERSION_MINOR);
+        /* The engine feature floors the header names lie inside the hosted range. */
+        CHECK(HIPDNN_ENGINE_API_VERSION_ALIGNMENT_MAJOR == HIPDNN_ENGINE_API_VERSION_MAJOR &&
+              HIPDNN_ENGINE_API_VERSION_ENGINE_NAME_MINOR <= HIPDNN_ENGINE_API_VERSION_MINOR);
+    }
+    check_string_macro("HIPDNN_ENGINE_API_VERSION", HIPDNN_ENGINE_API_VERSION, HIPDNN_ENGINE_API_VERSION_MAJOR,
+                       HIPDNN_ENGINE_API_VERSION_MINOR, HIPDNN_ENGINE_API_VERSION_PATCH);
+    check_string_macro("HIPDNN_HEURISTIC_API_VERSION", HIPDNN_HEURISTIC_API_VERSION, HIPDNN_HEURISTIC_API_VERSION_MAJOR,
+                       HIPDNN_HEURISTIC_API_VERSION_MINOR, HIPDNN_HEURISTIC_API_VERSION_PATCH);
+    CHECK_EQ_INT(HIPDNN_HEURISTIC_API_VERSION_MAJOR, 0);
+
+    /* 5. A short session through resolved pointers only, with the frontend's error reporting
+     * (hipdnnGetErrorString(status) + hipdnnGetLastErrorString, which clears). */
+    hipdnnStatus_t (*create)(hipdnnHandle_t*) = NULL;
+    hipdnnStatus_t (*destroy)(hipdnnHandle_t) = NULL;
+    const char* (*error_string)(hipdnnStatus_t) = NULL;
+    void (*last_error)(char*, size_t) = NULL;
+    RESOLVE(create, "hipdnnCreate");
+    RESOLVE(destroy, "hipdnnDestroy");
+    RESOLVE(error_string, "hipdnnGetErrorString");
+    RESOLVE(last_error, "hipdnnGetLastErrorString");
+    if (create && destroy && error_string && last_error) {
+        hipdnnHandle_t h = NULL;
+        CHECK_OK(create(&h));
+        CHECK(h != NULL);
+        char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
+        last_error(msg, sizeof msg); /* drop anything plugin loading left */
+        CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, destroy(NULL));
+        CHECK_STREQ(error_string(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER), "HIPDNN_STATUS_BAD_PARAM_NULL_POINTER");
+        last_error(msg, sizeof msg);
+        CHECK(msg[0] != '\0');
+        last_error(msg, sizeof msg);
+        CHECK_STREQ(msg, "");
+        /* The status a frontend reports for a symbol it could not resolve has its name. */
+        CHECK_STREQ(error_string(HIPDNN_STATUS_VERSION_MISMATCH), "HIPDNN_STATUS_VERSION_MISMATCH");
+        if (h) CHECK_OK(destroy(h));
+    }
+
+    /* The Go runtime inside stays loaded; this drops only our reference. */
+    dlclose(lib);
+    return tu_finish("test_compat_frontend");
+}

@@ -1,0 +1,461 @@
+/* Schema evolution through the C API (RFC 0005: within a major, schema fields are only
+ * appended). The fixtures in internal/wire/testdata/evolution are graphs as a newer or an older
+ * frontend could send them, made by flatc-generated C++ from the test-only schema variants in
+ * schemas/evolution (the README there lists them):
+ *   - unknown trailing fields and JSON keys are ignored and the rest reads exactly (the future
+ *     graph runs on the CPU engine and matches a naive loop);
+ *   - fields an older schema lacked take their defaults;
+ *   - an unknown node type, enum value, data type or value kind is NOT_SUPPORTED with a message
+ *     naming it, the out pointer stays NULL;
+ *   - the reader-version guard (checklist item 40): a graph declaring a
+ *     min_required_engine_api_version above the newest engine plugin API this build hosts is
+ *     NOT_SUPPORTED naming both versions, 0.x and 1.x up to that maximum load;
+ *   - every finalize stamps min_required_engine_api_version: 1.0.0 plain, 1.1.0 override
+ *     shapes, 1.2.0 runtime pass-by-value, 1.3.0 alignment other than 16 or a ragged offset. */
+#include <hipdnn_plugin_sdk/engine_api_version.h>
+
+#include "plugin_testutil.h"
+
+#define FIXTURES HIPDNN_SOURCE_DIR "/internal/wire/testdata/evolution/"
+#define CPU_ENGINE_ID INT64_C(-7424244430098340505) /* HIPDNNGO_CPU_REFERENCE */
+
+/* ---- files and descriptors ----------------------------------------------------------------- */
+
+static uint8_t* read_fixture(const char* name, size_t* size) {
+    char path[1024];
+    snprintf(path, sizeof path, FIXTURES "%s", name);
+    *size = 0;
+    FILE* f = fopen(path, "rb");
+    if (f == NULL) {
+        TU_FAIL("cannot open %s", path);
+        return NULL;
+    }
+    uint8_t* buf = NULL;
+    size_t cap = 0, n = 0, got;
+    do {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 4096;
+            buf = realloc(buf, cap);
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *size = n;
+    return buf;
+}
+
+static bool is_json(const char* name) {
+    size_t n = strlen(name);
+    return n > 5 && strcmp(name + n - 5, ".json") == 0;
+}
+
+/* Deserializes a fixture with the function its suffix calls for. */
+static hipdnnStatus_t load(const char* name, hipdnnBackendDescriptor_t* out) {
+    size_t n = 0;
+    uint8_t* b = read_fixture(name, &n);
+    if (b == NULL) return HIPDNN_STATUS_INTERNAL_ERROR;
+    hipdnnStatus_t st = is_json(name) ? hipdnnBackendCreateAndDeserializeJsonGraph_ext(out, (const char*)b, n)
+                                      : hipdnnBackendCreateAndDeserializeGraph_ext(out, b, n);
+    free(b);
+    return st;
+}
+
+/* Loads, binds the handle and finalizes a fixture that must be accepted. */
+static hipdnnBackendDescriptor_t load_finalized(hipdnnHandle_t h, const char* name) {
+    hipdnnBackendDescriptor_t g = NULL;
+    hipdnnStatus_t st = load(name, &g);
+    if (st != HIPDNN_STATUS_SUCCESS) {
+        char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
+        TU_FAIL("%s: %s (%s)", name, hipdnnGetErrorString(st), pt_take_error(msg, sizeof msg));
+        return NULL;
+    }
+    pt_track(g);
+    CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
+    CHECK_OK(hipdnnBackendFinalize(g));
+    return g;
+}
+
+static char* json_of(hipdnnBackendDescriptor_t g) {
+    size_t size = 0, again = 0;
+    CHECK_OK(hipdnnBackendGetSerializedJsonGraph_ext(g, 0, &size, NULL));
+    char* s = calloc(size + 1, 1);
+    CHECK_OK(hipdnnBackendGetSerializedJsonGraph_ext(g, size, &again, s));
+    return s;
+}
+
+static uint8_t* binary_of(hipdnnBackendDescriptor_t g, size_t* size) {
+    size_t again = 0;
+    *size = 0;
+    CHECK_OK(hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, size, NULL));
+    uint8_t* b = calloc(*size + 1, 1);
+    CHECK_OK(hipdnnBackendGetSerializedBinaryGraph_ext(g, *size, &again, b));
+    return b;
+}
+
+/* ---- the engine API version a graph declares --------------------------------------------- */
+
+typedef struct {
+    int64_t major, minor, patch;
+} version3;
+
+static uint32_t u32(const uint8_t* p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint16_t u16(const uint8_t* p) { return (uint16_t)(p[0] | p[1] << 8); }
+
+/* Graph.min_required_engine_api_version (slot 8, an inline 12-byte struct) read straight from
+ * the flatbuffer the way a plugin's generated code does; {-1,-1,-1} when absent. */
+static version3 binary_min_version(const uint8_t* b, size_t n) {
+    version3 v = {-1, -1, -1};
+    if (n < 8) return v;
+    uint32_t table = u32(b);
+    int32_t back = (int32_t)u32(b + table);
+    size_t vt = (size_t)((int64_t)table - back);
+    uint16_t vsize = u16(b + vt);
+    const int slot = 8;
+    if (4 + 2 * slot + 2 > vsize) return v;
+    uint16_t off = u16(b + vt + 4 + 2 * slot);
+    if (off == 0) return v;
+    const uint8_t* p = b + table + off;
+    v.major = u32(p), v.minor = u32(p + 4), v.patch = u32(p + 8);
+    return v;
+}
+
+/* The same field from the JSON serialization. */
+static version3 json_min_version(const char* js) {
+    version3 v = {-1, -1, -1};
+    const char* p = js ? strstr(js, "\"min_required_engine_api_version\"") : NULL;
+    if (p == NULL) return v;
+    const char* end = strchr(p, '}');
+    const char* keys[3] = {"\"major\"", "\"minor\"", "\"patch\""};
+    int64_t* dst[3] = {&v.major, &v.minor, &v.patch};
+    for (int i = 0; i < 3; i++) {
+        const char* k = strstr(p, keys[i]);
+        long long x = -1;
+        if (k && end && k < end && sscanf(k + strlen(keys[i]), " : %lld", &x) == 1) *dst[i] = x;
+    }
+    return v;
+}
+
+#define CHECK_VERSION(got, a, b, c)                                                      \
+    do {                                                                                 \
+        version3 cv_ = (got);                                                            \
+        tu_checks++;                                                                     \
+        if (cv_.major != (a) || cv_.minor != (b) || cv_.patch != (c))                    \
+            TU_FAIL("%s = %lld.%lld.%lld, want %d.%d.%d", #got, (long long)cv_.major,    \
+                    (long long)cv_.minor, (long long)cv_.patch, (a), (b), (c));          \
+    } while (0)
+
+static version3 hosted_max(void) {
+    version3 v = {-1, -1, -1};
+    CHECK_OK(hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_ENGINE_PLUGIN_API_MAX_EXT, &v.major, &v.minor, &v.patch));
+    return v;
+}
+
+/* ---- 1. unknown things are NOT_SUPPORTED, naming them -------------------------------------- */
+
+static void check_unknown(void) {
+    version3 max = hosted_max();
+    char maxs[64];
+    snprintf(maxs, sizeof maxs, "up to %lld.%lld.%lld", (long long)max.major, (long long)max.minor, (long long)max.patch);
+    const struct {
+        const char* file;
+        const char* needle[2];
+    } cases[] = {
+        {"future_node.bin", {"unknown node type tag 24", "\"future_op\""}},
+        {"future_node.json", {"unknown node type \"FutureOpAttributes\"", "node 1"}},
+        {"future_datatype.bin", {"unknown data type value 18", "tensor uid 1"}},
+        {"future_datatype.json", {"unknown data type \"fp8_e3m4\"", "tensor"}},
+        {"future_pointwise_mode.bin", {"operation value 48 is not a known PointwiseMode", "node 0"}},
+        {"future_pointwise_mode.json", {"\"hardswish_fwd\"", "node 0"}},
+        {"future_conv_mode.bin", {"conv_mode value 3 is not a known ConvMode", "node 0"}},
+        {"future_conv_mode.json", {"\"DEFORMABLE\"", "node 0"}},
+        {"future_value_kind.bin", {"unknown tensor value type 9", "tensor uid 3"}},
+        {"future_value_kind.json", {"unknown value_type \"FutureInt8Value\"", "tensor"}},
+        {"future_min_version.bin", {"min_required_engine_api_version is 1.5.0", maxs}},
+        {"future_min_version.json", {"min_required_engine_api_version is 1.5.0", maxs}},
+    };
+    for (size_t i = 0; i < PT_COUNT(cases); i++) {
+        hipdnnBackendDescriptor_t g = NULL;
+        tu_clear_last_error();
+        hipdnnStatus_t st = load(cases[i].file, &g);
+        char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
+        pt_take_error(msg, sizeof msg);
+        tu_checks += 2;
+        if (st != HIPDNN_STATUS_NOT_SUPPORTED)
+            TU_FAIL("%s: %s (%d), want NOT_SUPPORTED; last error \"%s\"", cases[i].file, hipdnnGetErrorString(st), (int)st, msg);
+        if (g != NULL) {
+            TU_FAIL("%s: the out pointer was written on failure", cases[i].file);
+            hipdnnBackendDestroyDescriptor(g);
+        }
+        for (int k = 0; k < 2; k++) {
+            tu_checks++;
+            if (strstr(msg, cases[i].needle[k]) == NULL)
+                TU_FAIL("%s: last error \"%s\" does not contain \"%s\"", cases[i].file, msg, cases[i].needle[k]);
+        }
+    }
+}
+
+/* ---- 2. future trailing fields and keys are ignored, the rest reads exactly ---------------- */
+
+/* conv (pad 1, stride 1, cross-correlation) + per-channel bias + relu on the future graph's
+ * shapes: x [1,2,5,5], w [3,2,3,3], bias [1,3,1,1], y [1,3,5,5]. */
+static void reference_cbr(const float* x, const float* w, const float* bias, float* y) {
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 5; i++)
+            for (int j = 0; j < 5; j++) {
+                double s = 0;
+                for (int c = 0; c < 2; c++)
+                    for (int r = 0; r < 3; r++)
+                        for (int q = 0; q < 3; q++) {
+                            int ii = i + r - 1, jj = j + q - 1;
+                            if (ii < 0 || ii >= 5 || jj < 0 || jj >= 5) continue;
+                            s += (double)x[(c * 5 + ii) * 5 + jj] * w[((k * 2 + c) * 3 + r) * 3 + q];
+                        }
+                s += bias[k];
+                y[(k * 5 + i) * 5 + j] = s > 0 ? (float)s : 0.0f;
+            }
+}
+
+/* Runs a finalized graph on the CPU reference engine; ptrs follow uids. */
+static bool run_on_cpu(hipdnnHandle_t h, hipdnnBackendDescriptor_t g, size_t n, const int64_t* uids, void* const* ptrs) {
+    (void)h;
+    if (!pt_has_engine(h, CPU_ENGINE_ID)) {
+        TU_FAIL("the CPU reference engine is not loaded");
+        return false;
+    }
+    hipdnnBackendDescriptor_t plan = pt_plan_for(g, CPU_ENGINE_ID);
+    int64_t ws = pt_get_int64(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE);
+    void* workspace = ws > 0 ? calloc((size_t)ws, 1) : NULL;
+    hipdnnBackendDescriptor_t pack = pt_pack(n, uids, ptrs, workspace);
+    hipdnnStatus_t st = hipdnnBackendExecute(h, plan, pack);
+    CHECK_STATUS(HIPDNN_STATUS_SUCCESS, st);
+    free(workspace);
+    return st == HIPDNN_STATUS_SUCCESS;
+}
+
+static void check_future_fields(hipdnnHandle_t h) {
+    hipdnnBackendDescriptor_t gb = load_finalized(h, "future_fields.bin");
+    hipdnnBackendDescriptor_t gj = load_finalized(h, "future_fields.json");
+    if (gb == NULL || gj == NULL) return;
+    char* jb = json_of(gb);
+    char* jj = json_of(gj);
+    /* Same graph from both encodings, the graph's id kept, nothing from the future written. */
+    CHECK_STREQ(jb, jj);
+    CHECK(strstr(jb, "\"id\": \"00112233-4455-4677-8899-aabbccddeeff\"") != NULL);
+    CHECK(strstr(jb, "\"name\": \"evolution_future_fields\"") != NULL);
+    CHECK(strstr(jb, "\"future_") == NULL);
+    CHECK_VERSION(json_min_version(jb), 1, 0, 0);
+    free(jb);
+    free(jj);
+
+    /* The graph the known fields describe runs and matches the naive loop. Buffers come from
+     * malloc: every tensor declares the default alignment, 16 bytes, which the host checks. */
+    float* x = malloc(50 * sizeof(float));
+    float* w = malloc(54 * sizeof(float));
+    float* bias = malloc(3 * sizeof(float));
+    float* y = malloc(75 * sizeof(float));
+    float want[75];
+    for (int i = 0; i < 50; i++) x[i] = (float)((i * 7) % 11) - 5.0f;
+    for (int i = 0; i < 54; i++) w[i] = (float)((i * 5) % 7) * 0.25f - 0.75f;
+    for (int i = 0; i < 3; i++) bias[i] = 0.5f * (float)i - 0.5f;
+    for (int i = 0; i < 75; i++) y[i] = -99.0f;
+    reference_cbr(x, w, bias, want);
+    const int64_t uids[4] = {1, 2, 4, 6};
+    void* ptrs[4] = {x, w, bias, y};
+    if (run_on_cpu(h, gb, 4, uids, ptrs)) {
+        int bad = 0;
+        for (int i = 0; i < 75; i++) {
+            double d = (double)y[i] - want[i];
+            if (d < 0) d = -d;
+            if (d > 1e-4 * (1.0 + (want[i] < 0 ? -want[i] : want[i]))) bad++;
+        }
+        tu_checks++;
+        if (bad) TU_FAIL("future_fields.bin on the CPU engine: %d of 75 outputs differ from the naive loop", bad);
+    }
+    free(x);
+    free(w);
+    free(bias);
+    free(y);
+}
+
+/* ---- 3. fields a past schema lacked take their defaults ------------------------------------ */
+
+static void check_past(hipdnnHandle_t h) {
+    const char* pairs[2][2] = {{"past_sdpa.bin", "past_sdpa.json"}, {"past_pointwise.bin", "past_pointwise.json"}};
+    hipdnnBackendDescriptor_t pointwise = NULL;
+    for (int i = 0; i < 2; i++) {
+        hipdnnBackendDescriptor_t gb = load_finalized(h, pairs[i][0]);
+        hipdnnBackendDescriptor_t gj = load_finalized(h, pairs[i][1]);
+        if (gb == NULL || gj == NULL) continue;
+        if (i == 1) pointwise = gb;
+        /* Finalize stamps what this build writes: 1.0.0 and a version-4 id (different per graph). */
+        size_t n = 0;
+        uint8_t* bin = binary_of(gb, &n);
+        CHECK_VERSION(binary_min_version(bin, n), 1, 0, 0);
+        free(bin);
+        char* jb = json_of(gb);
+        char* jj = json_of(gj);
+        CHECK_VERSION(json_min_version(jb), 1, 0, 0);
+        CHECK(strstr(jb, "\"id\": \"") != NULL);
+        CHECK(strstr(jb, "\"alignment\"") == NULL); /* default 16, not written */
+        CHECK(strstr(jb, "ragged") == NULL);
+        if (i == 0) {
+            CHECK(strstr(jb, "\"implementation\": \"AUTO\"") != NULL);
+            CHECK(strstr(jb, "\"diagonal_alignment\": \"BOTTOM_RIGHT\"") != NULL);
+            CHECK(strstr(jb, "\"attn_scale_value\": 0.125") != NULL);
+        }
+        /* Binary and JSON agree apart from the minted ids. */
+        char* ib = strstr(jb, "\"id\": \"");
+        char* ij = strstr(jj, "\"id\": \"");
+        CHECK(ib && ij);
+        if (ib && ij) {
+            memset(ib, '-', 44);
+            memset(ij, '-', 44);
+            CHECK_STREQ(jb, jj);
+        }
+        free(jb);
+        free(jj);
+    }
+    if (pointwise) {
+        float* x = malloc(6 * sizeof(float));
+        float* y = calloc(6, sizeof(float));
+        for (int i = 0; i < 6; i++) x[i] = (float)((i % 2) ? -(i + 1) : (i + 1));
+        const int64_t uids[2] = {1, 3};
+        void* ptrs[2] = {x, y};
+        if (run_on_cpu(h, pointwise, 2, uids, ptrs))
+            for (int i = 0; i < 6; i++) CHECK(y[i] == 2 * x[i]);
+        free(x);
+        free(y);
+    }
+}
+
+/* ---- 4. the reader-version guard --------------------------------------------------------- */
+
+static hipdnnStatus_t load_with_version(int64_t major, int64_t minor, int64_t patch, char* msg, size_t n) {
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"min_required_engine_api_version\": {\"major\": %lld, \"minor\": %lld, \"patch\": %lld},"
+             " \"name\": \"guard\", \"tensors\": [{\"uid\": 1, \"name\": \"x\", \"dims\": [2, 3], \"strides\": [3, 1],"
+             " \"data_type\": \"float\"}, {\"uid\": 2, \"name\": \"y\", \"dims\": [2, 3], \"strides\": [3, 1],"
+             " \"data_type\": \"float\"}], \"nodes\": [{\"name\": \"relu\", \"type\": \"PointwiseAttributes\","
+             " \"compute_data_type\": \"float\", \"inputs\": {\"operation\": \"relu_fwd\", \"in_0_tensor_uid\": 1},"
+             " \"outputs\": {\"out_0_tensor_uid\": 2}}]}",
+             (long long)major, (long long)minor, (long long)patch);
+    hipdnnBackendDescriptor_t g = NULL;
+    tu_clear_last_error();
+    hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, strlen(text));
+    pt_take_error(msg, n);
+    if (st == HIPDNN_STATUS_SUCCESS) {
+        CHECK(g != NULL);
+        if (g) CHECK_OK(hipdnnBackendDestroyDescriptor(g));
+    } else {
+        CHECK(g == NULL);
+    }
+    return st;
+}
+
+static void check_reader_version_guard(void) {
+    version3 max = hosted_max();
+    /* The hosted maximum is the SDK's engine API version. */
+    CHECK_EQ_INT(max.major, HIPDNN_ENGINE_API_VERSION_MAJOR);
+    CHECK_EQ_INT(max.minor, HIPDNN_ENGINE_API_VERSION_MINOR);
+    CHECK_EQ_INT(max.patch, HIPDNN_ENGINE_API_VERSION_PATCH);
+    const version3 ok[] = {{0, 0, 0}, {0, 7, 3}, {1, 0, 0}, {1, 2, 0}, {max.major, max.minor, max.patch}};
+    const version3 bad[] = {{max.major, max.minor, max.patch + 1}, {max.major, max.minor + 1, 0},
+                            {max.major + 1, 0, 0}, {4294967295LL, 0, 0}};
+    char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
+    for (size_t i = 0; i < PT_COUNT(ok); i++) {
+        hipdnnStatus_t st = load_with_version(ok[i].major, ok[i].minor, ok[i].patch, msg, sizeof msg);
+        tu_checks++;
+        if (st != HIPDNN_STATUS_SUCCESS)
+            TU_FAIL("a graph declaring %lld.%lld.%lld: %s (%s)", (long long)ok[i].major, (long long)ok[i].minor,
+                    (long long)ok[i].patch, hipdnnGetErrorString(st), msg);
+    }
+    for (size_t i = 0; i < PT_COUNT(bad); i++) {
+        hipdnnStatus_t st = load_with_version(bad[i].major, bad[i].minor, bad[i].patch, msg, sizeof msg);
+        char need[64], have[64];
+        snprintf(need, sizeof need, "%lld.%lld.%lld", (long long)bad[i].major, (long long)bad[i].minor, (long long)bad[i].patch);
+        snprintf(have, sizeof have, "%lld.%lld.%lld", (long long)max.major, (long long)max.minor, (long long)max.patch);
+        tu_checks += 3;
+        if (st != HIPDNN_STATUS_NOT_SUPPORTED)
+            TU_FAIL("a graph declaring %s: %s, want NOT_SUPPORTED", need, hipdnnGetErrorString(st));
+        if (strstr(msg, need) == NULL) TU_FAIL("message \"%s\" does not name the graph's %s", msg, need);
+        if (strstr(msg, have) == NULL) TU_FAIL("message \"%s\" does not name the hosted %s", msg, have);
+    }
+}
+
+/* ---- 5. the version every finalize stamps ------------------------------------------------ */
+
+/* relu(x) -> y where x has a ragged offset tensor uid (HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC as
+ * INT64, the older frontend's form). */
+static hipdnnBackendDescriptor_t ragged_graph(hipdnnHandle_t h) {
+    const int64_t dims[2] = {2, 3};
+    int64_t ragged = 9;
+    hipdnnBackendDescriptor_t x = pt_new(HIPDNN_BACKEND_TENSOR_DESCRIPTOR);
+    int64_t uid = 1, strides[2] = {3, 1};
+    hipdnnDataType_t dt = HIPDNN_DATA_FLOAT, prec = HIPDNN_DATA_FLOAT;
+    CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
+    CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
+    CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 2, dims));
+    CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 2, strides));
+    CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, HIPDNN_TYPE_INT64, 1, &ragged));
+    CHECK_OK(hipdnnBackendFinalize(x));
+    hipdnnBackendDescriptor_t y = pt_tensor(2, 2, dims, HIPDNN_DATA_FLOAT, false, 0, false);
+    hipdnnBackendDescriptor_t op = pt_new(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+    hipdnnPointwiseMode_t mode = HIPDNN_POINTWISE_RELU_FWD;
+    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &x));
+    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y));
+    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
+    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
+    CHECK_OK(hipdnnBackendFinalize(op));
+    return pt_finish_graph(h, 1, &op, false);
+}
+
+static void check_stamp(const char* what, hipdnnBackendDescriptor_t g, int major, int minor) {
+    size_t n = 0;
+    uint8_t* bin = binary_of(g, &n);
+    version3 b = binary_min_version(bin, n);
+    char* js = json_of(g);
+    version3 j = json_min_version(js);
+    tu_checks += 2;
+    if (b.major != major || b.minor != minor || b.patch != 0)
+        TU_FAIL("%s: binary graph declares %lld.%lld.%lld, want %d.%d.0", what, (long long)b.major, (long long)b.minor, (long long)b.patch, major, minor);
+    if (j.major != major || j.minor != minor || j.patch != 0)
+        TU_FAIL("%s: JSON graph declares %lld.%lld.%lld, want %d.%d.0", what, (long long)j.major, (long long)j.minor, (long long)j.patch, major, minor);
+    /* What this build writes, this build reads. */
+    hipdnnBackendDescriptor_t again = NULL;
+    CHECK_OK(hipdnnBackendCreateAndDeserializeGraph_ext(&again, bin, n));
+    if (again) CHECK_OK(hipdnnBackendDestroyDescriptor(again));
+    free(bin);
+    free(js);
+}
+
+static void check_stamps(hipdnnHandle_t h) {
+    pt_graph_opts o = {0, false, false, HIPDNN_DATA_FLOAT};
+    check_stamp("plain", pt_pointwise_graph(h, &o), 1, 0);
+    o.override_shape = true;
+    check_stamp("override shapes", pt_pointwise_graph(h, &o), 1, 1);
+    o.override_shape = false;
+    o.pass_by_value = true;
+    check_stamp("runtime pass-by-value", pt_pointwise_graph(h, &o), 1, 2);
+    o.pass_by_value = false;
+    o.alignment = 32;
+    check_stamp("alignment 32", pt_pointwise_graph(h, &o), 1, 3);
+    o.alignment = 16;
+    check_stamp("alignment 16 (the default)", pt_pointwise_graph(h, &o), 1, 0);
+    check_stamp("ragged offset", ragged_graph(h), 1, 3);
+}
+
+int main(void) {
+    hipdnnHandle_t h = NULL;
+    CHECK_OK(hipdnnCreate(&h));
+    if (h == NULL) return tu_finish("test_compat_schema");
+    check_unknown();
+    check_future_fields(h);
+    check_past(h);
+    check_reader_version_guard();
+    check_stamps(h);
+    pt_release_all();
+    CHECK_OK(hipdnnDestroy(h));
+    return tu_finish("test_compat_schema");
+}
