@@ -287,3 +287,34 @@ func TestEvolutionFinalizeStampsEngineAPIVersion(t *testing.T) {
 		})
 	}
 }
+
+// A deserialized graph must never become a silently different graph: a tensor's
+// ragged_offset_multiplier other than 1 has no tensor attribute to live in, so such a graph is
+// NOT_SUPPORTED (binary and JSON) instead of losing the multiplier at finalize.
+func TestEvolutionRaggedMultiplierIsNotDropped(t *testing.T) {
+	m, err := wire.DecodeGraph(readEvolution(t, "past_pointwise.bin"))
+	must(t, "decode", err)
+	rag := int64(2)
+	m.Tensors[0].RaggedOffsetUID = &rag
+	for _, mult := range []int64{1, 4} {
+		m.Tensors[0].RaggedOffsetMultiplier = mult
+		bin, err := wire.EncodeGraph(m)
+		must(t, "encode", err)
+		js, err := wire.GraphToJSON(m)
+		must(t, "json", err)
+		for what, load := range map[string]func() (*Graph, error){
+			"binary": func() (*Graph, error) { return DeserializeGraph(bin) },
+			"JSON":   func() (*Graph, error) { return DeserializeJSONGraph(js) },
+		} {
+			g, err := load()
+			if mult == 1 {
+				must(t, what, err)
+				continue
+			}
+			wantCode(t, what, err, api.HIPDNN_STATUS_NOT_SUPPORTED)
+			if g != nil || !strings.Contains(err.Error(), "tensor uid 1: ragged_offset_multiplier 4") {
+				t.Fatalf("%s: %v", what, err)
+			}
+		}
+	}
+}

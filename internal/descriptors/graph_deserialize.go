@@ -159,6 +159,12 @@ func tensorFromWire(wt *wire.Tensor) (*Tensor, error) {
 		uid := *wt.RaggedOffsetUID
 		t.raggedUID = &uid
 	}
+	if wt.RaggedOffsetMultiplier != wire.DefaultRaggedOffsetMultiplier {
+		// No tensor attribute carries the multiplier: accepting it would hand plugins a graph
+		// that silently lost it.
+		return nil, status.NotSupported("tensor uid %d: ragged_offset_multiplier %d is not supported (a tensor descriptor cannot carry it; only the default 1 is)",
+			wt.UID, wt.RaggedOffsetMultiplier)
+	}
 	if wt.Value != nil {
 		b, ok := scalarFromWire(dt, wt.Value)
 		if !ok {
