@@ -28,7 +28,7 @@ struct HipdnnEnginePluginExecutionContext {
     int64_t engine_id;
 };
 
-static uint64_t applicable_calls, executes;
+static uint64_t applicable_calls, executes, set_streams;
 static uint32_t last_min_version[3];
 
 static int64_t engine_id(void) { return hipdnnPluginEngineNameToId(ENGINE_NAME); }
@@ -53,9 +53,11 @@ static void record_min_version(const hipdnnPluginConstData_t* graph) {
     for (int i = 0; i < 3; i++) last_min_version[i] = rd32(b + table + off + 4 * i);
 }
 
-HIPDNN_PLUGIN_EXPORT void hipdnnTestCompatGetStats(uint64_t* applicable, uint64_t* executed, uint32_t* min_version) {
+HIPDNN_PLUGIN_EXPORT void hipdnnTestCompatGetStats(uint64_t* applicable, uint64_t* executed, uint64_t* streams,
+                                                  uint32_t* min_version) {
     *applicable = applicable_calls;
     *executed = executes;
+    *streams = set_streams;
     memcpy(min_version, last_min_version, sizeof last_min_version);
 }
 
@@ -125,6 +127,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroy(hipdnnEngine
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSetStream(hipdnnEnginePluginHandle_t handle, hipStream_t stream) {
     if (handle == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "handle is NULL");
     handle->stream = stream;
+    __atomic_fetch_add(&set_streams, 1, __ATOMIC_RELAXED);
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
@@ -229,16 +232,16 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginExecuteOpGraph(hipdn
 
 #define ENGINE_NAME "TEST_COMPAT_FUTURE_MINOR_ENGINE"
 
-typedef void (*stats_fn)(uint64_t*, uint64_t*, uint32_t*);
+typedef void (*stats_fn)(uint64_t*, uint64_t*, uint64_t*, uint32_t*);
 
 struct stats {
-    uint64_t applicable, executes;
+    uint64_t applicable, executes, streams;
     uint32_t min[3];
 };
 
 static struct stats read_stats(stats_fn f) {
-    struct stats s = {0, 0, {0, 0, 0}};
-    if (f) f(&s.applicable, &s.executes, s.min);
+    struct stats s = {0, 0, 0, {0, 0, 0}};
+    if (f) f(&s.applicable, &s.executes, &s.streams, s.min);
     return s;
 }
 
@@ -259,6 +262,11 @@ static void newer_minor(void) {
     CHECK_STREQ(pt_engine_name(h, id, name, sizeof name), ENGINE_NAME);
     PT_FN(stats_fn, stats, COMPAT_PLUGIN_PATH, "hipdnnTestCompatGetStats");
     CHECK(stats != NULL);
+    /* No stream is pushed when a handle is created (plugins start on the default stream); each
+     * hipdnnSetStream reaches the plugin handle once. */
+    CHECK_EQ_INT(read_stats(stats).streams, 0);
+    CHECK_OK(hipdnnSetStream(h, NULL));
+    CHECK_EQ_INT(read_stats(stats).streams, 1);
 
     /* Plain graph: offered, planned, executed. */
     int64_t ids[8];
