@@ -44,6 +44,10 @@ func fail(fn string, err error) C.int {
 	return C.int(code)
 }
 
+// codeOnly maps an error to its status without recording it: the logging-control exports
+// never set the last error (AMD's behaviour) and must not log about the logger.
+func codeOnly(err error) C.int { return C.int(status.Code(err)) }
+
 // done maps a result: nil is success.
 func done(fn string, err error) C.int {
 	if err != nil {

@@ -38,21 +38,26 @@ func (u userSink) Deliver(sev api.Severity, line string) {
 //export hipdnnGo_SetUserLogCallback
 func hipdnnGo_SetUserLogCallback(cb C.uintptr_t, minLevel, mode C.int, userHandle C.uintptr_t) (st C.int) {
 	const fn = "hipdnnSetUserLogCallback_ext"
-	defer guard(fn, &st)
+	// Like the level exports: no last error, no log record (AMD's tryCatch is not used here).
+	defer func() {
+		if r := recover(); r != nil {
+			st = C.int(api.HIPDNN_STATUS_INTERNAL_ERROR)
+		}
+	}()
 	switch {
 	case cb == 0:
-		return fail(fn, badParam("%s: callback is NULL", fn))
+		return codeOnly(badParam("%s: callback is NULL", fn))
 	case userHandle == 0:
-		return fail(fn, badParam("%s: userHandle is NULL", fn))
+		return codeOnly(badParam("%s: userHandle is NULL", fn))
 	case mode != C.int(api.HIPDNN_LOG_CALLBACK_SYNC) && mode != C.int(api.HIPDNN_LOG_CALLBACK_ASYNC):
-		return fail(fn, badParam("%s: mode %d is neither HIPDNN_LOG_CALLBACK_SYNC (0) nor HIPDNN_LOG_CALLBACK_ASYNC (1)", fn, int(mode)))
+		return codeOnly(badParam("%s: mode %d is neither HIPDNN_LOG_CALLBACK_SYNC (0) nor HIPDNN_LOG_CALLBACK_ASYNC (1)", fn, int(mode)))
 	case !logging.ValidLevel(api.Severity(minLevel)):
-		return fail(fn, badParam("%s: minLevel %d is not a hipdnnSeverity_t", fn, int(minLevel)))
+		return codeOnly(badParam("%s: minLevel %d is not a hipdnnSeverity_t", fn, int(minLevel)))
 	}
 	key := logging.UserKey{Callback: uintptr(cb), Handle: uintptr(userHandle)}
 	err := logging.SetUserCallback(key, userSink{uintptr(cb), uintptr(userHandle)}, api.Severity(minLevel), mode == C.int(api.HIPDNN_LOG_CALLBACK_ASYNC))
 	if err != nil {
-		return fail(fn, badParam("%s: %v", fn, err))
+		return codeOnly(badParam("%s: %v", fn, err))
 	}
 	return C.int(api.HIPDNN_STATUS_SUCCESS)
 }

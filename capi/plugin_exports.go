@@ -190,7 +190,7 @@ func hipdnnGo_GetEngineInfo(h C.uintptr_t, index C.size_t, id *C.int64_t,
 		return fail(fn, nullArg(fn, "a length pointer"))
 	}
 	list := hd.EngineSet().Engines()
-	if int(index) >= len(list) {
+	if uint64(index) >= uint64(len(list)) {
 		return fail(fn, badParam("%s: engineIndex %d is out of range (%d engines)", fn, index, len(list)))
 	}
 	e := list[index]
@@ -284,7 +284,7 @@ func hipdnnGo_GetHeuristicPolicyInfo(h C.uintptr_t, index C.size_t, id *C.int64_
 		return fail(fn, nullArg(fn, "a length pointer"))
 	}
 	list := hd.PolicySet().Policies()
-	if int(index) >= len(list) {
+	if uint64(index) >= uint64(len(list)) {
 		return fail(fn, badParam("%s: policyIndex %d is out of range (%d policies)", fn, index, len(list)))
 	}
 	p := list[index]

@@ -43,7 +43,7 @@ func (d noneDriver) eventCreate() (Event, error) {
 	return Event{}, d.err("EventCreate")
 }
 func (d noneDriver) eventRecord(Event, uintptr) error { return d.err("EventRecord") }
-func (d noneDriver) eventSynchronize(Event) error            { return d.err("EventSynchronize") }
+func (d noneDriver) eventSynchronize(Event) error     { return d.err("EventSynchronize") }
 func (d noneDriver) eventElapsedMs(Event, Event) (float32, error) {
 	return 0, d.err("EventElapsedMs")
 }

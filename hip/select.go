@@ -2,7 +2,7 @@ package hip
 
 import (
 	"fmt"
-	"os"
+	"github.com/hipdnn-go/backend/internal/env"
 	"strings"
 )
 
@@ -32,7 +32,7 @@ type config struct {
 
 func defaultConfig() config {
 	return config{
-		getenv:     os.Getenv,
+		getenv:     env.Get,
 		amdLibs:    amdLibraries,
 		cudaLibs:   cudaLibraries,
 		driverLibs: cudaDriverLibraries,

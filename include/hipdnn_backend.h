@@ -34,7 +34,7 @@
  *
  * Last error. A failing call stores a message in the calling OS thread's last-error buffer
  * (HIPDNN_ERROR_STRING_MAX_LENGTH bytes) before returning; a successful call leaves the buffer
- * as it was. hipdnnGetLastErrorString reads and clears it, hipdnnPeekLastErrorString_ext reads
+ * as it was, except hipdnnCreate (see there). hipdnnGetLastErrorString reads and clears it, hipdnnPeekLastErrorString_ext reads
  * it. Functions documented as "does not set the last error" never touch it.
  *
  * Two-call buffers. Functions that return variable-sized data are called twice: first with a
@@ -170,7 +170,8 @@ typedef enum
  * hipdnnCreate makes a new handle and writes it to *handle. The first handle (and the first one
  * after plugins were unloaded) loads the engine and heuristic plugins from the configured search
  * paths (hipdnnSetEnginePluginPaths_ext, HIPDNN_PLUGIN_DIR, HIPDNN_HEURISTIC_PLUGIN_DIR);
- * plugins that fail to load or validate are skipped and logged, never failing the call. The
+ * plugins that fail to load or validate are skipped and logged, never failing the call; as in
+ * hipDNN, the last such failure is also left in the last error although the call succeeds. The
  * stream starts as NULL, the default stream.
  * Ownership: the caller releases the handle with hipdnnDestroy.
  * Returns SUCCESS; BAD_PARAM_NULL_POINTER if handle is NULL.

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/hipdnn-go/backend/internal/env"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ func Truthy(s string) bool {
 
 // Disabled reports whether the environment turns the cache off.
 func Disabled() bool {
-	return Truthy(os.Getenv("HIPDNN_DISABLE_EXACT_ENGINE_CACHE")) || Truthy(os.Getenv("HIPDNN_DISABLE_CACHE"))
+	return Truthy(env.Get("HIPDNN_DISABLE_EXACT_ENGINE_CACHE")) || Truthy(env.Get("HIPDNN_DISABLE_CACHE"))
 }
 
 // Key identifies a (graph, device) pair. The graph's id is left out, so the same graph
@@ -60,7 +61,7 @@ func Key(g *wire.Graph, deviceProps []byte) (uint64, error) {
 
 // dir is the folder of this build's entries.
 func dir() (string, error) {
-	root := strings.TrimSpace(os.Getenv("HIPDNN_CACHE_DIR"))
+	root := strings.TrimSpace(env.Get("HIPDNN_CACHE_DIR"))
 	if root == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {

@@ -37,6 +37,10 @@ type Attr struct {
 	// configs); by default they must be finalized (BAD_PARAM_NOT_FINALIZED).
 	DescMayBeUnfinalized bool
 
+	// Default is what GetAttribute reports when the attribute was never set (Set false:
+	// no default, the read gives count 0).
+	Default Value
+
 	// Validate checks a decoded value before it is stored.
 	Validate func(o Object, v *Value) error
 	// OnSet replaces storing: the kind keeps the value its own way.
@@ -132,7 +136,7 @@ func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count i
 	if !a.accepts(t) {
 		return status.BadParam("%s::setAttribute() failed: attribute %v takes %v, not %v", h.spec.Class, name, a.Type, t)
 	}
-	if p == nil && (count > 0 || a.Min > 0) {
+	if p == nil && (count > 0 || a.Min > 0 || h.spec.NullArrayRejected) {
 		return status.NullPointer("%s::setAttribute() failed: arrayOfElements is NULL for %v", h.spec.Class, name)
 	}
 	if count < a.Min || (a.Max >= 0 && count > a.Max) {
@@ -349,6 +353,9 @@ func GetAttribute(o Object, name api.AttributeName, t api.AttributeType, request
 		v = &cv
 	} else {
 		v = &h.vals[a.slot]
+		if !v.Set {
+			v = &a.Default
+		}
 	}
 	return encode(h, a, t, v, requested, count, p)
 }
@@ -365,6 +372,9 @@ func encode(h *Header, a *Attr, t api.AttributeType, v *Value, requested int64, 
 		return status.BadParam("%s::getAttribute() failed: %v holds a %v value; read it as %v", h.spec.Class, a.Name, v.Type, v.Type)
 	}
 	n := v.Len(a)
+	if a.ExactOne && p == nil && requested != 0 {
+		return status.NullPointer("%s::getAttribute() failed: arrayOfElements is NULL for %v", h.spec.Class, a.Name)
+	}
 	if a.NoSizeQuery && (p == nil || count == nil) {
 		return status.NullPointer("%s::getAttribute() failed: %v needs both arrayOfElements and elementCount", h.spec.Class, a.Name)
 	}

@@ -5,6 +5,7 @@ import (
 	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/handle"
 	"github.com/hipdnn-go/backend/internal/status"
+	"github.com/hipdnn-go/backend/internal/wire"
 )
 
 // ExecutionPlan is HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: an engine config turned into the
@@ -71,9 +72,16 @@ func finalizePlan(o Object) error {
 	p.alignments = p.alignments[:0]
 	align := map[int64]int64{}
 	for _, t := range g.model.Tensors {
+		a := t.Alignment
+		if t.RuntimePassByValue && a == wire.DefaultAlignment && t.DataType.ByteSize() > 0 {
+			// A runtime pass-by-value scalar arrives as a host pointer to one value that the
+			// caller may keep anywhere: require its natural alignment, not the 16 bytes
+			// meant for device buffers, unless BYTE_ALIGNMENT asked for more.
+			a = int64(t.DataType.ByteSize())
+		}
 		p.uids = append(p.uids, t.UID)
-		p.alignments = append(p.alignments, t.Alignment)
-		align[t.UID] = t.Alignment
+		p.alignments = append(p.alignments, a)
+		align[t.UID] = a
 	}
 	ctx, err := s.CreateContext(p.engineID, p.config.Blob(), g.Bytes(), align, p.override)
 	if err != nil {
@@ -91,7 +99,8 @@ func (p *ExecutionPlan) release() {
 }
 
 // Execute is hipdnnBackendExecute: plan and pack must be finalized descriptors of the right
-// kinds, and the plan must be executed with the handle it was built with.
+// kinds. A handle other than the plan's runs the plan through its own plugin handle (and
+// stream), as in hipDNN; it must share the plan's plugin set.
 func Execute(h *handle.Handle, plan, pack Object) error {
 	p, ok := plan.(*ExecutionPlan)
 	if !ok {
@@ -108,7 +117,10 @@ func Execute(h *handle.Handle, plan, pack Object) error {
 		return status.BadParam("hipdnnBackendExecute: the variant pack is not finalized")
 	}
 	if h != p.handle {
-		return status.BadParam("hipdnnBackendExecute: the execution plan was built with another hipdnnHandle_t; execute it with that handle")
+		if err := p.ctx.ExecuteIn(h.Engines(), v.workspace, v.buffers, v.overrides); err != nil {
+			return status.Wrap(err, "hipdnnBackendExecute with a handle other than the plan's")
+		}
+		return nil
 	}
 	return p.ctx.Execute(v.workspace, v.buffers, v.overrides)
 }

@@ -49,8 +49,10 @@ var graphKind = register(&KindSpec{
 		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_IO_DATA_TYPE_EXT, Type: api.HIPDNN_TYPE_DATA_TYPE, Min: 1, Max: 1, Settable: true, Gettable: true, Validate: validDataType},
 		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, Type: api.HIPDNN_TYPE_INT64, Min: 1, Max: 1, Settable: true, Gettable: true},
 		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, Type: api.HIPDNN_TYPE_CHAR, Min: 0, Max: -1, Settable: true, Gettable: true},
-		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, Type: api.HIPDNN_TYPE_BOOLEAN, Min: 1, Max: 1, Settable: true, Gettable: true},
-		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_IS_RAGGED_TENSOR_ENABLED_EXT, Type: api.HIPDNN_TYPE_BOOLEAN, Min: 1, Max: 1, Settable: true, Gettable: true},
+		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, Type: api.HIPDNN_TYPE_BOOLEAN, Min: 1, Max: 1, Settable: true, Gettable: true,
+			Default: boolValue(false)},
+		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_IS_RAGGED_TENSOR_ENABLED_EXT, Type: api.HIPDNN_TYPE_BOOLEAN, Min: 1, Max: 1, Settable: true, Gettable: true,
+			Default: boolValue(false)},
 	},
 	Finalize: finalizeGraph,
 })

@@ -73,7 +73,7 @@ func graphFromModel(m *wire.Graph) (*Graph, error) {
 	g := graphKind.New(graphKind).(*Graph)
 	ops := make([]Object, 0, len(m.Nodes))
 	for i := range m.Nodes {
-		op, err := liftOp(&m.Nodes[i], tensors)
+		op, err := liftOp(&m.Nodes[i], tensors, m.ComputeDataType)
 		if err != nil {
 			return nil, err
 		}

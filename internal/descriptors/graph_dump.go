@@ -2,6 +2,7 @@ package descriptors
 
 import (
 	"fmt"
+	"github.com/hipdnn-go/backend/internal/env"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // key is the FNV-1a hash of the JSON without the graph's id, so identical graphs are written
 // once. Failures are logged, never returned: a dump must not fail a finalize.
 func dumpGraph(g *Graph) {
-	dir := strings.TrimSpace(os.Getenv("HIPDNN_LOG_GRAPH_DIR"))
+	dir := strings.TrimSpace(env.Get("HIPDNN_LOG_GRAPH_DIR"))
 	if dir == "" {
 		return
 	}

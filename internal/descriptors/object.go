@@ -74,6 +74,9 @@ type KindSpec struct {
 	// RejectRefinalize makes a second Finalize fail with BAD_PARAM ("Already finalized")
 	// instead of validating again.
 	RejectRefinalize bool
+	// NullArrayRejected makes SetAttribute refuse a NULL arrayOfElements even with count 0
+	// (BAD_PARAM_NULL_POINTER; the variant pack).
+	NullArrayRejected bool
 
 	New      func(k *KindSpec) Object // allocates the concrete type and calls k.init on its Header
 	Finalize func(o Object) error     // kind-specific validation; required attributes are checked before

@@ -395,8 +395,10 @@ func (op *Op) fieldOf(name string) (wire.Value, bool) {
 }
 
 // liftOp makes a finalized operation descriptor from a deserialized node (the "fromNode" path
-// of graph deserialization): tensor fields are resolved through the graph's tensors.
-func liftOp(n *wire.Node, tensors map[int64]*Tensor) (*Op, error) {
+// of graph deserialization): tensor fields are resolved through the graph's tensors. A node
+// whose compute type is missing or UNSET takes the graph's (graphCompute), as the frontend
+// fills node compute types from the graph's context; real graph files rely on it.
+func liftOp(n *wire.Node, tensors map[int64]*Tensor, graphCompute wire.DataType) (*Op, error) {
 	s := opByNode[n.Op.Name]
 	if s == nil {
 		return nil, status.NotSupported("operation %s is not supported by this backend", n.Op.Name)
@@ -404,7 +406,10 @@ func liftOp(n *wire.Node, tensors map[int64]*Tensor) (*Op, error) {
 	op := newOp(s, s.kindSp)
 	op.node.Name = n.Name
 	op.node.ComputeDataType = n.ComputeDataType
-	op.compSet = n.ComputeDataType != wire.DataTypeUnset
+	if op.node.ComputeDataType == wire.DataTypeUnset {
+		op.node.ComputeDataType = graphCompute
+	}
+	op.compSet = op.node.ComputeDataType != wire.DataTypeUnset
 	for i, f := range s.schema.Fields {
 		v := n.Values[i]
 		op.node.Values[i] = v

@@ -23,6 +23,8 @@ var _ = register(&KindSpec{
 	Class:   "VariantDescriptor",
 	New:     func(k *KindSpec) Object { v := &VariantPack{}; k.init(&v.Header); return v },
 	Release: func(o Object) { o.(*VariantPack).free() },
+
+	NullArrayRejected: true,
 	Attrs: []*Attr{
 		{Name: api.HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, Type: api.HIPDNN_TYPE_INT64, Min: 1, Max: -1, Settable: true, Gettable: true},
 		{Name: api.HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, Type: api.HIPDNN_TYPE_VOID_PTR, Min: 0, Max: -1, Settable: true, Gettable: true, NoSizeQuery: true},

@@ -46,12 +46,41 @@ func (c *Context) Execute(workspace uintptr, b *Buffers, ov *Overrides) error {
 	if !c.enter() {
 		return c.gone()
 	}
-	err := c.execute(workspace, b, ov)
+	err := c.execute(c.h, workspace, b, ov)
 	c.exit()
 	return err
 }
 
-func (c *Context) execute(workspace uintptr, b *Buffers, ov *Overrides) error {
+// ExecuteIn is Execute through another session's plugin handle, as hipdnnBackendExecute does
+// when given a hipdnnHandle other than the plan's: the plugin runs the plan's context with that
+// handle (and so on that handle's stream). The session must be on the same plugin set and hold
+// a handle of the engine's plugin. Unlike Execute it takes the session's shared lock, so that
+// handle cannot be destroyed under the call.
+func (c *Context) ExecuteIn(s *Session, workspace uintptr, b *Buffers, ov *Overrides) error {
+	if s == c.s {
+		return c.Execute(workspace, b, ov)
+	}
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end()
+	if s.m != c.s.m {
+		return status.BadParam("the execution plan was built on plugins that have since been reloaded; hipdnnHandles created after the reload cannot run it")
+	}
+	h := s.handles[c.e.Plugin.index]
+	if h == 0 {
+		return status.Plugin("plugin %s has no plugin handle in this hipdnnHandle (hipdnnEnginePluginCreate failed), so engine %s cannot run here",
+			c.e.Plugin.Name, c.e.Name)
+	}
+	if !c.enter() {
+		return c.gone()
+	}
+	err := c.execute(h, workspace, b, ov)
+	c.exit()
+	return err
+}
+
+func (c *Context) execute(h, workspace uintptr, b *Buffers, ov *Overrides) error {
 	entries := b.entries()
 	if c.align != nil {
 		for i := range entries {
@@ -79,10 +108,10 @@ func (c *Context) execute(workspace uintptr, b *Buffers, ov *Overrides) error {
 		if err := c.overridesUsable(); err != nil {
 			return err
 		}
-		r = C.hd_execute_overrides(C.uintptr_t(c.tblAddr), C.uintptr_t(c.h), C.uintptr_t(c.ctx),
+		r = C.hd_execute_overrides(C.uintptr_t(c.tblAddr), C.uintptr_t(h), C.uintptr_t(c.ctx),
 			C.uintptr_t(workspace), C.uintptr_t(arr), C.uint32_t(n), C.uintptr_t(uintptr(unsafe.Pointer(ov.ov))))
 	} else {
-		r = C.hd_execute(C.uintptr_t(c.tblAddr), C.uintptr_t(c.h), C.uintptr_t(c.ctx),
+		r = C.hd_execute(C.uintptr_t(c.tblAddr), C.uintptr_t(h), C.uintptr_t(c.ctx),
 			C.uintptr_t(workspace), C.uintptr_t(arr), C.uint32_t(n))
 	}
 	if r.status == 0 {

@@ -2,6 +2,7 @@ package engines
 
 import (
 	"errors"
+	procenv "github.com/hipdnn-go/backend/internal/env"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,7 +32,7 @@ type hostEnv struct {
 	secure  func() bool                 // secure execution: code-selecting env vars ignored
 }
 
-var env = hostEnv{baseDir: libraryDir, getenv: os.LookupEnv, secure: secureExecution}
+var env = hostEnv{baseDir: libraryDir, getenv: procenv.Lookup, secure: secureExecution}
 
 // libraryDir is the directory of the file holding this code (dladdr): the backend library's
 // directory in production. Inside go test it is the test binary's, where no plugin lives.

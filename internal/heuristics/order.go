@@ -1,7 +1,7 @@
 package heuristics
 
 import (
-	"os"
+	"github.com/hipdnn-go/backend/internal/env"
 	"strings"
 
 	"github.com/hipdnn-go/backend/internal/logging"
@@ -25,8 +25,8 @@ const (
 	EnvPluginDir           = "HIPDNN_HEURISTIC_PLUGIN_DIR"
 )
 
-// getenv is the environment seam of the package (os.Getenv in production).
-var getenv = os.Getenv
+// getenv is the environment seam of the package (env.Get in production: the C environment as it is now).
+var getenv = env.Get
 
 // FNV-1a-64 parameters (plugin_api.md §4.1).
 const (

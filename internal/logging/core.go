@@ -2,6 +2,7 @@ package logging
 
 import (
 	"fmt"
+	"github.com/hipdnn-go/backend/internal/env"
 	"io"
 	"os"
 	"strings"
@@ -31,7 +32,7 @@ var (
 func theCore() *core {
 	coreOnce.Do(func() {
 		var out zapcore.WriteSyncer = zapcore.AddSync(os.Stderr)
-		if path := strings.TrimSpace(os.Getenv("HIPDNN_LOG_FILE")); path != "" {
+		if path := strings.TrimSpace(env.Get("HIPDNN_LOG_FILE")); path != "" {
 			f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%scannot open HIPDNN_LOG_FILE %q (%v); logging to stderr\n", backendPrefix, path, err)

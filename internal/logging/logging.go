@@ -13,6 +13,7 @@ package logging
 
 import (
 	"fmt"
+	"github.com/hipdnn-go/backend/internal/env"
 	"os"
 	"strings"
 	"sync"
@@ -63,7 +64,7 @@ func ParseLevel(s string) (api.Severity, bool) {
 func Level() api.Severity {
 	l := level.Load()
 	if l == levelUnset {
-		sev, _ := ParseLevel(os.Getenv("HIPDNN_LOG_LEVEL"))
+		sev, _ := ParseLevel(env.Get("HIPDNN_LOG_LEVEL"))
 		level.CompareAndSwap(levelUnset, int32(sev))
 		l = level.Load()
 	}

@@ -5,12 +5,17 @@
  * dlsym()s each function, and a missing name turns that call into
  * HIPDNN_STATUS_VERSION_MISMATCH. This test does the same with the backend this program is
  * linked against (found through dladdr), and also checks that the library answers to its
- * soname, libhipdnn_backend.so.0.
+ * soname, libhipdnn_backend.so.<HIPDNN_BACKEND_VERSION_MAJOR>.
  */
 #define _GNU_SOURCE /* dladdr, RTLD_NOLOAD */
 #include <dlfcn.h>
 
 #include "testutil.h"
+#include "hipdnn_backend_version.h"
+
+#define SONAME_OF(major) "libhipdnn_backend.so." #major
+#define SONAME_FOR(major) SONAME_OF(major)
+static const char kSoname[] = SONAME_FOR(HIPDNN_BACKEND_VERSION_MAJOR);
 
 /* Every function hipdnn_backend.h declares: AMD's 38 and hipdnnGetComponentVersion_ext. */
 static const char* const functions[] = {
@@ -107,10 +112,10 @@ int main(void)
     }
 
     /* The soname the build promises (and the name a loader asks for) maps to the same library. */
-    by_soname = dlopen("libhipdnn_backend.so.0", RTLD_NOW | RTLD_NOLOAD);
+    by_soname = dlopen(kSoname, RTLD_NOW | RTLD_NOLOAD);
     tu_checks++;
     if (by_soname != lib)
-        TU_FAIL("dlopen(\"libhipdnn_backend.so.0\", RTLD_NOLOAD) = %p, want the loaded %s (%p)",
+        TU_FAIL("dlopen(\"%s\", RTLD_NOLOAD) = %p, want the loaded %s (%p)", kSoname,
                 by_soname, self.dli_fname, lib);
     if (by_soname != NULL) dlclose(by_soname);
 
