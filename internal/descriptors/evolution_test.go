@@ -258,10 +258,12 @@ func TestEvolutionFinalizeStampsEngineAPIVersion(t *testing.T) {
 			return relu(t, tensorWith(t, func(o Object) error { return setI64(o, api.HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, 16) }))
 		}, false, wire.EngineAPIVersion{Major: 1}},
 		{"ragged offset", func(t *testing.T) []Object {
-			return relu(t, tensorWith(t, func(o Object) error { return setI64(o, api.HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, 9) }))
+			off := newTensor(t, 9, false, 3)
+			return relu(t, tensorWith(t, func(o Object) error { return setDesc(t, o, api.HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, off) }))
 		}, false, wire.EngineAPIVersion{Major: 1, Minor: 3}},
 		{"ragged offset and override shapes", func(t *testing.T) []Object {
-			return relu(t, tensorWith(t, func(o Object) error { return setI64(o, api.HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, 9) }))
+			off := newTensor(t, 9, false, 3)
+			return relu(t, tensorWith(t, func(o Object) error { return setDesc(t, o, api.HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, off) }))
 		}, true, wire.EngineAPIVersion{Major: 1, Minor: 3}},
 	}
 	for _, tt := range tests {
@@ -316,5 +318,79 @@ func TestEvolutionRaggedMultiplierIsNotDropped(t *testing.T) {
 				t.Fatalf("%s: %v", what, err)
 			}
 		}
+	}
+}
+
+// A ragged-offset tensor that no node reads stays in the graph (finalize, serialization and
+// a deserialize/finalize round trip keep it), and an INT64 ragged offset uid that names no
+// tensor of the graph is refused at finalize instead of reaching plugins dangling.
+func TestRaggedOffsetTensorStaysInTheGraph(t *testing.T) {
+	h := newHandle(t)
+	ragged := func(uid int64, set func(o Object) error) *Tensor {
+		o := mustCreate(t, api.HIPDNN_BACKEND_TENSOR_DESCRIPTOR)
+		must(t, "uid", setI64(o, api.HIPDNN_ATTR_TENSOR_UNIQUE_ID, uid))
+		must(t, "dtype", setI32(o, api.HIPDNN_ATTR_TENSOR_DATA_TYPE, api.HIPDNN_TYPE_DATA_TYPE, int32(api.HIPDNN_DATA_FLOAT)))
+		must(t, "dims", setI64(o, api.HIPDNN_ATTR_TENSOR_DIMENSIONS, 2, 3))
+		must(t, "strides", setI64(o, api.HIPDNN_ATTR_TENSOR_STRIDES, 3, 1))
+		must(t, "ragged", set(o))
+		must(t, "finalize tensor", Finalize(o))
+		return o.(*Tensor)
+	}
+	off := newTensor(t, 9, false, 3)
+	x := ragged(1, func(o Object) error { return setDesc(t, o, api.HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, off) })
+	g := newGraph(t, h, newPointwise(t, api.HIPDNN_POINTWISE_RELU_FWD, newTensor(t, 2, false, 2, 3), x))
+	must(t, "finalize", Finalize(g))
+	hasOffset := func(m *wire.Graph) bool {
+		for _, wt := range m.Tensors {
+			if wt.UID == 9 {
+				return true
+			}
+		}
+		return false
+	}
+	m, err := wire.DecodeGraph(g.Bytes())
+	must(t, "decode", err)
+	if !hasOffset(m) {
+		t.Fatalf("the offset tensor 9 was dropped: %+v", m.Tensors)
+	}
+	back, err := DeserializeGraph(g.Bytes())
+	must(t, "deserialize", err)
+	must(t, "handle", setHandle(back, h))
+	must(t, "refinalize", Finalize(back))
+	m, err = wire.DecodeGraph(back.Bytes())
+	must(t, "decode again", err)
+	if !hasOffset(m) {
+		t.Fatalf("the offset tensor 9 was dropped after a round trip: %+v", m.Tensors)
+	}
+
+	y := ragged(11, func(o Object) error { return setI64(o, api.HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, 77) })
+	dangling := newGraph(t, h, newPointwise(t, api.HIPDNN_POINTWISE_RELU_FWD, newTensor(t, 12, false, 2, 3), y))
+	err = Finalize(dangling)
+	wantCode(t, "dangling ragged offset", err, api.HIPDNN_STATUS_BAD_PARAM)
+	if !strings.Contains(err.Error(), "ragged offset uid 77") {
+		t.Fatalf("message %q does not name the uid", err)
+	}
+}
+
+// A deserialized graph keeps a declared min_required_engine_api_version above its own
+// features' floor: the writer may have raised it for something this build cannot see.
+func TestDeclaredMinimumVersionIsKept(t *testing.T) {
+	h := newHandle(t)
+	m, err := wire.DecodeGraph(readEvolution(t, "past_pointwise.bin"))
+	must(t, "decode", err)
+	m.MinRequiredEngineAPIVersion = &wire.EngineAPIVersion{Major: 1, Minor: 2}
+	b, err := wire.EncodeGraph(m)
+	must(t, "encode", err)
+	g, err := DeserializeGraph(b)
+	must(t, "deserialize", err)
+	must(t, "handle", setHandle(g, h))
+	must(t, "finalize", Finalize(g))
+	got, err := wire.DecodeGraph(g.Bytes())
+	must(t, "decode stamped", err)
+	if v := got.MinRequiredEngineAPIVersion; v == nil || *v != (wire.EngineAPIVersion{Major: 1, Minor: 2}) {
+		t.Fatalf("stamped %v, want the declared 1.2.0", v)
+	}
+	if v := g.engineFeatures().MinAPIVersion(); v.Minor != 2 {
+		t.Fatalf("plugins would be filtered at %v, want 1.2.0", v)
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"sort"
 
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/handle"
 	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/status"
+	"github.com/hipdnn-go/backend/internal/version"
 	"github.com/hipdnn-go/backend/internal/wire"
 )
 
@@ -19,6 +21,8 @@ type Graph struct {
 	Header
 	handle *handle.Handle
 	id     *[16]byte // kept from a deserialized graph, else minted at the first finalize
+	// declared is a deserialized graph's min_required_engine_api_version (zero: none).
+	declared version.Triple
 
 	// Filled by Finalize (or by serialization of an unfinalized graph for the bytes alone).
 	bytes    []byte
@@ -28,9 +32,7 @@ type Graph struct {
 }
 
 // Features are the properties of a graph that decide which plugin API versions can run it.
-type Features struct {
-	OverrideShapes, RuntimePassByValue, Ragged, CustomAlignment bool
-}
+type Features = engines.GraphFeatures
 
 var graphKind = register(&KindSpec{
 	Kind:               api.HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR,
@@ -143,6 +145,19 @@ func (g *Graph) build(validate bool) error {
 		}
 		m.Nodes = append(m.Nodes, op.node)
 	}
+	// Ragged-offset tensors belong to the graph even when no node reads them.
+	for i := 0; i < len(order); i++ {
+		off, _ := tensors[order[i]].raggedBy.(*Tensor)
+		if off == nil {
+			continue
+		}
+		if prev, seen := tensors[off.UID()]; !seen {
+			tensors[off.UID()] = off
+			order = append(order, off.UID())
+		} else if prev != off && !sameTensor(prev, off) {
+			return status.BadParam("GraphDescriptor: the ragged offset of tensor %d and another tensor share uid %d", order[i], off.UID())
+		}
+	}
 	sort.Slice(order, func(a, b int) bool { return order[a] < order[b] })
 	for _, uid := range order {
 		wt, err := tensors[uid].Wire()
@@ -152,11 +167,17 @@ func (g *Graph) build(validate bool) error {
 		m.Tensors = append(m.Tensors, wt)
 	}
 	if validate {
+		for _, uid := range order {
+			if r := tensors[uid].raggedUID; r != nil && tensors[*r] == nil {
+				return status.BadParam("GraphDescriptor: tensor %d has ragged offset uid %d, which is not a tensor of the graph", uid, *r)
+			}
+		}
 		if err := validateGraph(g.Ops(), tensors); err != nil {
 			return err
 		}
 	}
 	g.features = featuresOf(m)
+	g.features.Declared = g.declared
 	v := engineAPIFloor(g.features)
 	m.MinRequiredEngineAPIVersion = &v
 	if g.id == nil {

@@ -70,6 +70,15 @@ func graphFromModel(m *wire.Graph) (*Graph, error) {
 		}
 		tensors[wt.UID] = t
 	}
+	// A ragged offset names another tensor of the graph by uid; link the descriptors so the
+	// offset tensor stays in the graph even when no node uses it.
+	for _, t := range tensors {
+		if t.raggedUID != nil {
+			if off := tensors[*t.raggedUID]; off != nil {
+				t.raggedBy, t.raggedUID = off, nil
+			}
+		}
+	}
 	g := graphKind.New(graphKind).(*Graph)
 	ops := make([]Object, 0, len(m.Nodes))
 	for i := range m.Nodes {
@@ -104,6 +113,9 @@ func graphFromModel(m *wire.Graph) (*Graph, error) {
 	if m.ID != nil {
 		id := *m.ID
 		g.id = &id
+	}
+	if v := m.MinRequiredEngineAPIVersion; v != nil {
+		g.declared = version.Triple{Major: int64(v.Major), Minor: int64(v.Minor), Patch: int64(v.Patch)}
 	}
 	return g, nil
 }

@@ -7,17 +7,12 @@ import (
 )
 
 // engineFeatures are the graph's features in the plugin host's terms.
-func (g *Graph) engineFeatures() engines.GraphFeatures {
-	f := g.features
-	return engines.GraphFeatures{OverrideShapes: f.OverrideShapes, RuntimePassByValue: f.RuntimePassByValue,
-		Ragged: f.Ragged, CustomAlignment: f.CustomAlignment}
-}
+func (g *Graph) engineFeatures() engines.GraphFeatures { return g.features }
 
 // engineAPIFloor is the lowest engine plugin API version that can run a graph with these
 // features; Finalize stamps it into the graph as min_required_engine_api_version.
 func engineAPIFloor(f Features) wire.EngineAPIVersion {
-	v := engines.GraphFeatures{OverrideShapes: f.OverrideShapes, RuntimePassByValue: f.RuntimePassByValue,
-		Ragged: f.Ragged, CustomAlignment: f.CustomAlignment}.MinAPIVersion()
+	v := f.MinAPIVersion()
 	return wire.EngineAPIVersion{Major: uint32(v.Major), Minor: uint32(v.Minor), Patch: uint32(v.Patch)}
 }
 

@@ -40,6 +40,11 @@ type GraphFeatures struct {
 	RuntimePassByValue bool // any tensor with is_runtime_pass_by_value
 	Ragged             bool // any tensor with ragged_offset_tensor_uid
 	CustomAlignment    bool // any tensor whose alignment is not 16
+
+	// Declared is the min_required_engine_api_version a deserialized graph arrived with (zero:
+	// none). The writer may have raised it for something this build cannot see, so it counts
+	// as a floor of its own.
+	Declared version.Triple
 }
 
 // MinAPIVersion is the lowest plugin API version that may be offered a graph with these
@@ -55,5 +60,6 @@ func (f GraphFeatures) MinAPIVersion() version.Triple {
 	raise(f.RuntimePassByValue, apiPassByValue)
 	raise(f.Ragged, apiRagged)
 	raise(f.CustomAlignment, apiAlignment)
+	raise(true, f.Declared)
 	return v
 }

@@ -4,7 +4,6 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 
 #include "shim.h"
 #include "_cgo_export.h"
@@ -57,11 +56,6 @@ char* hd_self_path(void)
         return NULL;
     }
     return strdup(info.dli_fname);
-}
-
-int hd_secure_execution(void)
-{
-    return getauxval(AT_SECURE) != 0;
 }
 
 /* Used when the backend's hipdnnLoggingCallback_ext is not in this object (inside go test):

@@ -32,7 +32,7 @@ type hostEnv struct {
 	secure  func() bool                 // secure execution: code-selecting env vars ignored
 }
 
-var env = hostEnv{baseDir: libraryDir, getenv: procenv.Lookup, secure: secureExecution}
+var env = hostEnv{baseDir: libraryDir, getenv: procenv.Lookup, secure: procenv.SecureExecution}
 
 // libraryDir is the directory of the file holding this code (dladdr): the backend library's
 // directory in production. Inside go test it is the test binary's, where no plugin lives.

@@ -103,8 +103,6 @@ func selfPath() string {
 	return C.GoString(p)
 }
 
-func secureExecution() bool { return C.hd_secure_execution() != 0 }
-
 // logSink is the callback handed to plugins: the backend's exported hipdnnLoggingCallback_ext
 // when it is in this object, else a C stub forwarding to the same logger (go test).
 var logSink = C.hd_log_sink()

@@ -6,6 +6,9 @@ package env
 
 /*
 #include <stdlib.h>
+#include <sys/auxv.h>
+
+static int env_secure_execution(void) { return getauxval(AT_SECURE) != 0; }
 */
 import "C"
 
@@ -27,3 +30,8 @@ func Get(key string) string {
 	v, _ := Lookup(key)
 	return v
 }
+
+// SecureExecution reports whether the process runs in secure-execution mode (setuid, file
+// capabilities: AT_SECURE). Variables naming files to load are then ignored, as
+// secure_getenv would.
+func SecureExecution() bool { return C.env_secure_execution() != 0 }

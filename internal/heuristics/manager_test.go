@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/env"
 	"github.com/hipdnn-go/backend/internal/version"
 )
 
@@ -179,6 +180,13 @@ func TestDiscover(t *testing.T) {
 	files, errs = discover(pathConfig{mode: api.HIPDNN_PLUGIN_LOADING_ADDITIVE})
 	if !slices.Equal(files, []string{canonical(filepath.Join(envDir, "e.so"))}) || errs != nil {
 		t.Fatalf("env: %v %v", files, errs)
+	}
+	// A secure-execution process ignores the variable and scans the default directory.
+	secureExecution = func() bool { return true }
+	files, errs = discover(pathConfig{mode: api.HIPDNN_PLUGIN_LOADING_ADDITIVE})
+	secureExecution = env.SecureExecution
+	if !slices.Equal(files, []string{canonical(filepath.Join(def, "a.so")), canonical(filepath.Join(def, "b.so"))}) || errs != nil {
+		t.Fatalf("secure execution: %v %v", files, errs)
 	}
 	files, errs = discover(pathConfig{mode: api.HIPDNN_PLUGIN_LOADING_ABSOLUTE, paths: []string{"custom/named"}})
 	if !slices.Equal(files, []string{canonical(filepath.Join(custom, "libnamed.so"))}) || errs != nil {

@@ -28,6 +28,9 @@ const (
 // getenv is the environment seam of the package (env.Get in production: the C environment as it is now).
 var getenv = env.Get
 
+// secureExecution is the secure-execution seam (env.SecureExecution in production).
+var secureExecution = env.SecureExecution
+
 // FNV-1a-64 parameters (plugin_api.md §4.1).
 const (
 	fnvOffsetBasis uint64 = 0xcbf29ce484222325

@@ -55,8 +55,13 @@ func discover(cfg pathConfig) ([]string, []error) {
 	}
 	var entries []entry
 	if cfg.mode == api.HIPDNN_PLUGIN_LOADING_ADDITIVE {
-		if env := strings.TrimSpace(getenv(EnvPluginDir)); env != "" {
-			entries = append(entries, entry{env, false})
+		v := strings.TrimSpace(getenv(EnvPluginDir))
+		if v != "" && secureExecution() {
+			logging.Warnf("%s is ignored in a secure-execution process", EnvPluginDir)
+			v = ""
+		}
+		if v != "" {
+			entries = append(entries, entry{v, false})
 		} else {
 			entries = append(entries, entry{DefaultPluginDir, true})
 		}
