@@ -1,6 +1,7 @@
 package descriptors
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/hipdnn-go/backend/internal/api"
@@ -70,18 +71,46 @@ func (a *Attr) accepts(t api.AttributeType) bool {
 	return false
 }
 
-// Value is an attribute value in typed slots; which slots are used depends on the type.
+// Value is an attribute value in typed slots; which slots are used depends on the type. It is
+// kept small (every descriptor holds one per stored attribute): float vectors live in Ints as
+// IEEE bits, and the rare kinds (handle, flatbuffer blobs) sit behind one pointer.
 type Value struct {
-	Set    bool
-	Type   api.AttributeType // type the value was set with
-	I      int64             // scalar integers, enums, booleans (0/1), void* and handles
-	F      float64           // scalar FLOAT and DOUBLE
-	Ints   []int64           // vectors of integers, enums, booleans, pointers
-	Floats []float64         // vectors of FLOAT / DOUBLE
-	Bytes  []byte            // CHAR strings and byte arrays
-	Objs   []Object          // BACKEND_DESCRIPTOR values
-	Handle *handle.Handle    // HANDLE value
-	Blobs  [][]byte          // FLATBUFFER_DATA_STRUCT_EXT values (copied)
+	Set   bool
+	Type  api.AttributeType // type the value was set with
+	I     int64             // scalar integers, enums, booleans (0/1), void* and handles
+	F     float64           // scalar FLOAT and DOUBLE
+	Ints  []int64           // vectors of integers, enums, booleans, pointers; FLOAT / DOUBLE as bits
+	Bytes []byte            // CHAR strings and byte arrays
+	Objs  []Object          // BACKEND_DESCRIPTOR values
+	rare  *rareValue
+}
+
+type rareValue struct {
+	handle *handle.Handle // HANDLE value
+	blobs  [][]byte       // FLATBUFFER_DATA_STRUCT_EXT values (copied)
+}
+
+// Float returns element i of a FLOAT / DOUBLE vector.
+func (v *Value) Float(i int) float64 { return math.Float64frombits(uint64(v.Ints[i])) }
+
+// Handle returns a HANDLE value (nil when none).
+func (v *Value) Handle() *handle.Handle {
+	if v.rare == nil {
+		return nil
+	}
+	return v.rare.handle
+}
+
+// Blobs returns FLATBUFFER_DATA_STRUCT_EXT values.
+func (v *Value) Blobs() [][]byte {
+	if v.rare == nil {
+		return nil
+	}
+	return v.rare.blobs
+}
+
+func (v *Value) setRare(h *handle.Handle, blobs [][]byte) {
+	v.rare = &rareValue{handle: h, blobs: blobs}
 }
 
 // Len is the number of elements the value holds.
@@ -94,11 +123,9 @@ func (v *Value) Len(a *Attr) int64 {
 	case v.Type == api.HIPDNN_TYPE_BACKEND_DESCRIPTOR:
 		return int64(len(v.Objs))
 	case v.Type == api.HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT:
-		return int64(len(v.Blobs))
+		return int64(len(v.Blobs()))
 	case a != nil && a.scalar():
 		return 1
-	case v.Type == api.HIPDNN_TYPE_FLOAT || v.Type == api.HIPDNN_TYPE_DOUBLE:
-		return int64(len(v.Floats))
 	}
 	return int64(len(v.Ints))
 }
@@ -166,7 +193,9 @@ func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count i
 	if a.Append && dst.Set {
 		dst.Ints = append(dst.Ints, v.Ints...)
 		dst.Objs = append(dst.Objs, v.Objs...)
-		dst.Blobs = append(dst.Blobs, v.Blobs...)
+		if len(v.Blobs()) > 0 {
+			dst.setRare(dst.Handle(), append(dst.Blobs(), v.Blobs()...))
+		}
 		return nil
 	}
 	*dst = v
@@ -220,9 +249,9 @@ func decodeInto(h *Header, a *Attr, t api.AttributeType, count int64, p unsafe.P
 			v.F = loadFloat(t, p, 0)
 			return nil
 		}
-		v.Floats = v.Floats[:0]
+		v.Ints = v.Ints[:0]
 		for i := 0; i < n; i++ {
-			v.Floats = append(v.Floats, loadFloat(t, p, i))
+			v.Ints = append(v.Ints, int64(math.Float64bits(loadFloat(t, p, i))))
 		}
 		return nil
 	case api.HIPDNN_TYPE_HANDLE:
@@ -231,7 +260,7 @@ func decodeInto(h *Header, a *Attr, t api.AttributeType, count int64, p unsafe.P
 		if err != nil {
 			return err
 		}
-		v.Handle = hd
+		v.setRare(hd, nil)
 		return nil
 	case api.HIPDNN_TYPE_BACKEND_DESCRIPTOR:
 		objs := make([]Object, 0, n)
@@ -258,7 +287,7 @@ func decodeInto(h *Header, a *Attr, t api.AttributeType, count int64, p unsafe.P
 			}
 			blobs = append(blobs, append([]byte(nil), unsafe.Slice((*byte)(ptr), size)...))
 		}
-		v.Blobs = blobs
+		v.setRare(nil, blobs)
 		return nil
 	}
 	if a.scalar() {
@@ -439,8 +468,9 @@ func encode(h *Header, a *Attr, t api.AttributeType, v *Value, requested int64, 
 		m := min(requested, n)
 		for i := int64(0); i < m; i++ {
 			e := unsafe.Add(p, uintptr(i)*16)
-			*(*unsafe.Pointer)(e) = unsafe.Pointer(unsafe.SliceData(v.Blobs[i]))
-			*(*uintptr)(unsafe.Add(e, 8)) = uintptr(len(v.Blobs[i]))
+			b := v.Blobs()[i]
+			*(*unsafe.Pointer)(e) = unsafe.Pointer(unsafe.SliceData(b))
+			*(*uintptr)(unsafe.Add(e, 8)) = uintptr(len(b))
 		}
 		if count != nil {
 			*count = m
@@ -450,7 +480,7 @@ func encode(h *Header, a *Attr, t api.AttributeType, v *Value, requested int64, 
 	m := min(requested, n)
 	for i := int64(0); i < m; i++ {
 		if t == api.HIPDNN_TYPE_FLOAT || t == api.HIPDNN_TYPE_DOUBLE {
-			storeFloat(t, p, int(i), v.Floats[i])
+			storeFloat(t, p, int(i), v.Float(int(i)))
 		} else {
 			storeInt(t, p, int(i), v.Ints[i])
 		}
@@ -470,8 +500,8 @@ func storeScalar(t api.AttributeType, v *Value, p unsafe.Pointer) {
 		storeFloat(t, p, 0, v.F)
 	case api.HIPDNN_TYPE_HANDLE:
 		var tok uintptr
-		if v.Handle != nil {
-			tok = v.Handle.Token()
+		if hd := v.Handle(); hd != nil {
+			tok = hd.Token()
 		}
 		*(*uintptr)(p) = tok
 	case api.HIPDNN_TYPE_BACKEND_DESCRIPTOR:

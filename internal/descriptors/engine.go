@@ -49,7 +49,9 @@ var engineKind = register(&KindSpec{
 				for i := range d.Knobs {
 					blobs[i] = d.Knobs[i].Serialized
 				}
-				return Value{Set: true, Type: api.HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, Blobs: blobs}, nil
+				v := Value{Set: true, Type: api.HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT}
+				v.setRare(nil, blobs)
+				return v, nil
 			}},
 		{Name: api.HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, Type: api.HIPDNN_TYPE_BEHAVIOR_NOTE, Max: -1, Gettable: true,
 			Compute: func(o Object) (Value, error) {

@@ -50,7 +50,7 @@ var engineConfigKind = register(&KindSpec{
 
 // validKnobBlobs checks that each serialized knob setting is a KnobSetting flatbuffer.
 func validKnobBlobs(_ Object, v *Value) error {
-	for i, b := range v.Blobs {
+	for i, b := range v.Blobs() {
 		if _, err := engines.DecodeKnobSetting(b); err != nil {
 			return status.BadParam("EngineConfigDescriptor::setAttribute() failed: HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE element %d: %v", i, err)
 		}
@@ -64,7 +64,7 @@ func (c *EngineConfig) settings() ([]engines.KnobSetting, error) {
 	for _, o := range c.value(api.HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES).Objs {
 		out = append(out, o.(*KnobChoice).Setting())
 	}
-	for _, b := range c.value(api.HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE).Blobs {
+	for _, b := range c.value(api.HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE).Blobs() {
 		s, err := engines.DecodeKnobSetting(b)
 		if err != nil {
 			return nil, err

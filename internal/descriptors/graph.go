@@ -3,7 +3,7 @@ package descriptors
 import (
 	"crypto/rand"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/engines"
@@ -42,7 +42,7 @@ var graphKind = register(&KindSpec{
 	OnChange:           func(o Object) { o.(*Graph).invalidate() },
 	Attrs: []*Attr{
 		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, Type: api.HIPDNN_TYPE_HANDLE, Min: 1, Max: 1, Settable: true, Required: true,
-			OnSet: func(o Object, v *Value) error { o.(*Graph).handle = v.Handle; return nil },
+			OnSet: func(o Object, v *Value) error { o.(*Graph).handle = v.Handle(); return nil },
 			IsSet: func(o Object) bool { return o.(*Graph).handle != nil }},
 		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_OPS, Type: api.HIPDNN_TYPE_BACKEND_DESCRIPTOR, Min: 1, Max: -1,
 			Settable: true, Gettable: true, Append: true, FullGet: true},
@@ -128,9 +128,11 @@ func (g *Graph) build(validate bool) error {
 		id := v.I
 		m.PreferredEngineID = &id
 	}
-	tensors := map[int64]*Tensor{}
-	var order []int64
-	for i, op := range g.Ops() {
+	ops := g.Ops()
+	m.Nodes = make([]wire.Node, 0, len(ops))
+	tensors := make(map[int64]*Tensor, 4*len(ops))
+	order := make([]int64, 0, 4*len(ops))
+	for i, op := range ops {
 		for _, t := range op.Tensors() {
 			uid := t.UID()
 			prev, seen := tensors[uid]
@@ -158,7 +160,8 @@ func (g *Graph) build(validate bool) error {
 			return status.BadParam("GraphDescriptor: the ragged offset of tensor %d and another tensor share uid %d", order[i], off.UID())
 		}
 	}
-	sort.Slice(order, func(a, b int) bool { return order[a] < order[b] })
+	slices.Sort(order)
+	m.Tensors = make([]wire.Tensor, 0, len(order))
 	for _, uid := range order {
 		wt, err := tensors[uid].Wire()
 		if err != nil {
@@ -172,7 +175,7 @@ func (g *Graph) build(validate bool) error {
 				return status.BadParam("GraphDescriptor: tensor %d has ragged offset uid %d, which is not a tensor of the graph", uid, *r)
 			}
 		}
-		if err := validateGraph(g.Ops(), tensors); err != nil {
+		if err := validateGraph(ops, tensors); err != nil {
 			return err
 		}
 	}

@@ -35,10 +35,10 @@ func knobValueShape(o Object, v *Value) error {
 		}
 		v.I = v.Ints[0]
 	case api.HIPDNN_TYPE_DOUBLE:
-		if len(v.Floats) != 1 {
-			return status.BadParam("%s::setAttribute() failed: a DOUBLE knob value is one element, got %d", class, len(v.Floats))
+		if len(v.Ints) != 1 {
+			return status.BadParam("%s::setAttribute() failed: a DOUBLE knob value is one element, got %d", class, len(v.Ints))
 		}
-		v.F = v.Floats[0]
+		v.F = v.Float(0)
 		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
 			return status.BadParam("%s::setAttribute() failed: knob value %v is not finite", class, v.F)
 		}
@@ -68,7 +68,7 @@ func knobValueOf(v *Value) engines.KnobValue {
 func valueOfKnob(k engines.KnobValue) Value {
 	switch k.Kind {
 	case engines.KnobFloat:
-		return Value{Set: true, Type: api.HIPDNN_TYPE_DOUBLE, F: k.F, Floats: []float64{k.F}}
+		return Value{Set: true, Type: api.HIPDNN_TYPE_DOUBLE, F: k.F, Ints: []int64{int64(math.Float64bits(k.F))}}
 	case engines.KnobString:
 		return Value{Set: true, Type: api.HIPDNN_TYPE_CHAR, Bytes: []byte(k.S)}
 	}

@@ -131,7 +131,12 @@ var opByNode = map[string]*opSpec{}
 func strValue(s string) Value { return Value{Set: true, Type: api.HIPDNN_TYPE_CHAR, Bytes: []byte(s)} }
 
 func newOp(s *opSpec, k *KindSpec) *Op {
-	op := &Op{spec: s, node: wire.NewNode(s.schema)}
+	return newOpWith(s, k, wire.NewNode(s.schema))
+}
+
+// newOpWith makes an operation around a node it takes ownership of.
+func newOpWith(s *opSpec, k *KindSpec, node wire.Node) *Op {
+	op := &Op{spec: s, node: node}
 	k.init(&op.Header)
 	op.given = make([]bool, len(s.schema.Fields))
 	op.tensors = make([][]*Tensor, len(s.schema.Fields))
@@ -395,7 +400,8 @@ func (op *Op) fieldOf(name string) (wire.Value, bool) {
 }
 
 // liftOp makes a finalized operation descriptor from a deserialized node (the "fromNode" path
-// of graph deserialization): tensor fields are resolved through the graph's tensors. A node
+// of graph deserialization): tensor fields are resolved through the graph's tensors; the
+// operation takes n's values over, so the caller must not use n afterwards. A node
 // whose compute type is missing or UNSET takes the graph's (graphCompute), as the frontend
 // fills node compute types from the graph's context; real graph files rely on it.
 func liftOp(n *wire.Node, tensors map[int64]*Tensor, graphCompute wire.DataType) (*Op, error) {
@@ -403,16 +409,14 @@ func liftOp(n *wire.Node, tensors map[int64]*Tensor, graphCompute wire.DataType)
 	if s == nil {
 		return nil, status.NotSupported("operation %s is not supported by this backend", n.Op.Name)
 	}
-	op := newOp(s, s.kindSp)
-	op.node.Name = n.Name
-	op.node.ComputeDataType = n.ComputeDataType
+	// The decoded node is not used after lifting, so the operation takes its values over.
+	op := newOpWith(s, s.kindSp, *n)
 	if op.node.ComputeDataType == wire.DataTypeUnset {
 		op.node.ComputeDataType = graphCompute
 	}
 	op.compSet = op.node.ComputeDataType != wire.DataTypeUnset
 	for i, f := range s.schema.Fields {
 		v := n.Values[i]
-		op.node.Values[i] = v
 		op.given[i] = v.Set
 		if !v.Set {
 			continue

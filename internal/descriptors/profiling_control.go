@@ -60,7 +60,7 @@ var _ = register(&KindSpec{
 func setProfilingHandle(o Object, v *Value) error {
 	p := o.(*ProfilingControl)
 	p.destroyEvents()
-	p.handle, p.rt = v.Handle, hip.Default()
+	p.handle, p.rt = v.Handle(), hip.Default()
 	p.started, p.stopped = false, false
 	if p.rt.Kind() == hip.KindNone {
 		return nil
