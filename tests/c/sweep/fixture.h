@@ -34,6 +34,11 @@ typedef struct {
         }                                                                                \
     } while (0)
 
+/* Called after every descriptor destroy the fixture makes (the concurrency tests count them). */
+#ifndef FX_ON_DESTROY
+#define FX_ON_DESTROY() ((void)0)
+#endif
+
 enum { FX_R = 3, FX_S = 3 };
 
 typedef struct {
@@ -62,7 +67,7 @@ static inline hipdnnStatus_t fx_tensor(fx_err* e, hipdnnBackendDescriptor_t* out
     *out = t;
     return HIPDNN_STATUS_SUCCESS;
 fx_fail:
-    if (t) hipdnnBackendDestroyDescriptor(t);
+    if (t) hipdnnBackendDestroyDescriptor(t), FX_ON_DESTROY();
     return e->status;
 }
 
@@ -81,7 +86,7 @@ static inline hipdnnStatus_t fx_pointwise(fx_err* e, hipdnnBackendDescriptor_t* 
     *out = op;
     return HIPDNN_STATUS_SUCCESS;
 fx_fail:
-    if (op) hipdnnBackendDestroyDescriptor(op);
+    if (op) hipdnnBackendDestroyDescriptor(op), FX_ON_DESTROY();
     return e->status;
 }
 
@@ -94,6 +99,7 @@ static inline hipdnnStatus_t fx_conv_destroy(fx_conv* f) {
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (!all[i]) continue;
         hipdnnStatus_t st = hipdnnBackendDestroyDescriptor(all[i]);
+        FX_ON_DESTROY();
         if (st != HIPDNN_STATUS_SUCCESS && first == HIPDNN_STATUS_SUCCESS) first = st;
     }
     free(f->xs);
