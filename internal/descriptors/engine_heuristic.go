@@ -1,6 +1,7 @@
 package descriptors
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/hipdnn-go/backend/hip"
@@ -119,12 +120,21 @@ func devicePropertiesBlob(stream uintptr) []byte {
 	if err != nil {
 		return heuristics.DevicePropertiesBlob(nil)
 	}
+	if b, ok := devicePropertiesBlobs.Load(dev); ok {
+		return b.([]byte)
+	}
 	p, err := rt.DeviceProperties(dev)
 	if err != nil {
 		return heuristics.DevicePropertiesBlob(nil)
 	}
-	return heuristics.DevicePropertiesBlob(&p)
+	b := heuristics.DevicePropertiesBlob(&p)
+	devicePropertiesBlobs.Store(dev, b)
+	return b
 }
+
+// devicePropertiesBlobs keeps each device's blob (device -> []byte, never modified): the
+// properties do not change, and every heuristic finalize needs one.
+var devicePropertiesBlobs sync.Map
 
 // getHeuristicResults implements RESULTS: requested 0 gives the count; otherwise the caller's
 // array holds ENGINECFG descriptors it created, and the first min(requested, count) are filled
