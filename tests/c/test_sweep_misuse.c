@@ -1835,7 +1835,7 @@ static int run_row_case(const Case* cs, Call* c) {
     hipdnnPeekLastErrorString_ext(le, sizeof le);
 
     if (r->expect != EXP_VOID && st != r->expect)
-        whyf(c, "returned %s (%d), want %s (%d); last error \"%s\"", hipdnnGetErrorString((hipdnnStatus_t)st), st,
+        whyf(c, "returned %s (%d), want %s (%d); last error \"%.300s\"", hipdnnGetErrorString((hipdnnStatus_t)st), st,
              hipdnnGetErrorString((hipdnnStatus_t)r->expect), r->expect, le);
     check_guards(c, st);
     int failed = st != S && st != EXP_VOID;
@@ -1896,7 +1896,7 @@ static int one_get(Call* c, hipdnnBackendDescriptor_t d, int name, int t, int64_
     hipdnnPeekLastErrorString_ext(le, sizeof le);
     int allowed = 0;
     for (size_t i = 0; i < sizeof GET_ALLOWED / sizeof GET_ALLOWED[0]; i++) allowed |= st == GET_ALLOWED[i];
-    if (!allowed) whyf(c, "returned %s (%d); last error \"%s\"", hipdnnGetErrorString((hipdnnStatus_t)st), st, le);
+    if (!allowed) whyf(c, "returned %s (%d); last error \"%.300s\"", hipdnnGetErrorString((hipdnnStatus_t)st), st, le);
     check_guards(c, st);
     if (st != S && (le[0] == 0 || strcmp(le, SENTINEL) == 0)) whyf(c, "failed without setting the last error");
     if (st == S && strcmp(le, SENTINEL) != 0) whyf(c, "succeeded but changed the last error");
@@ -2107,5 +2107,7 @@ int main(int argc, char** argv) {
            NCASES, NROWS, NFNS, NGETFIX * (NATTR + 3), passed, failed, crashed, children);
     printf("GetAttribute sweep (in the last child): %ld calls, %ld succeeded\n", gs_calls, gs_success);
     if (verify_failed) fprintf(stderr, "FAIL: the fixtures did not survive the sweep intact\n");
+    for (int i = 0; i < NCASES; i++) free(res[i].why);
+    free(res);
     return bad || failed || crashed || verify_failed ? 1 : 0;
 }

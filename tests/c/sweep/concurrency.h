@@ -421,6 +421,7 @@ static int run_concurrency(int with_garbage) {
     if (fx_conv_destroy(&conc_shared) != HIPDNN_STATUS_SUCCESS) conc_fail("main", 0, "destroying the shared graph");
     if (hipdnnDestroy(conc_handle) != HIPDNN_STATUS_SUCCESS) conc_fail("main", 0, "destroying the shared handle");
     alarm(0);
+    free(conc_shared_graph);
 
     long it = 0, ex = 0, sx = 0, hs = 0, ds = 0, gs = 0, min_it = -1;
     for (int i = 0; i < CONC_WORKERS; i++) {
