@@ -106,13 +106,16 @@ func errorString(s api.Status) *C.char {
 }
 
 // copyOut copies s into a caller buffer of n bytes as a NUL-terminated string.
+// Only the bytes written are addressed, so a declared size larger than the string (even
+// SIZE_MAX) is fine.
 func copyOut(dst *C.char, n C.size_t, s string) {
 	if dst == nil || n == 0 {
 		return
 	}
-	b := unsafe.Slice((*byte)(unsafe.Pointer(dst)), int(n))
-	m := copy(b[:len(b)-1], s)
-	b[m] = 0
+	m := min(uint64(n), uint64(len(s))+1)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(dst)), m)
+	copy(b[:m-1], s)
+	b[m-1] = 0
 }
 
 // badParam is a BAD_PARAM error.

@@ -76,6 +76,9 @@ func hipdnnGo_GetAttribute(tok C.uintptr_t, name, typ C.int, requested C.int64_t
 	const fn = "hipdnnBackendGetAttribute"
 	defer guard(fn, &st)
 	begin(fn)
+	if count == nil && p == nil {
+		return fail(fn, nullArg(fn, "elementCount and arrayOfElements"))
+	}
 	o, err := descriptor(tok)
 	if err != nil {
 		return fail(fn, err)
@@ -100,6 +103,9 @@ func hipdnnGo_Execute(h, plan, pack C.uintptr_t) (st C.int) {
 	const fn = "hipdnnBackendExecute"
 	defer guard(fn, &st)
 	begin(fn)
+	if plan == 0 || pack == 0 {
+		return fail(fn, nullArg(fn, "executionPlan and variantPack"))
+	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
 		return fail(fn, err)

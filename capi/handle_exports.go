@@ -63,12 +63,12 @@ func hipdnnGo_GetStream(h C.uintptr_t, out *C.uintptr_t) (st C.int) {
 	const fn = "hipdnnGetStream"
 	defer guard(fn, &st)
 	begin(fn)
+	if out == nil {
+		return fail(fn, nullArg(fn, "streamId"))
+	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
 		return fail(fn, err)
-	}
-	if out == nil {
-		return fail(fn, nullArg(fn, "streamId"))
 	}
 	*out = C.uintptr_t(hd.Stream())
 	return ok(fn)

@@ -9,6 +9,7 @@ package main
 import "C"
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/hipdnn-go/backend/internal/api"
@@ -22,6 +23,9 @@ import (
 func goPaths(fn string, n C.size_t, paths **C.char) ([]string, error) {
 	if n > 0 && paths == nil {
 		return nil, nullArg(fn, "pluginPaths")
+	}
+	if uint64(n) > math.MaxInt32 {
+		return nil, badParam("%s: numPaths %d is beyond any real array", fn, uint64(n))
 	}
 	out := make([]string, 0, int(n))
 	for i, p := range unsafe.Slice(paths, int(n)) {
@@ -89,12 +93,12 @@ func hipdnnGo_GetLoadedEnginePluginPaths(h C.uintptr_t, num *C.size_t, paths **C
 	const fn = "hipdnnGetLoadedEnginePluginPaths_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if num == nil || maxLen == nil {
+		return fail(fn, nullArg(fn, "numPluginPaths and maxStringLen"))
+	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
 		return fail(fn, err)
-	}
-	if num == nil || maxLen == nil {
-		return fail(fn, nullArg(fn, "numPluginPaths and maxStringLen"))
 	}
 	loaded := hd.EngineSet().LoadedPaths()
 	need := C.size_t(1)
@@ -126,12 +130,12 @@ func hipdnnGo_GetEngineCount(h C.uintptr_t, num *C.size_t) (st C.int) {
 	const fn = "hipdnnGetEngineCount_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if num == nil {
+		return fail(fn, nullArg(fn, "numEngines"))
+	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
 		return fail(fn, err)
-	}
-	if num == nil {
-		return fail(fn, nullArg(fn, "numEngines"))
 	}
 	*num = C.size_t(len(hd.EngineSet().Engines()))
 	return ok(fn)
@@ -182,27 +186,30 @@ func hipdnnGo_GetEngineInfo(h C.uintptr_t, index C.size_t, id *C.int64_t,
 	const fn = "hipdnnGetEngineInfo_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if nameLen == nil || pluginLen == nil || verLen == nil || typLen == nil {
+		return fail(fn, nullArg(fn, "a length pointer"))
+	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
 		return fail(fn, err)
-	}
-	if nameLen == nil || pluginLen == nil || verLen == nil || typLen == nil {
-		return fail(fn, nullArg(fn, "a length pointer"))
 	}
 	list := hd.EngineSet().Engines()
 	if uint64(index) >= uint64(len(list)) {
 		return fail(fn, badParam("%s: engineIndex %d is out of range (%d engines)", fn, index, len(list)))
 	}
 	e := list[index]
-	if id != nil {
-		*id = C.int64_t(e.ID)
-	}
-	return done(fn, fillStrings(fn, []outString{
+	if err := fillStrings(fn, []outString{
 		{"engineName", name, nameLen, e.Name},
 		{"pluginName", plugin, pluginLen, e.Plugin.Name},
 		{"version", ver, verLen, e.Plugin.Version},
 		{"type", typ, typLen, "engine"},
-	}))
+	}); err != nil {
+		return fail(fn, err)
+	}
+	if id != nil {
+		*id = C.int64_t(e.ID)
+	}
+	return ok(fn)
 }
 
 //export hipdnnGo_GetEngineIdByName
@@ -210,12 +217,12 @@ func hipdnnGo_GetEngineIdByName(h C.uintptr_t, name *C.char, id *C.int64_t) (st 
 	const fn = "hipdnnGetEngineIdByName_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if name == nil || id == nil {
+		return fail(fn, nullArg(fn, "engineName and engineId"))
+	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
 		return fail(fn, err)
-	}
-	if name == nil || id == nil {
-		return fail(fn, nullArg(fn, "engineName and engineId"))
 	}
 	n := C.GoString(name)
 	e := hd.EngineSet().EngineByName(n)
@@ -231,12 +238,12 @@ func hipdnnGo_GetEngineNameById(h C.uintptr_t, id C.int64_t, name *C.char, nameL
 	const fn = "hipdnnGetEngineNameById_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if nameLen == nil {
+		return fail(fn, nullArg(fn, "engineNameLen"))
+	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
 		return fail(fn, err)
-	}
-	if nameLen == nil {
-		return fail(fn, nullArg(fn, "engineNameLen"))
 	}
 	e := hd.EngineSet().EngineByID(int64(id))
 	if e == nil {
@@ -258,12 +265,12 @@ func hipdnnGo_GetHeuristicPolicyCount(h C.uintptr_t, num *C.size_t) (st C.int) {
 	const fn = "hipdnnGetHeuristicPolicyCount_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if num == nil {
+		return fail(fn, nullArg(fn, "numPolicies"))
+	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
 		return fail(fn, err)
-	}
-	if num == nil {
-		return fail(fn, nullArg(fn, "numPolicies"))
 	}
 	*num = C.size_t(len(hd.PolicySet().Policies()))
 	return ok(fn)
@@ -276,25 +283,28 @@ func hipdnnGo_GetHeuristicPolicyInfo(h C.uintptr_t, index C.size_t, id *C.int64_
 	const fn = "hipdnnGetHeuristicPolicyInfo_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if nameLen == nil || pluginLen == nil || pverLen == nil || averLen == nil {
+		return fail(fn, nullArg(fn, "a length pointer"))
+	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
 		return fail(fn, err)
-	}
-	if nameLen == nil || pluginLen == nil || pverLen == nil || averLen == nil {
-		return fail(fn, nullArg(fn, "a length pointer"))
 	}
 	list := hd.PolicySet().Policies()
 	if uint64(index) >= uint64(len(list)) {
 		return fail(fn, badParam("%s: policyIndex %d is out of range (%d policies)", fn, index, len(list)))
 	}
 	p := list[index]
-	if id != nil {
-		*id = C.int64_t(p.ID)
-	}
-	return done(fn, fillStrings(fn, []outString{
+	if err := fillStrings(fn, []outString{
 		{"policyName", name, nameLen, p.Name},
 		{"pluginName", plugin, pluginLen, p.PluginName},
 		{"pluginVersion", pver, pverLen, p.PluginVersion},
 		{"apiVersion", aver, averLen, p.APIVersion},
-	}))
+	}); err != nil {
+		return fail(fn, err)
+	}
+	if id != nil {
+		*id = C.int64_t(p.ID)
+	}
+	return ok(fn)
 }

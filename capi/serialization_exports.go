@@ -10,6 +10,7 @@ package main
 import "C"
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/hipdnn-go/backend/internal/descriptors"
@@ -120,12 +121,12 @@ func hipdnnGo_GetSerializedBinaryGraph(tok C.uintptr_t, requested C.size_t, size
 	const fn = "hipdnnBackendGetSerializedBinaryGraph_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if size == nil {
+		return fail(fn, nullArg(fn, "graphByteSize"))
+	}
 	g, err := graphArg(fn, tok)
 	if err != nil {
 		return fail(fn, err)
-	}
-	if size == nil {
-		return fail(fn, nullArg(fn, "graphByteSize"))
 	}
 	b, err := g.SerializedBytes()
 	if err != nil {
@@ -139,12 +140,12 @@ func hipdnnGo_GetSerializedJsonGraph(tok C.uintptr_t, requested C.size_t, size *
 	const fn = "hipdnnBackendGetSerializedJsonGraph_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if size == nil {
+		return fail(fn, nullArg(fn, "graphByteSize"))
+	}
 	g, err := graphArg(fn, tok)
 	if err != nil {
 		return fail(fn, err)
-	}
-	if size == nil {
-		return fail(fn, nullArg(fn, "graphByteSize"))
 	}
 	j, err := g.SerializedJSON()
 	if err != nil {
@@ -158,12 +159,12 @@ func hipdnnGo_GetSerializedExecutionPlan(tok C.uintptr_t, requested C.size_t, si
 	const fn = "hipdnnBackendGetSerializedExecutionPlan_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if size == nil {
+		return fail(fn, nullArg(fn, "planByteSize"))
+	}
 	p, err := planArg(fn, tok)
 	if err != nil {
 		return fail(fn, err)
-	}
-	if size == nil {
-		return fail(fn, nullArg(fn, "planByteSize"))
 	}
 	b, err := p.Serialized()
 	if err != nil {
@@ -177,12 +178,12 @@ func hipdnnGo_CreateAndDeserializeExecutionPlan(h C.uintptr_t, out *C.uintptr_t,
 	const fn = "hipdnnBackendCreateAndDeserializeExecutionPlan_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if out == nil {
+		return fail(fn, nullArg(fn, "descriptor"))
+	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
 		return fail(fn, err)
-	}
-	if out == nil {
-		return fail(fn, nullArg(fn, "descriptor"))
 	}
 	b, err := inputBytes(fn, "serializedPlan", p, n)
 	if err != nil {
@@ -201,12 +202,12 @@ func hipdnnGo_GetSerializedBinaryGraphAndPlan(gtok, ptok C.uintptr_t, requested 
 	const fn = "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if size == nil {
+		return fail(fn, nullArg(fn, "blobByteSize"))
+	}
 	g, err := graphArg(fn, gtok)
 	if err != nil {
 		return fail(fn, err)
-	}
-	if size == nil {
-		return fail(fn, nullArg(fn, "blobByteSize"))
 	}
 	var plan *descriptors.ExecutionPlan
 	if ptok != 0 {
@@ -255,6 +256,9 @@ func hipdnnGo_WriteEngineRankingResults(h, gtok C.uintptr_t, ids *C.int64_t, n C
 		if g, err = graphArg(fn, gtok); err != nil {
 			return fail(fn, err)
 		}
+	}
+	if uint64(n) > math.MaxInt32 {
+		return fail(fn, badParam("%s: engineIdCount %d is beyond any real array", fn, uint64(n)))
 	}
 	var ranked []int64
 	if ids != nil && n > 0 {

@@ -169,6 +169,9 @@ func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count i
 	if count < a.Min || (a.Max >= 0 && count > a.Max) {
 		return badCount(h, a, count)
 	}
+	if count > maxElements {
+		return status.BadParam("%s::setAttribute() failed: elementCount %d for %v is beyond any real array (at most %d elements)", h.spec.Class, count, name, maxElements)
+	}
 	if h.spec.OnChange != nil {
 		defer h.spec.OnChange(o)
 	}
@@ -215,6 +218,11 @@ func badCount(h *Header, a *Attr, count int64) error {
 func unknownAttr(h *Header, name api.AttributeName) error {
 	return status.NotSupported("%s does not support attribute %v (%d)", h.spec.Class, name, int32(name))
 }
+
+// maxElements bounds the element count of one SetAttribute. No attribute holds 2³¹ elements;
+// a larger count is a caller bug that would otherwise read far past the array or exhaust
+// memory, so it is refused before anything is read.
+const maxElements = math.MaxInt32
 
 // fallible reports whether decoding values of type t can fail (they name other objects or
 // carry pointers to check).

@@ -170,9 +170,11 @@ func (g *Graph) build(validate bool) error {
 		m.Tensors = append(m.Tensors, wt)
 	}
 	if validate {
+		// The older frontend names the offset tensor by uid only, and AMD accepts a uid no node
+		// uses; keep accepting it, but say so, since no plugin can find that tensor.
 		for _, uid := range order {
-			if r := tensors[uid].raggedUID; r != nil && tensors[*r] == nil {
-				return status.BadParam("GraphDescriptor: tensor %d has ragged offset uid %d, which is not a tensor of the graph", uid, *r)
+			if r := tensors[uid].raggedUID; r != nil && tensors[*r] == nil && logging.Enabled(api.HIPDNN_SEV_WARN) {
+				logging.Warnf("GraphDescriptor: tensor %d has ragged offset uid %d, which is not a tensor of the graph", uid, *r)
 			}
 		}
 		if err := validateGraph(ops, tensors); err != nil {

@@ -79,6 +79,11 @@ func SetUserCallback(key UserKey, sink UserSink, minLevel api.Severity, async bo
 		return nil
 	}
 	e := &userEntry{key: key, sink: sink, minLevel: minLevel, async: async}
+	if async {
+		// The queue must exist before the entry is published: a thread that sees the entry
+		// sends on asyncQueue (the atomic store below orders the two).
+		startAsync()
+	}
 	next := append([]*userEntry{}, cur...)
 	if idx >= 0 {
 		old := next[idx]
@@ -92,9 +97,6 @@ func SetUserCallback(key UserKey, sink UserSink, minLevel api.Severity, async bo
 	} else {
 		next = append(next, e)
 		users.Store(&next)
-	}
-	if async {
-		startAsync()
 	}
 	return nil
 }

@@ -780,6 +780,8 @@ static void m_ga_ops1(Call* c) {
     shrink(c, 5, 8);
     c->get_destroy = 1;
 }
+/* elementCount alone may be NULL (a full read), so precedence needs both outputs NULL. */
+static void m_ga_garbage_both_null(Call* c) { A(0) = 0xdeadbeef, A(4) = 0, A(5) = 0; }
 static void m_ga_uids1(Call* c) {
     A(0) = U(F.g.plan), A(1) = HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, A(2) = HIPDNN_TYPE_INT64, A(3) = 1;
     shrink(c, 5, 8);
@@ -1159,7 +1161,8 @@ static const Row ROWS[] = {
     CUST("hipdnnBackendGetAttribute", 3, BP, m_ga_uids1, NULL, "plan TENSOR_UIDS_EXT (full get) into a 1-element buffer"),
     CUST("hipdnnBackendGetAttribute", 5, BP, m_ga_results_garbage, NULL, "ENGINEHEUR_RESULTS into an array holding 0xdeadbeef"),
     CUST("hipdnnBackendGetAttribute", 5, BP, m_ga_results_tensor, NULL, "ENGINEHEUR_RESULTS into an array holding a tensor"),
-    PREC("hipdnnBackendGetAttribute", 0, BK_DEADBEEF, 4),
+    CUST("hipdnnBackendGetAttribute", 0, NP, m_ga_garbage_both_null, NULL,
+         "descriptor 0xdeadbeef with elementCount and arrayOfElements NULL (NULL is reported first)"),
 
     BASE("hipdnnBackendSetAttribute", S, NULL),
     NUL("hipdnnBackendSetAttribute", 0, NP),
