@@ -4,6 +4,7 @@ package main
 
 /*
 #include <stdint.h>
+#include <stdlib.h>
 */
 import "C"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/descriptors"
+	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/handle"
 	"github.com/hipdnn-go/backend/internal/status"
 )
@@ -53,6 +55,7 @@ func hipdnnGo_DestroyDescriptor(tok C.uintptr_t) (st C.int) {
 	if tok == 0 {
 		return fail(fn, status.NullPointer("hipdnnBackendDescriptor_t is nullptr"))
 	}
+	engines.RetireFast(uintptr(tok)) // before the object's C resources can go
 	if err := descriptors.Destroy(uintptr(tok)); err != nil {
 		return fail(fn, status.BadParam("hipdnnBackendDescriptor_t %#x %v", uintptr(tok), err))
 	}
@@ -95,7 +98,11 @@ func hipdnnGo_Finalize(tok C.uintptr_t) (st C.int) {
 	if err != nil {
 		return fail(fn, err)
 	}
-	return done(fn, descriptors.Finalize(o))
+	if err := descriptors.Finalize(o); err != nil {
+		return fail(fn, err)
+	}
+	descriptors.PublishFast(o, uintptr(tok))
+	return ok(fn)
 }
 
 //export hipdnnGo_Execute
@@ -119,4 +126,21 @@ func hipdnnGo_Execute(h, plan, pack C.uintptr_t) (st C.int) {
 		return fail(fn, err)
 	}
 	return done(fn, descriptors.Execute(hd, p, v))
+}
+
+// hipdnnGo_ExecuteFailed reports a plugin failure met by the C fast path of
+// hipdnnBackendExecute (the plugin already ran): the same last error and log line as the Go
+// path. msg is the plugin's malloc'd last error, freed here.
+//
+//export hipdnnGo_ExecuteFailed
+func hipdnnGo_ExecuteFailed(plan C.uintptr_t, pluginStatus C.int, msg *C.char) (st C.int) {
+	const fn = "hipdnnBackendExecute"
+	defer guard(fn, &st)
+	text := ""
+	if msg != nil {
+		text = C.GoString(msg)
+		C.free(unsafe.Pointer(msg))
+	}
+	o, _ := descriptor(plan)
+	return fail(fn, descriptors.ExecuteFailure(o, int(pluginStatus), text))
 }

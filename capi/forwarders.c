@@ -5,6 +5,7 @@
 #include <hipdnn_backend.h>
 
 #include "_cgo_export.h"
+#include "../internal/engines/shim.h"
 
 typedef uintptr_t u;
 #define H(x) ((u)(x))
@@ -25,8 +26,19 @@ hipdnnStatus_t hipdnnBackendCreateDescriptor(hipdnnBackendDescriptorType_t descr
 hipdnnStatus_t hipdnnBackendDestroyDescriptor(hipdnnBackendDescriptor_t descriptor) {
     return (hipdnnStatus_t)hipdnnGo_DestroyDescriptor(H(descriptor));
 }
+/* Execute tries the C fast path first (internal/engines/hd_fast.c): published plans and packs
+ * run without entering Go; everything else, and every error but a plugin failure, is the Go
+ * path's. */
 hipdnnStatus_t hipdnnBackendExecute(hipdnnHandle_t handle, hipdnnBackendDescriptor_t executionPlan,
                                     hipdnnBackendDescriptor_t variantPack) {
+    int plugin_status = 0;
+    char* plugin_error = NULL;
+    switch (hd_fast_execute(H(handle), H(executionPlan), H(variantPack), &plugin_status, &plugin_error)) {
+    case HD_FAST_DONE:
+        return HIPDNN_STATUS_SUCCESS;
+    case HD_FAST_PLUGIN_FAILED:
+        return (hipdnnStatus_t)hipdnnGo_ExecuteFailed(H(executionPlan), plugin_status, plugin_error);
+    }
     return (hipdnnStatus_t)hipdnnGo_Execute(H(handle), H(executionPlan), H(variantPack));
 }
 hipdnnStatus_t hipdnnBackendFinalize(hipdnnBackendDescriptor_t descriptor) {

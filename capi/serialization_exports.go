@@ -193,7 +193,9 @@ func hipdnnGo_CreateAndDeserializeExecutionPlan(h C.uintptr_t, out *C.uintptr_t,
 	if err != nil {
 		return fail(fn, err)
 	}
-	*out = C.uintptr_t(descriptors.Token(plan))
+	tok := descriptors.Token(plan)
+	descriptors.PublishFast(plan, tok)
+	*out = C.uintptr_t(tok)
 	return ok(fn)
 }
 

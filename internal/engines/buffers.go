@@ -29,8 +29,9 @@ type deviceBuffer struct {
 // pack order. It is immutable after NewBuffers, so many Executes may share it; Free it once
 // none uses it any more.
 type Buffers struct {
-	arr *C.hipdnnPluginDeviceBuffer_t
-	n   int
+	arr  *C.hipdnnPluginDeviceBuffer_t
+	n    int
+	fast fastRefs // tokens under which the C fast path reads arr
 }
 
 // NewBuffers copies a variant pack's uids and data pointers into C memory. The two slices
@@ -75,6 +76,7 @@ func (b *Buffers) Len() int {
 // Free releases the C array; it is idempotent.
 func (b *Buffers) Free() {
 	if b != nil && b.arr != nil {
+		b.fast.retire()
 		C.hd_free(unsafe.Pointer(b.arr))
 		b.arr, b.n = nil, 0
 	}

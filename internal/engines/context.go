@@ -32,6 +32,7 @@ type Context struct {
 
 	state   atomic.Int64 // destroyedBit | calls in flight
 	destroy sync.Once
+	fast    fastRefs // tokens under which the C fast path runs this context
 }
 
 const destroyedBit = int64(1) << 62
@@ -149,6 +150,7 @@ func (c *Context) gone() error {
 // and safe to race with Session.Close; calls after it fail with BAD_PARAM.
 func (c *Context) Destroy() {
 	c.destroy.Do(func() {
+		c.fast.retire() // no fast call can reach the plugin context after this
 		c.state.Or(destroyedBit)
 		for spins := 0; c.state.Load() != destroyedBit; spins++ {
 			if spins < 100 {

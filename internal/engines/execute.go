@@ -169,7 +169,10 @@ func (c *Context) executeFailure(r C.hd_result) error {
 		text = C.GoString(r.err)
 		C.free(unsafe.Pointer(r.err))
 	}
-	st := int(r.status)
+	return c.failureText(int(r.status), text)
+}
+
+func (c *Context) failureText(st int, text string) error {
 	return status.Plugin("%s: Failed to execute engine %s. Status: %s(%d), Error: %s",
 		c.e.Plugin.Name, c.e.Name, PluginStatusName(st), st, text)
 }

@@ -137,4 +137,25 @@ hd_overrides* hd_overrides_new(uint32_t count, const int64_t* ids, const int64_t
                                const int64_t* shapes, const int64_t* strides, size_t total);
 void hd_free(void* p);
 
+/* ---- the C fast path of hipdnnBackendExecute (hd_fast.c) ---- */
+typedef struct hd_fast_align {
+    int64_t uid;
+    int64_t align;
+} hd_fast_align;
+
+enum { HD_FAST_NOT_HANDLED = 0, HD_FAST_DONE = 1, HD_FAST_PLUGIN_FAILED = 2 };
+
+/* Publish a finalized plan / variant pack under its token; returns the entry (0: not published,
+ * the Go path serves the token). align lists the tensors whose pointers must be aligned. */
+uintptr_t hd_fast_publish_plan(uintptr_t token, uintptr_t handle, uintptr_t table, uintptr_t plugin,
+                               uintptr_t ctx, const hd_fast_align* align, uint32_t nalign);
+uintptr_t hd_fast_publish_pack(uintptr_t token, uintptr_t buffers, uint32_t nbuffers, uintptr_t workspace);
+/* Unpublish (only entry expect, unless 0) and wait for fast calls using it; 1 if retired. */
+int hd_fast_retire(uintptr_t token, uintptr_t expect);
+int hd_fast_published(uintptr_t token);
+void hd_fast_set_quiet(int quiet);
+/* Execute in C: HD_FAST_DONE, HD_FAST_NOT_HANDLED (call the Go path) or HD_FAST_PLUGIN_FAILED
+ * with the plugin's status and its malloc'd last error (may be NULL). */
+int hd_fast_execute(uintptr_t handle, uintptr_t plan, uintptr_t pack, int* plugin_status, char** plugin_error);
+
 #endif /* HIPDNN_ENGINES_SHIM_H */
