@@ -6,6 +6,7 @@ package descriptors
 // min_required_engine_api_version, and the version every finalize stamps.
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -394,5 +395,48 @@ func TestDeclaredMinimumVersionIsKept(t *testing.T) {
 	}
 	if v := g.engineFeatures().MinAPIVersion(); v.Minor != 2 {
 		t.Fatalf("plugins would be filtered at %v, want 1.2.0", v)
+	}
+}
+
+// A newer writer's graph reaches plugins (and serialization) as the writer made it, unknown
+// fields included, while the caller changes nothing but the handle; any change, or a writer
+// that stamped no id or minimum version, gives this build's own encoding.
+func TestOriginalBytesReachPlugins(t *testing.T) {
+	h := newHandle(t)
+	future := readEvolution(t, "future_fields.bin")
+	g, err := DeserializeGraph(future)
+	must(t, "deserialize", err)
+	must(t, "handle", setHandle(g, h))
+	must(t, "finalize", Finalize(g))
+	if !bytes.Equal(g.Bytes(), future) {
+		t.Fatalf("plugins get %d re-encoded bytes, not the writer's %d", len(g.Bytes()), len(future))
+	}
+	out, err := g.SerializedBytes()
+	must(t, "serialize", err)
+	if !bytes.Equal(out, future) {
+		t.Fatal("serialization of an unchanged graph is not the writer's bytes")
+	}
+
+	renamed, err := DeserializeGraph(future)
+	must(t, "deserialize again", err)
+	must(t, "rename", setStr(renamed, api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, "renamed"))
+	must(t, "handle", setHandle(renamed, h))
+	must(t, "finalize renamed", Finalize(renamed))
+	if bytes.Equal(renamed.Bytes(), future) {
+		t.Fatal("a renamed graph still hands out the writer's bytes")
+	}
+	m, err := wire.DecodeGraph(renamed.Bytes())
+	must(t, "decode renamed", err)
+	if m.Name != "renamed" {
+		t.Fatalf("name %q", m.Name)
+	}
+
+	past := readEvolution(t, "past_pointwise.bin")
+	p, err := DeserializeGraph(past)
+	must(t, "deserialize past", err)
+	must(t, "handle", setHandle(p, h))
+	must(t, "finalize past", Finalize(p))
+	if bytes.Equal(p.Bytes(), past) {
+		t.Fatal("a graph without a stamped version went to plugins unstamped")
 	}
 }

@@ -1,6 +1,7 @@
 package descriptors
 
 import (
+	"bytes"
 	"errors"
 
 	"github.com/hipdnn-go/backend/internal/api"
@@ -37,7 +38,15 @@ func DeserializeGraph(b []byte) (*Graph, error) {
 	if err != nil {
 		return nil, codecStatus(err, "serialized graph")
 	}
-	return graphFromModel(m)
+	g, err := graphFromModel(m)
+	if err != nil {
+		return nil, err
+	}
+	if m.ID != nil && m.MinRequiredEngineAPIVersion != nil {
+		// b is the caller's memory: keep a copy (see Graph.original).
+		g.original, g.lifted = bytes.Clone(b), g.attrs()
+	}
+	return g, nil
 }
 
 // DeserializeJSONGraph is DeserializeGraph for AMD's JSON graph format.
