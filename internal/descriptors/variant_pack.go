@@ -39,6 +39,11 @@ var _ = register(&KindSpec{
 
 func finalizeVariantPack(o Object) error {
 	v := o.(*VariantPack)
+	if v.finalized {
+		// Attributes are frozen after a finalize, so there is nothing to redo, and rebuilding
+		// would free buffers an Execute on another thread may be using.
+		return nil
+	}
 	fail := func(format string, args ...any) error {
 		return status.BadParam("VariantDescriptor::finalize() failed: "+format, args...)
 	}
