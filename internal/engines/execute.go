@@ -169,10 +169,12 @@ func (c *Context) executeFailure(r C.hd_result) error {
 		text = C.GoString(r.err)
 		C.free(unsafe.Pointer(r.err))
 	}
-	return c.failureText(int(r.status), text)
+	return c.ExecuteFailure(int(r.status), text)
 }
 
-func (c *Context) failureText(st int, text string) error {
+// ExecuteFailure is the PLUGIN_ERROR of a failed plugin execute, text being the plugin's last
+// error; the C fast path reports its failures through it too, so both paths say the same.
+func (c *Context) ExecuteFailure(st int, text string) error {
 	return status.Plugin("%s: Failed to execute engine %s. Status: %s(%d), Error: %s",
 		c.e.Plugin.Name, c.e.Name, PluginStatusName(st), st, text)
 }

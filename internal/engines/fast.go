@@ -113,9 +113,3 @@ func RetireFast(token uintptr) {
 		C.hd_fast_retire(C.uintptr_t(token), 0)
 	}
 }
-
-// ExecuteFailure is the error of a failed plugin execute reported by the fast path: the same
-// PLUGIN_ERROR message the Go path writes. text is the plugin's last error.
-func (c *Context) ExecuteFailure(pluginStatus int, text string) error {
-	return c.failureText(pluginStatus, text)
-}
