@@ -44,10 +44,6 @@ func fail(fn string, err error) C.int {
 	return C.int(code)
 }
 
-// codeOnly maps an error to its status without recording it: the logging-control exports
-// never set the last error (AMD's behaviour) and must not log about the logger.
-func codeOnly(err error) C.int { return C.int(status.Code(err)) }
-
 // done maps a result: nil is success.
 func done(fn string, err error) C.int {
 	if err != nil {
@@ -61,6 +57,14 @@ func done(fn string, err error) C.int {
 func guard(fn string, st *C.int) {
 	if r := recover(); r != nil {
 		*st = fail(fn, status.Internal("%s: internal error: %v\n%s", fn, r, debug.Stack()))
+	}
+}
+
+// guardQuiet is guard for the logging-control exports, which never set the last error (AMD's
+// behaviour) and must not log about the logger: a panic is only INTERNAL_ERROR.
+func guardQuiet(st *C.int) {
+	if recover() != nil {
+		*st = C.int(api.HIPDNN_STATUS_INTERNAL_ERROR)
 	}
 }
 
@@ -83,8 +87,8 @@ func nullArg(fn, arg string) error {
 	return status.NullPointer("Null pointer provided to %s: %s is NULL", fn, arg)
 }
 
-// cstrings holds C copies of strings handed out with static lifetime (hipdnnGetErrorString,
-// hipdnnVersionString_ext). They are made once and never freed.
+// errorStrings holds C copies of the status names hipdnnGetErrorString hands out with static
+// lifetime. They are made once and never freed.
 var errorStrings = func() map[api.Status]*C.char {
 	m := map[api.Status]*C.char{}
 	for v := int32(0); v < 64; v++ {

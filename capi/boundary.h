@@ -13,7 +13,6 @@ extern "C" {
 /* Last error, stored in C thread-local storage so it follows the OS thread that called in. */
 void hipdnn_capi_set_last_error(const char* msg, size_t len);
 void hipdnn_capi_copy_last_error(char* out, size_t max, int clear);
-size_t hipdnn_capi_last_error_len(void);
 
 /* Calls a hipdnnUserLogCallback_t; a C++ exception it throws is swallowed here, before it
  * could unwind into Go frames. */

@@ -13,7 +13,6 @@ import (
 
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/descriptors"
-	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/handle"
 	"github.com/hipdnn-go/backend/internal/status"
 )
@@ -55,7 +54,6 @@ func hipdnnGo_DestroyDescriptor(tok C.uintptr_t) (st C.int) {
 	if tok == 0 {
 		return fail(fn, status.NullPointer("hipdnnBackendDescriptor_t is nullptr"))
 	}
-	engines.RetireFast(uintptr(tok)) // before the object's C resources can go
 	if err := descriptors.Destroy(uintptr(tok)); err != nil {
 		return fail(fn, status.BadParam("hipdnnBackendDescriptor_t %#x %v", uintptr(tok), err))
 	}

@@ -24,7 +24,7 @@ func copyLastError(fn string, msg *C.char, max C.size_t, clear C.int) {
 	begin(fn)
 	switch {
 	case msg == nil:
-		_ = fail(fn, status.NullPointer("Null pointer provided to %s: message is NULL", fn))
+		_ = fail(fn, nullArg(fn, "message"))
 	case max == 0:
 		_ = fail(fn, status.BadParam("%s: maxSize is 0", fn))
 	default:

@@ -3,16 +3,16 @@
  * and that is the identity hipDNN's contract is about. */
 #include <string.h>
 
+#include <hipdnn_backend.h>
+
 #include "boundary.h"
 
-#define HIPDNN_CAPI_ERROR_MAX 2048
-
-static __thread char last_error[HIPDNN_CAPI_ERROR_MAX];
+static __thread char last_error[HIPDNN_ERROR_STRING_MAX_LENGTH];
 static __thread size_t last_error_len;
 
 void hipdnn_capi_set_last_error(const char* msg, size_t len) {
-    if (len > HIPDNN_CAPI_ERROR_MAX - 1) {
-        len = HIPDNN_CAPI_ERROR_MAX - 1;
+    if (len > HIPDNN_ERROR_STRING_MAX_LENGTH - 1) {
+        len = HIPDNN_ERROR_STRING_MAX_LENGTH - 1;
     }
     memcpy(last_error, msg, len);
     last_error[len] = '\0';
@@ -28,5 +28,3 @@ void hipdnn_capi_copy_last_error(char* out, size_t max, int clear) {
         last_error_len = 0;
     }
 }
-
-size_t hipdnn_capi_last_error_len(void) { return last_error_len; }

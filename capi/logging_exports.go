@@ -1,7 +1,7 @@
 package main
 
-// Exports of the logging section. Like AMD's, these do not record a last error, except
-// hipdnnSetUserLogCallback_ext's statuses.
+// Exports of the logging section. Like AMD's, these return statuses only: they never record a
+// last error and never log about the logger.
 
 /*
 #include <stdlib.h>
@@ -20,7 +20,7 @@ import (
 func hipdnnGo_LoggingCallback(sev C.int, msg *C.char) {
 	defer func() { _ = recover() }()
 	s := api.Severity(sev)
-	if msg == nil || !logging.ValidLevel(s) || !logging.Enabled(s) {
+	if msg == nil || !logging.Enabled(s) {
 		return
 	}
 	logging.External(s, C.GoString(msg))
@@ -37,39 +37,29 @@ func (u userSink) Deliver(sev api.Severity, line string) {
 
 //export hipdnnGo_SetUserLogCallback
 func hipdnnGo_SetUserLogCallback(cb C.uintptr_t, minLevel, mode C.int, userHandle C.uintptr_t) (st C.int) {
-	const fn = "hipdnnSetUserLogCallback_ext"
-	// Like the level exports: no last error, no log record (AMD's tryCatch is not used here).
-	defer func() {
-		if r := recover(); r != nil {
-			st = C.int(api.HIPDNN_STATUS_INTERNAL_ERROR)
-		}
-	}()
+	// Like the level exports: statuses only, no last error, no log record.
+	defer guardQuiet(&st)
+	badParam := C.int(api.HIPDNN_STATUS_BAD_PARAM)
 	switch {
-	case cb == 0:
-		return codeOnly(badParam("%s: callback is NULL", fn))
-	case userHandle == 0:
-		return codeOnly(badParam("%s: userHandle is NULL", fn))
-	case mode != C.int(api.HIPDNN_LOG_CALLBACK_SYNC) && mode != C.int(api.HIPDNN_LOG_CALLBACK_ASYNC):
-		return codeOnly(badParam("%s: mode %d is neither HIPDNN_LOG_CALLBACK_SYNC (0) nor HIPDNN_LOG_CALLBACK_ASYNC (1)", fn, int(mode)))
-	case !logging.ValidLevel(api.Severity(minLevel)):
-		return codeOnly(badParam("%s: minLevel %d is not a hipdnnSeverity_t", fn, int(minLevel)))
+	case cb == 0, userHandle == 0:
+		return badParam
+	case !api.LogCallbackMode(mode).IsValid():
+		return badParam
+	case !api.Severity(minLevel).IsValid():
+		return badParam
 	}
 	key := logging.UserKey{Callback: uintptr(cb), Handle: uintptr(userHandle)}
 	err := logging.SetUserCallback(key, userSink{uintptr(cb), uintptr(userHandle)}, api.Severity(minLevel), mode == C.int(api.HIPDNN_LOG_CALLBACK_ASYNC))
 	if err != nil {
-		return codeOnly(badParam("%s: %v", fn, err))
+		return badParam // removing a pair that was never registered
 	}
 	return C.int(api.HIPDNN_STATUS_SUCCESS)
 }
 
 //export hipdnnGo_SetGlobalLogLevel
 func hipdnnGo_SetGlobalLogLevel(level C.int) (st C.int) {
-	defer func() {
-		if r := recover(); r != nil {
-			st = C.int(api.HIPDNN_STATUS_INTERNAL_ERROR)
-		}
-	}()
-	if !logging.ValidLevel(api.Severity(level)) {
+	defer guardQuiet(&st)
+	if !api.Severity(level).IsValid() {
 		return C.int(api.HIPDNN_STATUS_BAD_PARAM)
 	}
 	logging.SetLevel(api.Severity(level))

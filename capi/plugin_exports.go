@@ -38,8 +38,7 @@ func goPaths(fn string, n C.size_t, paths **C.char) ([]string, error) {
 }
 
 func validLoadingMode(fn string, mode C.int) error {
-	m := api.PluginLoadingMode(mode)
-	if m != api.HIPDNN_PLUGIN_LOADING_ADDITIVE && m != api.HIPDNN_PLUGIN_LOADING_ABSOLUTE {
+	if !api.PluginLoadingMode(mode).IsValid() {
 		return badParam("%s: loadingMode %d is neither HIPDNN_PLUGIN_LOADING_ADDITIVE (0) nor HIPDNN_PLUGIN_LOADING_ABSOLUTE (1)", fn, int(mode))
 	}
 	return nil
@@ -149,15 +148,10 @@ type outString struct {
 	val  string
 }
 
-// fillStrings implements the engine/policy info convention: all length pointers are required;
-// if any buffer is NULL every required size (with its NUL) is written; otherwise every buffer
-// must be large enough and all are copied.
+// fillStrings implements the two-call string convention of the engine and policy queries
+// (callers have checked every length pointer): if any buffer is NULL every required size (with
+// its NUL) is written; otherwise every buffer must be large enough and all are copied.
 func fillStrings(fn string, outs []outString) error {
-	for _, o := range outs {
-		if o.size == nil {
-			return nullArg(fn, o.name+"Len")
-		}
-	}
 	anyNull := false
 	for _, o := range outs {
 		anyNull = anyNull || o.buf == nil
@@ -249,15 +243,7 @@ func hipdnnGo_GetEngineNameById(h C.uintptr_t, id C.int64_t, name *C.char, nameL
 	if e == nil {
 		return fail(fn, status.NotSupported("%s: no loaded engine has id %s", fn, engines.FormatEngineID(int64(id))))
 	}
-	if name == nil {
-		*nameLen = C.size_t(len(e.Name) + 1)
-		return ok(fn)
-	}
-	if *nameLen < C.size_t(len(e.Name)+1) {
-		return fail(fn, badParam("%s: Insufficient buffer space provided. (%d bytes needed, got %d)", fn, len(e.Name)+1, *nameLen))
-	}
-	copyOut(name, *nameLen, e.Name)
-	return ok(fn)
+	return done(fn, fillStrings(fn, []outString{{"engineName", name, nameLen, e.Name}}))
 }
 
 //export hipdnnGo_GetHeuristicPolicyCount

@@ -49,28 +49,26 @@ func writeBlob(fn string, blob []byte, requested C.size_t, size *C.size_t, out u
 	return nil
 }
 
-func graphArg(fn string, tok C.uintptr_t) (*descriptors.Graph, error) {
+// typedArg resolves a descriptor token that must name a T (what: "an operation graph").
+func typedArg[T descriptors.Object](fn string, tok C.uintptr_t, what string) (T, error) {
+	var zero T
 	o, err := descriptor(tok)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	g, isGraph := o.(*descriptors.Graph)
-	if !isGraph {
-		return nil, badParam("%s: Descriptor type mismatch: %v is not an operation graph", fn, descriptors.KindOf(o))
+	x, ok := o.(T)
+	if !ok {
+		return zero, badParam("%s: Descriptor type mismatch: %v is not %s", fn, descriptors.KindOf(o), what)
 	}
-	return g, nil
+	return x, nil
+}
+
+func graphArg(fn string, tok C.uintptr_t) (*descriptors.Graph, error) {
+	return typedArg[*descriptors.Graph](fn, tok, "an operation graph")
 }
 
 func planArg(fn string, tok C.uintptr_t) (*descriptors.ExecutionPlan, error) {
-	o, err := descriptor(tok)
-	if err != nil {
-		return nil, err
-	}
-	p, isPlan := o.(*descriptors.ExecutionPlan)
-	if !isPlan {
-		return nil, badParam("%s: Descriptor type mismatch: %v is not an execution plan", fn, descriptors.KindOf(o))
-	}
-	return p, nil
+	return typedArg[*descriptors.ExecutionPlan](fn, tok, "an execution plan")
 }
 
 //export hipdnnGo_CreateAndDeserializeGraph

@@ -148,7 +148,7 @@ func elemSize(t api.AttributeType) uintptr {
 }
 
 // SetAttribute is hipdnnBackendSetAttribute for any descriptor.
-func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count int64, p unsafe.Pointer) error {
+func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count int64, p unsafe.Pointer) (err error) {
 	h := o.header()
 	a := h.spec.byName[name]
 	if a == nil {
@@ -173,7 +173,11 @@ func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count i
 		return status.BadParam("%s::setAttribute() failed: elementCount %d for %v is beyond any real array (at most %d elements)", h.spec.Class, count, name, maxElements)
 	}
 	if h.spec.OnChange != nil {
-		defer h.spec.OnChange(o)
+		defer func() {
+			if err == nil {
+				h.spec.OnChange(o, name)
+			}
+		}()
 	}
 	if a.OnSet == nil && a.Validate == nil && !a.Append && !fallible(t) {
 		// Hot path: decode straight into the stored value, reusing its buffers (numbers and

@@ -23,12 +23,11 @@ type Graph struct {
 	id     *[16]byte // kept from a deserialized graph, else minted at the first finalize
 	// declared is a deserialized graph's min_required_engine_api_version (zero: none).
 	declared version.Triple
-	// original is a deserialized binary graph as its writer made it, and lifted the graph's
-	// attributes right after lifting. While they are unchanged, and the writer stamped an id
-	// and a minimum version at least our floor, plugins and serialization get the original
-	// bytes: fields a newer writer added that this build cannot read still reach a newer plugin.
+	// original is a deserialized binary graph as its writer made it, dropped by any attribute
+	// change but the handle. While it is kept, and the writer stamped an id and a minimum
+	// version at least our floor, plugins and serialization get these bytes: fields a newer
+	// writer added that this build cannot read still reach a newer plugin.
 	original []byte
-	lifted   graphAttrs
 
 	// Filled by Finalize (or by serialization of an unfinalized graph for the bytes alone).
 	bytes    []byte
@@ -45,7 +44,7 @@ var graphKind = register(&KindSpec{
 	Class:              "GraphDescriptor",
 	GetsBeforeFinalize: true,
 	New:                func(k *KindSpec) Object { g := &Graph{}; k.init(&g.Header); return g },
-	OnChange:           func(o Object) { o.(*Graph).invalidate() },
+	OnChange:           func(o Object, name api.AttributeName) { o.(*Graph).changed(name) },
 	Attrs: []*Attr{
 		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, Type: api.HIPDNN_TYPE_HANDLE, Min: 1, Max: 1, Settable: true, Required: true,
 			OnSet: func(o Object, v *Value) error { o.(*Graph).handle = v.Handle(); return nil },
@@ -65,7 +64,14 @@ var graphKind = register(&KindSpec{
 	Finalize: finalizeGraph,
 })
 
-func (g *Graph) invalidate() { g.bytes, g.model, g.tensors = nil, nil, nil }
+// changed drops what was built from the attributes. Any change but the handle also makes a
+// deserialized graph a different graph from the one its writer encoded.
+func (g *Graph) changed(name api.AttributeName) {
+	g.bytes, g.model, g.tensors = nil, nil, nil
+	if name != api.HIPDNN_ATTR_OPERATIONGRAPH_HANDLE {
+		g.original = nil
+	}
+}
 
 // Ops returns the graph's operations in order.
 func (g *Graph) Ops() []*Op {
@@ -200,7 +206,7 @@ func (g *Graph) build(validate bool) error {
 	}
 	m.ID = g.id
 	var b []byte
-	if g.original != nil && g.features.MinAPIVersion() == g.declared && g.unchangedSinceLift() {
+	if g.original != nil && g.features.MinAPIVersion() == g.declared {
 		b = g.original
 	} else {
 		enc, err := wire.EncodeGraph(m)
@@ -319,38 +325,4 @@ func (g *Graph) logf(format string, args ...any) {
 	if logging.Enabled(api.HIPDNN_SEV_INFO) {
 		logging.Infof("graph %q: "+format, append([]any{g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT).Str()}, args...)...)
 	}
-}
-
-// graphAttrs are the graph's own attribute values (everything but the handle), to tell
-// whether a deserialized graph was changed before finalize.
-type graphAttrs struct {
-	name                        string
-	compute, intermediate, io   Value
-	preferred, override, ragged Value
-	ops                         []Object
-}
-
-func (g *Graph) attrs() graphAttrs {
-	return graphAttrs{
-		name:         g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT).Str(),
-		compute:      *g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT),
-		intermediate: *g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_INTERMEDIATE_DATA_TYPE_EXT),
-		io:           *g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_IO_DATA_TYPE_EXT),
-		preferred:    *g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT),
-		override:     *g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT),
-		ragged:       *g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_IS_RAGGED_TENSOR_ENABLED_EXT),
-		ops:          g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_OPS).Objs,
-	}
-}
-
-func (a *graphAttrs) equal(b *graphAttrs) bool {
-	same := func(x, y Value) bool { return x.Set == y.Set && (!x.Set || x.I == y.I) }
-	return a.name == b.name && same(a.compute, b.compute) && same(a.intermediate, b.intermediate) &&
-		same(a.io, b.io) && same(a.preferred, b.preferred) && same(a.override, b.override) &&
-		same(a.ragged, b.ragged) && slices.Equal(a.ops, b.ops)
-}
-
-func (g *Graph) unchangedSinceLift() bool {
-	now := g.attrs()
-	return now.equal(&g.lifted)
 }

@@ -44,7 +44,7 @@ func DeserializeGraph(b []byte) (*Graph, error) {
 	}
 	if m.ID != nil && m.MinRequiredEngineAPIVersion != nil {
 		// b is the caller's memory: keep a copy (see Graph.original).
-		g.original, g.lifted = bytes.Clone(b), g.attrs()
+		g.original = bytes.Clone(b)
 	}
 	return g, nil
 }

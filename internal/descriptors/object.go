@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/registry"
 	"github.com/hipdnn-go/backend/internal/status"
 )
@@ -78,10 +79,10 @@ type KindSpec struct {
 	// (BAD_PARAM_NULL_POINTER; the variant pack).
 	NullArrayRejected bool
 
-	New      func(k *KindSpec) Object // allocates the concrete type and calls k.init on its Header
-	Finalize func(o Object) error     // kind-specific validation; required attributes are checked before
-	Release  func(o Object)           // called when the last token is destroyed (plugin resources)
-	OnChange func(o Object)           // called after every successful SetAttribute (cache invalidation)
+	New      func(k *KindSpec) Object               // allocates the concrete type and calls k.init on its Header
+	Finalize func(o Object) error                   // kind-specific validation; required attributes are checked before
+	Release  func(o Object)                         // called when the last token is destroyed (plugin resources)
+	OnChange func(o Object, name api.AttributeName) // called after every successful SetAttribute (cache invalidation)
 
 	byName map[api.AttributeName]*Attr
 	nslots int
@@ -151,7 +152,10 @@ func Resolve(tok uintptr) (Object, error) {
 }
 
 // Destroy releases a token; when it was the object's last, plugin resources are released.
+// Whatever the token published to Execute's C fast path is retired first, so no fast call can
+// still use resources being released.
 func Destroy(tok uintptr) error {
+	engines.RetireFast(tok)
 	v, err := registry.Release(tok, registry.KindDescriptor)
 	if err != nil {
 		return err

@@ -71,11 +71,6 @@ func Level() api.Severity {
 	return api.Severity(l)
 }
 
-// ValidLevel reports whether sev is one of INFO, WARN, ERROR, FATAL, OFF.
-func ValidLevel(sev api.Severity) bool {
-	return sev >= api.HIPDNN_SEV_INFO && sev <= api.HIPDNN_SEV_OFF
-}
-
 // SetLevel sets the global level (it overrides the environment) and tells the level hooks.
 func SetLevel(sev api.Severity) {
 	level.Store(int32(sev))

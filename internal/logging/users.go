@@ -2,6 +2,7 @@ package logging
 
 import (
 	"errors"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -25,8 +26,8 @@ type userEntry struct {
 	sink     UserSink
 	minLevel api.Severity
 	async    bool
-	inflight sync.RWMutex
-	removed  bool // guarded by inflight
+	inflight sync.RWMutex // held for reading by every delivery in progress
+	removed  atomic.Bool
 }
 
 var (
@@ -66,16 +67,9 @@ func SetUserCallback(key UserKey, sink UserSink, minLevel api.Severity, async bo
 		if idx < 0 {
 			return ErrNotRegistered
 		}
-		old := cur[idx]
 		next := append(append([]*userEntry{}, cur[:idx]...), cur[idx+1:]...)
 		users.Store(&next)
-		if delivering(syscall.Gettid()) {
-			old.removed = true // we are inside a callback on this thread: waiting would deadlock
-		} else {
-			old.inflight.Lock()
-			old.removed = true
-			old.inflight.Unlock()
-		}
+		retire(cur[idx])
 		return nil
 	}
 	e := &userEntry{key: key, sink: sink, minLevel: minLevel, async: async}
@@ -89,11 +83,7 @@ func SetUserCallback(key UserKey, sink UserSink, minLevel api.Severity, async bo
 		old := next[idx]
 		next[idx] = e
 		users.Store(&next)
-		if !delivering(syscall.Gettid()) {
-			old.inflight.Lock()
-			old.removed = true
-			old.inflight.Unlock()
-		}
+		retire(old)
 	} else {
 		next = append(next, e)
 		users.Store(&next)
@@ -101,8 +91,16 @@ func SetUserCallback(key UserKey, sink UserSink, minLevel api.Severity, async bo
 	return nil
 }
 
-// UserCallbackCount reports how many callbacks are registered.
-func UserCallbackCount() int { return len(snapshot()) }
+// retire stops deliveries to an entry that is no longer registered, including queued async
+// ones, and waits for deliveries in progress, unless this thread is inside one (waiting
+// would deadlock).
+func retire(old *userEntry) {
+	old.removed.Store(true)
+	if !delivering(syscall.Gettid()) {
+		old.inflight.Lock() // returns once deliveries in progress are done
+		old.inflight.Unlock()
+	}
+}
 
 func snapshot() []*userEntry {
 	if p := users.Load(); p != nil {
@@ -138,13 +136,16 @@ func deliverOne(e *userEntry, sev api.Severity, line string) {
 	defer mark.Add(-1)
 	e.inflight.RLock()
 	defer e.inflight.RUnlock()
-	if !e.removed {
+	if !e.removed.Load() {
 		e.sink.Deliver(sev, line)
 	}
 }
 
 func markDelivering(tid int) *atomic.Int32 {
-	v, _ := deliveringTids.LoadOrStore(tid, new(atomic.Int32))
+	v, ok := deliveringTids.Load(tid)
+	if !ok {
+		v, _ = deliveringTids.LoadOrStore(tid, new(atomic.Int32))
+	}
 	c := v.(*atomic.Int32)
 	c.Add(1)
 	return c
@@ -160,6 +161,8 @@ func startAsync() {
 	asyncOnce.Do(func() {
 		asyncQueue = make(chan asyncItem, 8192)
 		go func() {
+			// Re-entrancy is detected per OS thread, so the worker must stay on one.
+			runtime.LockOSThread()
 			for it := range asyncQueue {
 				for _, e := range it.to {
 					deliverOne(e, it.sev, it.line)
