@@ -2,7 +2,7 @@ package descriptors
 
 import (
 	"crypto/rand"
-	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/hipdnn-go/backend/internal/api"
@@ -227,7 +227,10 @@ func sameTensor(a, b *Tensor) bool {
 	if ea != nil || eb != nil {
 		return false
 	}
-	return fmt.Sprint(wa) == fmt.Sprint(wb) && string(a.scalar) == string(b.scalar)
+	// The scalar is compared as bytes (NaN constants match themselves); DeepEqual follows the
+	// ragged-offset pointer.
+	wa.Value, wb.Value = nil, nil
+	return reflect.DeepEqual(wa, wb) && string(a.scalar) == string(b.scalar)
 }
 
 func featuresOf(m *wire.Graph) Features {

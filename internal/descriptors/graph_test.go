@@ -144,3 +144,34 @@ func TestOpsTakeOnlyFinalizedOperations(t *testing.T) {
 	tn := newTensor(t, 1, false, 2)
 	wantCode(t, "tensor as op", setDesc(t, g, api.HIPDNN_ATTR_OPERATIONGRAPH_OPS, tn), api.HIPDNN_STATUS_NOT_SUPPORTED)
 }
+
+// A frontend may make one descriptor per use of a tensor: identical copies are one tensor even
+// when they carry a constant value or a ragged offset (pointer fields of the wire form).
+func TestGraphAcceptsIdenticalTensorCopies(t *testing.T) {
+	h := newHandle(t)
+	tensor := func(uid int64, set func(o Object) error) *Tensor {
+		o := mustCreate(t, api.HIPDNN_BACKEND_TENSOR_DESCRIPTOR)
+		must(t, "uid", setI64(o, api.HIPDNN_ATTR_TENSOR_UNIQUE_ID, uid))
+		must(t, "dtype", setI32(o, api.HIPDNN_ATTR_TENSOR_DATA_TYPE, api.HIPDNN_TYPE_DATA_TYPE, int32(api.HIPDNN_DATA_FLOAT)))
+		must(t, "dims", setI64(o, api.HIPDNN_ATTR_TENSOR_DIMENSIONS, 1, 4))
+		must(t, "strides", setI64(o, api.HIPDNN_ATTR_TENSOR_STRIDES, 4, 1))
+		if set != nil {
+			must(t, "extra", set(o))
+		}
+		must(t, "finalize tensor", Finalize(o))
+		return o.(*Tensor)
+	}
+	constant := func(o Object) error {
+		f := float32(0.5)
+		return SetAttribute(o, api.HIPDNN_ATTR_TENSOR_VALUE_EXT, api.HIPDNN_TYPE_CHAR, 4, unsafe.Pointer(&f))
+	}
+	ragged := func(o Object) error { return setI64(o, api.HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, 3) }
+	x := tensor(1, ragged)
+	y := tensor(2, nil)
+	z := tensor(4, nil)
+	// y = x * c, z = y + c, with a separate copy of x's and c's descriptor in the second op.
+	first := newPointwise(t, api.HIPDNN_POINTWISE_MUL, y, x, tensor(5, constant))
+	second := newPointwise(t, api.HIPDNN_POINTWISE_ADD, z, y, tensor(5, constant))
+	third := newPointwise(t, api.HIPDNN_POINTWISE_ADD, tensor(6, nil), z, tensor(1, ragged))
+	must(t, "finalize", Finalize(newGraph(t, h, first, second, third)))
+}

@@ -56,13 +56,12 @@ func (f *fastRefs) retire() {
 
 var quietHook sync.Once
 
-// refreshQuiet tells the fast path whether INFO logging is off (an Execute at INFO owes its
-// "API called" lines, so it takes the Go path); level changes keep it current.
-func refreshQuiet() {
+// watchQuiet tells the fast path whether INFO logging is off (an Execute at INFO owes its
+// "API called" lines, so it takes the Go path) and keeps it current across level changes.
+func watchQuiet() {
 	quietHook.Do(func() {
-		logging.OnLevelChange(func(l api.Severity) { C.hd_fast_set_quiet(boolInt(l != api.HIPDNN_SEV_INFO)) })
+		logging.WatchLevel(func(l api.Severity) { C.hd_fast_set_quiet(boolInt(l != api.HIPDNN_SEV_INFO)) })
 	})
-	C.hd_fast_set_quiet(boolInt(!logging.Enabled(api.HIPDNN_SEV_INFO)))
 }
 
 func boolInt(b bool) C.int {
@@ -79,7 +78,7 @@ func (c *Context) PublishFast(planToken, handleToken uintptr) {
 	if c.e.HostMemory && gpuRuntime().Kind() != hip.KindNone {
 		return
 	}
-	refreshQuiet()
+	watchQuiet()
 	align := make([]C.hd_fast_align, 0, len(c.align))
 	for uid, a := range c.align {
 		align = append(align, C.hd_fast_align{uid: C.int64_t(uid), align: C.int64_t(a)})
@@ -99,7 +98,7 @@ func (b *Buffers) PublishFast(packToken, workspace uintptr) {
 	if b == nil || b.arr == nil {
 		return
 	}
-	refreshQuiet()
+	watchQuiet()
 	b.fast.add(func() uintptr {
 		return uintptr(C.hd_fast_publish_pack(C.uintptr_t(packToken), C.uintptr_t(uintptr(unsafe.Pointer(b.arr))),
 			C.uint32_t(b.n), C.uintptr_t(workspace)))

@@ -19,7 +19,6 @@ var host struct {
 	unload   api.PluginUnloadingMode
 	current  *Manager // the loaded plugin set, nil when none is loaded
 	retained bool     // LAZY keep-alive: current survives its last user
-	hookOnce sync.Once
 }
 
 // SetPaths configures the engine plugin search paths for the next load
@@ -82,7 +81,6 @@ func Acquire() (m *Manager, loadErrs []error, err error) {
 	host.mu.Lock()
 	defer host.mu.Unlock()
 	if host.current == nil {
-		host.hookOnce.Do(func() { logging.OnLevelChange(pushLogLevel) })
 		files, errs := pluginFiles(searchEntries(host.paths, host.mode))
 		m, lerrs := load(files)
 		host.current = m
@@ -134,6 +132,10 @@ func unloadLocked(m *Manager) {
 		host.retained = false
 	}
 }
+
+// The level hook is registered at start-up (a slice append), never under host.mu: SetLevel
+// holds the logging lock while it runs hooks, and pushLogLevel takes host.mu.
+func init() { logging.OnLevelChange(pushLogLevel) }
 
 // pushLogLevel forwards a new global log level to every loaded plugin.
 func pushLogLevel(level api.Severity) {

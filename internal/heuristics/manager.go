@@ -66,7 +66,9 @@ var state struct {
 	current *Manager // the live or lazily retained manager
 }
 
-var levelHookOnce sync.Once
+// The level hook is registered at start-up (a slice append), never under state.mu: SetLevel
+// holds the logging lock while it runs hooks, and pushLogLevel takes state.mu.
+func init() { logging.OnLevelChange(pushLogLevel) }
 
 // SetPaths configures the heuristic plugin search paths for the next load, like
 // hipdnnSetEnginePluginPaths_ext: ADDITIVE unions paths into the configured set, ABSOLUTE
@@ -126,7 +128,6 @@ func Acquire() (m *Manager, loadErrs []error, err error) {
 		state.current.refs++
 		return state.current, nil, nil
 	}
-	levelHookOnce.Do(func() { logging.OnLevelChange(pushLogLevel) })
 	m, loadErrs = load(state.cfg)
 	m.refs = 1
 	state.current = m

@@ -36,6 +36,7 @@ const levelUnset = -1
 var (
 	level atomic.Int32 // api.Severity, or levelUnset
 
+	// levelHooksMu serialises level changes with their hooks, so hooks see changes in order.
 	levelHooksMu sync.Mutex
 	levelHooks   []func(api.Severity)
 )
@@ -73,11 +74,10 @@ func Level() api.Severity {
 
 // SetLevel sets the global level (it overrides the environment) and tells the level hooks.
 func SetLevel(sev api.Severity) {
-	level.Store(int32(sev))
 	levelHooksMu.Lock()
-	hooks := append([]func(api.Severity){}, levelHooks...)
-	levelHooksMu.Unlock()
-	for _, h := range hooks {
+	defer levelHooksMu.Unlock()
+	level.Store(int32(sev))
+	for _, h := range levelHooks {
 		h(sev)
 	}
 }
@@ -88,6 +88,15 @@ func OnLevelChange(f func(api.Severity)) {
 	levelHooksMu.Lock()
 	levelHooks = append(levelHooks, f)
 	levelHooksMu.Unlock()
+}
+
+// WatchLevel is OnLevelChange that also calls f with the current level, in the same critical
+// section, so f never sees an older level after a newer one.
+func WatchLevel(f func(api.Severity)) {
+	levelHooksMu.Lock()
+	defer levelHooksMu.Unlock()
+	levelHooks = append(levelHooks, f)
+	f(Level())
 }
 
 // Enabled reports whether a message of this severity would be emitted.
