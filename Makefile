@@ -1,7 +1,9 @@
 # hipdnn_backend: Go c-shared library + C/C++ plugins, tools and tests.
 #
-#   make                 build everything, stage an install in build/stage, run the demo
-#   make test            go vet, go test (-race), the C conformance suite (ctest)
+#   make                 install missing Debian packages (tools/setup/deps.sh), build the library,
+#                        engines and tools, stage an install in build/stage, run the demo
+#   make test            also builds the test plugins, fixtures and benches; go vet, go test
+#                        (-race), the C conformance suite (ctest, also under ASan), ABI and fuzz
 #   make install PREFIX=/opt/hipdnn
 #   make bench | fuzz | asan | valgrind | generate | clean
 SHELL := /bin/bash
@@ -35,9 +37,18 @@ GO_LDFLAGS  := -X '$(GO_PKG)/internal/version.tweak=$(TWEAK)' \
 export CGO_ENABLED := 1
 export HIPDNN_CORPUS_DIR := $(CORPUS)
 
-.PHONY: fuzz-smoke asan valgrind abi-check abi-baseline all version-header lib native stage demo test gotest ctest vet install bench fuzz asan valgrind generate clean
+.PHONY: all deps version-header lib native stage demo install vet gotest ctest test asan valgrind \
+        abi-check abi-baseline fuzz-smoke fuzz bench generate clean
 
 all: stage demo
+
+# Test plugins, fixtures, golden generators and benches are built only for the targets that use
+# them (target-specific, so it reaches their prerequisites too); `make` builds the product.
+NATIVE_TESTS := OFF
+test bench asan valgrind ctest gotest: NATIVE_TESTS := ON
+
+deps:
+	@bash tools/setup/deps.sh
 
 # Regenerated on every build but replaced only when its content changes (a new commit changes
 # TWEAK), so the header and the library always carry the same version string.
@@ -49,14 +60,14 @@ version-header:
 	@cmp -s $(VERSION_H).tmp $(VERSION_H) && rm -f $(VERSION_H).tmp || mv $(VERSION_H).tmp $(VERSION_H)
 
 # go build is incremental on its own, so the library target always asks it.
-lib: version-header
+lib: deps version-header
 	@mkdir -p $(BUILD)/lib
 	$(GO) build -buildmode=c-shared -trimpath -ldflags "$(GO_LDFLAGS)" -o $(LIB) ./capi
 	@rm -f $(BUILD)/lib/libhipdnn_backend.h
 	ln -sf $(SONAME) $(BUILD)/lib/libhipdnn_backend.so
 
 native: lib
-	$(CMAKE) -S . -B $(NATIVE) -DCMAKE_BUILD_TYPE=Release \
+	$(CMAKE) -S . -B $(NATIVE) -DCMAKE_BUILD_TYPE=Release -DHIPDNN_BUILD_TESTS=$(NATIVE_TESTS) \
 	    -DHIPDNN_BACKEND_LIBRARY=$(LIB) -DHIPDNN_GENERATED_INCLUDE_DIR=$(BUILD)/include >/dev/null
 	$(CMAKE) --build $(NATIVE) -j $(JOBS)
 
@@ -109,8 +120,14 @@ test: all vet gotest ctest asan abi-check fuzz-smoke
 
 # Overhead figures next to their baselines (exits non-zero when a budget is missed), then the Go
 # benchmarks of the attribute table, graph build, serializer and execute path.
+# hipdnn-bench runs against a copy of the library built with -tags hipdnnbench (its private
+# hooks: a bare exported call and Go's allocation counter), found first through LD_LIBRARY_PATH.
+BENCH_LIB := $(BUILD)/bench-lib
 bench: stage
-	$(NATIVE)/bench/hipdnn-bench
+	@mkdir -p $(BENCH_LIB)
+	$(GO) build -tags hipdnnbench -buildmode=c-shared -trimpath -ldflags "$(GO_LDFLAGS)" -o $(BENCH_LIB)/$(SONAME) ./capi
+	@rm -f $(BENCH_LIB)/libhipdnn_backend.h
+	LD_LIBRARY_PATH=$(BENCH_LIB) $(NATIVE)/bench/hipdnn-bench
 	HIPDNN_BENCH_NOOP_PLUGIN=$(NATIVE)/bench/libhipdnngo_bench_noop.so HIPDNN_TEST_PLUGIN_DIR=$(NATIVE)/test_plugins \
 	    $(GO) test -run '^$$' -bench . -benchmem ./internal/...
 

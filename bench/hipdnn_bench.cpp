@@ -27,11 +27,22 @@
 #include <hipdnn_plugin_sdk/EnginePluginApi.h>
 #include <hipdnn_plugin_sdk/helpers/EngineId.h>
 
-// Private benchmark hooks of libhipdnn_backend.so (not in the public header).
-extern "C" void hipdnn_bench_nop(void);
-extern "C" uint64_t hipdnn_bench_go_allocs(void);
-
 namespace {
+
+// Private hooks of a library built with -tags hipdnnbench (make bench builds one; the shipped
+// library has no such symbols), looked up at start-up.
+void (*hipdnn_bench_nop)(void);
+uint64_t (*hipdnn_bench_go_allocs)(void);
+
+void loadBenchHooks() {
+    hipdnn_bench_nop = reinterpret_cast<void (*)(void)>(dlsym(RTLD_DEFAULT, "hipdnn_bench_nop"));
+    hipdnn_bench_go_allocs = reinterpret_cast<uint64_t (*)(void)>(dlsym(RTLD_DEFAULT, "hipdnn_bench_go_allocs"));
+    if (hipdnn_bench_nop == nullptr || hipdnn_bench_go_allocs == nullptr) {
+        std::fprintf(stderr, "hipdnn-bench: the loaded libhipdnn_backend.so has no benchmark hooks; "
+                             "run it against the -tags hipdnnbench build (make bench does)\n");
+        std::exit(2);
+    }
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -371,6 +382,7 @@ void scalingFigure(hipdnnHandle_t handle, const std::vector<uint8_t>& graphBytes
 int main(int argc, char** argv) {
     std::string only = argc > 1 ? argv[1] : "";
     auto wanted = [&](const char* name) { return only.empty() || only == name; };
+    loadBenchHooks();
     // Three plugins: the no-op engine and two small test plugins.
     std::string good = std::string(BENCH_TEST_PLUGIN_DIR) + "/default/libtest_good_default_plugin.so";
     std::string hashed = std::string(BENCH_TEST_PLUGIN_DIR) + "/custom/libtest_hashed_name_plugin.so";

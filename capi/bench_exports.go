@@ -1,8 +1,9 @@
+//go:build hipdnnbench
+
 package main
 
-// Private hooks for the overhead benchmarks (bench/hipdnn_bench.cpp). They are exported by the
-// linker version script under lowercase names that are not part of the API and are not declared
-// in any installed header.
+// Private hooks for the overhead benchmarks (bench/hipdnn_bench.cpp), only in the library that
+// `make bench` builds with -tags hipdnnbench; the shipped library exports the API alone.
 
 /*
 #include <stdint.h>

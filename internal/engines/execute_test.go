@@ -10,9 +10,9 @@ import (
 	"unsafe"
 
 	flatbuffers "github.com/google/flatbuffers/go"
-
 	"github.com/hipdnn-go/backend/hip"
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/engines/probe"
 	"github.com/hipdnn-go/backend/internal/fb"
 )
 
@@ -173,11 +173,11 @@ func TestExecuteOverrides(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := impl.Engine().Plugin
-	plain, overrideCalls, last := probeStats(p.probe("hipdnnTestGetExecuteStats"))
+	plain, overrideCalls, last := probe.Stats(probeFn(p, "hipdnnTestGetExecuteStats"))
 	if plain != 0 || overrideCalls != 1 || last != 2 {
 		t.Errorf("stats plain=%d override=%d last=%d", plain, overrideCalls, last)
 	}
-	shape, strides, rank := probeOverride(p.probe("hipdnnTestGetLastOverride"), 2)
+	shape, strides, rank := probe.Override(probeFn(p, "hipdnnTestGetLastOverride"), 2)
 	if rank != 3 || !equalIDs(shape, []int64{6, 7, 8}) || !equalIDs(strides, []int64{56, 8, 1}) {
 		t.Errorf("override of uid 2: rank %d shape %v strides %v", rank, shape, strides)
 	}
@@ -185,7 +185,7 @@ func TestExecuteOverrides(t *testing.T) {
 	if err := impl.Execute(0, b, nil); err != nil {
 		t.Fatal(err)
 	}
-	if plain, _, _ := probeStats(p.probe("hipdnnTestGetExecuteStats")); plain != 1 {
+	if plain, _, _ := probe.Stats(probeFn(p, "hipdnnTestGetExecuteStats")); plain != 1 {
 		t.Errorf("plain calls %d, want 1", plain)
 	}
 
@@ -207,7 +207,7 @@ func TestExecuteOverrides(t *testing.T) {
 	// Never a silent fallback: the refused plugins saw no call at all.
 	for _, name := range []string{"test_override_omitting_plugin", "test_version_liar_plugin"} {
 		pp := s.Manager().Plugins()[indexOf(s.Manager(), name)]
-		if plain, o, _ := probeStats(pp.probe("hipdnnTestGetExecuteStats")); plain != 0 || o != 0 {
+		if plain, o, _ := probe.Stats(probeFn(pp, "hipdnnTestGetExecuteStats")); plain != 0 || o != 0 {
 			t.Errorf("%s saw %d plain and %d override calls", name, plain, o)
 		}
 	}
@@ -507,7 +507,7 @@ func TestPassByValueReachesThePlugin(t *testing.T) {
 	}
 	runtime.KeepAlive(scalar)
 	p := c.Engine().Plugin
-	n, got := probeRecorded(p.probe("hipdnnTestRecorderGetLast"), 5)
+	n, got := probe.Recorded(probeFn(p, "hipdnnTestRecorderGetLast"), 5)
 	if n != 4 || math.Float32frombits(binary.LittleEndian.Uint32(got)) != 2.5 {
 		t.Errorf("recorder read %d bytes %v, want the float 2.5", n, got)
 	}

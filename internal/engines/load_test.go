@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/engines/probe"
 	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/version"
 )
@@ -231,12 +232,12 @@ func TestLogLevelAndSink(t *testing.T) {
 	logs := captureLogs(t)
 	s := session(t, "test_good_plugin")
 	p := s.Manager().Plugins()[0]
-	lastLevel := p.probe("hipdnnTestGetLastLogLevel")
-	if got := probeI32(lastLevel); got != int32(api.HIPDNN_SEV_INFO) {
+	lastLevel := probeFn(p, "hipdnnTestGetLastLogLevel")
+	if got := probe.I32(lastLevel); got != int32(api.HIPDNN_SEV_INFO) {
 		t.Errorf("level at load = %d, want INFO", got)
 	}
 	logging.SetLevel(api.HIPDNN_SEV_WARN)
-	if got := probeI32(lastLevel); got != int32(api.HIPDNN_SEV_WARN) {
+	if got := probe.I32(lastLevel); got != int32(api.HIPDNN_SEV_WARN) {
 		t.Errorf("level after SetLevel(WARN) = %d", got)
 	}
 	logging.SetLevel(api.HIPDNN_SEV_INFO)

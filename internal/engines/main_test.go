@@ -13,14 +13,15 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	flatbuffers "github.com/google/flatbuffers/go"
-	"go.uber.org/goleak"
-
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/engines/probe"
 	"github.com/hipdnn-go/backend/internal/fb"
 	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/status"
+	"go.uber.org/goleak"
 )
 
 // pluginDir holds the built test plugins (<dir>/default, custom, faulty, ...), or "" with
@@ -249,11 +250,11 @@ func mapped(t testing.TB, path string) bool {
 // liveObjects reads the good test plugin's count of live objects of a kind.
 func liveObjects(t testing.TB, p *Plugin, kind int32) int64 {
 	t.Helper()
-	fn := p.probe("hipdnnTestGetLiveObjects")
+	fn := probeFn(p, "hipdnnTestGetLiveObjects")
 	if fn == nil {
 		t.Fatalf("plugin %s does not export hipdnnTestGetLiveObjects", p.Name)
 	}
-	return probeI64I32(fn, kind)
+	return probe.I64I32(fn, kind)
 }
 
 // Kinds of hipdnnTestGetLiveObjects.
@@ -292,4 +293,13 @@ func requireUnloadable(t testing.TB, file string) {
 	if !unloadable(t, file) {
 		t.Skipf("%s cannot be unloaded by the dynamic loader; unload checks need a plugin built with -fno-gnu-unique", file)
 	}
+}
+
+// probeFn looks up an accessor a test plugin exports next to the plugin API (nil when absent).
+func probeFn(p *Plugin, name string) unsafe.Pointer {
+	if p.lib == nil {
+		return nil
+	}
+	fn, _ := dlsym(p.lib, name)
+	return fn
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/engines/probe"
 	"github.com/hipdnn-go/backend/internal/fb"
 )
 
@@ -160,11 +161,11 @@ func indexOf(m *Manager, name string) int {
 func TestSetStream(t *testing.T) {
 	s := session(t, "test_good_plugin", "test_knobs_plugin")
 	p := s.Manager().Plugins()[indexOf(s.Manager(), "test_good_plugin")]
-	last := p.probe("hipdnnTestGetLastStream")
+	last := probeFn(p, "hipdnnTestGetLastStream")
 	if err := s.SetStream(0x1234560); err != nil {
 		t.Fatal(err)
 	}
-	if got := probePtr(last); got != 0x1234560 {
+	if got := probe.Ptr(last); got != 0x1234560 {
 		t.Errorf("plugin saw stream %#x", got)
 	}
 }

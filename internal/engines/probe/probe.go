@@ -1,8 +1,7 @@
-package engines
-
-// Test support: reaching the accessor functions some test plugins export next to the plugin
-// API (tests/plugins/test_plugin_accessors.h). Test files cannot use cgo, so the calls live
-// here; nothing else uses them.
+// Package probe calls the accessor functions some test plugins export next to the plugin API
+// (tests/plugins/test_plugin_accessors.h). Go test files cannot use cgo, so the calls live in
+// this package, which only tests import: none of it is linked into the library.
+package probe
 
 /*
 #include <stddef.h>
@@ -18,29 +17,20 @@ import "C"
 
 import "unsafe"
 
-// probe looks up an accessor exported by a loaded plugin (nil when absent).
-func (p *Plugin) probe(name string) unsafe.Pointer {
-	if p.lib == nil {
-		return nil
-	}
-	fn, _ := dlsym(p.lib, name)
-	return fn
-}
-
-func probeI64I32(fn unsafe.Pointer, arg int32) int64 {
+func I64I32(fn unsafe.Pointer, arg int32) int64 {
 	return int64(C.hd_probe_i64_i32(fn, C.int32_t(arg)))
 }
-func probeI32(fn unsafe.Pointer) int32   { return int32(C.hd_probe_i32(fn)) }
-func probePtr(fn unsafe.Pointer) uintptr { return uintptr(C.hd_probe_ptr(fn)) }
+func I32(fn unsafe.Pointer) int32   { return int32(C.hd_probe_i32(fn)) }
+func Ptr(fn unsafe.Pointer) uintptr { return uintptr(C.hd_probe_ptr(fn)) }
 
-func probeStats(fn unsafe.Pointer) (plain, overrides uint64, last uint32) {
+func Stats(fn unsafe.Pointer) (plain, overrides uint64, last uint32) {
 	var p, o C.uint64_t
 	var l C.uint32_t
 	C.hd_probe_stats(fn, &p, &o, &l)
 	return uint64(p), uint64(o), uint32(l)
 }
 
-func probeOverride(fn unsafe.Pointer, uid int64) (shape, strides []int64, rank int32) {
+func Override(fn unsafe.Pointer, uid int64) (shape, strides []int64, rank int32) {
 	s := make([]int64, 8)
 	t := make([]int64, 8)
 	rank = int32(C.hd_probe_override(fn, C.int64_t(uid), (*C.int64_t)(unsafe.Pointer(&s[0])),
@@ -55,8 +45,8 @@ func probeOverride(fn unsafe.Pointer, uid int64) (shape, strides []int64, rank i
 	return s[:n], t[:n], rank
 }
 
-// probeRecorded reads the pass-by-value recorder's bytes for uid (at most 64).
-func probeRecorded(fn unsafe.Pointer, uid int64) (int64, []byte) {
+// Recorded reads the pass-by-value recorder's bytes for uid (at most 64).
+func Recorded(fn unsafe.Pointer, uid int64) (int64, []byte) {
 	out := make([]byte, 64)
 	n := int64(C.hd_probe_recorded(fn, C.int64_t(uid), unsafe.Pointer(&out[0]), C.size_t(len(out))))
 	if n < 0 {
