@@ -1,17 +1,31 @@
 /* Version negotiation as AMD's runtime-loading frontend does it (spec backend_api.md §8.1,
- * usage_and_tests.md §3): find the library, dlopen it by path, dlsym every symbol the
- * frontend's wrapper resolves and every function of hipdnn_backend.h, then apply the version
- * gate: hipdnnVersionString_ext() parsed with "%d.%d.%d" must have the MAJOR the frontend was
+ * usage_and_tests.md §3), in a process that is not linked against the backend and has not
+ * loaded it: dlopen <dir>/libhipdnn_backend.so, dlsym every symbol the frontend's wrapper
+ * resolves and every function of hipdnn_backend.h, then apply the version gate:
+ * hipdnnVersionString_ext() parsed with "%d.%d.%d" must have the MAJOR the frontend was
  * compiled for. Also checks hipdnnGetComponentVersion_ext against the header macros and the
  * plugin SDK macros (engine_api_version.h, heuristic_api_version.h), and drives a short
- * session through the resolved pointers only. */
-#define _GNU_SOURCE /* dladdr */
+ * session through the resolved pointers only.
+ *
+ *   consumer_frontend LIBDIR */
+#define _GNU_SOURCE /* dladdr, RTLD_NOLOAD */
 #include <dlfcn.h>
 #include <stdbool.h>
 
+#include <hipdnn_backend.h>
 #include <hipdnn_plugin_sdk/engine_api_version.h>
 #include <hipdnn_plugin_sdk/heuristic_api_version.h>
 
+#include "header_functions.h"
+
+/* testutil.h's checks report the backend's last error; here they reach it through pointers
+ * resolved from the opened library (the names are macros from this point on). */
+static void (*fe_peek_last_error)(char*, size_t);
+static const char* (*fe_error_string)(hipdnnStatus_t);
+static void (*fe_get_last_error)(char*, size_t);
+#define hipdnnPeekLastErrorString_ext (*fe_peek_last_error)
+#define hipdnnGetErrorString (*fe_error_string)
+#define hipdnnGetLastErrorString (*fe_get_last_error)
 #include "testutil.h"
 
 /* The frontend major this library serves. AMD's frontend refuses a backend whose MAJOR differs
@@ -36,34 +50,6 @@ static const char* const frontend_symbols[] = {
     "hipdnnSetUserLogCallback_ext", "hipdnnBackendSetGlobalLogLevel_ext",
     "hipdnnBackendGetGlobalLogLevel_ext", "hipdnnBackendWriteEngineRankingResults_ext",
 };
-
-/* Every function of the header with the address this program was linked against. A generic
- * function pointer carries each (C allows casts between function pointer types). */
-typedef void (*any_fn)(void);
-#define FN(name) {#name, (any_fn)(name)}
-static const struct {
-    const char* name;
-    any_fn linked;
-} header_functions[] = {
-    FN(hipdnnCreate), FN(hipdnnDestroy), FN(hipdnnSetStream), FN(hipdnnGetStream),
-    FN(hipdnnBackendCreateDescriptor), FN(hipdnnBackendDestroyDescriptor), FN(hipdnnBackendExecute),
-    FN(hipdnnBackendFinalize), FN(hipdnnBackendGetAttribute), FN(hipdnnBackendSetAttribute),
-    FN(hipdnnGetErrorString), FN(hipdnnGetLastErrorString), FN(hipdnnPeekLastErrorString_ext),
-    FN(hipdnnBackendCreateAndDeserializeGraph_ext), FN(hipdnnBackendGetSerializedBinaryGraph_ext),
-    FN(hipdnnBackendGetSerializedJsonGraph_ext), FN(hipdnnBackendGetSerializedExecutionPlan_ext),
-    FN(hipdnnBackendCreateAndDeserializeExecutionPlan_ext),
-    FN(hipdnnBackendGetSerializedBinaryGraphAndPlan_ext), FN(hipdnnBackendGetSerializedBinaryContents_ext),
-    FN(hipdnnBackendCreateAndDeserializeJsonGraph_ext), FN(hipdnnSetEnginePluginPaths_ext),
-    FN(hipdnnSetHeuristicPluginPaths_ext), FN(hipdnnSetPluginUnloadMode_ext),
-    FN(hipdnnGetLoadedEnginePluginPaths_ext), FN(hipdnnGetEngineCount_ext), FN(hipdnnGetEngineInfo_ext),
-    FN(hipdnnGetEngineIdByName_ext), FN(hipdnnGetEngineNameById_ext), FN(hipdnnGetHeuristicPolicyCount_ext),
-    FN(hipdnnGetHeuristicPolicyInfo_ext), FN(hipdnnLoggingCallback_ext), FN(hipdnnSetUserLogCallback_ext),
-    FN(hipdnnBackendSetGlobalLogLevel_ext), FN(hipdnnBackendGetGlobalLogLevel_ext),
-    FN(hipdnnBackendWriteEngineRankingResults_ext), FN(hipdnnVersionString_ext),
-    FN(hipdnnGetComponentVersion_ext),
-};
-/* hipdnnGetVersion_ext is deprecated; it is resolved by name only so this file compiles
- * without deprecation warnings. */
 
 static void* lib;
 
@@ -101,38 +87,51 @@ static void check_string_macro(const char* what, const char* s, int a, int b, in
         TU_FAIL("%s is \"%s\", the numeric macros say %d.%d.%d", what, s, a, b, c);
 }
 
-int main(void) {
-    /* 1. Find the library the way the frontend finds "the module containing the code": dladdr. */
-    union {
-        const char* (*fn)(void);
-        void* object;
-    } anchor;
-    anchor.fn = hipdnnVersionString_ext;
-    Dl_info self;
-    if (dladdr(anchor.object, &self) == 0 || self.dli_fname == NULL) {
-        TU_FAIL("dladdr cannot place hipdnnVersionString_ext");
-        return tu_finish("test_compat_frontend");
+/* The names of every function the installed header declares. */
+static const char* const header_functions[] = {
+#define X(name) #name,
+    HIPDNN_HEADER_FUNCTIONS(X)
+#undef X
+};
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: consumer_frontend LIBDIR\n");
+        return 2;
     }
-    CHECK(strstr(self.dli_fname, "libhipdnn_backend.so") != NULL);
-    lib = dlopen(self.dli_fname, RTLD_NOW | RTLD_LOCAL);
+    /* 1. Open <dir>/libhipdnn_backend.so, the name the frontend's directory search asks for, in
+     * a process that has not loaded it (dlopen of a loaded library proves nothing). */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/libhipdnn_backend.so", argv[1]);
+    if (dlopen(path, RTLD_NOW | RTLD_NOLOAD) != NULL) {
+        fprintf(stderr, "consumer_frontend: the backend is already loaded\n");
+        return 1;
+    }
+    lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (lib == NULL) {
-        TU_FAIL("dlopen(%s): %s", self.dli_fname, dlerror());
-        return tu_finish("test_compat_frontend");
+        fprintf(stderr, "consumer_frontend: dlopen(%s): %s\n", path, dlerror());
+        return 1;
     }
-    /* The frontend's directory search asks for <dir>/libhipdnn_backend.so: the installed
-     * development name must lead to the same library. */
-    char dev[4096];
-    snprintf(dev, sizeof dev, "%s", self.dli_fname);
-    char* slash = strrchr(dev, '/');
-    if (slash) {
-        snprintf(slash + 1, sizeof dev - (size_t)(slash + 1 - dev), "libhipdnn_backend.so");
-        void* by_dev_name = dlopen(dev, RTLD_NOW | RTLD_LOCAL);
-        tu_checks++;
-        if (by_dev_name != lib) TU_FAIL("dlopen(%s) = %p, want the loaded library %p (%s)", dev, by_dev_name, lib, by_dev_name ? "" : dlerror());
-        if (by_dev_name) dlclose(by_dev_name);
+    RESOLVE(fe_peek_last_error, "hipdnnPeekLastErrorString_ext");
+    RESOLVE(fe_error_string, "hipdnnGetErrorString");
+    RESOLVE(fe_get_last_error, "hipdnnGetLastErrorString");
+    if (fe_peek_last_error == NULL || fe_error_string == NULL || fe_get_last_error == NULL)
+        return tu_finish("consumer_frontend");
+    /* The soname names the same library. */
+    char soname[4096];
+    snprintf(soname, sizeof soname, "%s/libhipdnn_backend.so.%d", argv[1], HIPDNN_BACKEND_VERSION_MAJOR);
+    void* by_soname = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    tu_checks++;
+    if (by_soname != lib) TU_FAIL("dlopen(%s) = %p, want the opened library %p", soname, by_soname, lib);
+    if (by_soname) dlclose(by_soname);
+    Dl_info self;
+    void* anchor = dlsym(lib, "hipdnnVersionString_ext");
+    if (anchor == NULL || dladdr(anchor, &self) == 0) {
+        TU_FAIL("dladdr cannot place hipdnnVersionString_ext");
+        return tu_finish("consumer_frontend");
     }
 
-    /* 2. Every frontend symbol and every header function resolves, to the linked definition. */
+    /* 2. Every frontend symbol and every header function resolves, to this library. */
     for (size_t i = 0; i < sizeof frontend_symbols / sizeof frontend_symbols[0]; i++) {
         void* s = dlsym(lib, frontend_symbols[i]);
         Dl_info where;
@@ -142,23 +141,22 @@ int main(void) {
         else if (dladdr(s, &where) == 0 || where.dli_fbase != self.dli_fbase)
             TU_FAIL("%s is not defined by %s", frontend_symbols[i], self.dli_fname);
     }
-    CHECK_EQ_INT(sizeof header_functions / sizeof header_functions[0], 38);
+    /* AMD's 38 functions and hipdnnGetComponentVersion_ext. */
+    CHECK_EQ_INT(HIPDNN_HEADER_FUNCTION_COUNT, 39);
     for (size_t i = 0; i < sizeof header_functions / sizeof header_functions[0]; i++) {
-        void* s = dlsym(lib, header_functions[i].name);
-        any_fn f = NULL;
-        memcpy(&f, &s, sizeof f);
+        void* s = dlsym(lib, header_functions[i]);
+        Dl_info where;
         tu_checks++;
-        if (f == NULL || f != header_functions[i].linked)
-            TU_FAIL("%s: dlsym gives %p, the program was linked to another definition", header_functions[i].name, s);
+        if (s == NULL || dladdr(s, &where) == 0 || where.dli_fbase != self.dli_fbase)
+            TU_FAIL("%s: dlsym gives %p, not a definition in %s", header_functions[i], s, self.dli_fname);
     }
-    CHECK(dlsym(lib, "hipdnnGetVersion_ext") != NULL);
     /* A name the library lacks stays NULL, so a frontend notices and answers VERSION_MISMATCH. */
     CHECK(dlsym(lib, "hipdnnNoSuchFunction_ext") == NULL);
 
     /* 3. The version gate through the resolved pointer. */
     const char* (*version_string)(void) = NULL;
     RESOLVE(version_string, "hipdnnVersionString_ext");
-    if (version_string == NULL) return tu_finish("test_compat_frontend");
+    if (version_string == NULL) return tu_finish("consumer_frontend");
     const char* v = version_string();
     CHECK(v != NULL);
     int major = -1, minor = -1, patch = -1, used = 0;
@@ -235,5 +233,5 @@ int main(void) {
 
     /* The Go runtime inside stays loaded; this drops only our reference. */
     dlclose(lib);
-    return tu_finish("test_compat_frontend");
+    return tu_finish("consumer_frontend");
 }
