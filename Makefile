@@ -62,7 +62,7 @@ version-header:
 # go build is incremental on its own, so the library target always asks it.
 lib: deps version-header
 	@mkdir -p $(BUILD)/lib
-	$(GO) build -buildmode=c-shared -trimpath -ldflags "$(GO_LDFLAGS)" -o $(LIB) ./capi
+	$(GO) build -buildvcs=false -buildmode=c-shared -trimpath -ldflags "$(GO_LDFLAGS)" -o $(LIB) ./capi
 	@rm -f $(BUILD)/lib/libhipdnn_backend.h
 	ln -sf $(SONAME) $(BUILD)/lib/libhipdnn_backend.so
 
@@ -125,7 +125,7 @@ test: all vet gotest ctest asan abi-check fuzz-smoke
 BENCH_LIB := $(BUILD)/bench-lib
 bench: stage
 	@mkdir -p $(BENCH_LIB)
-	$(GO) build -tags hipdnnbench -buildmode=c-shared -trimpath -ldflags "$(GO_LDFLAGS)" -o $(BENCH_LIB)/$(SONAME) ./capi
+	$(GO) build -buildvcs=false -tags hipdnnbench -buildmode=c-shared -trimpath -ldflags "$(GO_LDFLAGS)" -o $(BENCH_LIB)/$(SONAME) ./capi
 	@rm -f $(BENCH_LIB)/libhipdnn_backend.h
 	LD_LIBRARY_PATH=$(BENCH_LIB) $(NATIVE)/bench/hipdnn-bench
 	HIPDNN_BENCH_NOOP_PLUGIN=$(NATIVE)/bench/libhipdnngo_bench_noop.so HIPDNN_TEST_PLUGIN_DIR=$(NATIVE)/test_plugins \
@@ -154,7 +154,7 @@ VALGRIND := valgrind;--error-exitcode=1;--leak-check=no;--suppressions=$(CURDIR)
 VG_STAGE := $(BUILD)/stage-valgrind
 valgrind: stage
 	rm -rf $(VG_STAGE) && cp -a $(STAGE) $(VG_STAGE)
-	$(GO) build -tags valgrind -buildmode=c-shared -trimpath -ldflags "$(GO_LDFLAGS)" \
+	$(GO) build -buildvcs=false -tags valgrind -buildmode=c-shared -trimpath -ldflags "$(GO_LDFLAGS)" \
 	    -o $(VG_STAGE)/lib/$(SONAME) ./capi
 	rm -f $(VG_STAGE)/lib/libhipdnn_backend.h
 	$(CMAKE) -S tests/c -B $(BUILD)/tests-c-valgrind -DCMAKE_PREFIX_PATH=$(VG_STAGE) \
