@@ -1,0 +1,335 @@
+#include "Engine.hpp"
+
+#include <list>
+
+namespace hipdnngo::cudnn
+{
+
+namespace
+{
+
+// DeviceGuard makes `device` current for its lifetime.
+class DeviceGuard
+{
+public:
+    explicit DeviceGuard(int device)
+    {
+        if(api().cudaGetDevice(&prev_) == 0 && prev_ != device)
+        {
+            api().cudaSetDevice(device);
+            restore_ = true;
+        }
+    }
+    ~DeviceGuard()
+    {
+        if(restore_)
+            api().cudaSetDevice(prev_);
+    }
+    DeviceGuard(const DeviceGuard&) = delete;
+    DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+private:
+    int prev_ = 0;
+    bool restore_ = false;
+};
+
+std::mutex gHandlesMutex;
+std::map<std::pair<int, cudaStream_t>, cudnnHandle_t> gHandles;
+
+std::mutex gCacheMutex;
+std::list<std::pair<std::string, std::shared_ptr<GraphEntry>>> gCache; // most recent first
+constexpr size_t kCacheCapacity = 256;
+
+int64_t getInt(const Desc& d, cudnnBackendAttributeName_t name)
+{
+    int64_t v = 0, n = 0;
+    api().GetAttribute(d.get(), name, CUDNN_TYPE_INT64, 1, &n, &v);
+    return v;
+}
+
+// describe fills engine index, notes and knobs of a finalized engine config.
+void describe(Config& c)
+{
+    auto engine = std::make_shared<Desc>(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
+    int64_t n = 0;
+    cudnnBackendDescriptor_t raw = engine->get();
+    if(api().GetAttribute(c.cfg->get(), CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &raw) != 0)
+        return;
+    c.engineIndex = getInt(*engine, CUDNN_ATTR_ENGINE_GLOBAL_INDEX);
+    int notes[32] = {0};
+    if(api().GetAttribute(engine->get(), CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE, 32, &n, notes) == 0)
+        c.numericalNotes.assign(notes, notes + std::min<int64_t>(n, 32));
+    if(api().GetAttribute(engine->get(), CUDNN_ATTR_ENGINE_BEHAVIOR_NOTE, CUDNN_TYPE_BEHAVIOR_NOTE, 32, &n, notes) == 0)
+        c.behaviorNotes.assign(notes, notes + std::min<int64_t>(n, 32));
+    constexpr int kMaxKnobs = 48;
+    std::vector<DescPtr> choices;
+    std::vector<cudnnBackendDescriptor_t> raws;
+    for(int i = 0; i < kMaxKnobs; ++i)
+    {
+        choices.push_back(std::make_shared<Desc>(CUDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR));
+        raws.push_back(choices.back()->get());
+    }
+    if(api().GetAttribute(c.cfg->get(), CUDNN_ATTR_ENGINECFG_KNOB_CHOICES, CUDNN_TYPE_BACKEND_DESCRIPTOR, kMaxKnobs, &n,
+                          raws.data())
+       != 0)
+        return;
+    for(int64_t i = 0; i < std::min<int64_t>(n, kMaxKnobs); ++i)
+    {
+        int type = 0;
+        int64_t cnt = 0, value = 0;
+        api().GetAttribute(raws[i], CUDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, CUDNN_TYPE_KNOB_TYPE, 1, &cnt, &type);
+        api().GetAttribute(raws[i], CUDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, CUDNN_TYPE_INT64, 1, &cnt, &value);
+        c.knobs.emplace_back(type, value);
+    }
+}
+
+// heuristics returns the configs of one heuristic mode (empty, with *why, when it offers none).
+std::vector<Config> heuristics(const OpGraph& og, cudnnBackendHeurMode_t mode, const char* source, std::string* why)
+{
+    std::vector<Config> out;
+    try
+    {
+        Desc heur(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
+        heur.setDesc(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, *og.graph, "engine heuristic");
+        heur.set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode, "engine heuristic");
+        heur.finalize("engine heuristic");
+        int64_t count = 0;
+        cudnnStatus_t s = api().GetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr);
+        if(s != 0)
+            throw Unsupported(statusText("engine heuristic results (count)", s));
+        std::vector<DescPtr> cfgs;
+        std::vector<cudnnBackendDescriptor_t> raws;
+        for(int64_t i = 0; i < count; ++i)
+        {
+            cfgs.push_back(std::make_shared<Desc>(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR));
+            raws.push_back(cfgs.back()->get());
+        }
+        int64_t got = 0;
+        s = api().GetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &got, raws.data());
+        if(s != 0)
+            throw Unsupported(statusText("engine heuristic results", s));
+        for(int64_t i = 0; i < std::min(got, count); ++i)
+        {
+            Config c;
+            c.cfg = cfgs[static_cast<size_t>(i)];
+            c.source = source;
+            describe(c);
+            out.push_back(std::move(c));
+        }
+        if(out.empty())
+            *why = std::string(source) + ": no engine config";
+    }
+    catch(const Unsupported& e)
+    {
+        *why = std::string(source) + ": " + e.what();
+    }
+    return out;
+}
+
+Config explicitConfig(const OpGraph& og, const Choice& choice)
+{
+    Config c;
+    c.source = "explicit";
+    c.engineIndex = choice.engine;
+    c.knobs = choice.knobs;
+    auto engine = std::make_shared<Desc>(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
+    engine->setDesc(CUDNN_ATTR_ENGINE_OPERATION_GRAPH, *og.graph, "engine");
+    engine->setInt(CUDNN_ATTR_ENGINE_GLOBAL_INDEX, choice.engine, "engine");
+    engine->finalize(("cuDNN engine " + std::to_string(choice.engine)).c_str());
+    std::vector<DescPtr> knobs;
+    std::vector<cudnnBackendDescriptor_t> raws;
+    for(const auto& [type, value] : choice.knobs)
+    {
+        auto k = std::make_shared<Desc>(CUDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR);
+        const int t = static_cast<int>(type);
+        k->set(CUDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, CUDNN_TYPE_KNOB_TYPE, 1, &t, "knob choice");
+        k->setInt(CUDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, value, "knob choice");
+        k->finalize("knob choice");
+        knobs.push_back(k);
+        raws.push_back(k->get());
+    }
+    c.cfg = std::make_shared<Desc>(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR);
+    c.cfg->setDesc(CUDNN_ATTR_ENGINECFG_ENGINE, *engine, "engine config");
+    if(!raws.empty())
+        c.cfg->set(CUDNN_ATTR_ENGINECFG_KNOB_CHOICES, CUDNN_TYPE_BACKEND_DESCRIPTOR, static_cast<int64_t>(raws.size()),
+                   raws.data(), "engine config");
+    c.cfg->finalize("engine config");
+    int64_t n = 0;
+    int notes[32] = {0};
+    if(api().GetAttribute(engine->get(), CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE, 32, &n, notes) == 0)
+        c.numericalNotes.assign(notes, notes + std::min<int64_t>(n, 32));
+    if(api().GetAttribute(engine->get(), CUDNN_ATTR_ENGINE_BEHAVIOR_NOTE, CUDNN_TYPE_BEHAVIOR_NOTE, 32, &n, notes) == 0)
+        c.behaviorNotes.assign(notes, notes + std::min<int64_t>(n, 32));
+    return c;
+}
+
+} // namespace
+
+std::string Config::label() const
+{
+    std::string s = "engine " + std::to_string(engineIndex) + " {";
+    for(size_t i = 0; i < knobs.size(); ++i)
+        s += (i ? "," : "") + std::to_string(knobs[i].first) + "=" + std::to_string(knobs[i].second);
+    return s + "} (" + source + ")";
+}
+
+int deviceOf(cudaStream_t stream)
+{
+    int d = 0;
+    if(stream != nullptr && api().cudaStreamGetDevice != nullptr && api().cudaStreamGetDevice(stream, &d) == 0)
+        return d;
+    api().cudaGetDevice(&d);
+    return d;
+}
+
+cudnnHandle_t handleFor(int device, cudaStream_t stream)
+{
+    std::lock_guard<std::mutex> lock(gHandlesMutex);
+    auto it = gHandles.find({device, stream});
+    if(it != gHandles.end())
+        return it->second;
+    DeviceGuard guard(device);
+    cudnnHandle_t h = nullptr;
+    cudnnStatus_t s = api().Create(&h);
+    if(s != 0)
+        throw Unsupported(statusText(("cudnnCreate on device " + std::to_string(device)).c_str(), s));
+    s = api().SetStream(h, stream);
+    if(s != 0)
+    {
+        api().Destroy(h);
+        throw Unsupported(statusText("cudnnSetStream", s));
+    }
+    gHandles[{device, stream}] = h;
+    return h;
+}
+
+std::shared_ptr<GraphEntry> entryFor(Model&& model, int device, cudaStream_t stream)
+{
+    std::string key = model.key;
+    key.append(reinterpret_cast<const char*>(&device), sizeof device);
+    {
+        std::lock_guard<std::mutex> lock(gCacheMutex);
+        for(auto it = gCache.begin(); it != gCache.end(); ++it)
+        {
+            if(it->first == key)
+            {
+                gCache.splice(gCache.begin(), gCache, it);
+                return gCache.front().second;
+            }
+        }
+    }
+    auto e = std::make_shared<GraphEntry>();
+    e->model = std::move(model);
+    e->device = device;
+    e->buildStream = stream;
+    try
+    {
+        DeviceGuard guard(device);
+        e->og = buildOpGraph(e->model, handleFor(device, stream));
+        std::string whyA, whyF;
+        std::vector<Config> a = heuristics(*e->og, CUDNN_HEUR_MODE_A, "heuristics A", &whyA);
+        std::vector<Config> f = heuristics(*e->og, CUDNN_HEUR_MODE_FALLBACK, "fallback", &whyF);
+        e->configs = std::move(a);
+        for(Config& c : f)
+        {
+            bool dup = false;
+            for(const Config& x : e->configs)
+                dup = dup || (x.engineIndex == c.engineIndex && x.knobs == c.knobs);
+            if(!dup)
+                e->configs.push_back(std::move(c));
+        }
+        if(e->configs.empty())
+            e->error = "cuDNN offers no engine config (" + whyA + "; " + whyF + ")";
+    }
+    catch(const Unsupported& ex)
+    {
+        e->error = ex.what();
+    }
+    std::lock_guard<std::mutex> lock(gCacheMutex);
+    for(auto it = gCache.begin(); it != gCache.end(); ++it)
+        if(it->first == key)
+            return it->second; // another thread won
+    gCache.emplace_front(std::move(key), e);
+    if(gCache.size() > kCacheCapacity)
+        gCache.pop_back();
+    return e;
+}
+
+std::shared_ptr<Plan> GraphEntry::build(const Config& c, const std::string& key)
+{
+    auto it = plans_.find(key);
+    if(it != plans_.end())
+        return it->second;
+    auto f = failures_.find(key);
+    if(f != failures_.end())
+        throw Unsupported(f->second);
+    try
+    {
+        DeviceGuard guard(device);
+        auto p = std::make_shared<Plan>();
+        p->config = c;
+        p->plan = std::make_shared<Desc>(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+        cudnnHandle_t h = handleFor(device, buildStream);
+        p->plan->set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &h, "execution plan");
+        p->plan->setDesc(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, *c.cfg, "execution plan");
+        p->plan->finalize(("execution plan for " + c.label()).c_str());
+        int64_t n = 0;
+        api().GetAttribute(p->plan->get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &n, &p->workspace);
+        plans_[key] = p;
+        return p;
+    }
+    catch(const Unsupported& e)
+    {
+        failures_[key] = e.what();
+        throw;
+    }
+}
+
+std::shared_ptr<Plan> GraphEntry::plan(const Choice& choice)
+{
+    if(!error.empty())
+        throw Unsupported(error);
+    std::lock_guard<std::mutex> lock(m_);
+    if(choice.engine >= 0)
+    {
+        std::string key = "e" + std::to_string(choice.engine);
+        for(const auto& [t, v] : choice.knobs)
+            key += "," + std::to_string(t) + "=" + std::to_string(v);
+        auto it = plans_.find(key);
+        if(it != plans_.end())
+            return it->second;
+        Config c;
+        try
+        {
+            DeviceGuard guard(device);
+            c = explicitConfig(*og, choice);
+        }
+        catch(const Unsupported& e)
+        {
+            failures_[key] = e.what();
+            throw;
+        }
+        return build(c, key);
+    }
+    if(choice.rank >= static_cast<int64_t>(configs.size()))
+        throw Unsupported("cudnn.config " + std::to_string(choice.rank) + " is out of range: cuDNN offers "
+                          + std::to_string(configs.size()) + " configs for this graph");
+    if(choice.rank >= 0)
+        return build(configs[static_cast<size_t>(choice.rank)], "r" + std::to_string(choice.rank));
+    std::string reasons;
+    for(size_t i = 0; i < configs.size(); ++i)
+    {
+        try
+        {
+            return build(configs[i], "r" + std::to_string(i));
+        }
+        catch(const Unsupported& e)
+        {
+            if(reasons.size() < 1500)
+                reasons += std::string(reasons.empty() ? "" : "; ") + e.what();
+        }
+    }
+    throw Unsupported("no cuDNN engine config builds a plan (" + std::to_string(configs.size()) + " tried: " + reasons + ")");
+}
+
+} // namespace hipdnngo::cudnn

@@ -1,0 +1,700 @@
+#include "Graph.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace hipdnngo::cudnn
+{
+
+// ---- Desc ------------------------------------------------------------------------------------
+
+Desc::Desc(cudnnBackendDescriptorType_t type)
+{
+    const cudnnStatus_t s = api().CreateDescriptor(type, &d_);
+    if(s != CUDNN_STATUS_SUCCESS)
+    {
+        d_ = nullptr;
+        throw Unsupported(statusText(("cudnnBackendCreateDescriptor(" + std::to_string(type) + ")").c_str(), s));
+    }
+}
+
+Desc::~Desc()
+{
+    if(d_ != nullptr)
+    {
+        api().DestroyDescriptor(d_);
+    }
+}
+
+void Desc::set(cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type, int64_t count, const void* values,
+               const char* what)
+{
+    const cudnnStatus_t s = api().SetAttribute(d_, name, type, count, values);
+    if(s != CUDNN_STATUS_SUCCESS)
+    {
+        throw Unsupported(statusText((std::string("set attribute ") + std::to_string(name) + " of " + what).c_str(), s));
+    }
+}
+
+void Desc::setDesc(cudnnBackendAttributeName_t name, const Desc& other, const char* what)
+{
+    cudnnBackendDescriptor_t d = other.get();
+    set(name, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &d, what);
+}
+
+void Desc::finalize(const char* what)
+{
+    const cudnnStatus_t s = api().Finalize(d_);
+    if(s != CUDNN_STATUS_SUCCESS)
+    {
+        throw Unsupported(statusText((std::string("finalize ") + what).c_str(), s));
+    }
+}
+
+// ---- reading the FlatBuffer ------------------------------------------------------------------
+
+namespace
+{
+
+bool mapType(fbs::DataType t, cudnnDataType_t* out)
+{
+    switch(t)
+    {
+    case fbs::DataType::FLOAT: *out = CUDNN_DATA_FLOAT; return true;
+    case fbs::DataType::HALF: *out = CUDNN_DATA_HALF; return true;
+    case fbs::DataType::BFLOAT16: *out = CUDNN_DATA_BFLOAT16; return true;
+    case fbs::DataType::DOUBLE: *out = CUDNN_DATA_DOUBLE; return true;
+    case fbs::DataType::UINT8: *out = CUDNN_DATA_UINT8; return true;
+    case fbs::DataType::INT32: *out = CUDNN_DATA_INT32; return true;
+    case fbs::DataType::INT8: *out = CUDNN_DATA_INT8; return true;
+    case fbs::DataType::INT64: *out = CUDNN_DATA_INT64; return true;
+    case fbs::DataType::FP8_E4M3: *out = CUDNN_DATA_FP8_E4M3; return true;
+    case fbs::DataType::FP8_E5M2: *out = CUDNN_DATA_FP8_E5M2; return true;
+    default: return false;
+    }
+}
+
+int pointwiseMode(fbs::PointwiseMode m)
+{
+    using P = fbs::PointwiseMode;
+    switch(m)
+    {
+    case P::ABS: return CUDNN_POINTWISE_ABS;
+    case P::ADD: return CUDNN_POINTWISE_ADD;
+    case P::ADD_SQUARE: return CUDNN_POINTWISE_ADD_SQUARE;
+    case P::BINARY_SELECT: return CUDNN_POINTWISE_BINARY_SELECT;
+    case P::CEIL: return CUDNN_POINTWISE_CEIL;
+    case P::CMP_EQ: return CUDNN_POINTWISE_CMP_EQ;
+    case P::CMP_GE: return CUDNN_POINTWISE_CMP_GE;
+    case P::CMP_GT: return CUDNN_POINTWISE_CMP_GT;
+    case P::CMP_LE: return CUDNN_POINTWISE_CMP_LE;
+    case P::CMP_LT: return CUDNN_POINTWISE_CMP_LT;
+    case P::CMP_NEQ: return CUDNN_POINTWISE_CMP_NEQ;
+    case P::DIV: return CUDNN_POINTWISE_DIV;
+    case P::ELU_BWD: return CUDNN_POINTWISE_ELU_BWD;
+    case P::ELU_FWD: return CUDNN_POINTWISE_ELU_FWD;
+    case P::ERF: return CUDNN_POINTWISE_ERF;
+    case P::EXP: return CUDNN_POINTWISE_EXP;
+    case P::FLOOR: return CUDNN_POINTWISE_FLOOR;
+    case P::GELU_APPROX_TANH_BWD: return CUDNN_POINTWISE_GELU_APPROX_TANH_BWD;
+    case P::GELU_APPROX_TANH_FWD: return CUDNN_POINTWISE_GELU_APPROX_TANH_FWD;
+    case P::GELU_BWD: return CUDNN_POINTWISE_GELU_BWD;
+    case P::GELU_FWD: return CUDNN_POINTWISE_GELU_FWD;
+    case P::GEN_INDEX: return CUDNN_POINTWISE_GEN_INDEX;
+    case P::IDENTITY: return CUDNN_POINTWISE_IDENTITY;
+    case P::LOG: return CUDNN_POINTWISE_LOG;
+    case P::LOGICAL_AND: return CUDNN_POINTWISE_LOGICAL_AND;
+    case P::LOGICAL_NOT: return CUDNN_POINTWISE_LOGICAL_NOT;
+    case P::LOGICAL_OR: return CUDNN_POINTWISE_LOGICAL_OR;
+    case P::MAX_OP: return CUDNN_POINTWISE_MAX;
+    case P::MIN_OP: return CUDNN_POINTWISE_MIN;
+    case P::MUL: return CUDNN_POINTWISE_MUL;
+    case P::NEG: return CUDNN_POINTWISE_NEG;
+    case P::RECIPROCAL: return CUDNN_POINTWISE_RECIPROCAL;
+    case P::RELU_BWD: return CUDNN_POINTWISE_RELU_BWD;
+    case P::RELU_FWD: return CUDNN_POINTWISE_RELU_FWD;
+    case P::RSQRT: return CUDNN_POINTWISE_RSQRT;
+    case P::SIGMOID_BWD: return CUDNN_POINTWISE_SIGMOID_BWD;
+    case P::SIGMOID_FWD: return CUDNN_POINTWISE_SIGMOID_FWD;
+    case P::SIN: return CUDNN_POINTWISE_SIN;
+    case P::SOFTPLUS_BWD: return CUDNN_POINTWISE_SOFTPLUS_BWD;
+    case P::SOFTPLUS_FWD: return CUDNN_POINTWISE_SOFTPLUS_FWD;
+    case P::SQRT: return CUDNN_POINTWISE_SQRT;
+    case P::SUB: return CUDNN_POINTWISE_SUB;
+    case P::SWISH_BWD: return CUDNN_POINTWISE_SWISH_BWD;
+    case P::SWISH_FWD: return CUDNN_POINTWISE_SWISH_FWD;
+    case P::TAN: return CUDNN_POINTWISE_TAN;
+    case P::TANH_BWD: return CUDNN_POINTWISE_TANH_BWD;
+    case P::TANH_FWD: return CUDNN_POINTWISE_TANH_FWD;
+    default: return -1;
+    }
+}
+
+bool isBackwardMode(int m) { return m >= 200 && m < 300; }
+int arityOf(int m)
+{
+    if(m == CUDNN_POINTWISE_BINARY_SELECT)
+        return 3;
+    if((m >= 0 && m <= 9) || isBackwardMode(m) || (m >= 300 && m <= 401))
+        return 2;
+    return 1;
+}
+
+int reductionOp(fbs::ReductionMode m)
+{
+    using R = fbs::ReductionMode;
+    switch(m)
+    {
+    case R::ADD: return CUDNN_REDUCE_TENSOR_ADD;
+    case R::MUL: return CUDNN_REDUCE_TENSOR_MUL;
+    case R::MIN_OP: return CUDNN_REDUCE_TENSOR_MIN;
+    case R::MAX_OP: return CUDNN_REDUCE_TENSOR_MAX;
+    case R::AMAX: return CUDNN_REDUCE_TENSOR_AMAX;
+    case R::AVG: return CUDNN_REDUCE_TENSOR_AVG;
+    case R::NORM1: return CUDNN_REDUCE_TENSOR_NORM1;
+    case R::NORM2: return CUDNN_REDUCE_TENSOR_NORM2;
+    case R::MUL_NO_ZEROS: return CUDNN_REDUCE_TENSOR_MUL_NO_ZEROS;
+    default: return -1;
+    }
+}
+
+std::vector<int64_t> longs(const flatbuffers::Vector<int64_t>* v)
+{
+    std::vector<int64_t> out;
+    if(v != nullptr)
+        out.assign(v->begin(), v->end());
+    return out;
+}
+
+// Key writer: appends raw bytes of scalars and vectors.
+struct KeyWriter
+{
+    std::string s;
+    template <typename T>
+    void put(const T& v)
+    {
+        s.append(reinterpret_cast<const char*>(&v), sizeof v);
+    }
+    void put(const std::vector<int64_t>& v)
+    {
+        put(static_cast<uint64_t>(v.size()));
+        s.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(int64_t));
+    }
+};
+
+float optF(const flatbuffers::Optional<float>& o) { return o.has_value() ? o.value() : std::numeric_limits<float>::quiet_NaN(); }
+
+} // namespace
+
+const TensorSpec* Model::find(int64_t uid) const
+{
+    for(const TensorSpec& t : tensors)
+        if(t.uid == uid)
+            return &t;
+    return nullptr;
+}
+
+Model readModel(const fbs::Graph& graph)
+{
+    Model m;
+    if(graph.tensors() == nullptr || graph.nodes() == nullptr || graph.nodes()->size() == 0)
+        throw Unsupported("graph has no tensors or no nodes");
+
+    cudnnDataType_t graphCompute = CUDNN_DATA_FLOAT;
+    if(graph.compute_data_type() != fbs::DataType::UNSET && !mapType(graph.compute_data_type(), &graphCompute))
+        throw Unsupported("graph compute type " + std::string(fbs::EnumNameDataType(graph.compute_data_type())) + " is not supported");
+
+    // Nodes first (they decide the minimum rank).
+    int minRank = 3;
+    bool hasConv = false;
+    for(const fbs::Node* n : *graph.nodes())
+    {
+        if(n == nullptr)
+            throw Unsupported("graph has a null node");
+        OpSpec op;
+        op.compute = graphCompute;
+        if(n->compute_data_type() != fbs::DataType::UNSET && !mapType(n->compute_data_type(), &op.compute))
+            throw Unsupported("node compute type " + std::string(fbs::EnumNameDataType(n->compute_data_type())) + " is not supported");
+        op.reluLower = op.reluUpper = op.reluSlope = op.swishBeta = op.eluAlpha = op.softplusBeta =
+            std::numeric_limits<float>::quiet_NaN();
+        auto convCommon = [&](const auto* a) {
+            op.prePad = longs(a->pre_padding());
+            op.postPad = longs(a->post_padding());
+            op.stride = longs(a->stride());
+            op.dilation = longs(a->dilation());
+            op.mode = a->conv_mode() == fbs::ConvMode::CONVOLUTION ? CUDNN_CONVOLUTION : CUDNN_CROSS_CORRELATION;
+            const size_t sp = op.stride.size();
+            if(sp < 2 || sp > 3 || op.prePad.size() != sp || op.postPad.size() != sp || op.dilation.size() != sp)
+                throw Unsupported("convolution with " + std::to_string(sp) + " spatial dims (cuDNN needs 2 or 3, with matching padding/dilation)");
+            minRank = std::max(minRank, static_cast<int>(sp) + 2);
+            hasConv = true;
+        };
+        switch(n->attributes_type())
+        {
+        case fbs::NodeAttributes::ConvolutionFwdAttributes:
+        {
+            const auto* a = n->attributes_as_ConvolutionFwdAttributes();
+            op.kind = OpKind::ConvFwd;
+            op.t = {a->x_tensor_uid(), a->w_tensor_uid(), a->y_tensor_uid(), -1, -1, -1, -1};
+            convCommon(a);
+            m.summary += "conv_fwd";
+            break;
+        }
+        case fbs::NodeAttributes::ConvolutionBwdAttributes:
+        {
+            const auto* a = n->attributes_as_ConvolutionBwdAttributes();
+            op.kind = OpKind::ConvDgrad;
+            op.t = {a->dy_tensor_uid(), a->w_tensor_uid(), a->dx_tensor_uid(), -1, -1, -1, -1};
+            convCommon(a);
+            m.summary += "conv_dgrad";
+            break;
+        }
+        case fbs::NodeAttributes::ConvolutionWrwAttributes:
+        {
+            const auto* a = n->attributes_as_ConvolutionWrwAttributes();
+            op.kind = OpKind::ConvWgrad;
+            op.t = {a->x_tensor_uid(), a->dy_tensor_uid(), a->dw_tensor_uid(), -1, -1, -1, -1};
+            convCommon(a);
+            m.summary += "conv_wgrad";
+            break;
+        }
+        case fbs::NodeAttributes::MatmulAttributes:
+        {
+            const auto* a = n->attributes_as_MatmulAttributes();
+            op.kind = OpKind::Matmul;
+            op.t = {a->a_tensor_uid(), a->b_tensor_uid(), a->c_tensor_uid(), -1, -1, -1, -1};
+            m.summary += "matmul";
+            break;
+        }
+        case fbs::NodeAttributes::PointwiseAttributes:
+        {
+            const auto* a = n->attributes_as_PointwiseAttributes();
+            op.kind = OpKind::Pointwise;
+            op.mode = pointwiseMode(a->operation());
+            if(op.mode < 0)
+                throw Unsupported("pointwise mode " + std::string(fbs::EnumNamePointwiseMode(a->operation())) + " has no cuDNN equivalent");
+            const int arity = arityOf(op.mode);
+            op.t[0] = a->in_0_tensor_uid();
+            op.t[1] = a->in_1_tensor_uid().has_value() ? a->in_1_tensor_uid().value() : -1;
+            op.t[2] = a->in_2_tensor_uid().has_value() ? a->in_2_tensor_uid().value() : -1;
+            op.t[3] = a->out_0_tensor_uid();
+            if((arity >= 2 && op.t[1] < 0) || (arity >= 3 && op.t[2] < 0))
+                throw Unsupported("pointwise " + std::string(fbs::EnumNamePointwiseMode(a->operation())) + " lacks an input");
+            if(arity < 3)
+                op.t[2] = -1;
+            if(arity < 2)
+                op.t[1] = -1;
+            op.reluLower = optF(a->relu_lower_clip());
+            op.reluUpper = optF(a->relu_upper_clip());
+            op.reluSlope = optF(a->relu_lower_clip_slope());
+            op.swishBeta = optF(a->swish_beta());
+            op.eluAlpha = optF(a->elu_alpha());
+            op.softplusBeta = optF(a->softplus_beta());
+            if(op.mode == CUDNN_POINTWISE_GEN_INDEX)
+            {
+                if(!a->axis_tensor_uid().has_value())
+                    throw Unsupported("gen_index without an axis");
+                op.axis = a->axis_tensor_uid().value();
+            }
+            m.summary += std::string("pointwise(") + fbs::EnumNamePointwiseMode(a->operation()) + ")";
+            break;
+        }
+        case fbs::NodeAttributes::ReductionAttributes:
+        {
+            const auto* a = n->attributes_as_ReductionAttributes();
+            op.kind = OpKind::Reduction;
+            op.mode = reductionOp(a->mode());
+            if(op.mode < 0)
+                throw Unsupported("reduction mode " + std::string(fbs::EnumNameReductionMode(a->mode())) + " is not supported");
+            op.t[0] = a->in_tensor_uid();
+            op.t[1] = a->out_tensor_uid();
+            m.summary += "reduction";
+            break;
+        }
+        case fbs::NodeAttributes::LayernormAttributes:
+        {
+            const auto* a = n->attributes_as_LayernormAttributes();
+            op.kind = OpKind::NormFwd;
+            op.mode = CUDNN_LAYER_NORM;
+            op.t = {a->x_tensor_uid(), a->scale_tensor_uid(), a->bias_tensor_uid(), a->epsilon_tensor_uid(), a->y_tensor_uid(),
+                    a->mean_tensor_uid().has_value() ? a->mean_tensor_uid().value() : -1,
+                    a->inv_variance_tensor_uid().has_value() ? a->inv_variance_tensor_uid().value() : -1};
+            const bool training = a->forward_phase() == fbs::NormFwdPhase::TRAINING
+                                  || (a->forward_phase() == fbs::NormFwdPhase::NOT_SET && op.t[5] >= 0);
+            op.phase = training ? CUDNN_NORM_FWD_TRAINING : CUDNN_NORM_FWD_INFERENCE;
+            if(training && (op.t[5] < 0 || op.t[6] < 0))
+                throw Unsupported("layernorm training without mean / inv_variance outputs");
+            m.summary += "layernorm";
+            break;
+        }
+        case fbs::NodeAttributes::RMSNormAttributes:
+        {
+            const auto* a = n->attributes_as_RMSNormAttributes();
+            op.kind = OpKind::NormFwd;
+            op.mode = CUDNN_RMS_NORM;
+            op.t = {a->x_tensor_uid(), a->scale_tensor_uid(), a->bias_tensor_uid().has_value() ? a->bias_tensor_uid().value() : -1,
+                    a->epsilon_tensor_uid(), a->y_tensor_uid(), -1,
+                    a->inv_rms_tensor_uid().has_value() ? a->inv_rms_tensor_uid().value() : -1};
+            const bool training = a->forward_phase() == fbs::NormFwdPhase::TRAINING
+                                  || (a->forward_phase() == fbs::NormFwdPhase::NOT_SET && op.t[6] >= 0);
+            op.phase = training ? CUDNN_NORM_FWD_TRAINING : CUDNN_NORM_FWD_INFERENCE;
+            if(training && op.t[6] < 0)
+                throw Unsupported("rmsnorm training without an inv_rms output");
+            m.summary += "rmsnorm";
+            break;
+        }
+        default:
+            throw Unsupported(std::string("node type ") + fbs::EnumNameNodeAttributes(n->attributes_type())
+                              + " is not translated to cuDNN by this engine yet");
+        }
+        m.summary += "+";
+        m.ops.push_back(op);
+    }
+    if(!m.summary.empty())
+        m.summary.pop_back();
+
+    int maxRank = 0;
+    for(const fbs::TensorAttributes* t : *graph.tensors())
+    {
+        if(t == nullptr)
+            throw Unsupported("graph has a null tensor");
+        maxRank = std::max<int>(maxRank, t->dims() ? static_cast<int>(t->dims()->size()) : 0);
+    }
+    m.rank = std::max(minRank, maxRank);
+    if(hasConv && maxRank != minRank)
+        throw Unsupported("convolution graph mixes tensor ranks " + std::to_string(maxRank) + " and " + std::to_string(minRank));
+    if(m.rank > 8)
+        throw Unsupported("rank " + std::to_string(m.rank) + " exceeds cuDNN's 8");
+
+    for(const fbs::TensorAttributes* t : *graph.tensors())
+    {
+        TensorSpec s;
+        s.uid = t->uid();
+        const std::string what = "tensor uid " + std::to_string(s.uid);
+        if(m.find(s.uid) != nullptr)
+            throw Unsupported(what + " appears twice");
+        if(!mapType(t->data_type(), &s.dtype))
+            throw Unsupported(what + ": data type " + fbs::EnumNameDataType(t->data_type()) + " is not supported");
+        if(t->ragged_offset_tensor_uid().has_value() || t->ragged_offset_multiplier() != 1)
+            throw Unsupported(what + ": ragged tensors are not supported");
+        const std::vector<int64_t> dims = longs(t->dims()), strides = longs(t->strides());
+        if(dims.size() != strides.size())
+            throw Unsupported(what + ": dims and strides differ in length");
+        for(size_t d = 0; d < dims.size(); ++d)
+            if(dims[d] < 1 || strides[d] < 0)
+                throw Unsupported(what + ": dims must be >= 1 and strides >= 0");
+        // Pad leading unit dims (numpy broadcasting), with a stride past the tensor's extent.
+        int64_t extent = 1;
+        for(size_t d = 0; d < dims.size(); ++d)
+            extent = std::max(extent, dims[d] * std::max<int64_t>(strides[d], 1));
+        const size_t pad = static_cast<size_t>(m.rank) - dims.size();
+        s.dims.assign(pad, 1);
+        s.strides.assign(pad, extent);
+        s.dims.insert(s.dims.end(), dims.begin(), dims.end());
+        s.strides.insert(s.strides.end(), strides.begin(), strides.end());
+        for(int64_t& st : s.strides)
+            st = std::max<int64_t>(st, 1); // cuDNN rejects zero strides; broadcast dims are size 1
+        s.alignment = t->alignment();
+        s.isVirtual = t->virtual_();
+        s.byValue = t->is_runtime_pass_by_value();
+        if(t->value_type() != fbs::TensorValue::NONE)
+        {
+            s.constant = s.byValue = true;
+            float f = 0;
+            switch(t->value_type())
+            {
+            case fbs::TensorValue::Float32Value: f = t->value_as_Float32Value()->value(); break;
+            case fbs::TensorValue::Float16Value: f = t->value_as_Float16Value()->value(); break;
+            case fbs::TensorValue::BFloat16Value: f = t->value_as_BFloat16Value()->value(); break;
+            case fbs::TensorValue::Float64Value: f = static_cast<float>(t->value_as_Float64Value()->value()); break;
+            case fbs::TensorValue::Int32Value:
+            {
+                const int32_t v = t->value_as_Int32Value()->value();
+                s.dtype = CUDNN_DATA_INT32;
+                std::memcpy(s.value.data(), &v, sizeof v);
+                break;
+            }
+            case fbs::TensorValue::Int64Value:
+            {
+                const int64_t v = t->value_as_Int64Value()->value();
+                s.dtype = CUDNN_DATA_INT64;
+                std::memcpy(s.value.data(), &v, sizeof v);
+                break;
+            }
+            default: throw Unsupported(what + ": constant of this value type is not supported");
+            }
+            if(s.dtype != CUDNN_DATA_INT32 && s.dtype != CUDNN_DATA_INT64)
+            {
+                s.dtype = CUDNN_DATA_FLOAT; // scalars travel as fp32 by value
+                std::memcpy(s.value.data(), &f, sizeof f);
+            }
+        }
+        if(s.byValue)
+        {
+            int64_t n = 1;
+            for(int64_t d : s.dims)
+                n *= d;
+            if(n != 1)
+                throw Unsupported(what + ": a by-value scalar must hold one element");
+            if(s.isVirtual)
+                throw Unsupported(what + ": a scalar cannot be virtual");
+            std::fill(s.strides.begin(), s.strides.end(), 1);
+        }
+        m.tensors.push_back(std::move(s));
+    }
+
+    // Check every op references tensors that exist; shift gen_index axes by the padding.
+    for(OpSpec& op : m.ops)
+    {
+        for(int64_t uid : op.t)
+            if(uid >= 0 && m.find(uid) == nullptr)
+                throw Unsupported("node references unknown tensor uid " + std::to_string(uid));
+        if(op.kind == OpKind::Pointwise && op.mode == CUDNN_POINTWISE_GEN_INDEX)
+        {
+            const fbs::TensorAttributes* out = nullptr;
+            for(const fbs::TensorAttributes* t : *graph.tensors())
+                if(t->uid() == op.t[3])
+                    out = t;
+            const int64_t r = out && out->dims() ? static_cast<int64_t>(out->dims()->size()) : m.rank;
+            op.axis += m.rank - r;
+        }
+    }
+
+    KeyWriter k;
+    k.put(m.rank);
+    for(const TensorSpec& t : m.tensors)
+    {
+        k.put(t.uid);
+        k.put(static_cast<int>(t.dtype));
+        k.put(t.dims);
+        k.put(t.strides);
+        k.put(t.alignment);
+        k.put(static_cast<char>(t.isVirtual * 1 + t.byValue * 2 + t.constant * 4));
+        if(t.constant)
+            k.put(t.value);
+    }
+    for(const OpSpec& op : m.ops)
+    {
+        k.put(static_cast<int>(op.kind));
+        k.put(static_cast<int>(op.compute));
+        k.put(op.mode);
+        k.put(op.phase);
+        k.put(op.t);
+        k.put(op.prePad);
+        k.put(op.postPad);
+        k.put(op.stride);
+        k.put(op.dilation);
+        for(float f : {op.reluLower, op.reluUpper, op.reluSlope, op.swishBeta, op.eluAlpha, op.softplusBeta})
+            k.put(f);
+        k.put(op.axis);
+    }
+    m.key = std::move(k.s);
+    return m;
+}
+
+// ---- building cuDNN descriptors --------------------------------------------------------------
+
+std::shared_ptr<OpGraph> buildOpGraph(const Model& m, cudnnHandle_t handle)
+{
+    auto g = std::make_shared<OpGraph>();
+    std::vector<std::pair<int64_t, DescPtr>> tensors;
+    auto tensor = [&](int64_t uid) -> const Desc& {
+        for(auto& [u, d] : tensors)
+            if(u == uid)
+                return *d;
+        const TensorSpec* s = m.find(uid);
+        auto d = std::make_shared<Desc>(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
+        const std::string what = "tensor uid " + std::to_string(uid);
+        cudnnDataType_t dt = s->dtype;
+        d->set(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &dt, what.c_str());
+        d->set(CUDNN_ATTR_TENSOR_DIMENSIONS, CUDNN_TYPE_INT64, static_cast<int64_t>(s->dims.size()), s->dims.data(), what.c_str());
+        d->set(CUDNN_ATTR_TENSOR_STRIDES, CUDNN_TYPE_INT64, static_cast<int64_t>(s->strides.size()), s->strides.data(), what.c_str());
+        d->setInt(CUDNN_ATTR_TENSOR_UNIQUE_ID, uid, what.c_str());
+        d->setInt(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, s->alignment > 0 ? s->alignment : 16, what.c_str());
+        const bool v = s->isVirtual, bv = s->byValue;
+        d->set(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &v, what.c_str());
+        if(bv)
+            d->set(CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &bv, what.c_str());
+        d->finalize(what.c_str());
+        tensors.emplace_back(uid, d);
+        g->keep.push_back(d);
+        return *d;
+    };
+
+    std::vector<cudnnBackendDescriptor_t> ops;
+    const float one = 1.0f, zero = 0.0f;
+    for(const OpSpec& op : m.ops)
+    {
+        DescPtr node;
+        switch(op.kind)
+        {
+        case OpKind::ConvFwd:
+        case OpKind::ConvDgrad:
+        case OpKind::ConvWgrad:
+        {
+            auto conv = std::make_shared<Desc>(CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR);
+            cudnnDataType_t ct = op.compute;
+            cudnnConvolutionMode_t mode = static_cast<cudnnConvolutionMode_t>(op.mode);
+            const int64_t sp = static_cast<int64_t>(op.stride.size());
+            conv->set(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &ct, "convolution");
+            conv->set(CUDNN_ATTR_CONVOLUTION_CONV_MODE, CUDNN_TYPE_CONVOLUTION_MODE, 1, &mode, "convolution");
+            conv->setInt(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, sp, "convolution");
+            conv->set(CUDNN_ATTR_CONVOLUTION_DILATIONS, CUDNN_TYPE_INT64, sp, op.dilation.data(), "convolution");
+            conv->set(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, CUDNN_TYPE_INT64, sp, op.stride.data(), "convolution");
+            conv->set(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, CUDNN_TYPE_INT64, sp, op.prePad.data(), "convolution");
+            conv->set(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, CUDNN_TYPE_INT64, sp, op.postPad.data(), "convolution");
+            conv->finalize("convolution descriptor");
+            g->keep.push_back(conv);
+            if(op.kind == OpKind::ConvFwd)
+            {
+                node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+                node->setDesc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, tensor(op.t[0]), "conv fwd");
+                node->setDesc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, tensor(op.t[1]), "conv fwd");
+                node->setDesc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, tensor(op.t[2]), "conv fwd");
+                node->setDesc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, *conv, "conv fwd");
+                node->set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, CUDNN_TYPE_FLOAT, 1, &one, "conv fwd");
+                node->set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, CUDNN_TYPE_FLOAT, 1, &zero, "conv fwd");
+                node->finalize("convolution forward operation");
+            }
+            else if(op.kind == OpKind::ConvDgrad)
+            {
+                node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR);
+                node->setDesc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, tensor(op.t[0]), "conv dgrad");
+                node->setDesc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, tensor(op.t[1]), "conv dgrad");
+                node->setDesc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, tensor(op.t[2]), "conv dgrad");
+                node->setDesc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, *conv, "conv dgrad");
+                node->set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, CUDNN_TYPE_FLOAT, 1, &one, "conv dgrad");
+                node->set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, CUDNN_TYPE_FLOAT, 1, &zero, "conv dgrad");
+                node->finalize("convolution backward-data operation");
+            }
+            else
+            {
+                node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR);
+                node->setDesc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X, tensor(op.t[0]), "conv wgrad");
+                node->setDesc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY, tensor(op.t[1]), "conv wgrad");
+                node->setDesc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW, tensor(op.t[2]), "conv wgrad");
+                node->setDesc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC, *conv, "conv wgrad");
+                node->set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA, CUDNN_TYPE_FLOAT, 1, &one, "conv wgrad");
+                node->set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA, CUDNN_TYPE_FLOAT, 1, &zero, "conv wgrad");
+                node->finalize("convolution backward-filter operation");
+            }
+            break;
+        }
+        case OpKind::Matmul:
+        {
+            auto mm = std::make_shared<Desc>(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
+            cudnnDataType_t ct = op.compute;
+            mm->set(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &ct, "matmul");
+            mm->finalize("matmul descriptor");
+            g->keep.push_back(mm);
+            node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
+            node->setDesc(CUDNN_ATTR_OPERATION_MATMUL_ADESC, tensor(op.t[0]), "matmul");
+            node->setDesc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, tensor(op.t[1]), "matmul");
+            node->setDesc(CUDNN_ATTR_OPERATION_MATMUL_CDESC, tensor(op.t[2]), "matmul");
+            node->setDesc(CUDNN_ATTR_OPERATION_MATMUL_DESC, *mm, "matmul");
+            node->finalize("matmul operation");
+            break;
+        }
+        case OpKind::Pointwise:
+        {
+            auto pw = std::make_shared<Desc>(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
+            cudnnPointwiseMode_t mode = static_cast<cudnnPointwiseMode_t>(op.mode);
+            cudnnDataType_t ct = op.compute;
+            pw->set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode, "pointwise");
+            pw->set(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE, 1, &ct, "pointwise");
+            auto optional = [&](cudnnBackendAttributeName_t name, float v) {
+                if(std::isnan(v))
+                    return;
+                if(ct == CUDNN_DATA_DOUBLE)
+                {
+                    const double dv = v;
+                    pw->set(name, CUDNN_TYPE_DOUBLE, 1, &dv, "pointwise");
+                }
+                else
+                    pw->set(name, CUDNN_TYPE_FLOAT, 1, &v, "pointwise");
+            };
+            optional(CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP, op.reluLower);
+            optional(CUDNN_ATTR_POINTWISE_RELU_UPPER_CLIP, op.reluUpper);
+            optional(CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP_SLOPE, op.reluSlope);
+            optional(CUDNN_ATTR_POINTWISE_SWISH_BETA, op.swishBeta);
+            optional(CUDNN_ATTR_POINTWISE_ELU_ALPHA, op.eluAlpha);
+            optional(CUDNN_ATTR_POINTWISE_SOFTPLUS_BETA, op.softplusBeta);
+            if(op.mode == CUDNN_POINTWISE_GEN_INDEX)
+                pw->setInt(CUDNN_ATTR_POINTWISE_AXIS, op.axis, "pointwise");
+            pw->finalize("pointwise descriptor");
+            g->keep.push_back(pw);
+            node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+            node->setDesc(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, *pw, "pointwise");
+            if(isBackwardMode(op.mode))
+            {
+                node->setDesc(CUDNN_ATTR_OPERATION_POINTWISE_DYDESC, tensor(op.t[0]), "pointwise");
+                node->setDesc(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, tensor(op.t[1]), "pointwise");
+                node->setDesc(CUDNN_ATTR_OPERATION_POINTWISE_DXDESC, tensor(op.t[3]), "pointwise");
+            }
+            else
+            {
+                node->setDesc(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, tensor(op.t[0]), "pointwise");
+                if(op.t[1] >= 0)
+                    node->setDesc(CUDNN_ATTR_OPERATION_POINTWISE_BDESC, tensor(op.t[1]), "pointwise");
+                if(op.t[2] >= 0)
+                    node->setDesc(CUDNN_ATTR_OPERATION_POINTWISE_TDESC, tensor(op.t[2]), "pointwise");
+                node->setDesc(CUDNN_ATTR_OPERATION_POINTWISE_YDESC, tensor(op.t[3]), "pointwise");
+            }
+            node->finalize("pointwise operation");
+            break;
+        }
+        case OpKind::Reduction:
+        {
+            auto red = std::make_shared<Desc>(CUDNN_BACKEND_REDUCTION_DESCRIPTOR);
+            cudnnReduceTensorOp_t rop = static_cast<cudnnReduceTensorOp_t>(op.mode);
+            cudnnDataType_t ct = op.compute;
+            red->set(CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &rop, "reduction");
+            red->set(CUDNN_ATTR_REDUCTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &ct, "reduction");
+            red->finalize("reduction descriptor");
+            g->keep.push_back(red);
+            node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
+            node->setDesc(CUDNN_ATTR_OPERATION_REDUCTION_XDESC, tensor(op.t[0]), "reduction");
+            node->setDesc(CUDNN_ATTR_OPERATION_REDUCTION_YDESC, tensor(op.t[1]), "reduction");
+            node->setDesc(CUDNN_ATTR_OPERATION_REDUCTION_DESC, *red, "reduction");
+            node->finalize("reduction operation");
+            break;
+        }
+        case OpKind::NormFwd:
+        {
+            node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR);
+            cudnnBackendNormMode_t mode = static_cast<cudnnBackendNormMode_t>(op.mode);
+            cudnnBackendNormFwdPhase_t phase = static_cast<cudnnBackendNormFwdPhase_t>(op.phase);
+            node->set(CUDNN_ATTR_OPERATION_NORM_FWD_MODE, CUDNN_TYPE_NORM_MODE, 1, &mode, "norm fwd");
+            node->set(CUDNN_ATTR_OPERATION_NORM_FWD_PHASE, CUDNN_TYPE_NORM_FWD_PHASE, 1, &phase, "norm fwd");
+            node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_XDESC, tensor(op.t[0]), "norm fwd");
+            node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_SCALE_DESC, tensor(op.t[1]), "norm fwd");
+            if(op.t[2] >= 0)
+                node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_BIAS_DESC, tensor(op.t[2]), "norm fwd");
+            node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC, tensor(op.t[3]), "norm fwd");
+            node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_YDESC, tensor(op.t[4]), "norm fwd");
+            if(op.phase == CUDNN_NORM_FWD_TRAINING)
+            {
+                if(op.t[5] >= 0)
+                    node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_MEAN_DESC, tensor(op.t[5]), "norm fwd");
+                if(op.t[6] >= 0)
+                    node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_INV_VARIANCE_DESC, tensor(op.t[6]), "norm fwd");
+            }
+            node->finalize("norm forward operation");
+            break;
+        }
+        }
+        g->keep.push_back(node);
+        ops.push_back(node->get());
+    }
+
+    g->graph = std::make_shared<Desc>(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    g->graph->set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle, "operation graph");
+    g->graph->set(CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, static_cast<int64_t>(ops.size()), ops.data(),
+                  "operation graph");
+    g->graph->finalize("operation graph");
+    return g;
+}
+
+} // namespace hipdnngo::cudnn

@@ -1,0 +1,114 @@
+// The cuDNN engine's reading of a hipDNN Graph: a plain model (tensors and ops, ranks padded to
+// one common rank) built from the FlatBuffer without touching cuDNN, a canonical key of that
+// model for the plan cache, and the translation of the model into cuDNN backend descriptors.
+#pragma once
+
+#include "CudnnApi.hpp"
+
+#include <hipdnn_flatbuffers_sdk/graph_generated.h>
+
+#include <array>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hipdnngo::cudnn
+{
+
+namespace fbs = hipdnn_flatbuffers_sdk::data_objects;
+
+// Unsupported: the graph is well formed but this engine (or cuDNN) cannot run it.
+struct Unsupported : std::runtime_error
+{
+    explicit Unsupported(const std::string& reason) : std::runtime_error(reason) {}
+};
+
+// Desc owns one cuDNN backend descriptor.
+class Desc
+{
+public:
+    explicit Desc(cudnnBackendDescriptorType_t type);
+    ~Desc();
+    Desc(const Desc&) = delete;
+    Desc& operator=(const Desc&) = delete;
+    cudnnBackendDescriptor_t get() const { return d_; }
+    cudnnBackendDescriptor_t* addr() { return &d_; }
+
+    // set / finalize throw Unsupported with cuDNN's reason, naming `what`.
+    void set(cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type, int64_t count, const void* values,
+             const char* what);
+    void setDesc(cudnnBackendAttributeName_t name, const Desc& other, const char* what);
+    void setInt(cudnnBackendAttributeName_t name, int64_t v, const char* what) { set(name, CUDNN_TYPE_INT64, 1, &v, what); }
+    void finalize(const char* what);
+
+private:
+    cudnnBackendDescriptor_t d_ = nullptr;
+};
+using DescPtr = std::shared_ptr<Desc>;
+
+struct TensorSpec
+{
+    int64_t uid = 0;
+    cudnnDataType_t dtype = CUDNN_DATA_FLOAT;
+    std::vector<int64_t> dims, strides; // padded to the graph rank
+    int64_t alignment = 16;
+    bool isVirtual = false;
+    bool byValue = false; // constant or runtime pass-by-value scalar: host pointer at execute
+    bool constant = false;
+    std::array<unsigned char, 16> value{}; // constant's bytes in dtype
+};
+
+enum class OpKind
+{
+    ConvFwd,
+    ConvDgrad,
+    ConvWgrad,
+    Matmul,
+    Pointwise,
+    Reduction,
+    NormFwd,
+};
+
+struct OpSpec
+{
+    OpKind kind = OpKind::Pointwise;
+    cudnnDataType_t compute = CUDNN_DATA_FLOAT;
+    int mode = 0; // conv mode / pointwise mode / reduction op / norm mode
+    int phase = 0; // norm: cudnnBackendNormFwdPhase_t
+    // Tensor uids; -1 when absent. Meaning per kind:
+    //   conv fwd x w y | dgrad dy w dx | wgrad x dy dw | matmul a b c | pointwise in0 in1 in2 out
+    //   reduction x y | norm x scale bias eps y mean invvar
+    std::array<int64_t, 7> t{-1, -1, -1, -1, -1, -1, -1};
+    std::vector<int64_t> prePad, postPad, stride, dilation;
+    // pointwise scalars (NaN = unset)
+    float reluLower, reluUpper, reluSlope, swishBeta, eluAlpha, softplusBeta;
+    int64_t axis = -1;
+};
+
+// Model is a graph as the engine understands it.
+struct Model
+{
+    int rank = 0;
+    std::vector<TensorSpec> tensors;
+    std::vector<OpSpec> ops;
+    std::string key; // canonical bytes of everything above: the plan-cache key
+    std::string summary; // "conv_fwd+pointwise(add)+..." for messages
+
+    const TensorSpec* find(int64_t uid) const;
+};
+
+// readModel throws Unsupported for anything the engine does not translate.
+Model readModel(const fbs::Graph& graph);
+
+// OpGraph is a finalized cuDNN operation graph and every descriptor it references.
+struct OpGraph
+{
+    std::vector<DescPtr> keep;
+    DescPtr graph;
+};
+
+// buildOpGraph translates the model on `handle`; throws Unsupported with cuDNN's reason.
+std::shared_ptr<OpGraph> buildOpGraph(const Model& m, cudnnHandle_t handle);
+
+} // namespace hipdnngo::cudnn
