@@ -29,6 +29,7 @@ var (
 	idRocKE   = PolicyNameToID(EngineRocKE)
 	idMIODet  = PolicyNameToID(EngineMIOpenDeterministic)
 	idCPURef  = PolicyNameToID(EngineCPUReference)
+	idOneDNN  = PolicyNameToID(EngineOneDNN)
 	idHipBLAS = PolicyNameToID("HIPBLASLT_ENGINE")
 )
 

@@ -16,6 +16,9 @@ const (
 	// EngineCPUReference is this project's host-memory CPU reference engine
 	// (plugins/cpu_reference).
 	EngineCPUReference = "HIPDNNGO_CPU_REFERENCE"
+	// EngineOneDNN is this project's host-memory CPU engine on oneDNN (plugins/onednn): fast,
+	// so it goes right before the reference engine.
+	EngineOneDNN = "HIPDNNGO_ONEDNN"
 )
 
 // Static classes, lowest first. AMD's classes 0–4 are kept exactly; the CPU reference engine
@@ -27,6 +30,7 @@ const (
 	classRocKE
 	classOther
 	classMIOpenDeterministic
+	classOneDNN
 	classCPUReference
 )
 
@@ -35,6 +39,7 @@ var staticClasses = map[int64]int{
 	PolicyNameToID(EngineASMSDPA):             classASMSDPA,
 	PolicyNameToID(EngineRocKE):               classRocKE,
 	PolicyNameToID(EngineMIOpenDeterministic): classMIOpenDeterministic,
+	PolicyNameToID(EngineOneDNN):              classOneDNN,
 	PolicyNameToID(EngineCPUReference):        classCPUReference,
 }
 
@@ -47,7 +52,7 @@ func staticClass(id int64) int {
 
 // StaticOrder returns candidates stably sorted by static class: MIOPEN_ENGINE,
 // ASM_SDPA_ENGINE, ROCKE_ENGINE, every other engine (in input order),
-// MIOPEN_ENGINE_DETERMINISTIC, and HIPDNNGO_CPU_REFERENCE last. It allocates the result.
+// MIOPEN_ENGINE_DETERMINISTIC, HIPDNNGO_ONEDNN, and HIPDNNGO_CPU_REFERENCE last. It allocates the result.
 func StaticOrder(candidates []int64) []int64 {
 	out := append([]int64(nil), candidates...)
 	sort.SliceStable(out, func(a, b int) bool { return staticClass(out[a]) < staticClass(out[b]) })

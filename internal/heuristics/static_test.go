@@ -25,6 +25,8 @@ func TestStaticOrderClasses(t *testing.T) {
 		{"others keep input order", []int64{b, idHipBLAS, a}, []int64{b, idHipBLAS, a}},
 		{"reference after deterministic", []int64{idCPURef, idMIODet}, []int64{idMIODet, idCPURef}},
 		{"reference after unknown engines", []int64{idCPURef, a}, []int64{a, idCPURef}},
+		{"oneDNN right before the reference", []int64{idCPURef, idOneDNN, idMIODet, a},
+			[]int64{a, idMIODet, idOneDNN, idCPURef}},
 	}
 	for _, tt := range tests {
 		got := StaticOrder(tt.give)

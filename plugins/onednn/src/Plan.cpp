@@ -1,0 +1,1038 @@
+#include "Plan.hpp"
+
+#include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <unordered_map>
+
+namespace hipdnngo::onednn
+{
+
+using dnnl::algorithm;
+using mdesc = dnnl::memory::desc;
+using dt = dnnl::memory::data_type;
+
+namespace
+{
+
+constexpr size_t kAlign = 64;
+
+size_t alignUp(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+std::optional<dt> mapType(fbs::DataType t)
+{
+    switch(t)
+    {
+    case fbs::DataType::FLOAT: return dt::f32;
+    case fbs::DataType::HALF: return dt::f16;
+    case fbs::DataType::BFLOAT16: return dt::bf16;
+    case fbs::DataType::INT32: return dt::s32;
+    case fbs::DataType::INT8: return dt::s8;
+    case fbs::DataType::UINT8: return dt::u8;
+    default: return std::nullopt;
+    }
+}
+
+bool sameLayout(const std::vector<int64_t>& dims, const std::vector<int64_t>& a, const std::vector<int64_t>& b)
+{
+    for(size_t d = 0; d < dims.size(); ++d)
+        if(dims[d] != 1 && a[d] != b[d])
+            return false;
+    return true;
+}
+
+// A unary pointwise mode as a oneDNN eltwise algorithm.
+struct EltwiseOp
+{
+    algorithm alg;
+    float alpha = 0.f, beta = 0.f;
+};
+
+// A binary pointwise mode as a oneDNN binary algorithm; swapped: the algorithm that gives the
+// same result with the operands exchanged (nullopt when there is none).
+struct BinaryOp
+{
+    algorithm alg;
+    std::optional<algorithm> swapped;
+};
+
+std::string modeName(fbs::PointwiseMode m)
+{
+    const char* n = fbs::EnumNamePointwiseMode(m);
+    return n && *n ? n : std::to_string(static_cast<int>(m));
+}
+
+// mapUnary: nullopt when the mode is not unary or oneDNN has no equivalent; *why says which.
+std::optional<EltwiseOp> mapUnary(const fbs::PointwiseAttributes& a, std::string* why)
+{
+    const float inf = std::numeric_limits<float>::infinity();
+    switch(a.operation())
+    {
+    case fbs::PointwiseMode::RELU_FWD:
+    {
+        const float lo = a.relu_lower_clip().value_or(0.f);
+        const float hi = a.relu_upper_clip().value_or(inf);
+        const float slope = a.relu_lower_clip_slope().value_or(0.f);
+        if(std::isinf(hi) && lo == 0.f)
+            return EltwiseOp{algorithm::eltwise_relu, slope, 0.f};
+        if(slope == 0.f)
+            return EltwiseOp{algorithm::eltwise_clip_v2, lo, std::isinf(hi) ? std::numeric_limits<float>::max() : hi};
+        if(why)
+            *why = "relu_fwd with both a lower clip and a lower clip slope";
+        return std::nullopt;
+    }
+    case fbs::PointwiseMode::TANH_FWD: return EltwiseOp{algorithm::eltwise_tanh};
+    case fbs::PointwiseMode::SIGMOID_FWD: return EltwiseOp{algorithm::eltwise_logistic};
+    case fbs::PointwiseMode::ELU_FWD: return EltwiseOp{algorithm::eltwise_elu, a.elu_alpha().value_or(1.f)};
+    case fbs::PointwiseMode::GELU_FWD: return EltwiseOp{algorithm::eltwise_gelu_erf};
+    case fbs::PointwiseMode::GELU_APPROX_TANH_FWD: return EltwiseOp{algorithm::eltwise_gelu_tanh};
+    case fbs::PointwiseMode::SWISH_FWD: return EltwiseOp{algorithm::eltwise_swish, a.swish_beta().value_or(1.f)};
+    case fbs::PointwiseMode::SOFTPLUS_FWD:
+        if(a.softplus_beta().value_or(1.f) == 1.f)
+            return EltwiseOp{algorithm::eltwise_soft_relu};
+        if(why)
+            *why = "softplus_fwd with beta != 1 (oneDNN 2.x soft_relu has no beta)";
+        return std::nullopt;
+    case fbs::PointwiseMode::EXP: return EltwiseOp{algorithm::eltwise_exp};
+    case fbs::PointwiseMode::LOG: return EltwiseOp{algorithm::eltwise_log};
+    case fbs::PointwiseMode::SQRT: return EltwiseOp{algorithm::eltwise_sqrt};
+    case fbs::PointwiseMode::ABS: return EltwiseOp{algorithm::eltwise_abs};
+    case fbs::PointwiseMode::NEG: return EltwiseOp{algorithm::eltwise_linear, -1.f, 0.f};
+    case fbs::PointwiseMode::RECIPROCAL: return EltwiseOp{algorithm::eltwise_pow, 1.f, -1.f};
+    case fbs::PointwiseMode::RSQRT: return EltwiseOp{algorithm::eltwise_pow, 1.f, -0.5f};
+    default: break;
+    }
+    if(why)
+        *why = "pointwise mode " + modeName(a.operation()) + " has no oneDNN eltwise equivalent";
+    return std::nullopt;
+}
+
+std::optional<BinaryOp> mapBinary(fbs::PointwiseMode m)
+{
+    switch(m)
+    {
+    case fbs::PointwiseMode::ADD: return BinaryOp{algorithm::binary_add, algorithm::binary_add};
+    case fbs::PointwiseMode::MUL: return BinaryOp{algorithm::binary_mul, algorithm::binary_mul};
+    case fbs::PointwiseMode::SUB: return BinaryOp{algorithm::binary_sub, std::nullopt};
+    case fbs::PointwiseMode::DIV: return BinaryOp{algorithm::binary_div, std::nullopt};
+    case fbs::PointwiseMode::MAX_OP: return BinaryOp{algorithm::binary_max, algorithm::binary_max};
+    case fbs::PointwiseMode::MIN_OP: return BinaryOp{algorithm::binary_min, algorithm::binary_min};
+    case fbs::PointwiseMode::CMP_EQ: return BinaryOp{algorithm::binary_eq, algorithm::binary_eq};
+    case fbs::PointwiseMode::CMP_NEQ: return BinaryOp{algorithm::binary_ne, algorithm::binary_ne};
+    case fbs::PointwiseMode::CMP_GT: return BinaryOp{algorithm::binary_gt, algorithm::binary_lt};
+    case fbs::PointwiseMode::CMP_GE: return BinaryOp{algorithm::binary_ge, algorithm::binary_le};
+    case fbs::PointwiseMode::CMP_LT: return BinaryOp{algorithm::binary_lt, algorithm::binary_gt};
+    case fbs::PointwiseMode::CMP_LE: return BinaryOp{algorithm::binary_le, algorithm::binary_ge};
+    default: return std::nullopt;
+    }
+}
+
+// The backward eltwise modes: in_0 = dy, in_1 = x, out = dx.
+std::optional<EltwiseOp> mapBackward(const fbs::PointwiseAttributes& a)
+{
+    switch(a.operation())
+    {
+    case fbs::PointwiseMode::RELU_BWD:
+        if(a.relu_lower_clip().value_or(0.f) == 0.f && !a.relu_upper_clip().has_value())
+            return EltwiseOp{algorithm::eltwise_relu, a.relu_lower_clip_slope().value_or(0.f)};
+        return std::nullopt;
+    case fbs::PointwiseMode::TANH_BWD: return EltwiseOp{algorithm::eltwise_tanh};
+    case fbs::PointwiseMode::SIGMOID_BWD: return EltwiseOp{algorithm::eltwise_logistic};
+    case fbs::PointwiseMode::ELU_BWD: return EltwiseOp{algorithm::eltwise_elu, a.elu_alpha().value_or(1.f)};
+    case fbs::PointwiseMode::GELU_BWD: return EltwiseOp{algorithm::eltwise_gelu_erf};
+    case fbs::PointwiseMode::GELU_APPROX_TANH_BWD: return EltwiseOp{algorithm::eltwise_gelu_tanh};
+    case fbs::PointwiseMode::SWISH_BWD: return EltwiseOp{algorithm::eltwise_swish, a.swish_beta().value_or(1.f)};
+    default: return std::nullopt;
+    }
+}
+
+// broadcastDims: `dims` left-padded with 1s to `rank`; nullopt if the result does not broadcast
+// to `target` (every dim 1 or equal).
+std::optional<std::vector<int64_t>> broadcastTo(const std::vector<int64_t>& dims, const std::vector<int64_t>& target)
+{
+    if(dims.size() > target.size())
+        return std::nullopt;
+    std::vector<int64_t> out(target.size() - dims.size(), 1);
+    out.insert(out.end(), dims.begin(), dims.end());
+    for(size_t d = 0; d < target.size(); ++d)
+        if(out[d] != 1 && out[d] != target[d])
+            return std::nullopt;
+    return out;
+}
+
+// A post-op candidate absorbed from a following pointwise node.
+struct PostOp
+{
+    bool binary = false;
+    EltwiseOp elt{algorithm::eltwise_relu};
+    algorithm bin = algorithm::binary_add;
+    int src1 = -1; // tensor index of the other operand (binary)
+    int out = -1;  // the node's output tensor index
+    std::string name;
+};
+
+} // namespace
+
+// PlanBuilder fills a Plan while walking the graph's nodes.
+class PlanBuilder
+{
+public:
+    PlanBuilder(Plan& plan, const fbs::Graph& graph, bool build) : p_(plan), g_(graph), build_(build) {}
+
+    void run();
+
+private:
+    Plan& p_;
+    const fbs::Graph& g_;
+    bool build_;
+    std::vector<const fbs::Node*> nodes_;
+    std::vector<int> consumers_;
+    std::vector<std::optional<Buffer>> loc_;
+    size_t wsTop_ = 0;
+    size_t scratchMax_ = 0;
+    size_t next_ = 0; // index of the next node to plan
+
+    // ---- tensors ---------------------------------------------------------------------------
+    const Tensor& tensor(int64_t uid, const char* role, const std::string& node)
+    {
+        const Tensor* t = p_.tensors_.find(uid);
+        if(t == nullptr)
+            throw Unsupported(node + ": " + role + " tensor uid " + std::to_string(uid) + " is not in the graph");
+        if(!mapType(t->dtype))
+            throw Unsupported(node + ": " + role + " tensor " + t->label() + " has data type "
+                              + fbs::EnumNameDataType(t->dtype) + ", which the oneDNN engine does not handle");
+        return *t;
+    }
+
+    static mdesc mdOf(const Tensor& t)
+    {
+        if(t.isConstant)
+            return mdesc(dnnl::memory::dims(t.dims.size(), 1), dt::f32, dnnl::memory::dims(t.dims.size(), 1));
+        return mdesc(t.dims, *mapType(t.dtype), t.strides);
+    }
+
+    static mdesc mdWith(const std::vector<int64_t>& dims, fbs::DataType type, const std::vector<int64_t>& strides)
+    {
+        return mdesc(dims, *mapType(type), strides);
+    }
+
+    size_t allocate(size_t bytes)
+    {
+        wsTop_ = alignUp(wsTop_);
+        const size_t at = wsTop_;
+        wsTop_ += bytes;
+        return at;
+    }
+
+    Buffer input(const Tensor& t, const std::string& node)
+    {
+        if(loc_[static_cast<size_t>(t.index)])
+            return *loc_[static_cast<size_t>(t.index)];
+        if(t.isVirtual)
+            throw Unsupported(node + ": virtual tensor " + t.label() + " is read before any node writes it");
+        Buffer b;
+        if(t.isConstant)
+        {
+            b.kind = Buffer::Kind::Constant;
+            b.offset = p_.constants_.size();
+            p_.constants_.push_back(static_cast<float>(t.value));
+        }
+        else
+        {
+            b.kind = Buffer::Kind::External;
+            b.tensor = t.index;
+            p_.externals_.push_back(t.index);
+        }
+        loc_[static_cast<size_t>(t.index)] = b;
+        return b;
+    }
+
+    Buffer output(const Tensor& t, const std::string& node)
+    {
+        if(t.isConstant || t.isPassByValue)
+            throw Unsupported(node + ": output " + t.label() + " is a scalar tensor");
+        if(loc_[static_cast<size_t>(t.index)])
+            throw Unsupported(node + ": tensor " + t.label() + " is written twice or read before it is written");
+        Buffer b;
+        if(t.isVirtual)
+        {
+            b.kind = Buffer::Kind::Workspace;
+            b.offset = allocate(mdOf(t).get_size());
+        }
+        else
+        {
+            b.kind = Buffer::Kind::External;
+            b.tensor = t.index;
+            p_.externals_.push_back(t.index);
+        }
+        loc_[static_cast<size_t>(t.index)] = b;
+        return b;
+    }
+
+    Buffer temp(const mdesc& md)
+    {
+        Buffer b;
+        b.kind = Buffer::Kind::Workspace;
+        b.offset = allocate(md.get_size());
+        return b;
+    }
+
+    void addStep(const api::Built& built, std::vector<Arg> args, const std::string& what)
+    {
+        Step s;
+        s.prim = built.prim;
+        s.args = std::move(args);
+        const size_t scratch = built.scratchpad.get_size();
+        if(scratch > 0)
+        {
+            Buffer b;
+            b.kind = Buffer::Kind::Scratch;
+            s.args.push_back(Arg{DNNL_ARG_SCRATCHPAD, built.scratchpad, b});
+            scratchMax_ = std::max(scratchMax_, scratch);
+        }
+        s.what = what + " [" + built.impl + "]";
+        p_.steps_.push_back(std::move(s));
+    }
+
+    void addReorder(const mdesc& from, Buffer fromBuf, const mdesc& to, Buffer toBuf, const std::string& what)
+    {
+        const api::Built r = api::reorder(from, to, build_);
+        addStep(r, {Arg{DNNL_ARG_FROM, from, fromBuf}, Arg{DNNL_ARG_TO, to, toBuf}}, "reorder " + what);
+    }
+
+    // ---- post-op chains --------------------------------------------------------------------
+    // collectChain: the pointwise nodes right after the current one that can become post-ops
+    // of a primitive writing tensor `out` (each reads the previous result, which is virtual and
+    // read by nobody else, and writes a tensor of the same dims).
+    std::vector<PostOp> collectChain(int out)
+    {
+        std::vector<PostOp> chain;
+        int cur = out;
+        for(size_t j = next_; j < nodes_.size(); ++j)
+        {
+            const fbs::Node& n = *nodes_[j];
+            if(n.attributes_type() != fbs::NodeAttributes::PointwiseAttributes)
+                break;
+            const Tensor& c = p_.tensors_.at(cur);
+            if(!c.isVirtual || consumers_[static_cast<size_t>(cur)] != 1)
+                break;
+            const auto& a = *n.attributes_as_PointwiseAttributes();
+            const Tensor* o = p_.tensors_.find(a.out_0_tensor_uid());
+            if(o == nullptr || o->dims != c.dims || !mapType(o->dtype))
+                break;
+            PostOp op;
+            op.out = o->index;
+            op.name = modeName(a.operation());
+            if(auto e = mapUnary(a, nullptr); e && a.in_0_tensor_uid() == c.uid && !a.in_1_tensor_uid().has_value())
+            {
+                op.elt = *e;
+            }
+            else if(auto b = mapBinary(a.operation()); b && a.in_1_tensor_uid().has_value())
+            {
+                int64_t other = -1;
+                algorithm alg = b->alg;
+                if(a.in_0_tensor_uid() == c.uid && *a.in_1_tensor_uid() != c.uid)
+                    other = *a.in_1_tensor_uid();
+                else if(*a.in_1_tensor_uid() == c.uid && a.in_0_tensor_uid() != c.uid && b->swapped)
+                {
+                    other = a.in_0_tensor_uid();
+                    alg = *b->swapped;
+                }
+                else
+                    break;
+                const Tensor* s1 = p_.tensors_.find(other);
+                if(s1 == nullptr || !mapType(s1->dtype) || !broadcastTo(s1->dims, c.dims))
+                    break;
+                if(s1->isVirtual && !loc_[static_cast<size_t>(s1->index)])
+                    break;
+                op.binary = true;
+                op.bin = alg;
+                op.src1 = s1->index;
+            }
+            else
+                break;
+            chain.push_back(op);
+            cur = op.out;
+        }
+        return chain;
+    }
+
+    // The md of a post-op's second operand, broadcast to `dims`.
+    mdesc src1Md(const Tensor& t, const std::vector<int64_t>& dims)
+    {
+        const std::vector<int64_t> bd = *broadcastTo(t.dims, dims);
+        if(t.isConstant || t.isPassByValue)
+            return mdesc(bd, t.isConstant ? dt::f32 : *mapType(t.dtype), dnnl::memory::dims(bd.size(), 1));
+        std::vector<int64_t> st(bd.size() - t.dims.size(), 0);
+        st.insert(st.end(), t.strides.begin(), t.strides.end());
+        for(size_t d = 0; d < bd.size(); ++d)
+            if(bd[d] == 1 && st[d] == 0)
+                st[d] = 1;
+        return mdesc(bd, *mapType(t.dtype), st);
+    }
+
+    // attrFor: post-ops for chain[from, to); appends the src1 args.
+    dnnl::primitive_attr attrFor(const std::vector<PostOp>& chain, size_t from, size_t to,
+                                 const std::vector<int64_t>& dims, std::vector<Arg>* args, std::string* names)
+    {
+        dnnl::post_ops ops;
+        int k = 0;
+        for(size_t i = from; i < to; ++i, ++k)
+        {
+            const PostOp& op = chain[i];
+            *names += "+" + op.name;
+            if(op.binary)
+            {
+                const Tensor& s1 = p_.tensors_.at(op.src1);
+                const mdesc m = src1Md(s1, dims);
+                api::appendBinary(ops, op.bin, m);
+                if(args)
+                    args->push_back(Arg{DNNL_ARG_ATTR_MULTIPLE_POST_OP(k) | DNNL_ARG_SRC_1, m, input(s1, op.name)});
+            }
+            else
+                api::appendEltwise(ops, op.elt.alg, op.elt.alpha, op.elt.beta);
+        }
+        dnnl::primitive_attr attr;
+        attr.set_post_ops(ops);
+        return attr;
+    }
+
+    // finishChain: marks the chain's intermediate tensors as consumed by fusion.
+    void consumeChain(const std::vector<PostOp>& chain, size_t k) { next_ += k; (void)chain; }
+
+    // A [N, C, spatial] tensor's md as oneDNN should see it: the tensor itself when it is dense
+    // channels-last or channels-first, else dense channels-last (then *reorder is set).
+    mdesc nativeMd(const Tensor& t, bool* reorder)
+    {
+        const std::vector<int64_t> cl = denseStrides(t.dims, channelsLastOrder(t.rank()));
+        const std::vector<int64_t> cf = denseStrides(t.dims, channelsFirstOrder(t.rank()));
+        *reorder = false;
+        if(sameLayout(t.dims, t.strides, cl))
+            return mdWith(t.dims, t.dtype, cl);
+        if(sameLayout(t.dims, t.strides, cf))
+            return mdWith(t.dims, t.dtype, cf);
+        *reorder = true;
+        return mdWith(t.dims, t.dtype, cl);
+    }
+
+    // ---- ops -------------------------------------------------------------------------------
+    template <typename Attrs>
+    api::ConvGeometry geometry(const Attrs& a, int spatial, const std::string& node, const Tensor& w)
+    {
+        auto read = [&](const flatbuffers::Vector<int64_t>* v, const char* what) {
+            if(v == nullptr || v->size() != static_cast<flatbuffers::uoffset_t>(spatial))
+                throw Unsupported(node + ": " + what + " needs " + std::to_string(spatial) + " entries");
+            return dnnl::memory::dims(v->begin(), v->end());
+        };
+        api::ConvGeometry g;
+        g.padL = read(a.pre_padding(), "pre_padding");
+        g.padR = read(a.post_padding(), "post_padding");
+        g.strides = read(a.stride(), "stride");
+        g.dilates = read(a.dilation(), "dilation");
+        for(auto& d : g.dilates)
+        {
+            if(d < 1)
+                throw Unsupported(node + ": dilation must be >= 1");
+            d -= 1;
+        }
+        bool unitFilter = true;
+        for(int d = 2; d < w.rank(); ++d)
+            unitFilter = unitFilter && w.dims[static_cast<size_t>(d)] == 1;
+        if(a.conv_mode() == fbs::ConvMode::CONVOLUTION && !unitFilter)
+            throw Unsupported(node + ": conv_mode CONVOLUTION (flipped filter) is not supported by oneDNN, "
+                                     "only CROSS_CORRELATION");
+        if(a.conv_mode() != fbs::ConvMode::CONVOLUTION && a.conv_mode() != fbs::ConvMode::CROSS_CORRELATION)
+            throw Unsupported(node + ": conv_mode is not set");
+        return g;
+    }
+
+    struct ConvShape
+    {
+        int64_t groups = 1;
+        mdesc userW;     // the user's weights, grouped view when groups > 1
+        mdesc anyW;      // same dims, format any
+    };
+
+    ConvShape convShape(const Tensor& x, const Tensor& w, const Tensor& y, const std::string& node)
+    {
+        const int rank = x.rank();
+        if(rank < 3 || rank > 5 || w.rank() != rank || y.rank() != rank)
+            throw Unsupported(node + ": convolution tensors must all have rank 3 to 5 (1-D to 3-D)");
+        const int64_t C = x.dims[1], K = w.dims[0], Cg = w.dims[1];
+        if(Cg < 1 || C % Cg != 0)
+            throw Unsupported(node + ": x channels " + std::to_string(C) + " not a multiple of w channels "
+                              + std::to_string(Cg));
+        ConvShape s;
+        s.groups = C / Cg;
+        if(K % s.groups != 0 || y.dims[1] != K || y.dims[0] != x.dims[0])
+            throw Unsupported(node + ": inconsistent convolution channel counts");
+        std::vector<int64_t> dims = w.dims, strides = w.strides;
+        if(s.groups > 1)
+        {
+            dims.insert(dims.begin(), s.groups);
+            dims[1] = K / s.groups;
+            strides.insert(strides.begin(), w.strides[0] * (K / s.groups));
+        }
+        s.userW = mdWith(dims, w.dtype, strides);
+        s.anyW = mdesc(dims, *mapType(w.dtype), dnnl::memory::format_tag::any);
+        return s;
+    }
+
+    void convForward(const fbs::Node& n, const std::string& name)
+    {
+        const auto& a = *n.attributes_as_ConvolutionFwdAttributes();
+        const Tensor& x = tensor(a.x_tensor_uid(), "x", name);
+        const Tensor& w = tensor(a.w_tensor_uid(), "w", name);
+        const Tensor& y = tensor(a.y_tensor_uid(), "y", name);
+        const ConvShape cs = convShape(x, w, y, name);
+        const api::ConvGeometry g = geometry(a, x.rank() - 2, name, w);
+        bool xReorder = false;
+        const mdesc xMd = nativeMd(x, &xReorder);
+
+        const std::vector<PostOp> chain = collectChain(y.index);
+        std::optional<api::Built> built;
+        size_t used = 0;
+        bool withBias = false;
+        std::string lastError;
+        for(size_t k = chain.size() + 1; k-- > 0;)
+        {
+            const Tensor& dst = k == 0 ? y : p_.tensors_.at(chain[k - 1].out);
+            bool dReorder = false;
+            const mdesc dMd = nativeMd(dst, &dReorder);
+            // A per-output-channel ADD right after the convolution becomes the convolution's bias.
+            std::optional<mdesc> biasMd;
+            if(k >= 1 && chain[0].binary && chain[0].bin == algorithm::binary_add)
+            {
+                const Tensor& b = p_.tensors_.at(chain[0].src1);
+                const auto bd = broadcastTo(b.dims, y.dims);
+                bool perChannel = bd && !b.isConstant && !b.isPassByValue && (b.dtype == fbs::DataType::FLOAT || b.dtype == fbs::DataType::BFLOAT16);
+                for(size_t d = 0; perChannel && d < bd->size(); ++d)
+                    perChannel = d == 1 || (*bd)[d] == 1;
+                const size_t kDim = b.dims.size() - (y.dims.size() - 1); // index of C in b
+                if(perChannel && kDim < b.dims.size() && (b.dims[kDim] == 1 || b.strides[kDim] == 1) && b.dims[kDim] == y.dims[1])
+                    biasMd = mdesc({y.dims[1]}, *mapType(b.dtype), dnnl::memory::dims{1});
+            }
+            std::string names;
+            const dnnl::primitive_attr attr = attrFor(chain, biasMd ? 1 : 0, k, dst.dims, nullptr, &names);
+            try
+            {
+                built = api::convForward(xMd, cs.anyW, biasMd ? &*biasMd : nullptr, dMd, g, attr, build_);
+                used = k;
+                withBias = biasMd.has_value();
+                break;
+            }
+            catch(const dnnl::error& e)
+            {
+                lastError = e.what();
+            }
+        }
+        if(!built)
+            throw Unsupported(name + ": oneDNN has no convolution forward for these shapes/types (" + lastError + ")");
+
+        const Tensor& dst = used == 0 ? y : p_.tensors_.at(chain[used - 1].out);
+        std::vector<Arg> args;
+        // Source.
+        Buffer xb = input(x, name);
+        if(xReorder)
+        {
+            const Buffer t = temp(xMd);
+            addReorder(mdOf(x), xb, xMd, t, name + " x to channels-last");
+            xb = t;
+        }
+        args.push_back(Arg{DNNL_ARG_SRC, xMd, xb});
+        // Weights: reordered into oneDNN's preferred layout unless it is the user's.
+        Buffer wb = input(w, name);
+        if(built->weights != cs.userW)
+        {
+            const Buffer t = temp(built->weights);
+            addReorder(cs.userW, wb, built->weights, t, name + " weights");
+            wb = t;
+        }
+        args.push_back(Arg{DNNL_ARG_WEIGHTS, built->weights, wb});
+        std::string names;
+        if(withBias)
+        {
+            const Tensor& b = p_.tensors_.at(chain[0].src1);
+            args.push_back(Arg{DNNL_ARG_BIAS, built->bias, input(b, name)});
+            names = "+bias";
+        }
+        // The fused chain's intermediate tensors never exist; mark them written.
+        for(size_t i = 0; i + 1 < used; ++i)
+            loc_[static_cast<size_t>(chain[i].out)] = Buffer{Buffer::Kind::Workspace, -1, 0};
+        if(used > 0)
+            loc_[static_cast<size_t>(y.index)] = Buffer{Buffer::Kind::Workspace, -1, 0};
+        attrFor(chain, withBias ? 1 : 0, used, dst.dims, &args, &names);
+        Buffer db = output(dst, name);
+        bool dReorder = false;
+        const mdesc dMd = nativeMd(dst, &dReorder);
+        const Buffer dOut = db;
+        if(dReorder)
+            db = temp(dMd);
+        args.push_back(Arg{DNNL_ARG_DST, dMd, db});
+        addStep(*built, std::move(args), "conv_fwd" + names);
+        if(dReorder)
+            addReorder(dMd, db, mdOf(dst), dOut, name + " y from channels-last");
+        next_ += used;
+    }
+
+    void convBackwardData(const fbs::Node& n, const std::string& name)
+    {
+        const auto& a = *n.attributes_as_ConvolutionBwdAttributes();
+        const Tensor& dy = tensor(a.dy_tensor_uid(), "dy", name);
+        const Tensor& w = tensor(a.w_tensor_uid(), "w", name);
+        const Tensor& dx = tensor(a.dx_tensor_uid(), "dx", name);
+        const ConvShape cs = convShape(dx, w, dy, name);
+        const api::ConvGeometry g = geometry(a, dx.rank() - 2, name, w);
+        bool dyR = false, dxR = false;
+        const mdesc dyMd = nativeMd(dy, &dyR);
+        const mdesc dxMd = nativeMd(dx, &dxR);
+        api::Built built;
+        try
+        {
+            built = api::convBackwardData(dxMd, cs.anyW, dyMd, g, build_);
+        }
+        catch(const dnnl::error& e)
+        {
+            throw Unsupported(name + ": oneDNN has no convolution backward data for these shapes/types (" + e.what() + ")");
+        }
+        std::vector<Arg> args;
+        Buffer dyb = input(dy, name);
+        if(dyR)
+        {
+            const Buffer t = temp(dyMd);
+            addReorder(mdOf(dy), dyb, dyMd, t, name + " dy to channels-last");
+            dyb = t;
+        }
+        args.push_back(Arg{DNNL_ARG_DIFF_DST, dyMd, dyb});
+        Buffer wb = input(w, name);
+        if(built.weights != cs.userW)
+        {
+            const Buffer t = temp(built.weights);
+            addReorder(cs.userW, wb, built.weights, t, name + " weights");
+            wb = t;
+        }
+        args.push_back(Arg{DNNL_ARG_WEIGHTS, built.weights, wb});
+        const Buffer dxOut = output(dx, name);
+        Buffer dxb = dxR ? temp(dxMd) : dxOut;
+        args.push_back(Arg{DNNL_ARG_DIFF_SRC, dxMd, dxb});
+        addStep(built, std::move(args), "conv_bwd_data");
+        if(dxR)
+            addReorder(dxMd, dxb, mdOf(dx), dxOut, name + " dx from channels-last");
+    }
+
+    void convBackwardWeights(const fbs::Node& n, const std::string& name)
+    {
+        const auto& a = *n.attributes_as_ConvolutionWrwAttributes();
+        const Tensor& x = tensor(a.x_tensor_uid(), "x", name);
+        const Tensor& dy = tensor(a.dy_tensor_uid(), "dy", name);
+        const Tensor& dw = tensor(a.dw_tensor_uid(), "dw", name);
+        const ConvShape cs = convShape(x, dw, dy, name);
+        const api::ConvGeometry g = geometry(a, x.rank() - 2, name, dw);
+        bool xR = false, dyR = false;
+        const mdesc xMd = nativeMd(x, &xR);
+        const mdesc dyMd = nativeMd(dy, &dyR);
+        api::Built built;
+        try
+        {
+            built = api::convBackwardWeights(xMd, cs.anyW, dyMd, g, build_);
+        }
+        catch(const dnnl::error& e)
+        {
+            throw Unsupported(name + ": oneDNN has no convolution backward weights for these shapes/types (" + e.what() + ")");
+        }
+        std::vector<Arg> args;
+        Buffer xb = input(x, name);
+        if(xR)
+        {
+            const Buffer t = temp(xMd);
+            addReorder(mdOf(x), xb, xMd, t, name + " x to channels-last");
+            xb = t;
+        }
+        args.push_back(Arg{DNNL_ARG_SRC, xMd, xb});
+        Buffer dyb = input(dy, name);
+        if(dyR)
+        {
+            const Buffer t = temp(dyMd);
+            addReorder(mdOf(dy), dyb, dyMd, t, name + " dy to channels-last");
+            dyb = t;
+        }
+        args.push_back(Arg{DNNL_ARG_DIFF_DST, dyMd, dyb});
+        const Buffer dwOut = output(dw, name);
+        const bool wR = built.diffWeights != cs.userW;
+        const Buffer dwb = wR ? temp(built.diffWeights) : dwOut;
+        args.push_back(Arg{DNNL_ARG_DIFF_WEIGHTS, built.diffWeights, dwb});
+        addStep(built, std::move(args), "conv_bwd_weights");
+        if(wR)
+            addReorder(built.diffWeights, dwb, cs.userW, dwOut, name + " dw to the user's layout");
+    }
+
+    // A tensor's md left-padded with unit dims to `rank`.
+    mdesc paddedMd(const Tensor& t, size_t rank)
+    {
+        std::vector<int64_t> dims(rank - t.dims.size(), 1), st(rank - t.dims.size(), 0);
+        dims.insert(dims.end(), t.dims.begin(), t.dims.end());
+        st.insert(st.end(), t.strides.begin(), t.strides.end());
+        const int64_t outer = t.dims[0] * t.strides[0];
+        for(size_t d = 0; d < rank - t.dims.size(); ++d)
+            st[d] = std::max<int64_t>(outer, 1);
+        return mdWith(dims, t.dtype, st);
+    }
+
+    void matmul(const fbs::Node& n, const std::string& name)
+    {
+        const auto& at = *n.attributes_as_MatmulAttributes();
+        const Tensor& a = tensor(at.a_tensor_uid(), "a", name);
+        const Tensor& b = tensor(at.b_tensor_uid(), "b", name);
+        const Tensor& c = tensor(at.c_tensor_uid(), "c", name);
+        const size_t rank = c.dims.size();
+        if(rank < 2 || a.dims.size() < 2 || b.dims.size() < 2 || a.dims.size() > rank || b.dims.size() > rank)
+            throw Unsupported(name + ": matmul tensors must have rank >= 2 and a, b no larger than c");
+        const mdesc aMd = paddedMd(a, rank), bMd = paddedMd(b, rank);
+        const std::vector<PostOp> chain = collectChain(c.index);
+        std::optional<api::Built> built;
+        size_t used = 0;
+        std::string lastError;
+        for(size_t k = chain.size() + 1; k-- > 0;)
+        {
+            const Tensor& dst = k == 0 ? c : p_.tensors_.at(chain[k - 1].out);
+            std::string names;
+            const dnnl::primitive_attr attr = attrFor(chain, 0, k, dst.dims, nullptr, &names);
+            try
+            {
+                built = api::matmul(aMd, bMd, mdOf(dst), attr, build_);
+                used = k;
+                break;
+            }
+            catch(const dnnl::error& e)
+            {
+                lastError = e.what();
+            }
+        }
+        if(!built)
+            throw Unsupported(name + ": oneDNN has no matmul for these shapes/layouts/types (" + lastError + ")");
+        const Tensor& dst = used == 0 ? c : p_.tensors_.at(chain[used - 1].out);
+        std::vector<Arg> args{Arg{DNNL_ARG_SRC, aMd, input(a, name)}, Arg{DNNL_ARG_WEIGHTS, bMd, input(b, name)}};
+        for(size_t i = 0; i + 1 < used; ++i)
+            loc_[static_cast<size_t>(chain[i].out)] = Buffer{Buffer::Kind::Workspace, -1, 0};
+        if(used > 0)
+            loc_[static_cast<size_t>(c.index)] = Buffer{Buffer::Kind::Workspace, -1, 0};
+        std::string names;
+        attrFor(chain, 0, used, dst.dims, &args, &names);
+        args.push_back(Arg{DNNL_ARG_DST, mdOf(dst), output(dst, name)});
+        addStep(*built, std::move(args), "matmul" + names);
+        next_ += used;
+    }
+
+    void pointwise(const fbs::Node& n, const std::string& name)
+    {
+        const auto& a = *n.attributes_as_PointwiseAttributes();
+        const Tensor& in0 = tensor(a.in_0_tensor_uid(), "in_0", name);
+        const Tensor& out = tensor(a.out_0_tensor_uid(), "out_0", name);
+        const std::string mode = modeName(a.operation());
+        std::string why;
+        if(a.operation() == fbs::PointwiseMode::IDENTITY)
+        {
+            if(in0.dims != out.dims)
+                throw Unsupported(name + ": identity with broadcasting");
+            const Buffer ib = input(in0, name);
+            addReorder(mdOf(in0), ib, mdOf(out), output(out, name), "identity");
+            return;
+        }
+        if(const auto e = mapUnary(a, &why))
+        {
+            if(in0.dims != out.dims || in0.isConstant || in0.isPassByValue)
+                throw Unsupported(name + ": unary " + mode + " with broadcasting or a scalar input");
+            const Buffer ib = input(in0, name);
+            const mdesc inMd = mdOf(in0), outMd = mdOf(out);
+            if(inMd == outMd)
+            {
+                const api::Built b = api::eltwiseForward(e->alg, e->alpha, e->beta, inMd, {}, build_);
+                addStep(b, {Arg{DNNL_ARG_SRC, inMd, ib}, Arg{DNNL_ARG_DST, outMd, output(out, name)}}, mode);
+            }
+            else
+            {
+                // Convert into the output's layout and type, then apply the function in place.
+                const Buffer ob = output(out, name);
+                addReorder(inMd, ib, outMd, ob, mode + " input to the output layout");
+                const api::Built b = api::eltwiseForward(e->alg, e->alpha, e->beta, outMd, {}, build_);
+                addStep(b, {Arg{DNNL_ARG_SRC, outMd, ob}, Arg{DNNL_ARG_DST, outMd, ob}}, mode);
+            }
+            return;
+        }
+        if(const auto bw = mapBackward(a))
+        {
+            if(!a.in_1_tensor_uid())
+                throw Unsupported(name + ": " + mode + " needs in_1");
+            const Tensor& x = tensor(*a.in_1_tensor_uid(), "in_1", name);
+            const mdesc dyMd = mdOf(in0), xMd = mdOf(x), dxMd = mdOf(out);
+            if(in0.dims != out.dims || x.dims != out.dims || dyMd != dxMd)
+                throw Unsupported(name + ": " + mode + " needs dy and dx of the same layout and type, and no broadcasting");
+            api::Built b;
+            try
+            {
+                b = api::eltwiseBackward(bw->alg, bw->alpha, bw->beta, xMd, dyMd, build_);
+            }
+            catch(const dnnl::error& err)
+            {
+                throw Unsupported(name + ": oneDNN has no eltwise backward for " + mode + " (" + err.what() + ")");
+            }
+            addStep(b, {Arg{DNNL_ARG_SRC, xMd, input(x, name)}, Arg{DNNL_ARG_DIFF_DST, dyMd, input(in0, name)},
+                        Arg{DNNL_ARG_DIFF_SRC, dxMd, output(out, name)}}, mode);
+            return;
+        }
+        const auto bo = mapBinary(a.operation());
+        if(!bo)
+            throw Unsupported(name + ": " + (why.empty() ? "pointwise mode " + mode + " has no oneDNN equivalent" : why));
+        if(!a.in_1_tensor_uid())
+            throw Unsupported(name + ": " + mode + " needs in_1");
+        const Tensor& in1 = tensor(*a.in_1_tensor_uid(), "in_1", name);
+        const Tensor* s0 = &in0;
+        const Tensor* s1 = &in1;
+        algorithm alg = bo->alg;
+        auto full = [&](const Tensor& t) { return t.dims == out.dims && !t.isConstant && !t.isPassByValue; };
+        if(!full(in0))
+        {
+            if(!full(in1) || !bo->swapped)
+                throw Unsupported(name + ": " + mode + " whose first input is broadcast");
+            std::swap(s0, s1);
+            alg = *bo->swapped;
+        }
+        if(!broadcastTo(s1->dims, out.dims))
+            throw Unsupported(name + ": " + mode + " operands do not broadcast to the output");
+        const mdesc m0 = mdOf(*s0), m1 = src1Md(*s1, out.dims);
+        const Buffer b0 = input(*s0, name), b1 = input(*s1, name);
+        const std::vector<PostOp> chain = collectChain(out.index);
+        std::optional<api::Built> built;
+        size_t used = 0;
+        std::string lastError;
+        for(size_t k = chain.size() + 1; k-- > 0;)
+        {
+            const Tensor& dst = k == 0 ? out : p_.tensors_.at(chain[k - 1].out);
+            std::string names;
+            const dnnl::primitive_attr attr = attrFor(chain, 0, k, dst.dims, nullptr, &names);
+            try
+            {
+                built = api::binary(alg, m0, m1, mdOf(dst), attr, build_);
+                used = k;
+                break;
+            }
+            catch(const dnnl::error& e)
+            {
+                lastError = e.what();
+            }
+        }
+        if(!built)
+            throw Unsupported(name + ": oneDNN has no binary " + mode + " for these shapes/types (" + lastError + ")");
+        const Tensor& dst = used == 0 ? out : p_.tensors_.at(chain[used - 1].out);
+        std::vector<Arg> args{Arg{DNNL_ARG_SRC_0, m0, b0}, Arg{DNNL_ARG_SRC_1, m1, b1}};
+        for(size_t i = 0; i + 1 < used; ++i)
+            loc_[static_cast<size_t>(chain[i].out)] = Buffer{Buffer::Kind::Workspace, -1, 0};
+        if(used > 0)
+            loc_[static_cast<size_t>(out.index)] = Buffer{Buffer::Kind::Workspace, -1, 0};
+        std::string names;
+        attrFor(chain, 0, used, dst.dims, &args, &names);
+        args.push_back(Arg{DNNL_ARG_DST, mdOf(dst), output(dst, name)});
+        addStep(*built, std::move(args), mode + names);
+        next_ += used;
+    }
+
+    void batchnormInference(const fbs::Node& n, const std::string& name)
+    {
+        // y = (x - mean) * inv_variance * scale + bias: one binary primitive with three
+        // per-channel post-ops (the graph carries the inverse variance, not the variance).
+        const auto& a = *n.attributes_as_BatchnormInferenceAttributes();
+        const Tensor& x = tensor(a.x_tensor_uid(), "x", name);
+        const Tensor& mean = tensor(a.mean_tensor_uid(), "mean", name);
+        const Tensor& inv = tensor(a.inv_variance_tensor_uid(), "inv_variance", name);
+        const Tensor& scale = tensor(a.scale_tensor_uid(), "scale", name);
+        const Tensor& bias = tensor(a.bias_tensor_uid(), "bias", name);
+        const Tensor& y = tensor(a.y_tensor_uid(), "y", name);
+        if(x.dims != y.dims || x.rank() < 2)
+            throw Unsupported(name + ": batchnorm x and y must have the same dims, rank >= 2");
+        for(const Tensor* t : {&mean, &inv, &scale, &bias})
+        {
+            const auto bd = broadcastTo(t->dims, x.dims);
+            bool perChannel = bd.has_value();
+            for(size_t d = 0; perChannel && d < bd->size(); ++d)
+                perChannel = d == 1 || (*bd)[d] == 1;
+            if(!perChannel)
+                throw Unsupported(name + ": batchnorm statistics must be per channel");
+        }
+        dnnl::post_ops ops;
+        std::vector<Arg> args{Arg{DNNL_ARG_SRC_0, mdOf(x), input(x, name)},
+                              Arg{DNNL_ARG_SRC_1, src1Md(mean, x.dims), input(mean, name)}};
+        int k = 0;
+        for(auto [t, alg] : {std::pair<const Tensor*, algorithm>{&inv, algorithm::binary_mul},
+                             {&scale, algorithm::binary_mul}, {&bias, algorithm::binary_add}})
+        {
+            const mdesc m = src1Md(*t, x.dims);
+            api::appendBinary(ops, alg, m);
+            args.push_back(Arg{DNNL_ARG_ATTR_MULTIPLE_POST_OP(k++) | DNNL_ARG_SRC_1, m, input(*t, name)});
+        }
+        dnnl::primitive_attr attr;
+        attr.set_post_ops(ops);
+        api::Built b;
+        try
+        {
+            b = api::binary(algorithm::binary_sub, mdOf(x), src1Md(mean, x.dims), mdOf(y), attr, build_);
+        }
+        catch(const dnnl::error& e)
+        {
+            throw Unsupported(name + ": oneDNN binary with per-channel post-ops failed (" + e.what() + ")");
+        }
+        args.push_back(Arg{DNNL_ARG_DST, mdOf(y), output(y, name)});
+        addStep(b, std::move(args), "batchnorm_inference(sub+mul+mul+add)");
+    }
+};
+
+void PlanBuilder::run()
+{
+    const size_t ntensors = p_.tensors_.size();
+    consumers_.assign(ntensors, 0);
+    loc_.assign(ntensors, std::nullopt);
+    if(g_.nodes() == nullptr || g_.nodes()->size() == 0)
+        throw Unsupported("graph has no nodes");
+    for(const fbs::Node* n : *g_.nodes())
+    {
+        if(n == nullptr)
+            throw Unsupported("graph has a null node");
+        nodes_.push_back(n);
+    }
+    // Count readers of every tensor (input uids of each node type we know).
+    auto reads = [&](int64_t uid) {
+        if(const Tensor* t = p_.tensors_.find(uid))
+            ++consumers_[static_cast<size_t>(t->index)];
+    };
+    for(const fbs::Node* n : nodes_)
+    {
+        switch(n->attributes_type())
+        {
+        case fbs::NodeAttributes::ConvolutionFwdAttributes:
+        {
+            const auto* a = n->attributes_as_ConvolutionFwdAttributes();
+            reads(a->x_tensor_uid()), reads(a->w_tensor_uid());
+            break;
+        }
+        case fbs::NodeAttributes::ConvolutionBwdAttributes:
+        {
+            const auto* a = n->attributes_as_ConvolutionBwdAttributes();
+            reads(a->dy_tensor_uid()), reads(a->w_tensor_uid());
+            break;
+        }
+        case fbs::NodeAttributes::ConvolutionWrwAttributes:
+        {
+            const auto* a = n->attributes_as_ConvolutionWrwAttributes();
+            reads(a->x_tensor_uid()), reads(a->dy_tensor_uid());
+            break;
+        }
+        case fbs::NodeAttributes::MatmulAttributes:
+        {
+            const auto* a = n->attributes_as_MatmulAttributes();
+            reads(a->a_tensor_uid()), reads(a->b_tensor_uid());
+            break;
+        }
+        case fbs::NodeAttributes::PointwiseAttributes:
+        {
+            const auto* a = n->attributes_as_PointwiseAttributes();
+            reads(a->in_0_tensor_uid());
+            if(a->in_1_tensor_uid())
+                reads(*a->in_1_tensor_uid());
+            if(a->in_2_tensor_uid())
+                reads(*a->in_2_tensor_uid());
+            break;
+        }
+        case fbs::NodeAttributes::BatchnormInferenceAttributes:
+        {
+            const auto* a = n->attributes_as_BatchnormInferenceAttributes();
+            for(int64_t u : {a->x_tensor_uid(), a->mean_tensor_uid(), a->inv_variance_tensor_uid(),
+                             a->scale_tensor_uid(), a->bias_tensor_uid()})
+                reads(u);
+            break;
+        }
+        default: break; // declined below
+        }
+    }
+    while(next_ < nodes_.size())
+    {
+        const fbs::Node& n = *nodes_[next_];
+        const std::string name = "node " + std::to_string(next_) + (n.name() ? " ('" + n.name()->str() + "')" : "");
+        ++next_;
+        switch(n.attributes_type())
+        {
+        case fbs::NodeAttributes::ConvolutionFwdAttributes: convForward(n, name); break;
+        case fbs::NodeAttributes::ConvolutionBwdAttributes: convBackwardData(n, name); break;
+        case fbs::NodeAttributes::ConvolutionWrwAttributes: convBackwardWeights(n, name); break;
+        case fbs::NodeAttributes::MatmulAttributes: matmul(n, name); break;
+        case fbs::NodeAttributes::PointwiseAttributes: pointwise(n, name); break;
+        case fbs::NodeAttributes::BatchnormInferenceAttributes: batchnormInference(n, name); break;
+        default:
+        {
+            const char* t = fbs::EnumNameNodeAttributes(n.attributes_type());
+            throw Unsupported(name + ": operation " + std::string(t && *t ? t : "unknown")
+                              + " is not implemented by the oneDNN engine");
+        }
+        }
+    }
+    p_.scratchOffset_ = alignUp(wsTop_);
+    p_.workspaceSize_ = scratchMax_ > 0 ? p_.scratchOffset_ + scratchMax_ : wsTop_;
+    std::sort(p_.externals_.begin(), p_.externals_.end());
+    p_.externals_.erase(std::unique(p_.externals_.begin(), p_.externals_.end()), p_.externals_.end());
+}
+
+Plan::Plan(const fbs::Graph& graph, bool build) : tensors_(graph)
+{
+    PlanBuilder(*this, graph, build).run();
+}
+
+std::string Plan::describe() const
+{
+    std::string s;
+    for(const Step& st : steps_)
+        s += (s.empty() ? "" : "; ") + st.what;
+    return s;
+}
+
+void Plan::execute(void* workspace, const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count) const
+{
+    using hipdnn_plugin_sdk::fail;
+    if(workspaceSize_ > 0 && workspace == nullptr)
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+             "workspace is NULL but the plan needs " + std::to_string(workspaceSize_) + " bytes");
+    if(count > 0 && buffers == nullptr)
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "device_buffers is NULL but num_device_buffers is " + std::to_string(count));
+    std::vector<void*> ptrs(tensors_.size(), nullptr);
+    for(uint32_t i = 0; i < count; ++i)
+        if(const Tensor* t = tensors_.find(buffers[i].uid))
+            ptrs[static_cast<size_t>(t->index)] = buffers[i].ptr;
+    for(int idx : externals_)
+        if(ptrs[static_cast<size_t>(idx)] == nullptr)
+            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "no device buffer for tensor " + tensors_.at(idx).label());
+    auto* ws = static_cast<uint8_t*>(workspace);
+    auto* constants = const_cast<float*>(constants_.data());
+    const dnnl::engine& eng = api::cpuEngine();
+    dnnl::stream stream(eng);
+    std::unordered_map<int, dnnl::memory> args;
+    for(const Step& s : steps_)
+    {
+        args.clear();
+        for(const Arg& a : s.args)
+        {
+            void* p = nullptr;
+            switch(a.buf.kind)
+            {
+            case Buffer::Kind::External: p = ptrs[static_cast<size_t>(a.buf.tensor)]; break;
+            case Buffer::Kind::Workspace: p = ws + a.buf.offset; break;
+            case Buffer::Kind::Scratch: p = ws + scratchOffset_; break;
+            case Buffer::Kind::Constant: p = constants + a.buf.offset; break;
+            }
+            args.emplace(a.id, dnnl::memory(a.md, eng, p));
+        }
+        s.prim.execute(stream, args);
+    }
+    stream.wait();
+}
+
+} // namespace hipdnngo::onednn

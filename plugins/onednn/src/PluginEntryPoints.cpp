@@ -1,0 +1,361 @@
+// C entry points of libhipdnngo_onednn.so (engine plugin ABI 1.4.0): one engine,
+// HIPDNNGO_ONEDNN, running graphs on oneDNN's CPU primitives.
+//
+// Each entry point checks its pointers and runs its body inside entry(), which turns every
+// exception (oneDNN's dnnl::error included) into a status and the thread's last error, so
+// nothing is thrown across the C boundary. Execution is synchronous on the host; the stream from
+// SetStream is recorded only. Tensors are host memory (hipdnnEnginePluginIsHostMemoryEngine_ext).
+#include "Plan.hpp"
+
+#include <hipdnn_plugin_sdk/EnginePluginApi.h>
+#include <hipdnn_plugin_sdk/PluginApi.h>
+#include <hipdnn_plugin_sdk/helpers/EngineId.h>
+#include <hipdnn_plugin_sdk/helpers/LastError.h>
+#include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+using namespace hipdnngo::onednn;
+using hipdnn_plugin_sdk::fail;
+using hipdnn_plugin_sdk::requireNotNull;
+
+struct HipdnnEnginePluginHandle
+{
+    hipStream_t stream = nullptr;
+};
+struct HipdnnEnginePluginExecutionContext
+{
+    std::unique_ptr<Plan> plan;
+};
+
+namespace
+{
+
+constexpr const char* kPluginName = "hipdnngo_onednn";
+constexpr const char* kPluginVersion = "1.0.0";
+constexpr const char* kEngineName = "HIPDNNGO_ONEDNN";
+constexpr int64_t kEngineId = hipdnn_plugin_sdk::engineNameToId("HIPDNNGO_ONEDNN");
+static_assert(kEngineId != 0, "engine id must not be 0");
+
+std::atomic<hipdnnCallback_t> gLog{nullptr};
+std::atomic<int> gLevel{HIPDNN_SEV_WARN};
+
+void log(hipdnnSeverity_t sev, const std::string& msg)
+{
+    const hipdnnCallback_t cb = gLog.load();
+    if(cb != nullptr && static_cast<int>(sev) >= gLevel.load())
+        cb(sev, ("[hipdnngo_onednn] " + msg).c_str());
+}
+
+template <typename Body>
+hipdnnPluginStatus_t entry(const char* what, Body&& body) noexcept
+{
+    return hipdnn_plugin_sdk::guard([&]() {
+        try
+        {
+            body();
+        }
+        catch(const Unsupported& e)
+        {
+            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string("graph is not supported by HIPDNNGO_ONEDNN: ") + e.what());
+        }
+        catch(const dnnl::error& e)
+        {
+            fail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
+                 std::string(what) + ": oneDNN error " + std::to_string(static_cast<int>(e.status)) + ": " + e.what());
+        }
+    });
+}
+
+void requireEngine(int64_t id)
+{
+    if(id != kEngineId)
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "engine id " + std::to_string(id) + " is not HIPDNNGO_ONEDNN ("
+                                                 + std::to_string(kEngineId) + ")");
+}
+
+// graphProblem: "" when the graph-level features are ones this plugin honours.
+std::string graphProblem(const fbs::Graph& g)
+{
+    if(g.is_override_shape_enabled())
+        return "execute-time shape overrides are not supported";
+    if(const fbs::EngineApiVersion* v = g.min_required_engine_api_version())
+    {
+        if(v->major() != HIPDNN_ENGINE_API_VERSION_MAJOR || v->minor() > HIPDNN_ENGINE_API_VERSION_MINOR
+           || (v->minor() == HIPDNN_ENGINE_API_VERSION_MINOR && v->patch() > HIPDNN_ENGINE_API_VERSION_PATCH))
+            return "graph needs engine API " + std::to_string(v->major()) + "." + std::to_string(v->minor()) + "."
+                   + std::to_string(v->patch()) + ", plugin implements " HIPDNN_ENGINE_API_VERSION;
+    }
+    return "";
+}
+
+std::unique_ptr<Plan> makePlan(const hipdnnPluginConstData_t* engineConfig, const hipdnnPluginConstData_t* opGraph,
+                               bool build)
+{
+    const fbs::EngineConfig* cfg = hipdnn_plugin_sdk::verifyEngineConfig(engineConfig);
+    requireEngine(cfg->engine_id());
+    if(cfg->knobs())
+        for(const fbs::KnobSetting* k : *cfg->knobs())
+        {
+            const std::string id = k && k->knob_id() ? k->knob_id()->str() : "";
+            if(id.rfind("global.", 0) != 0)
+                fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "HIPDNNGO_ONEDNN has no knob '" + id + "'");
+        }
+    const fbs::Graph* graph = hipdnn_plugin_sdk::verifyGraph(opGraph);
+    const std::string problem = graphProblem(*graph);
+    if(!problem.empty())
+        throw Unsupported(problem);
+    return std::make_unique<Plan>(*graph, build);
+}
+
+Plan& planOf(hipdnnEnginePluginExecutionContext_t ctx)
+{
+    requireNotNull(ctx, "execution_context");
+    if(!ctx->plan)
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "execution_context is not initialised");
+    return *ctx->plan;
+}
+
+} // namespace
+
+extern "C" {
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginGetName(const char** name)
+{
+    return entry("GetName", [&] {
+        requireNotNull(name, "name");
+        *name = kPluginName;
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginGetVersion(const char** version)
+{
+    return entry("GetVersion", [&] {
+        requireNotNull(version, "version");
+        *version = kPluginVersion;
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginGetApiVersion(const char** version)
+{
+    return entry("GetApiVersion", [&] {
+        requireNotNull(version, "version");
+        *version = HIPDNN_ENGINE_API_VERSION;
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginGetType(hipdnnPluginType_t* type)
+{
+    return entry("GetType", [&] {
+        requireNotNull(type, "type");
+        *type = HIPDNN_PLUGIN_TYPE_ENGINE;
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT void hipdnnPluginGetLastErrorString(const char** error_str)
+{
+    if(error_str != nullptr)
+        *error_str = hipdnnPluginGetLastError();
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginSetLoggingCallback(hipdnnCallback_t callback)
+{
+    gLog.store(callback);
+    log(HIPDNN_SEV_INFO, "oneDNN " + api::versionString());
+    return HIPDNN_PLUGIN_STATUS_SUCCESS;
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginSetLogLevel(hipdnnSeverity_t level)
+{
+    return entry("SetLogLevel", [&] {
+        if(static_cast<int>(level) < HIPDNN_SEV_INFO || static_cast<int>(level) > HIPDNN_SEV_OFF)
+            fail(HIPDNN_PLUGIN_STATUS_INVALID_VALUE, "unknown log level " + std::to_string(static_cast<int>(level)));
+        gLevel.store(static_cast<int>(level));
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetAllEngineIds(int64_t* engine_ids, uint32_t max_engines,
+                                                                            uint32_t* num_engines)
+{
+    return entry("GetAllEngineIds", [&] {
+        requireNotNull(num_engines, "num_engines");
+        if(max_engines > 0)
+        {
+            requireNotNull(engine_ids, "engine_ids");
+            engine_ids[0] = kEngineId;
+        }
+        *num_engines = 1;
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetEngineName(int64_t engine_id, const char** name)
+{
+    return entry("GetEngineName", [&] {
+        requireNotNull(name, "name");
+        if(engine_id != kEngineId)
+            fail(HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE, "no engine " + std::to_string(engine_id) + " in hipdnngo_onednn");
+        *name = kEngineName;
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginIsHostMemoryEngine_ext(int64_t engine_id, int32_t* is_host)
+{
+    return entry("IsHostMemoryEngine", [&] {
+        requireNotNull(is_host, "is_host");
+        requireEngine(engine_id);
+        *is_host = 1;
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreate(hipdnnEnginePluginHandle_t* handle)
+{
+    return entry("Create", [&] {
+        requireNotNull(handle, "handle");
+        *handle = new HipdnnEnginePluginHandle();
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroy(hipdnnEnginePluginHandle_t handle)
+{
+    return entry("Destroy", [&] {
+        requireNotNull(handle, "handle");
+        delete handle;
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSetStream(hipdnnEnginePluginHandle_t handle, hipStream_t stream)
+{
+    return entry("SetStream", [&] {
+        requireNotNull(handle, "handle");
+        handle->stream = stream;
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetApplicableEngineIds(hipdnnEnginePluginHandle_t handle,
+                                                                                   const hipdnnPluginConstData_t* op_graph,
+                                                                                   int64_t* engine_ids,
+                                                                                   uint32_t max_engines,
+                                                                                   uint32_t* num_engines)
+{
+    return entry("GetApplicableEngineIds", [&] {
+        requireNotNull(handle, "handle");
+        requireNotNull(num_engines, "num_engines");
+        const fbs::Graph* graph = hipdnn_plugin_sdk::verifyGraph(op_graph);
+        std::string reason = graphProblem(*graph);
+        if(reason.empty())
+        {
+            try
+            {
+                const Plan plan(*graph, false);
+                log(HIPDNN_SEV_INFO, "applicable: " + plan.describe());
+            }
+            catch(const Unsupported& e)
+            {
+                reason = e.what();
+            }
+            catch(const dnnl::error& e)
+            {
+                reason = std::string("oneDNN error: ") + e.what();
+            }
+        }
+        if(!reason.empty())
+        {
+            log(HIPDNN_SEV_INFO, "not applicable: " + reason);
+            *num_engines = 0;
+            return;
+        }
+        if(max_engines > 0)
+        {
+            requireNotNull(engine_ids, "engine_ids");
+            engine_ids[0] = kEngineId;
+        }
+        *num_engines = 1;
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetEngineDetails(hipdnnEnginePluginHandle_t handle,
+                                                                             int64_t engine_id,
+                                                                             const hipdnnPluginConstData_t* op_graph,
+                                                                             hipdnnPluginConstData_t* engine_details)
+{
+    return entry("GetEngineDetails", [&] {
+        requireNotNull(handle, "handle");
+        requireNotNull(engine_details, "engine_details");
+        requireEngine(engine_id);
+        hipdnn_plugin_sdk::verifyGraph(op_graph);
+        hipdnn_plugin_sdk::EngineDetailsBuilder(kEngineId).publish(engine_details);
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroyEngineDetails(hipdnnEnginePluginHandle_t handle,
+                                                                                 hipdnnPluginConstData_t* engine_details)
+{
+    return entry("DestroyEngineDetails", [&] {
+        requireNotNull(handle, "handle");
+        hipdnn_plugin_sdk::releaseBuffer(engine_details);
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSize(hipdnnEnginePluginHandle_t handle,
+                                                                             const hipdnnPluginConstData_t* engine_config,
+                                                                             const hipdnnPluginConstData_t* op_graph,
+                                                                             size_t* workspace_size)
+{
+    return entry("GetWorkspaceSize", [&] {
+        requireNotNull(handle, "handle");
+        requireNotNull(workspace_size, "workspace_size");
+        *workspace_size = makePlan(engine_config, op_graph, false)->workspaceSize();
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionContext(
+    hipdnnEnginePluginHandle_t handle,
+    const hipdnnPluginConstData_t* engine_config,
+    const hipdnnPluginConstData_t* op_graph,
+    hipdnnEnginePluginExecutionContext_t* execution_context)
+{
+    return entry("CreateExecutionContext", [&] {
+        requireNotNull(handle, "handle");
+        requireNotNull(execution_context, "execution_context");
+        std::unique_ptr<Plan> plan = makePlan(engine_config, op_graph, true);
+        log(HIPDNN_SEV_INFO, "execution context: " + plan->describe() + "; workspace "
+                                 + std::to_string(plan->workspaceSize()) + " bytes");
+        *execution_context = new HipdnnEnginePluginExecutionContext{std::move(plan)};
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroyExecutionContext(
+    hipdnnEnginePluginHandle_t handle, hipdnnEnginePluginExecutionContext_t execution_context)
+{
+    return entry("DestroyExecutionContext", [&] {
+        requireNotNull(handle, "handle");
+        requireNotNull(execution_context, "execution_context");
+        delete execution_context;
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSizeFromExecutionContext(
+    hipdnnEnginePluginHandle_t handle, hipdnnEnginePluginExecutionContext_t execution_context, size_t* workspace_size)
+{
+    return entry("GetWorkspaceSizeFromExecutionContext", [&] {
+        requireNotNull(handle, "handle");
+        requireNotNull(workspace_size, "workspace_size");
+        *workspace_size = planOf(execution_context).workspaceSize();
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginExecuteOpGraph(hipdnnEnginePluginHandle_t handle,
+                                                                           hipdnnEnginePluginExecutionContext_t execution_context,
+                                                                           void* workspace,
+                                                                           const hipdnnPluginDeviceBuffer_t* device_buffers,
+                                                                           uint32_t num_device_buffers)
+{
+    return entry("ExecuteOpGraph", [&] {
+        requireNotNull(handle, "handle");
+        planOf(execution_context).execute(workspace, device_buffers, num_device_buffers);
+    });
+}
+
+} // extern "C"
