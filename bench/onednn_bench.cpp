@@ -1,0 +1,500 @@
+// hipdnn-onednn-bench: the HIPDNNGO_ONEDNN engine, timed through the backend's Execute, against
+// oneDNN called directly on the same problem (same shapes, same user layouts, the primitives a
+// careful oneDNN user would create: format_tag::any weights with a reorder from the user's
+// layout, user-managed scratchpad, primitives created once), in one run. Also the speed-up over
+// the CPU reference engine. benchdnn-like output: one line per problem with both times, the
+// ratio (direct / backend, so > 1 means the backend is faster) and the 0.90 budget.
+//
+// usage: hipdnn-onednn-bench [--iters N] [--no-reference]      exit 1 when a budget is missed
+//
+// The backend finds the plugins as usual (HIPDNN_PLUGIN_DIR or the library's plugin folder).
+// Threads: oneDNN's OpenMP runtime on both sides (OMP_NUM_THREADS).
+#include <hipdnn_backend.h>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace
+{
+
+using dnnl::memory;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+
+double nowMs()
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// medianMs runs fn once to warm up, then iters times; returns the median (used for the slow
+// reference engine with iters = 1).
+double medianMs(int iters, const std::function<void()>& fn)
+{
+    fn();
+    std::vector<double> t;
+    for(int i = 0; i < iters; ++i)
+    {
+        const double t0 = nowMs();
+        fn();
+        t.push_back(nowMs() - t0);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+[[noreturn]] void die(const std::string& what)
+{
+    std::fprintf(stderr, "hipdnn-onednn-bench: %s\n", what.c_str());
+    std::exit(2);
+}
+
+void ck(hipdnnStatus_t s, const char* call)
+{
+    if(s != HIPDNN_STATUS_SUCCESS)
+    {
+        char msg[2048] = {0};
+        hipdnnGetLastErrorString(msg, sizeof msg);
+        die(std::string(call) + ": " + hipdnnGetErrorString(s) + ": " + msg);
+    }
+}
+
+// ---- JSON graphs ------------------------------------------------------------------------------
+
+struct T
+{
+    int64_t uid;
+    std::string name, type;
+    std::vector<int64_t> dims, strides;
+    bool isVirtual = false;
+};
+
+std::string list(const std::vector<int64_t>& v)
+{
+    std::string s = "[";
+    for(size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+}
+
+std::string tensorJson(const T& t)
+{
+    return "{\"uid\": " + std::to_string(t.uid) + ", \"name\": \"" + t.name + "\", \"data_type\": \"" + t.type
+           + "\", \"dims\": " + list(t.dims) + ", \"strides\": " + list(t.strides)
+           + ", \"virtual\": " + (t.isVirtual ? "true" : "false") + "}";
+}
+
+std::string graphJson(const std::string& name, const std::string& io, const std::vector<T>& tensors,
+                      const std::vector<std::string>& nodes)
+{
+    std::string s = "{\"name\": \"" + name + "\", \"compute_data_type\": \"float\", \"intermediate_data_type\": \"float\", "
+                    "\"io_data_type\": \"" + io + "\", \"is_override_shape_enabled\": false, \"tensors\": [";
+    for(size_t i = 0; i < tensors.size(); ++i)
+        s += (i ? ", " : "") + tensorJson(tensors[i]);
+    s += "], \"nodes\": [";
+    for(size_t i = 0; i < nodes.size(); ++i)
+        s += (i ? ", " : "") + nodes[i];
+    return s + "]}";
+}
+
+std::string convParams()
+{
+    return "\"parameters\": {\"conv_mode\": \"CROSS_CORRELATION\", \"dilation\": [1, 1], \"post_padding\": [1, 1], "
+           "\"pre_padding\": [1, 1], \"stride\": [1, 1]}";
+}
+
+// NHWC strides of an [N, C, H, W] tensor.
+std::vector<int64_t> nhwc(const std::vector<int64_t>& d)
+{
+    return {d[1] * d[2] * d[3], 1, d[3] * d[1], d[1]};
+}
+
+// ---- the backend side -------------------------------------------------------------------------
+
+size_t typeSize(const std::string& t) { return t == "float" ? 4 : 2; }
+
+size_t spanBytes(const T& t)
+{
+    size_t span = 1;
+    for(size_t d = 0; d < t.dims.size(); ++d)
+        span += static_cast<size_t>((t.dims[d] - 1) * t.strides[d]);
+    return span * typeSize(t.type);
+}
+
+// Buffers: one host buffer per non-virtual tensor, filled with values in [-1, 1).
+struct Buffers
+{
+    std::unordered_map<int64_t, std::vector<uint8_t>> bytes;
+
+    explicit Buffers(const std::vector<T>& tensors)
+    {
+        std::mt19937 gen(7);
+        std::uniform_real_distribution<float> dist(-1.f, 1.f);
+        for(const T& t : tensors)
+        {
+            if(t.isVirtual)
+                continue;
+            std::vector<uint8_t>& b = bytes[t.uid];
+            b.resize(spanBytes(t) + 64);
+            if(t.type == "float")
+                for(size_t i = 0; i + 4 <= b.size(); i += 4)
+                {
+                    const float v = dist(gen);
+                    std::memcpy(&b[i], &v, 4);
+                }
+            else // bfloat16: the top half of a float
+                for(size_t i = 0; i + 2 <= b.size(); i += 2)
+                {
+                    const float v = dist(gen);
+                    uint32_t u;
+                    std::memcpy(&u, &v, 4);
+                    const uint16_t h = static_cast<uint16_t>(u >> 16);
+                    std::memcpy(&b[i], &h, 2);
+                }
+        }
+    }
+    void* ptr(int64_t uid) { return bytes.at(uid).data(); }
+};
+
+// BackendRun: a finalized plan on one named engine with its variant pack.
+struct BackendRun
+{
+    hipdnnHandle_t handle = nullptr;
+    hipdnnBackendDescriptor_t graph = nullptr, engine = nullptr, cfg = nullptr, plan = nullptr, pack = nullptr;
+    std::vector<uint8_t> workspace;
+    int64_t wsSize = 0;
+
+    BackendRun(hipdnnHandle_t h, const std::string& json, const char* engineName, Buffers& bufs, const std::vector<T>& tensors)
+        : handle(h)
+    {
+        ck(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&graph, json.data(), json.size()), "deserialize JSON graph");
+        ck(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle), "graph handle");
+        ck(hipdnnBackendFinalize(graph), "finalize graph");
+        int64_t id = 0;
+        ck(hipdnnGetEngineIdByName_ext(handle, engineName, &id), engineName);
+        ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &engine), "create engine");
+        ck(hipdnnBackendSetAttribute(engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph),
+           "engine graph");
+        ck(hipdnnBackendSetAttribute(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id), "engine index");
+        ck(hipdnnBackendFinalize(engine), "finalize engine");
+        ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg), "create engine config");
+        ck(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &engine), "config engine");
+        ck(hipdnnBackendFinalize(cfg), "finalize engine config");
+        ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan), "create plan");
+        ck(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle), "plan handle");
+        ck(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg),
+           "plan config");
+        ck(hipdnnBackendFinalize(plan), "finalize plan");
+        ck(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, nullptr, &wsSize),
+           "workspace size");
+        workspace.resize(static_cast<size_t>(wsSize) + 64);
+        void* ws = wsSize > 0 ? workspace.data() + (64 - reinterpret_cast<uintptr_t>(workspace.data()) % 64) % 64 : nullptr;
+        std::vector<int64_t> uids;
+        std::vector<void*> ptrs;
+        for(const T& t : tensors)
+            if(!t.isVirtual)
+            {
+                uids.push_back(t.uid);
+                ptrs.push_back(bufs.ptr(t.uid));
+            }
+        ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack), "create variant pack");
+        ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
+                                     static_cast<int64_t>(uids.size()), uids.data()), "pack uids");
+        ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
+                                     static_cast<int64_t>(ptrs.size()), ptrs.data()), "pack pointers");
+        ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws), "pack workspace");
+        ck(hipdnnBackendFinalize(pack), "finalize variant pack");
+    }
+    ~BackendRun()
+    {
+        for(hipdnnBackendDescriptor_t d : {pack, plan, cfg, engine, graph})
+            if(d)
+                hipdnnBackendDestroyDescriptor(d);
+    }
+    void execute() { ck(hipdnnBackendExecute(handle, plan, pack), "hipdnnBackendExecute"); }
+};
+
+// ---- oneDNN called directly -------------------------------------------------------------------
+
+const dnnl::engine& eng()
+{
+    static const dnnl::engine e(dnnl::engine::kind::cpu, 0);
+    return e;
+}
+
+// Direct: a list of primitives with their arguments, run on one stream.
+struct Direct
+{
+    std::vector<std::pair<dnnl::primitive, std::unordered_map<int, memory>>> steps;
+    std::vector<std::vector<uint8_t>> owned;
+
+    memory scratch(const memory::desc& md)
+    {
+        owned.emplace_back(md.get_size() + 64);
+        return memory(md, eng(), owned.back().data());
+    }
+    memory temp(const memory::desc& md) { return scratch(md); }
+    void run()
+    {
+        dnnl::stream s(eng());
+        for(auto& [p, args] : steps)
+            p.execute(s, args);
+        s.wait();
+    }
+};
+
+memory::desc userMd(const T& t)
+{
+    return memory::desc(t.dims, t.type == "float" ? dt::f32 : dt::bf16, t.strides);
+}
+
+dnnl::primitive_attr userScratch(dnnl::post_ops ops = {})
+{
+    dnnl::primitive_attr a;
+    a.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    a.set_post_ops(ops);
+    return a;
+}
+
+// The user's weights into the primitive's layout (every call: the weights may change).
+memory weightsIn(Direct& d, const memory& user, const memory::desc& want)
+{
+    if(want == user.get_desc())
+        return user;
+    memory w = d.temp(want);
+    d.steps.push_back({dnnl::reorder(user, w), {{DNNL_ARG_FROM, user}, {DNNL_ARG_TO, w}}});
+    return w;
+}
+
+struct Case
+{
+    std::string name;
+    double gflop;
+    std::vector<T> tensors;
+    std::vector<std::string> nodes;
+    std::string io;
+    std::function<void(Direct&, Buffers&)> direct;
+};
+
+const memory::dims kS{1, 1}, kD{0, 0}, kP{1, 1};
+
+Case convFwd(bool fused)
+{
+    const std::vector<int64_t> x{4, 64, 56, 56}, w{64, 64, 3, 3}, y{4, 64, 56, 56}, b{1, 64, 1, 1};
+    Case c;
+    c.name = fused ? "conv fwd+bias+relu fp32 NHWC N4 C64 56x56 K64 3x3" : "conv fwd fp32 NHWC N4 C64 56x56 K64 3x3";
+    c.gflop = 2.0 * 4 * 56 * 56 * 64 * 64 * 9 * 1e-9;
+    c.io = "float";
+    c.tensors = {{1, "x", "float", x, nhwc(x)}, {2, "w", "float", w, nhwc(w)}, {3, "y", "float", y, nhwc(y), fused}};
+    c.nodes.push_back("{\"type\": \"ConvolutionFwdAttributes\", \"name\": \"conv\", \"compute_data_type\": \"float\", "
+                      "\"inputs\": {\"x_tensor_uid\": 1, \"w_tensor_uid\": 2}, \"outputs\": {\"y_tensor_uid\": 3}, "
+                      + convParams() + "}");
+    if(fused)
+    {
+        c.tensors.push_back({4, "b", "float", b, {64, 1, 1, 1}});
+        c.tensors.push_back({5, "yb", "float", y, nhwc(y), true});
+        c.tensors.push_back({6, "out", "float", y, nhwc(y)});
+        c.nodes.push_back("{\"type\": \"PointwiseAttributes\", \"name\": \"bias\", \"compute_data_type\": \"float\", "
+                          "\"inputs\": {\"in_0_tensor_uid\": 3, \"in_1_tensor_uid\": 4, \"operation\": \"add\"}, "
+                          "\"outputs\": {\"out_0_tensor_uid\": 5}}");
+        c.nodes.push_back("{\"type\": \"PointwiseAttributes\", \"name\": \"relu\", \"compute_data_type\": \"float\", "
+                          "\"inputs\": {\"in_0_tensor_uid\": 5, \"operation\": \"relu_fwd\"}, "
+                          "\"outputs\": {\"out_0_tensor_uid\": 6}}");
+    }
+    c.direct = [fused, c](Direct& d, Buffers& bufs) {
+        const T &tx = c.tensors[0], &tw = c.tensors[1], &ty = fused ? c.tensors[5] : c.tensors[2];
+        const memory::desc xMd = userMd(tx), yMd = userMd(ty);
+        const memory::desc wAny({64, 64, 3, 3}, dt::f32, tag::any), bMd({64}, dt::f32, tag::x);
+        dnnl::post_ops ops;
+        if(fused)
+            ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+        const auto desc = fused ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                                  dnnl::algorithm::convolution_direct, xMd, wAny, bMd, yMd,
+                                                                  kS, kD, kP, kP)
+                                : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                                  dnnl::algorithm::convolution_direct, xMd, wAny, yMd, kS,
+                                                                  kD, kP, kP);
+        const dnnl::convolution_forward::primitive_desc pd(desc, userScratch(ops), eng());
+        const memory wUser(userMd(tw), eng(), bufs.ptr(2));
+        const memory wMem = weightsIn(d, wUser, pd.weights_desc());
+        std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(xMd, eng(), bufs.ptr(1))},
+                                             {DNNL_ARG_WEIGHTS, wMem},
+                                             {DNNL_ARG_DST, memory(yMd, eng(), bufs.ptr(fused ? 6 : 3))},
+                                             {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}};
+        if(fused)
+            args[DNNL_ARG_BIAS] = memory(bMd, eng(), bufs.ptr(4));
+        d.steps.push_back({dnnl::convolution_forward(pd), args});
+    };
+    return c;
+}
+
+dnnl::convolution_forward::primitive_desc convHint(const memory::desc& x, const memory::desc& w, const memory::desc& y)
+{
+    return dnnl::convolution_forward::primitive_desc(
+        dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, x, w, y,
+                                        kS, kD, kP, kP),
+        eng());
+}
+
+Case convBwdData()
+{
+    const std::vector<int64_t> x{4, 64, 56, 56}, w{64, 64, 3, 3};
+    Case c;
+    c.name = "conv bwd-data fp32 NHWC N4 C64 56x56 K64 3x3";
+    c.gflop = 2.0 * 4 * 56 * 56 * 64 * 64 * 9 * 1e-9;
+    c.io = "float";
+    c.tensors = {{1, "dy", "float", x, nhwc(x)}, {2, "w", "float", w, nhwc(w)}, {3, "dx", "float", x, nhwc(x)}};
+    c.nodes.push_back("{\"type\": \"ConvolutionBwdAttributes\", \"name\": \"dgrad\", \"compute_data_type\": \"float\", "
+                      "\"inputs\": {\"dy_tensor_uid\": 1, \"w_tensor_uid\": 2}, \"outputs\": {\"dx_tensor_uid\": 3}, "
+                      + convParams() + "}");
+    c.direct = [c](Direct& d, Buffers& bufs) {
+        const memory::desc dyMd = userMd(c.tensors[0]), dxMd = userMd(c.tensors[2]);
+        const memory::desc wAny({64, 64, 3, 3}, dt::f32, tag::any);
+        const dnnl::convolution_backward_data::primitive_desc pd(
+            dnnl::convolution_backward_data::desc(dnnl::algorithm::convolution_direct, dxMd, wAny, dyMd, kS, kD, kP, kP),
+            userScratch(), eng(), convHint(dxMd, wAny, dyMd));
+        const memory wMem = weightsIn(d, memory(userMd(c.tensors[1]), eng(), bufs.ptr(2)), pd.weights_desc());
+        d.steps.push_back({dnnl::convolution_backward_data(pd),
+                           {{DNNL_ARG_DIFF_DST, memory(dyMd, eng(), bufs.ptr(1))},
+                            {DNNL_ARG_WEIGHTS, wMem},
+                            {DNNL_ARG_DIFF_SRC, memory(dxMd, eng(), bufs.ptr(3))},
+                            {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
+    };
+    return c;
+}
+
+Case convBwdWeights()
+{
+    const std::vector<int64_t> x{4, 64, 56, 56}, w{64, 64, 3, 3};
+    Case c;
+    c.name = "conv bwd-weights fp32 NHWC N4 C64 56x56 K64 3x3";
+    c.gflop = 2.0 * 4 * 56 * 56 * 64 * 64 * 9 * 1e-9;
+    c.io = "float";
+    c.tensors = {{1, "x", "float", x, nhwc(x)}, {2, "dy", "float", x, nhwc(x)}, {3, "dw", "float", w, nhwc(w)}};
+    c.nodes.push_back("{\"type\": \"ConvolutionWrwAttributes\", \"name\": \"wgrad\", \"compute_data_type\": \"float\", "
+                      "\"inputs\": {\"x_tensor_uid\": 1, \"dy_tensor_uid\": 2}, \"outputs\": {\"dw_tensor_uid\": 3}, "
+                      + convParams() + "}");
+    c.direct = [c](Direct& d, Buffers& bufs) {
+        const memory::desc xMd = userMd(c.tensors[0]), dyMd = userMd(c.tensors[1]), dwUser = userMd(c.tensors[2]);
+        const memory::desc wAny({64, 64, 3, 3}, dt::f32, tag::any);
+        const dnnl::convolution_backward_weights::primitive_desc pd(
+            dnnl::convolution_backward_weights::desc(dnnl::algorithm::convolution_direct, xMd, wAny, dyMd, kS, kD, kP, kP),
+            userScratch(), eng(), convHint(xMd, wAny, dyMd));
+        const memory dwOut(dwUser, eng(), bufs.ptr(3));
+        const bool reorderOut = pd.diff_weights_desc() != dwUser;
+        const memory dw = reorderOut ? d.temp(pd.diff_weights_desc()) : dwOut;
+        d.steps.push_back({dnnl::convolution_backward_weights(pd),
+                           {{DNNL_ARG_SRC, memory(xMd, eng(), bufs.ptr(1))},
+                            {DNNL_ARG_DIFF_DST, memory(dyMd, eng(), bufs.ptr(2))},
+                            {DNNL_ARG_DIFF_WEIGHTS, dw},
+                            {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
+        if(reorderOut)
+            d.steps.push_back({dnnl::reorder(dw, dwOut), {{DNNL_ARG_FROM, dw}, {DNNL_ARG_TO, dwOut}}});
+    };
+    return c;
+}
+
+Case matmul(const std::string& type, int64_t M, int64_t K, int64_t N)
+{
+    Case c;
+    c.name = "matmul " + std::string(type == "float" ? "fp32" : "bf16") + " " + std::to_string(M) + "x"
+             + std::to_string(K) + "x" + std::to_string(N);
+    c.gflop = 2.0 * M * K * N * 1e-9;
+    c.io = type;
+    c.tensors = {{1, "a", type, {M, K}, {K, 1}}, {2, "b", type, {K, N}, {N, 1}}, {3, "c", type, {M, N}, {N, 1}}};
+    c.nodes.push_back("{\"type\": \"MatmulAttributes\", \"name\": \"mm\", \"compute_data_type\": \"float\", "
+                      "\"inputs\": {\"a_tensor_uid\": 1, \"b_tensor_uid\": 2}, \"outputs\": {\"c_tensor_uid\": 3}}");
+    c.direct = [c](Direct& d, Buffers& bufs) {
+        const memory::desc a = userMd(c.tensors[0]), b = userMd(c.tensors[1]), o = userMd(c.tensors[2]);
+        const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, o), userScratch(), eng());
+        d.steps.push_back({dnnl::matmul(pd),
+                           {{DNNL_ARG_SRC, memory(a, eng(), bufs.ptr(1))},
+                            {DNNL_ARG_WEIGHTS, memory(b, eng(), bufs.ptr(2))},
+                            {DNNL_ARG_DST, memory(o, eng(), bufs.ptr(3))},
+                            {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
+    };
+    return c;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    int iters = 20;
+    bool reference = true;
+    for(int i = 1; i < argc; ++i)
+    {
+        if(std::strcmp(argv[i], "--iters") == 0 && i + 1 < argc)
+            iters = std::max(1, std::atoi(argv[++i]));
+        else if(std::strcmp(argv[i], "--no-reference") == 0)
+            reference = false;
+        else
+            die(std::string("unknown argument ") + argv[i] + " (usage: hipdnn-onednn-bench [--iters N] [--no-reference])");
+    }
+    hipdnnHandle_t handle = nullptr;
+    ck(hipdnnCreate(&handle), "hipdnnCreate");
+    const dnnl_version_t* v = dnnl_version();
+    const char* omp = std::getenv("OMP_NUM_THREADS");
+    std::printf("hipdnn-onednn-bench: HIPDNNGO_ONEDNN through hipdnnBackendExecute vs oneDNN %d.%d.%d called directly\n",
+                v->major, v->minor, v->patch);
+    std::printf("fastest of %d alternating runs after one warm-up (reference: one run); OMP_NUM_THREADS=%s;\n"
+                "ratio = direct / backend (budget >= 0.90)\n\n",
+                iters, omp ? omp : "(unset)");
+    std::printf("%-52s %10s %10s %9s %7s %12s %9s\n", "problem", "direct ms", "backend ms", "GFLOP/s", "ratio",
+                "reference ms", "speed-up");
+
+    std::vector<Case> cases{convFwd(false), convBwdData(), convBwdWeights(), matmul("float", 1024, 1024, 1024),
+                            matmul("bfloat16", 1024, 1024, 1024), convFwd(true)};
+    int missed = 0;
+    for(const Case& c : cases)
+    {
+        Buffers bufs(c.tensors);
+        const std::string json = graphJson("bench", c.io, c.tensors, c.nodes);
+        BackendRun run(handle, json, "HIPDNNGO_ONEDNN", bufs, c.tensors);
+        Direct direct;
+        c.direct(direct, bufs);
+        // The two sides alternate run by run, and each keeps its fastest run (benchdnn's "min"),
+        // so that load from elsewhere on a shared machine hits both sides alike.
+        direct.run();
+        run.execute();
+        double tb = 1e30, td = 1e30;
+        for(int i = 0; i < iters; ++i)
+        {
+            double t0 = nowMs();
+            direct.run();
+            td = std::min(td, nowMs() - t0);
+            t0 = nowMs();
+            run.execute();
+            tb = std::min(tb, nowMs() - t0);
+        }
+        const double ratio = td / tb;
+        std::string refMs = "-", speedup = "-";
+        if(reference)
+        {
+            BackendRun ref(handle, json, "HIPDNNGO_CPU_REFERENCE", bufs, c.tensors);
+            const double tr = medianMs(1, [&] { ref.execute(); });
+            char b1[32], b2[32];
+            std::snprintf(b1, sizeof b1, "%.2f", tr);
+            std::snprintf(b2, sizeof b2, "%.1fx", tr / tb);
+            refMs = b1;
+            speedup = b2;
+        }
+        const bool ok = ratio >= 0.90;
+        missed += ok ? 0 : 1;
+        std::printf("%-52s %10.3f %10.3f %9.1f %6.2fx %12s %9s%s\n", c.name.c_str(), td, tb, c.gflop / (tb * 1e-3), ratio,
+                    refMs.c_str(), speedup.c_str(), ok ? "" : "  BUDGET MISSED");
+        std::fflush(stdout);
+    }
+    hipdnnDestroy(handle);
+    std::printf("\n%s\n", missed ? "some figures are below the 0.90 budget" : "all figures within budget (>= 0.90x of oneDNN direct)");
+    return missed ? 1 : 0;
+}

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""Writes the oneDNN engine's test graphs (hipDNN JSON) into graphs/.
+
+Each graph name starts with pass_ (must run on HIPDNNGO_ONEDNN and match hipdnn-run's double
+reference) or decline_ (must be declined at applicability with a log line naming the feature).
+Run it again after editing; the JSON files are committed so the tests need no Python.
+"""
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "graphs")
+
+
+def dense(dims, order):
+    """Strides for dims laid out in `order` (outermost first)."""
+    strides = [0] * len(dims)
+    acc = 1
+    for d in reversed(order):
+        strides[d] = acc
+        acc *= dims[d]
+    return strides
+
+
+def nchw(dims):
+    return dense(dims, list(range(len(dims))))
+
+
+def nhwc(dims):
+    return dense(dims, [0] + list(range(2, len(dims))) + [1])
+
+
+class G:
+    def __init__(self, name, io="float"):
+        self.name, self.io = name, io
+        self.tensors, self.nodes, self.uid = [], [], 0
+
+    def t(self, name, dims, strides=None, dtype=None, virtual=False):
+        self.uid += 1
+        self.tensors.append({"uid": self.uid, "name": name, "data_type": dtype or self.io, "dims": dims,
+                             "strides": strides or nchw(dims), "virtual": virtual})
+        return self.uid
+
+    def node(self, kind, name, inputs, outputs, params=None):
+        n = {"type": kind, "name": name, "compute_data_type": "float", "inputs": inputs, "outputs": outputs}
+        if params is not None:
+            n["parameters"] = params
+        self.nodes.append(n)
+
+    def write(self):
+        g = {"name": self.name, "compute_data_type": "float", "intermediate_data_type": "float",
+             "io_data_type": self.io, "is_override_shape_enabled": False,
+             "tensors": self.tensors, "nodes": self.nodes}
+        with open(os.path.join(OUT, self.name + ".json"), "w") as f:
+            json.dump(g, f, indent=1)
+            f.write("\n")
+
+
+def conv_params(pre, post, stride, dil, mode="CROSS_CORRELATION"):
+    return {"conv_mode": mode, "pre_padding": pre, "post_padding": post, "stride": stride, "dilation": dil}
+
+
+def out_dim(i, k, pre, post, s, d):
+    return (i + pre + post - ((k - 1) * d + 1)) // s + 1
+
+
+def conv_fwd(name, n, c, spatial, k, ksz, groups=1, pre=None, post=None, stride=None, dil=None, layout=nchw,
+             io="float", bias=False, act=None, xstrides=None, mode="CROSS_CORRELATION"):
+    sd = len(spatial)
+    pre, post = pre or [0] * sd, post or [0] * sd
+    stride, dil = stride or [1] * sd, dil or [1] * sd
+    g = G(name, io)
+    xd = [n, c] + spatial
+    wd = [k, c // groups] + ksz
+    yd = [n, k] + [out_dim(spatial[i], ksz[i], pre[i], post[i], stride[i], dil[i]) for i in range(sd)]
+    x = g.t("x", xd, xstrides or layout(xd))
+    w = g.t("w", wd, layout(wd))
+    fused = bias or act
+    y = g.t("y", yd, layout(yd), dtype="float" if fused else None, virtual=bool(fused))
+    g.node("ConvolutionFwdAttributes", "conv", {"x_tensor_uid": x, "w_tensor_uid": w}, {"y_tensor_uid": y},
+           conv_params(pre, post, stride, dil, mode))
+    cur = y
+    if bias:
+        b = g.t("b", [1, k] + [1] * sd, nchw([1, k] + [1] * sd))
+        last = not act
+        o = g.t("yb", yd, layout(yd), dtype=None if last else "float", virtual=not last)
+        g.node("PointwiseAttributes", "bias", {"in_0_tensor_uid": cur, "in_1_tensor_uid": b, "operation": "add"},
+               {"out_0_tensor_uid": o})
+        cur = o
+    if act:
+        o = g.t("out", yd, layout(yd))
+        inputs = {"in_0_tensor_uid": cur, "operation": act}
+        g.node("PointwiseAttributes", "act", inputs, {"out_0_tensor_uid": o})
+    g.write()
+
+
+def conv_bwd(name, kind, n, c, spatial, k, ksz, groups=1, pre=None, post=None, stride=None, dil=None, layout=nchw,
+             io="float"):
+    sd = len(spatial)
+    pre, post = pre or [0] * sd, post or [0] * sd
+    stride, dil = stride or [1] * sd, dil or [1] * sd
+    g = G(name, io)
+    xd = [n, c] + spatial
+    wd = [k, c // groups] + ksz
+    yd = [n, k] + [out_dim(spatial[i], ksz[i], pre[i], post[i], stride[i], dil[i]) for i in range(sd)]
+    p = conv_params(pre, post, stride, dil)
+    if kind == "data":
+        dy, w = g.t("dy", yd, layout(yd)), g.t("w", wd, layout(wd))
+        dx = g.t("dx", xd, layout(xd))
+        g.node("ConvolutionBwdAttributes", "dgrad", {"dy_tensor_uid": dy, "w_tensor_uid": w}, {"dx_tensor_uid": dx}, p)
+    else:
+        x, dy = g.t("x", xd, layout(xd)), g.t("dy", yd, layout(yd))
+        dw = g.t("dw", wd, layout(wd))
+        g.node("ConvolutionWrwAttributes", "wgrad", {"x_tensor_uid": x, "dy_tensor_uid": dy}, {"dw_tensor_uid": dw}, p)
+    g.write()
+
+
+def matmul(name, ad, bd, io="float", bstrides=None, bias=False, act=None):
+    g = G(name, io)
+    cd = [max(x, y) for x, y in zip([1] * (len(bd) - len(ad)) + ad[:-2], [1] * (len(ad) - len(bd)) + bd[:-2])]
+    cd = cd + [ad[-2], bd[-1]]
+    a = g.t("a", ad)
+    b = g.t("b", bd, bstrides)
+    fused = bias or act
+    c = g.t("c", cd, dtype="float" if fused else None, virtual=bool(fused))
+    g.node("MatmulAttributes", "mm", {"a_tensor_uid": a, "b_tensor_uid": b}, {"c_tensor_uid": c})
+    cur = c
+    if bias:
+        bb = g.t("bias", [1] * (len(cd) - 1) + [cd[-1]])
+        last = not act
+        o = g.t("cb", cd, dtype=None if last else "float", virtual=not last)
+        g.node("PointwiseAttributes", "bias", {"in_0_tensor_uid": cur, "in_1_tensor_uid": bb, "operation": "add"},
+               {"out_0_tensor_uid": o})
+        cur = o
+    if act:
+        o = g.t("out", cd)
+        g.node("PointwiseAttributes", "act", {"in_0_tensor_uid": cur, "operation": act}, {"out_0_tensor_uid": o})
+    g.write()
+
+
+def pointwise(name, op, d0, d1=None, io="float", extra=None, chain=None, out_strides=None):
+    g = G(name, io)
+    a = g.t("in0", d0)
+    inputs = {"in_0_tensor_uid": a, "operation": op}
+    if d1 is not None:
+        inputs["in_1_tensor_uid"] = g.t("in1", d1)
+    inputs.update(extra or {})
+    od = d0 if d1 is None else [max(x, y) for x, y in zip(d0, d1)]
+    o = g.t("out", od, dtype="float" if chain else None, virtual=bool(chain))
+    if not chain:
+        if out_strides:
+            g.tensors[-1]["strides"] = out_strides
+    g.node("PointwiseAttributes", "pw", inputs, {"out_0_tensor_uid": o})
+    if chain:
+        o2 = g.t("out2", od)
+        g.node("PointwiseAttributes", "pw2", {"in_0_tensor_uid": o, "operation": chain}, {"out_0_tensor_uid": o2})
+    g.write()
+
+
+def bwd_pointwise(name, op, dims):
+    g = G(name)
+    dy, x = g.t("dy", dims), g.t("x", dims)
+    dx = g.t("dx", dims)
+    g.node("PointwiseAttributes", "bwd", {"in_0_tensor_uid": dy, "in_1_tensor_uid": x, "operation": op},
+           {"out_0_tensor_uid": dx})
+    g.write()
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for f in os.listdir(OUT):
+        if f.endswith(".json"):
+            os.remove(os.path.join(OUT, f))
+    # Convolution forward.
+    conv_fwd("pass_conv2d_nchw_groups_dilation_asympad", 2, 8, [13, 11], 6, [3, 3], groups=2, pre=[1, 0],
+             post=[0, 2], stride=[2, 1], dil=[2, 1])
+    conv_fwd("pass_conv2d_nhwc_bias_relu", 2, 16, [12, 12], 32, [3, 3], pre=[1, 1], post=[1, 1], layout=nhwc,
+             bias=True, act="relu_fwd")
+    conv_fwd("pass_conv2d_nchw_bias_swish", 1, 8, [9, 9], 8, [3, 3], pre=[1, 1], post=[1, 1], bias=True,
+             act="swish_fwd")
+    conv_fwd("pass_conv2d_nhwc_bias_sigmoid", 1, 16, [9, 9], 8, [3, 3], pre=[1, 1], post=[1, 1], bias=True,
+             act="sigmoid_fwd", layout=nhwc)
+    conv_fwd("decline_conv2d_bias_gelu_erf", 1, 8, [9, 9], 8, [3, 3], pre=[1, 1], post=[1, 1], bias=True,
+             act="gelu_fwd")
+    conv_fwd("pass_conv2d_nhwc_depthwise", 2, 16, [10, 10], 16, [3, 3], groups=16, pre=[1, 1], post=[1, 1],
+             layout=nhwc)
+    conv_fwd("pass_conv1d_ncw_stride2", 3, 6, [31], 10, [5], pre=[2], post=[1], stride=[2])
+    conv_fwd("pass_conv3d_ndhwc", 1, 4, [6, 7, 5], 8, [3, 3, 3], pre=[1, 1, 1], post=[1, 1, 1], layout=nhwc)
+    conv_fwd("pass_conv2d_nhwc_bf16_bias_relu", 2, 16, [8, 8], 16, [3, 3], pre=[1, 1], post=[1, 1], layout=nhwc,
+             io="bfloat16", bias=True, act="relu_fwd")
+    xd = [2, 8, 7, 7]
+    conv_fwd("pass_conv2d_padded_strides_x", 2, 8, [7, 7], 4, [3, 3], xstrides=[8 * 9 * 9, 81, 9, 1])
+    conv_fwd("pass_conv2d_1x1_convolution_mode", 2, 8, [5, 5], 4, [1, 1], mode="CONVOLUTION")
+    conv_fwd("decline_conv2d_3x3_convolution_mode", 1, 4, [6, 6], 4, [3, 3], mode="CONVOLUTION")
+    # Convolution backward.
+    conv_bwd("pass_conv_bwd_data_groups_stride", "data", 2, 8, [11, 9], 6, [3, 3], groups=2, pre=[1, 0],
+             post=[1, 1], stride=[2, 2])
+    conv_bwd("pass_conv_bwd_data_nhwc_dilation", "data", 2, 16, [10, 10], 16, [3, 3], pre=[2, 2], post=[2, 2],
+             dil=[2, 2], layout=nhwc)
+    conv_bwd("pass_conv_bwd_data_nhwc_bf16", "data", 2, 16, [8, 8], 16, [3, 3], pre=[1, 1], post=[1, 1],
+             layout=nhwc, io="bfloat16")
+    conv_bwd("pass_conv_bwd_weights_groups_asympad", "weights", 2, 8, [9, 9], 4, [3, 3], groups=2, pre=[1, 0],
+             post=[0, 1])
+    conv_bwd("pass_conv_bwd_weights_nhwc_stride", "weights", 2, 16, [12, 12], 16, [3, 3], pre=[1, 1], post=[1, 1],
+             stride=[2, 2], layout=nhwc)
+    conv_bwd("pass_conv_bwd_weights_1d", "weights", 2, 4, [20], 6, [3], pre=[1], post=[1])
+    # Matmul.
+    matmul("pass_matmul_2d", [33, 47], [47, 29])
+    matmul("pass_matmul_batched_broadcast", [2, 3, 16, 24], [1, 24, 20])
+    matmul("pass_matmul_transposed_b", [4, 32, 16], [4, 16, 24], bstrides=[16 * 24, 1, 16])
+    matmul("pass_matmul_bf16", [64, 128], [128, 96], io="bfloat16")
+    matmul("pass_matmul_bias_relu", [3, 40, 32], [3, 32, 24], bias=True, act="relu_fwd")
+    matmul("pass_matmul_bias_tanh_bf16", [48, 64], [64, 32], io="bfloat16", bias=True, act="tanh_fwd")
+    # Pointwise.
+    pointwise("pass_pw_add_broadcast", "add", [2, 8, 5, 5], [1, 8, 1, 1])
+    pointwise("pass_pw_mul_broadcast_first_swapped", "mul", [1, 8, 1, 1], [2, 8, 5, 5])
+    pointwise("pass_pw_sub", "sub", [4, 33], [4, 33])
+    pointwise("pass_pw_div", "div", [4, 33], [1, 33])
+    pointwise("pass_pw_max", "max_op", [3, 17], [3, 17])
+    pointwise("pass_pw_cmp_gt", "cmp_gt", [3, 17], [3, 17])
+    pointwise("pass_pw_relu_clipped", "relu_fwd", [5, 19], extra={"relu_lower_clip": -0.25, "relu_upper_clip": 0.5})
+    pointwise("pass_pw_leaky_relu", "relu_fwd", [5, 19], extra={"relu_lower_clip_slope": 0.1})
+    pointwise("pass_pw_sigmoid", "sigmoid_fwd", [7, 13])
+    pointwise("pass_pw_tanh_bf16", "tanh_fwd", [7, 13], io="bfloat16")
+    pointwise("pass_pw_swish", "swish_fwd", [7, 13], extra={"swish_beta": 1.5})
+    pointwise("decline_pw_elu", "elu_fwd", [7, 13], extra={"elu_alpha": 0.7})
+    pointwise("decline_pw_log", "log", [7, 13])
+    pointwise("decline_pw_gelu_tanh", "gelu_approx_tanh_fwd", [7, 13])
+    for op in ["exp", "sqrt", "rsqrt", "reciprocal", "neg", "softplus_fwd", "identity"]:
+        pointwise("pass_pw_" + op, op, [16, 64])
+    pointwise("pass_pw_cmp_eq", "cmp_eq", [16, 64], [16, 64])
+    pointwise("pass_pw_min", "min_op", [16, 64], [1, 64])
+    pointwise("pass_pw_abs_transposed_out", "abs", [6, 10], out_strides=[1, 6])
+    pointwise("pass_pw_add_then_relu_chain", "add", [2, 8, 6, 6], [1, 8, 1, 1], chain="relu_fwd")
+    pointwise("pass_pw_mul_then_sigmoid_chain", "mul", [4, 20], [4, 20], chain="sigmoid_fwd")
+    bwd_pointwise("pass_pw_relu_bwd", "relu_bwd", [4, 21])
+    bwd_pointwise("pass_pw_tanh_bwd", "tanh_bwd", [4, 21])
+    bwd_pointwise("pass_pw_sigmoid_bwd", "sigmoid_bwd", [4, 21])
+    bwd_pointwise("pass_pw_swish_bwd", "swish_bwd", [4, 21])
+    bwd_pointwise("pass_pw_elu_bwd", "elu_bwd", [4, 21])
+    bwd_pointwise("decline_pw_gelu_bwd", "gelu_bwd", [4, 21])
+    pointwise("decline_pw_sin", "sin", [4, 5])
+    pointwise("decline_pw_sub_broadcast_first", "sub", [1, 5], [4, 5])
+
+
+if __name__ == "__main__":
+    main()
