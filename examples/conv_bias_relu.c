@@ -9,10 +9,6 @@
  * Everything is float32 in NCHW layout. The intermediate tensors (conv output, biased) are
  * virtual: the engine keeps them in the plan's workspace.
  *
- * With --gpu the same graph runs on the GPU engine HIPDNNGO_CUDNN (plugins/cudnn): x, w, b and y
- * are copied to and from device memory through the CUDA runtime, opened with dlopen (never
- * linked), so the demo builds and runs without CUDA.
- *
  * Exit code: 0 on PASS, 1 on FAIL or any API error.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -23,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <dlfcn.h>
 
 #include "hipdnn_backend.h"
 
@@ -46,45 +40,6 @@ enum
 static int is_cpu_engine(const char* name)
 {
     return strcmp(name, "HIPDNNGO_ONEDNN") == 0 || strcmp(name, "HIPDNNGO_CPU_REFERENCE") == 0;
-}
-
-/* The CUDA runtime calls --gpu needs (cudaMemcpyKind: 1 host to device, 2 device to host). */
-static int (*cuda_malloc)(void**, size_t);
-static int (*cuda_free)(void*);
-static int (*cuda_memcpy)(void*, const void*, size_t, int);
-static int (*cuda_sync)(void);
-
-static int load_cudart(void)
-{
-    void* lib = dlopen("libcudart.so.13", RTLD_NOW);
-    if(lib == NULL)
-        lib = dlopen("libcudart.so.12", RTLD_NOW);
-    if(lib == NULL)
-    {
-        fprintf(stderr, "--gpu: no CUDA runtime (libcudart.so.13 / .12)\n");
-        return 1;
-    }
-    *(void**)(&cuda_malloc) = dlsym(lib, "cudaMalloc");
-    *(void**)(&cuda_free) = dlsym(lib, "cudaFree");
-    *(void**)(&cuda_memcpy) = dlsym(lib, "cudaMemcpy");
-    *(void**)(&cuda_sync) = dlsym(lib, "cudaDeviceSynchronize");
-    if(cuda_malloc == NULL || cuda_free == NULL || cuda_memcpy == NULL || cuda_sync == NULL)
-    {
-        fprintf(stderr, "--gpu: the CUDA runtime lacks cudaMalloc/cudaMemcpy\n");
-        return 1;
-    }
-    return 0;
-}
-
-/* to_device copies bytes of host into new device memory (*dev); 0 on success. */
-static int to_device(void** dev, const void* host, size_t bytes)
-{
-    if(cuda_malloc(dev, bytes) != 0 || (host != NULL && cuda_memcpy(*dev, host, bytes, 1) != 0))
-    {
-        fprintf(stderr, "--gpu: cudaMalloc/cudaMemcpy of %zu bytes failed\n", bytes);
-        return 1;
-    }
-    return 0;
 }
 
 /* check prints the failing call, the status name and the library's last error message. */
@@ -179,7 +134,7 @@ static int compare_doubles(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
-int main(int argc, char** argv)
+int main(void)
 {
     static float x[N * C * H * W], w[K * C * R * S], b[K], y[N * K * H * W];
     hipdnnHandle_t handle = NULL;
@@ -198,8 +153,6 @@ int main(int argc, char** argv)
     void* pointers[4];
     int64_t uids[4] = {1, 2, 4, 6};
     int n, k, h, ww, c, r, s, pass;
-    int gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
-    void* device[4] = {NULL, NULL, NULL, NULL};
 
     printf("hipdnn-demo: conv [%d,%d,%d,%d] * [%d,%d,%d,%d] (pad %d) -> + bias -> ReLU, float32 NCHW\n", N, C, H, W,
            K, C, R, S, PAD);
@@ -269,15 +222,14 @@ int main(int argc, char** argv)
         CHECK(hipdnnBackendGetAttribute(engine, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, (int64_t)sizeof engine_name, &len, engine_name));
         CHECK(hipdnnBackendGetAttribute(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, NULL, &engine_id));
         CHECK(hipdnnBackendDestroyDescriptor(engine));
-        if(gpu ? strcmp(engine_name, "HIPDNNGO_CUDNN") == 0 : is_cpu_engine(engine_name))
+        if(is_cpu_engine(engine_name))
         {
             chosen = configs[i];
         }
     }
     if(chosen == NULL)
     {
-        fprintf(stderr, "the heuristic offered %lld configuration(s), none on %s\n", (long long)returned,
-                gpu ? "HIPDNNGO_CUDNN (is there an NVIDIA GPU with cuDNN 9?)" : CPU_ENGINE_NAMES);
+        fprintf(stderr, "the heuristic offered %lld configuration(s), none on %s\n", (long long)returned, CPU_ENGINE_NAMES);
         return 1;
     }
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
@@ -285,8 +237,8 @@ int main(int argc, char** argv)
     CHECK(hipdnnBackendFinalize(plan));
     build_ms = now_ms() - t0;
     CHECK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, NULL, &workspace_size));
-    printf("engine: %s (id 0x%016llX), first %s engine of %lld heuristic result(s)\n", engine_name,
-           (unsigned long long)engine_id, gpu ? "GPU" : "CPU", (long long)returned);
+    printf("engine: %s (id 0x%016llX), first CPU engine of %lld heuristic result(s)\n", engine_name,
+           (unsigned long long)engine_id, (long long)returned);
     printf("plan build: %.3f ms (heuristic + engine config + plan finalize)\n", build_ms);
 
     /* Host buffers from a seeded generator. */
@@ -296,11 +248,7 @@ int main(int argc, char** argv)
         w[i] = uniform();
     for(i = 0; i < K; i++)
         b[i] = uniform();
-    if(gpu && (load_cudart() || to_device(&device[0], x, sizeof x) || to_device(&device[1], w, sizeof w)
-               || to_device(&device[2], b, sizeof b) || to_device(&device[3], NULL, sizeof y)
-               || (workspace_size > 0 && to_device(&workspace, NULL, (size_t)workspace_size))))
-        return 1;
-    if(workspace_size > 0 && !gpu)
+    if(workspace_size > 0)
     {
         workspace = malloc((size_t)workspace_size);
         if(workspace == NULL)
@@ -313,32 +261,19 @@ int main(int argc, char** argv)
     pointers[1] = w;
     pointers[2] = b;
     pointers[3] = y;
-    if(gpu)
-        memcpy(pointers, device, sizeof pointers);
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
     CHECK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 4, uids));
     CHECK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 4, pointers));
     CHECK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &workspace));
     CHECK(hipdnnBackendFinalize(pack));
 
-    /* One warm-up run, then ITERS timed runs (the CPU engine is synchronous; on the GPU each run
-     * is followed by a device synchronize). */
+    /* One warm-up run, then ITERS timed runs (the CPU engine is synchronous). */
     CHECK(hipdnnBackendExecute(handle, plan, pack));
     for(i = 0; i < ITERS; i++)
     {
         double start = now_ms();
         CHECK(hipdnnBackendExecute(handle, plan, pack));
-        if(gpu && cuda_sync() != 0)
-        {
-            fprintf(stderr, "--gpu: cudaDeviceSynchronize failed\n");
-            return 1;
-        }
         times[i] = now_ms() - start;
-    }
-    if(gpu && cuda_memcpy(y, device[3], sizeof y, 2) != 0)
-    {
-        fprintf(stderr, "--gpu: cudaMemcpy of y back to the host failed\n");
-        return 1;
     }
     qsort(times, ITERS, sizeof times[0], compare_doubles);
     printf("execute: %.3f ms median of %d runs (workspace %lld bytes)\n", 0.5 * (times[ITERS / 2 - 1] + times[ITERS / 2]),
@@ -385,15 +320,7 @@ int main(int argc, char** argv)
             CHECK(hipdnnBackendDestroyDescriptor(configs[i]));
     }
     free(configs);
-    if(gpu)
-    {
-        for(i = 0; i < 4; i++)
-            cuda_free(device[i]);
-        if(workspace != NULL)
-            cuda_free(workspace);
-    }
-    else
-        free(workspace);
+    free(workspace);
     CHECK(hipdnnDestroy(handle));
     return pass ? 0 : 1;
 }
