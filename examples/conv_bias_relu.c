@@ -9,6 +9,10 @@
  * Everything is float32 in NCHW layout. The intermediate tensors (conv output, biased) are
  * virtual: the engine keeps them in the plan's workspace.
  *
+ * With --gpu the same graph runs on the GPU engine HIPDNNGO_CUDNN (plugins/cudnn): x, w, b and y
+ * are copied to and from device memory through the CUDA runtime, opened with dlopen (never
+ * linked), so the demo builds and runs without CUDA.
+ *
  * Exit code: 0 on PASS, 1 on FAIL or any API error.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -19,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <dlfcn.h>
 
 #include "hipdnn_backend.h"
 
@@ -40,6 +46,45 @@ enum
 static int is_cpu_engine(const char* name)
 {
     return strcmp(name, "HIPDNNGO_ONEDNN") == 0 || strcmp(name, "HIPDNNGO_CPU_REFERENCE") == 0;
+}
+
+/* The CUDA runtime calls --gpu needs (cudaMemcpyKind: 1 host to device, 2 device to host). */
+static int (*cuda_malloc)(void**, size_t);
+static int (*cuda_free)(void*);
+static int (*cuda_memcpy)(void*, const void*, size_t, int);
+static int (*cuda_sync)(void);
+
+static int load_cudart(void)
+{
+    void* lib = dlopen("libcudart.so.13", RTLD_NOW);
+    if(lib == NULL)
+        lib = dlopen("libcudart.so.12", RTLD_NOW);
+    if(lib == NULL)
+    {
+        fprintf(stderr, "--gpu: no CUDA runtime (libcudart.so.13 / .12)\n");
+        return 1;
+    }
+    *(void**)(&cuda_malloc) = dlsym(lib, "cudaMalloc");
+    *(void**)(&cuda_free) = dlsym(lib, "cudaFree");
+    *(void**)(&cuda_memcpy) = dlsym(lib, "cudaMemcpy");
+    *(void**)(&cuda_sync) = dlsym(lib, "cudaDeviceSynchronize");
+    if(cuda_malloc == NULL || cuda_free == NULL || cuda_memcpy == NULL || cuda_sync == NULL)
+    {
+        fprintf(stderr, "--gpu: the CUDA runtime lacks cudaMalloc/cudaMemcpy\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* to_device copies bytes of host into new device memory (*dev); 0 on success. */
+static int to_device(void** dev, const void* host, size_t bytes)
+{
+    if(cuda_malloc(dev, bytes) != 0 || (host != NULL && cuda_memcpy(*dev, host, bytes, 1) != 0))
+    {
+        fprintf(stderr, "--gpu: cudaMalloc/cudaMemcpy of %zu bytes failed\n", bytes);
+        return 1;
+    }
+    return 0;
 }
 
 /* check prints the failing call, the status name and the library's last error message. */
@@ -134,7 +179,7 @@ static int compare_doubles(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
     static float x[N * C * H * W], w[K * C * R * S], b[K], y[N * K * H * W];
     hipdnnHandle_t handle = NULL;
@@ -153,6 +198,8 @@ int main(void)
     void* pointers[4];
     int64_t uids[4] = {1, 2, 4, 6};
     int n, k, h, ww, c, r, s, pass;
+    int gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
+    void* device[4] = {NULL, NULL, NULL, NULL};
 
     printf("hipdnn-demo: conv [%d,%d,%d,%d] * [%d,%d,%d,%d] (pad %d) -> + bias -> ReLU, float32 NCHW\n", N, C, H, W,
            K, C, R, S, PAD);
@@ -222,14 +269,15 @@ int main(void)
         CHECK(hipdnnBackendGetAttribute(engine, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, (int64_t)sizeof engine_name, &len, engine_name));
         CHECK(hipdnnBackendGetAttribute(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, NULL, &engine_id));
         CHECK(hipdnnBackendDestroyDescriptor(engine));
-        if(is_cpu_engine(engine_name))
+        if(gpu ? strcmp(engine_name, "HIPDNNGO_CUDNN") == 0 : is_cpu_engine(engine_name))
         {
             chosen = configs[i];
         }
     }
     if(chosen == NULL)
     {
-        fprintf(stderr, "the heuristic offered %lld configuration(s), none on %s\n", (long long)returned, CPU_ENGINE_NAMES);
+        fprintf(stderr, "the heuristic offered %lld configuration(s), none on %s\n", (long long)returned,
+                gpu ? "HIPDNNGO_CUDNN (is there an NVIDIA GPU with cuDNN 9?)" : CPU_ENGINE_NAMES);
         return 1;
     }
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
@@ -237,8 +285,8 @@ int main(void)
     CHECK(hipdnnBackendFinalize(plan));
     build_ms = now_ms() - t0;
     CHECK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, NULL, &workspace_size));
-    printf("engine: %s (id 0x%016llX), first CPU engine of %lld heuristic result(s)\n", engine_name,
-           (unsigned long long)engine_id, (long long)returned);
+    printf("engine: %s (id 0x%016llX), first %s engine of %lld heuristic result(s)\n", engine_name,
+           (unsigned long long)engine_id, gpu ? "GPU" : "CPU", (long long)returned);
     printf("plan build: %.3f ms (heuristic + engine config + plan finalize)\n", build_ms);
 
     /* Host buffers from a seeded generator. */
@@ -248,7 +296,11 @@ int main(void)
         w[i] = uniform();
     for(i = 0; i < K; i++)
         b[i] = uniform();
-    if(workspace_size > 0)
+    if(gpu && (load_cudart() || to_device(&device[0], x, sizeof x) || to_device(&device[1], w, sizeof w)
+               || to_device(&device[2], b, sizeof b) || to_device(&device[3], NULL, sizeof y)
+               || (workspace_size > 0 && to_device(&workspace, NULL, (size_t)workspace_size))))
+        return 1;
+    if(workspace_size > 0 && !gpu)
     {
         workspace = malloc((size_t)workspace_size);
         if(workspace == NULL)
@@ -261,19 +313,32 @@ int main(void)
     pointers[1] = w;
     pointers[2] = b;
     pointers[3] = y;
+    if(gpu)
+        memcpy(pointers, device, sizeof pointers);
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
     CHECK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 4, uids));
     CHECK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 4, pointers));
     CHECK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &workspace));
     CHECK(hipdnnBackendFinalize(pack));
 
-    /* One warm-up run, then ITERS timed runs (the CPU engine is synchronous). */
+    /* One warm-up run, then ITERS timed runs (the CPU engine is synchronous; on the GPU each run
+     * is followed by a device synchronize). */
     CHECK(hipdnnBackendExecute(handle, plan, pack));
     for(i = 0; i < ITERS; i++)
     {
         double start = now_ms();
         CHECK(hipdnnBackendExecute(handle, plan, pack));
+        if(gpu && cuda_sync() != 0)
+        {
+            fprintf(stderr, "--gpu: cudaDeviceSynchronize failed\n");
+            return 1;
+        }
         times[i] = now_ms() - start;
+    }
+    if(gpu && cuda_memcpy(y, device[3], sizeof y, 2) != 0)
+    {
+        fprintf(stderr, "--gpu: cudaMemcpy of y back to the host failed\n");
+        return 1;
     }
     qsort(times, ITERS, sizeof times[0], compare_doubles);
     printf("execute: %.3f ms median of %d runs (workspace %lld bytes)\n", 0.5 * (times[ITERS / 2 - 1] + times[ITERS / 2]),
@@ -320,7 +385,15 @@ int main(void)
             CHECK(hipdnnBackendDestroyDescriptor(configs[i]));
     }
     free(configs);
-    free(workspace);
+    if(gpu)
+    {
+        for(i = 0; i < 4; i++)
+            cuda_free(device[i]);
+        if(workspace != NULL)
+            cuda_free(workspace);
+    }
+    else
+        free(workspace);
     CHECK(hipdnnDestroy(handle));
     return pass ? 0 : 1;
 }

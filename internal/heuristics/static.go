@@ -19,7 +19,14 @@ const (
 	// EngineOneDNN is this project's host-memory CPU engine on oneDNN (plugins/onednn): fast,
 	// so it goes right before the reference engine.
 	EngineOneDNN = "HIPDNNGO_ONEDNN"
+	// EngineCUDNN is this project's cuDNN engine on NVIDIA GPUs (plugins/cudnn). It applies only
+	// where cuDNN and a CUDA device are present, so ranking it first puts the GPU first there
+	// and changes nothing elsewhere.
+	EngineCUDNN = "HIPDNNGO_CUDNN"
 )
+
+// classCUDNN sorts before AMD's classes (which keep their numbers).
+const classCUDNN = -1
 
 // Static classes, lowest first. AMD's classes 0–4 are kept exactly; the CPU reference engine
 // gets a class of its own after all of them, because a reference implementation goes after
@@ -41,6 +48,7 @@ var staticClasses = map[int64]int{
 	PolicyNameToID(EngineMIOpenDeterministic): classMIOpenDeterministic,
 	PolicyNameToID(EngineOneDNN):              classOneDNN,
 	PolicyNameToID(EngineCPUReference):        classCPUReference,
+	PolicyNameToID(EngineCUDNN):               classCUDNN,
 }
 
 func staticClass(id int64) int {
@@ -50,7 +58,7 @@ func staticClass(id int64) int {
 	return classOther
 }
 
-// StaticOrder returns candidates stably sorted by static class: MIOPEN_ENGINE,
+// StaticOrder returns candidates stably sorted by static class: HIPDNNGO_CUDNN, MIOPEN_ENGINE,
 // ASM_SDPA_ENGINE, ROCKE_ENGINE, every other engine (in input order),
 // MIOPEN_ENGINE_DETERMINISTIC, HIPDNNGO_ONEDNN, and HIPDNNGO_CPU_REFERENCE last. It allocates the result.
 func StaticOrder(candidates []int64) []int64 {

@@ -6,6 +6,7 @@
 // 2 not supported (no engine applies, or the backend does not support the graph), 3 the backend
 // rejects the graph file as invalid, 4 skipped by a --max-* budget, 64 usage error.
 #include "buffers.hpp"
+#include "device.hpp"
 #include "graph_model.hpp"
 #include "hdtool.h"
 #include "reference.hpp"
@@ -46,6 +47,7 @@ struct Options
     double maxGflop = 0;
     std::string dumpDir; // --dump: write tensors as .npy files
     bool referenceOnly = false; // --reference-only: no engine, no comparison
+    int device = -1; // --device 1 / --host 0 / auto -1: device memory for a GPU engine (HIPDNNGO_CUDNN)
 };
 
 void usage(FILE* f)
@@ -61,6 +63,8 @@ void usage(FILE* f)
                  "page indices; epsilon 1e-5), runs once to warm up and N times timed (default 10).\n"
                  "\n"
                  "  --check      compare every output with hipdnn-run's own double-precision reference\n"
+                 "  --device     run on device memory (CUDA runtime, dlopened): copy inputs in, results out;\n"
+                 "               the default for a GPU engine (HIPDNNGO_CUDNN); --host forces host memory\n"
                  "  --quiet      print only the RESULT line (and failing checks)\n"
                  "  --max-mib M  skip (exit 4) when the tensors and workspace need more than M MiB\n"
                  "  --max-gflop G  with --check: skip when the reference needs more than G GFLOP\n"
@@ -151,6 +155,10 @@ bool parseArgs(int argc, char** argv, Options* o)
             o->referenceOnly = true;
         else if(a == "--check")
             o->check = true;
+        else if(a == "--device")
+            o->device = 1;
+        else if(a == "--host")
+            o->device = 0;
         else if(a == "--quiet")
             o->quiet = true;
         else if(!a.empty() && a[0] == '-')
@@ -517,6 +525,18 @@ int runMain(Run& r)
         ptrs.push_back(b.data);
     }
     void* ws = buffers.workspace();
+    // Device memory for a GPU engine: copy the seeded inputs over, and the results back below.
+    const bool onDevice = opt.device == 1 || (opt.device < 0 && ename.find("CUDNN") != std::string::npos);
+    hdrun::DeviceMirror mirror;
+    if(onDevice)
+    {
+        if(!mirror.upload(buffers, &err) || !mirror.allocateWorkspace(wsSize, &err))
+            return r.result(kFail, "ERROR", "--device: " + err);
+        ptrs = mirror.pointers();
+        ws = mirror.workspace();
+        if(!opt.quiet)
+            std::printf("device memory: inputs copied to the device, results copied back\n");
+    }
     hipdnnBackendDescriptor_t pack = nullptr;
     API(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack), "create VARIANT_PACK", false);
     r.own(pack);
@@ -536,8 +556,12 @@ int runMain(Run& r)
     {
         const double s = hd_now();
         API(hipdnnBackendExecute(r.handle, plan, pack), "hipdnnBackendExecute", false);
+        if(onDevice && !mirror.synchronize(&err))
+            return r.result(kFail, "ERROR", err);
         times.push_back((hd_now() - s) * 1e3);
     }
+    if(onDevice && !mirror.download(buffers, &err))
+        return r.result(kFail, "ERROR", "--device: " + err);
     const double med = median(times);
     if(!opt.quiet)
     {

@@ -1,5 +1,6 @@
 #include "Engine.hpp"
 
+#include <algorithm>
 #include <list>
 
 namespace hipdnngo::cudnn
@@ -316,8 +317,23 @@ std::shared_ptr<Plan> GraphEntry::plan(const Choice& choice)
                           + std::to_string(configs.size()) + " configs for this graph");
     if(choice.rank >= 0)
         return build(configs[static_cast<size_t>(choice.rank)], "r" + std::to_string(choice.rank));
+    // Default choice: cuDNN's order, except that an all-fp32 graph first tries the configs that
+    // keep fp32 inputs (no DOWN_CONVERT_INPUTS note, i.e. no TF32), so fp32 results stay fp32.
+    bool lowPrecision = false;
+    for(const TensorSpec& t : model.tensors)
+        lowPrecision = lowPrecision || t.dtype == CUDNN_DATA_HALF || t.dtype == CUDNN_DATA_BFLOAT16
+                       || t.dtype == CUDNN_DATA_FP8_E4M3 || t.dtype == CUDNN_DATA_FP8_E5M2;
+    std::vector<size_t> order;
+    for(int pass = lowPrecision ? 1 : 0; pass < 2; ++pass)
+        for(size_t i = 0; i < configs.size(); ++i)
+        {
+            const auto& notes = configs[i].numericalNotes;
+            const bool down = std::find(notes.begin(), notes.end(), CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS) != notes.end();
+            if(pass == 1 ? (lowPrecision || down) : !down)
+                order.push_back(i);
+        }
     std::string reasons;
-    for(size_t i = 0; i < configs.size(); ++i)
+    for(size_t i : order)
     {
         try
         {

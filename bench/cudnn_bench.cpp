@@ -1,0 +1,459 @@
+// GPU figures of the HIPDNNGO_CUDNN engine (plugins/cudnn), each against cuDNN called directly
+// in the same process on the same graph and the same cuDNN engine config:
+//
+//   ours    hipDNN graph (FlatBuffer) -> hipdnnBackendCreateAndDeserializeGraph_ext -> engine
+//           HIPDNNGO_CUDNN with knob cudnn.config = r -> plan -> hipdnnBackendExecute
+//   direct  the same FlatBuffer translated into cuDNN backend descriptors (the plugin's own
+//           translation, compiled into this program), config r of cuDNN's heuristics (mode A,
+//           then fallback; r = the first whose plan builds) -> cudnnBackendExecute
+//
+// Device time: CUDA events around a batch of executes on one stream, median of several batches.
+// Host time: wall clock per call on a tiny graph (no queue back-pressure).
+// Graph -> plan: fresh (first time in the process) and repeated (served by the plan cache).
+//
+// usage: hipdnn-cudnn-bench [--quick]   (needs an NVIDIA GPU with cuDNN 9; prints a Markdown table)
+#include "CudnnApi.hpp"
+#include "Engine.hpp"
+#include "Graph.hpp"
+
+#include <hipdnn_backend.h>
+#include <hipdnn_flatbuffers_sdk/graph_generated.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace fbs = hipdnn_flatbuffers_sdk::data_objects;
+namespace cd = hipdnngo::cudnn;
+
+namespace
+{
+
+double nowUs() { return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+[[noreturn]] void die(const std::string& m)
+{
+    std::fprintf(stderr, "hipdnn-cudnn-bench: %s\n", m.c_str());
+    std::exit(1);
+}
+
+void H(hipdnnStatus_t s, const char* what)
+{
+    if(s != HIPDNN_STATUS_SUCCESS)
+    {
+        char msg[HIPDNN_ERROR_STRING_MAX_LENGTH] = {0};
+        hipdnnGetLastErrorString(msg, sizeof msg);
+        die(std::string(what) + ": status " + std::to_string(s) + ": " + msg);
+    }
+}
+
+// CUDA runtime calls the bench needs (dlopen, as the plugin does).
+struct Rt
+{
+    int (*malloc_)(void**, size_t);
+    int (*free_)(void*);
+    int (*memset_)(void*, int, size_t);
+    int (*streamCreate)(cd::cudaStream_t*);
+    int (*streamSync)(cd::cudaStream_t);
+    int (*eventCreate)(void**);
+    int (*eventRecord)(void*, cd::cudaStream_t);
+    int (*eventSync)(void*);
+    int (*elapsed)(float*, void*, void*);
+    int (*devSync)();
+};
+Rt rt;
+
+template <typename F>
+void load(void* h, const char* n, F* f)
+{
+    *f = reinterpret_cast<F>(dlsym(h, n));
+    if(!*f)
+        die(std::string("cudart lacks ") + n);
+}
+
+void loadRt()
+{
+    void* h = dlopen("libcudart.so.13", RTLD_NOW);
+    if(!h)
+        h = dlopen("libcudart.so.12", RTLD_NOW);
+    if(!h)
+        die("no libcudart");
+    load(h, "cudaMalloc", &rt.malloc_);
+    load(h, "cudaFree", &rt.free_);
+    load(h, "cudaMemset", &rt.memset_);
+    load(h, "cudaStreamCreate", &rt.streamCreate);
+    load(h, "cudaStreamSynchronize", &rt.streamSync);
+    load(h, "cudaEventCreate", &rt.eventCreate);
+    load(h, "cudaEventRecord", &rt.eventRecord);
+    load(h, "cudaEventSynchronize", &rt.eventSync);
+    load(h, "cudaEventElapsedTime", &rt.elapsed);
+    load(h, "cudaDeviceSynchronize", &rt.devSync);
+}
+
+// ---- graphs --------------------------------------------------------------------------------
+
+struct GraphSpec
+{
+    std::string name;
+    std::vector<uint8_t> bytes;
+    double flops = 0;
+    std::vector<std::pair<int64_t, size_t>> buffers; // uid, bytes (non-virtual)
+};
+
+struct GB
+{
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<fbs::TensorAttributes>> tensors;
+    std::vector<flatbuffers::Offset<fbs::Node>> nodes;
+    GraphSpec spec;
+    void tensor(int64_t uid, fbs::DataType t, std::vector<int64_t> dims, std::vector<int64_t> strides, bool virt = false)
+    {
+        tensors.push_back(fbs::CreateTensorAttributesDirect(fbb, uid, nullptr, t, &strides, &dims, virt));
+        if(!virt)
+        {
+            size_t span = 1;
+            for(size_t i = 0; i < dims.size(); ++i)
+                span += static_cast<size_t>((dims[i] - 1) * strides[i]);
+            const size_t es = t == fbs::DataType::FLOAT ? 4 : 2;
+            spec.buffers.emplace_back(uid, span * es);
+        }
+    }
+    void node(fbs::NodeAttributes type, flatbuffers::Offset<void> attrs)
+    {
+        nodes.push_back(fbs::CreateNodeDirect(fbb, "n", fbs::DataType::FLOAT, type, attrs));
+    }
+    GraphSpec finish()
+    {
+        fbb.Finish(fbs::CreateGraphDirect(fbb, spec.name.c_str(), fbs::DataType::FLOAT, fbs::DataType::FLOAT, fbs::DataType::FLOAT,
+                                          &tensors, &nodes));
+        spec.bytes.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+        return spec;
+    }
+};
+
+void pointwise(GB& g, fbs::PointwiseMode m, int64_t in0, int64_t in1, int64_t out)
+{
+    g.node(fbs::NodeAttributes::PointwiseAttributes,
+           fbs::CreatePointwiseAttributes(g.fbb, m, flatbuffers::nullopt, flatbuffers::nullopt, flatbuffers::nullopt,
+                                          flatbuffers::nullopt, in0, in1 >= 0 ? flatbuffers::Optional<int64_t>(in1) : flatbuffers::nullopt,
+                                          flatbuffers::nullopt, out)
+               .Union());
+}
+
+GraphSpec convGraph(fbs::DataType dt, const char* name, bool biasRelu, int64_t N, int64_t C, int64_t H, int64_t W, int64_t K)
+{
+    GB g;
+    g.spec.name = name;
+    g.tensor(1, dt, {N, C, H, W}, {H * W * C, 1, W * C, C});
+    g.tensor(2, dt, {K, C, 3, 3}, {9 * C, 1, 3 * C, C});
+    const std::vector<int64_t> pad{1, 1}, one{1, 1};
+    g.tensor(3, biasRelu ? fbs::DataType::FLOAT : dt, {N, K, H, W}, {H * W * K, 1, W * K, K}, biasRelu);
+    g.node(fbs::NodeAttributes::ConvolutionFwdAttributes,
+           fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &pad, &pad, &one, &one, fbs::ConvMode::CROSS_CORRELATION).Union());
+    if(biasRelu)
+    {
+        g.tensor(4, dt, {1, K, 1, 1}, {K, 1, K, K});
+        g.tensor(5, fbs::DataType::FLOAT, {N, K, H, W}, {H * W * K, 1, W * K, K}, true);
+        g.tensor(6, dt, {N, K, H, W}, {H * W * K, 1, W * K, K});
+        pointwise(g, fbs::PointwiseMode::ADD, 3, 4, 5);
+        pointwise(g, fbs::PointwiseMode::RELU_FWD, 5, -1, 6);
+    }
+    g.spec.flops = 2.0 * N * K * H * W * C * 9;
+    return g.finish();
+}
+
+GraphSpec matmulGraph(fbs::DataType dt, const char* name, int64_t M, int64_t N, int64_t K)
+{
+    GB g;
+    g.spec.name = name;
+    g.tensor(1, dt, {1, M, K}, {M * K, K, 1});
+    g.tensor(2, dt, {1, K, N}, {K * N, N, 1});
+    g.tensor(3, dt, {1, M, N}, {M * N, N, 1});
+    g.node(fbs::NodeAttributes::MatmulAttributes, fbs::CreateMatmulAttributes(g.fbb, 1, 2, 3).Union());
+    g.spec.flops = 2.0 * M * N * K;
+    return g.finish();
+}
+
+GraphSpec reluGraph()
+{
+    GB g;
+    g.spec.name = "relu 64x64 fp32";
+    g.tensor(1, fbs::DataType::FLOAT, {1, 64, 64}, {4096, 64, 1});
+    g.tensor(2, fbs::DataType::FLOAT, {1, 64, 64}, {4096, 64, 1});
+    pointwise(g, fbs::PointwiseMode::RELU_FWD, 1, -1, 2);
+    return g.finish();
+}
+
+// ---- the two paths ---------------------------------------------------------------------------
+
+struct Bound
+{
+    std::vector<int64_t> uids;
+    std::vector<void*> ptrs;
+    void* ws = nullptr;
+};
+
+Bound allocate(const GraphSpec& g, int64_t ws)
+{
+    Bound b;
+    for(auto [uid, bytes] : g.buffers)
+    {
+        void* p = nullptr;
+        if(rt.malloc_(&p, bytes) != 0)
+            die("cudaMalloc failed");
+        rt.memset_(p, 0, bytes); // zeros: finite, same work
+        b.uids.push_back(uid);
+        b.ptrs.push_back(p);
+    }
+    if(ws > 0 && rt.malloc_(&b.ws, static_cast<size_t>(ws)) != 0)
+        die("cudaMalloc (workspace) failed");
+    return b;
+}
+
+struct Ours
+{
+    hipdnnBackendDescriptor_t graph = nullptr, engine = nullptr, knob = nullptr, cfg = nullptr, plan = nullptr, pack = nullptr;
+    int64_t ws = 0;
+};
+
+Ours buildOurs(hipdnnHandle_t h, const GraphSpec& g, int64_t rank)
+{
+    Ours o;
+    H(hipdnnBackendCreateAndDeserializeGraph_ext(&o.graph, g.bytes.data(), g.bytes.size()), "deserialize graph");
+    H(hipdnnBackendSetAttribute(o.graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h), "graph handle");
+    H(hipdnnBackendFinalize(o.graph), "finalize graph");
+    int64_t id = 0;
+    H(hipdnnGetEngineIdByName_ext(h, "HIPDNNGO_CUDNN", &id), "engine id");
+    H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &o.engine), "engine");
+    H(hipdnnBackendSetAttribute(o.engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.graph), "engine graph");
+    H(hipdnnBackendSetAttribute(o.engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id), "engine index");
+    H(hipdnnBackendFinalize(o.engine), "finalize engine (does HIPDNNGO_CUDNN apply?)");
+    H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &o.knob), "knob choice");
+    const char* knob = "cudnn.config";
+    H(hipdnnBackendSetAttribute(o.knob, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR, static_cast<int64_t>(std::strlen(knob)), knob),
+      "knob type");
+    H(hipdnnBackendSetAttribute(o.knob, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &rank), "knob value");
+    H(hipdnnBackendFinalize(o.knob), "finalize knob choice");
+    H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &o.cfg), "engine config");
+    H(hipdnnBackendSetAttribute(o.cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.engine), "cfg engine");
+    H(hipdnnBackendSetAttribute(o.cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.knob), "cfg knobs");
+    H(hipdnnBackendFinalize(o.cfg), "finalize engine config");
+    H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &o.plan), "plan");
+    H(hipdnnBackendSetAttribute(o.plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.cfg), "plan cfg");
+    H(hipdnnBackendFinalize(o.plan), "finalize plan");
+    H(hipdnnBackendGetAttribute(o.plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, nullptr, &o.ws), "workspace");
+    return o;
+}
+
+void destroyOurs(Ours& o)
+{
+    for(auto d : {o.pack, o.plan, o.cfg, o.knob, o.engine, o.graph})
+        if(d)
+            hipdnnBackendDestroyDescriptor(d);
+    o = Ours{};
+}
+
+void bindOurs(Ours& o, const Bound& b)
+{
+    H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &o.pack), "variant pack");
+    H(hipdnnBackendSetAttribute(o.pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, static_cast<int64_t>(b.uids.size()),
+                                b.uids.data()),
+      "pack uids");
+    H(hipdnnBackendSetAttribute(o.pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, static_cast<int64_t>(b.ptrs.size()),
+                                b.ptrs.data()),
+      "pack ptrs");
+    void* ws = b.ws;
+    H(hipdnnBackendSetAttribute(o.pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws), "pack ws");
+    H(hipdnnBackendFinalize(o.pack), "finalize pack");
+}
+
+struct Direct
+{
+    std::shared_ptr<cd::GraphEntry> entry;
+    std::shared_ptr<cd::Plan> plan;
+    int64_t rank = -1;
+    cd::cudnnHandle_t handle = nullptr;
+    cd::cudnnBackendDescriptor_t pack = nullptr;
+};
+
+Direct buildDirect(const GraphSpec& g, cd::cudaStream_t stream)
+{
+    Direct d;
+    const fbs::Graph* graph = fbs::GetGraph(g.bytes.data());
+    const int device = cd::deviceOf(stream);
+    d.entry = cd::entryFor(cd::readModel(*graph), device, stream);
+    if(!d.entry->error.empty())
+        die("cuDNN rejects " + g.name + ": " + d.entry->error);
+    d.plan = d.entry->plan(cd::Choice{});
+    for(size_t i = 0; i < d.entry->configs.size(); ++i)
+        if(d.entry->configs[i].engineIndex == d.plan->config.engineIndex && d.entry->configs[i].knobs == d.plan->config.knobs)
+        {
+            d.rank = static_cast<int64_t>(i);
+            break;
+        }
+    d.handle = cd::handleFor(device, stream);
+    return d;
+}
+
+void bindDirect(Direct& d, const Bound& b)
+{
+    const cd::Api& a = cd::api();
+    a.CreateDescriptor(cd::CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &d.pack);
+    a.SetAttribute(d.pack, cd::CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, cd::CUDNN_TYPE_INT64, static_cast<int64_t>(b.uids.size()), b.uids.data());
+    a.SetAttribute(d.pack, cd::CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, cd::CUDNN_TYPE_VOID_PTR, static_cast<int64_t>(b.ptrs.size()),
+                   b.ptrs.data());
+    void* ws = b.ws;
+    a.SetAttribute(d.pack, cd::CUDNN_ATTR_VARIANT_PACK_WORKSPACE, cd::CUDNN_TYPE_VOID_PTR, 1, &ws);
+    if(a.Finalize(d.pack) != 0)
+        die("direct variant pack");
+}
+
+template <typename F>
+double medianMs(cd::cudaStream_t stream, int reps, int batch, F&& run)
+{
+    void *e0, *e1;
+    rt.eventCreate(&e0);
+    rt.eventCreate(&e1);
+    for(int i = 0; i < 3; ++i)
+        run();
+    rt.streamSync(stream);
+    std::vector<double> t;
+    for(int r = 0; r < reps; ++r)
+    {
+        rt.eventRecord(e0, stream);
+        for(int i = 0; i < batch; ++i)
+            run();
+        rt.eventRecord(e1, stream);
+        rt.eventSync(e1);
+        float ms = 0;
+        rt.elapsed(&ms, e0, e1);
+        t.push_back(ms / batch);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+template <typename F>
+double hostUs(cd::cudaStream_t stream, int reps, int batch, F&& run)
+{
+    std::vector<double> t;
+    for(int r = 0; r < reps; ++r)
+    {
+        rt.streamSync(stream);
+        const double s = nowUs();
+        for(int i = 0; i < batch; ++i)
+            run();
+        t.push_back((nowUs() - s) / batch);
+    }
+    rt.streamSync(stream);
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+    loadRt();
+    if(!cd::api().ok)
+        die("cuDNN / CUDA unavailable: " + cd::api().why);
+    cd::cudaStream_t stream = nullptr;
+    rt.streamCreate(&stream);
+
+    hipdnnHandle_t h = nullptr;
+    H(hipdnnCreate(&h), "hipdnnCreate");
+    H(hipdnnSetStream(h, reinterpret_cast<hipStream_t>(stream)), "hipdnnSetStream");
+
+    std::printf("cuDNN %zu, CUDA runtime %d, driver %d\n\n", cd::api().cudnnVersion, cd::api().cudartVersion, cd::api().driverVersion);
+    std::vector<GraphSpec> graphs;
+    graphs.push_back(convGraph(fbs::DataType::HALF, "conv fwd 3x3 N32 C256 56x56 K256 NHWC fp16", false, 32, 256, 56, 56, 256));
+    graphs.push_back(convGraph(fbs::DataType::BFLOAT16, "conv fwd 3x3 N32 C256 56x56 K256 NHWC bf16", false, 32, 256, 56, 56, 256));
+    graphs.push_back(convGraph(fbs::DataType::HALF, "conv fwd+bias+ReLU (fused) N32 C256 56x56 K256 fp16", true, 32, 256, 56, 56, 256));
+    graphs.push_back(matmulGraph(fbs::DataType::BFLOAT16, "matmul 8192^3 bf16", 8192, 8192, 8192));
+    graphs.push_back(matmulGraph(fbs::DataType::HALF, "matmul 8192^3 fp16", 8192, 8192, 8192));
+
+    std::printf("| graph | cuDNN config | ours ms | direct ms | ours TFLOP/s | direct TFLOP/s | ours/direct |\n");
+    std::printf("|---|---|---|---|---|---|---|\n");
+    for(const GraphSpec& g : graphs)
+    {
+        Direct d = buildDirect(g, stream);
+        Ours o = buildOurs(h, g, d.rank);
+        if(o.ws != d.plan->workspace)
+            die(g.name + ": workspace differs (ours " + std::to_string(o.ws) + ", direct " + std::to_string(d.plan->workspace) + ")");
+        Bound b = allocate(g, std::max<int64_t>(o.ws, d.plan->workspace));
+        bindOurs(o, b);
+        bindDirect(d, b);
+        const int reps = quick ? 3 : 7, batch = quick ? 5 : 20;
+        const cd::Api& a = cd::api();
+        double tOurs = 0, tDirect = 0;
+        // Interleave so clocks and thermals hit both alike.
+        for(int round = 0; round < 2; ++round)
+        {
+            tDirect += medianMs(stream, reps, batch, [&] { a.Execute(d.handle, d.plan->plan->get(), d.pack); });
+            tOurs += medianMs(stream, reps, batch, [&] { H(hipdnnBackendExecute(h, o.plan, o.pack), "execute"); });
+        }
+        tOurs /= 2;
+        tDirect /= 2;
+        std::printf("| %s | %s | %.4f | %.4f | %.1f | %.1f | %.3f |\n", g.name.c_str(), d.plan->config.label().c_str(), tOurs, tDirect,
+                    g.flops / tOurs / 1e9, g.flops / tDirect / 1e9, tDirect / tOurs);
+        std::fflush(stdout);
+        a.DestroyDescriptor(d.pack);
+        destroyOurs(o);
+        for(void* p : b.ptrs)
+            rt.free_(p);
+        if(b.ws)
+            rt.free_(b.ws);
+    }
+
+    // Host overhead per execute and graph -> plan, on a tiny graph.
+    {
+        const GraphSpec g = reluGraph();
+        const double f0 = nowUs();
+        Direct d = buildDirect(g, stream);
+        const double directFresh = nowUs() - f0;
+        const double o0 = nowUs();
+        Ours o = buildOurs(h, g, d.rank); // the plugin has not seen this graph yet
+        const double oursFresh = nowUs() - o0;
+        std::vector<double> rep;
+        for(int i = 0; i < 20; ++i)
+        {
+            const double r0 = nowUs();
+            Ours o3 = buildOurs(h, g, d.rank);
+            rep.push_back(nowUs() - r0);
+            destroyOurs(o3);
+        }
+        std::sort(rep.begin(), rep.end());
+        const double oursRepeat = rep[rep.size() / 2];
+
+        Bound b = allocate(g, std::max<int64_t>(o.ws, d.plan->workspace));
+        bindOurs(o, b);
+        bindDirect(d, b);
+        const cd::Api& a = cd::api();
+        const int reps = 9, batch = 500;
+        double hd = 0, ho = 0;
+        for(int round = 0; round < 2; ++round)
+        {
+            hd += hostUs(stream, reps, batch, [&] { a.Execute(d.handle, d.plan->plan->get(), d.pack); });
+            ho += hostUs(stream, reps, batch, [&] { hipdnnBackendExecute(h, o.plan, o.pack); });
+        }
+        hd /= 2;
+        ho /= 2;
+        std::printf("\n| host time per execute (%s) | µs |\n|---|---|\n", g.name.c_str());
+        std::printf("| cudnnBackendExecute (direct) | %.2f |\n| hipdnnBackendExecute (ours) | %.2f |\n| overhead | %+.2f |\n", hd, ho, ho - hd);
+        std::printf("\n| graph -> plan (%s) | µs |\n|---|---|\n", g.name.c_str());
+        std::printf("| cuDNN direct, fresh (op graph + heuristics A/fallback + plan) | %.0f |\n", directFresh);
+        std::printf("| ours, fresh graph (deserialize + finalize + heuristics + engine + plan) | %.0f |\n", oursFresh);
+        std::printf("| ours, repeated identical graph (plan cache; median of 20) | %.0f |\n", oursRepeat);
+        a.DestroyDescriptor(d.pack);
+        destroyOurs(o);
+    }
+    hipdnnDestroy(h);
+    return 0;
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# device_check.sh: the HIPDNNGO_CUDNN checks that need an NVIDIA GPU, cuDNN 9 and its headers.
+# Run from the repository root on the GPU machine, with a build staged here (built elsewhere):
+#
+#   plugins/cudnn/tests/device_check.sh STAGE [STEPS]
+#
+# STAGE  a staged install (bin/, lib/ with lib/hipdnn_plugins/engines/libhipdnngo_cudnn.so)
+# STEPS  comma list of: headers,load,info,demo,sample,corpus,bench (default: all)
+# Environment: CUDNN_INCLUDE (default /usr/include/x86_64-linux-gnu), CUDA_INCLUDE
+# (/usr/local/cuda/include), OUT (a folder for logs; default ./device-out).
+set -u
+stage="$(cd "${1:?usage: device_check.sh STAGE [STEPS]}" && pwd)"
+steps=",${2:-headers,load,info,demo,sample,corpus,bench},"
+out="${OUT:-./device-out}"
+mkdir -p "$out"
+export LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../../.." && pwd)"
+has() { [[ "$steps" == *",$1,"* ]]; }
+rc=0
+
+if has headers; then
+  echo "== header check: src/CudnnApi.hpp against cudnn_graph.h / cuda_runtime_api.h"
+  if g++ -std=c++17 -fsyntax-only -Wall -Wextra -I "$repo/plugins/cudnn/src" -I "${CUDNN_INCLUDE:-/usr/include/x86_64-linux-gnu}" \
+       -I "${CUDA_INCLUDE:-/usr/local/cuda/include}" "$repo/plugins/cudnn/tests/CudnnHeaderCheck.cpp" 2>"$out/header_check.log"; then
+    echo "PASS header check ($(grep -c '^SAME_' "$repo/plugins/cudnn/tests/CudnnHeaderCheck.cpp") static_asserts)"
+  else
+    echo "FAIL header check"; head -50 "$out/header_check.log"; rc=1
+  fi
+fi
+if has load && [[ -x "${CUDNN_LOAD_TEST:-}" ]]; then
+  echo "== plugin load test with cuDNN hidden"
+  HIPDNNGO_CUDNN_LIBRARY=libcudnn_not_here.so.9 "$CUDNN_LOAD_TEST" || rc=1
+fi
+if has info; then
+  echo "== hipdnn-info"
+  HIPDNN_LOG_LEVEL=info "$stage/bin/hipdnn-info" 2>&1 | grep -v "API success" | tail -25
+fi
+if has demo; then
+  echo "== hipdnn-demo --gpu"
+  "$stage/bin/hipdnn-demo" --gpu || rc=1
+  echo "== hipdnn-demo (CPU)"
+  "$stage/bin/hipdnn-demo" | tail -3 || rc=1
+fi
+if has sample; then
+  for f in "$repo"/testdata/hipdnn_graphs/samples/sample_relu.json "$repo"/testdata/hipdnn_graphs/samples/sample_layernorm.json; do
+    echo "== hipdnn-run $f"
+    "$stage/bin/hipdnn-run" "$f" --engine HIPDNNGO_CUDNN --check --iters 3
+  done
+fi
+if has corpus; then
+  echo "== corpus on HIPDNNGO_CUDNN"
+  wrapper="$out/hipdnn-run-cudnn"
+  printf '#!/usr/bin/env bash\nexec "%s" --engine HIPDNNGO_CUDNN "$@"\n' "$stage/bin/hipdnn-run" > "$wrapper"
+  chmod +x "$wrapper"
+  HIPDNN_CORPUS_TIMEOUT="${HIPDNN_CORPUS_TIMEOUT:-60}" bash "$repo/tools/run_corpus.sh" "$wrapper" "$repo/testdata/hipdnn_graphs" | tee "$out/corpus.log" | tail -120
+fi
+if has bench; then
+  echo "== hipdnn-cudnn-bench"
+  "$stage/bin/hipdnn-cudnn-bench" ${BENCH_ARGS:-} | tee "$out/bench.md"
+fi
+exit $rc
