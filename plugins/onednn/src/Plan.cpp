@@ -171,6 +171,12 @@ std::optional<std::vector<int64_t>> broadcastTo(const std::vector<int64_t>& dims
     return out;
 }
 
+// slowImpl: oneDNN fell back to a reference or gemm-based convolution.
+bool slowImpl(const api::Built& b)
+{
+    return b.impl.find("ref") != std::string::npos || b.impl.find("gemm") != std::string::npos;
+}
+
 // A post-op candidate absorbed from a following pointwise node.
 struct PostOp
 {
@@ -498,59 +504,85 @@ private:
         const ConvShape cs = convShape(x, w, y, name);
         const api::ConvGeometry g = geometry(a, x.rank() - 2, name, w);
         bool xReorder = false;
-        const mdesc xMd = nativeMd(x, &xReorder);
+        const mdesc xNative = nativeMd(x, &xReorder);
 
         const std::vector<PostOp> chain = collectChain(y.index);
-        std::optional<api::Built> built;
-        size_t used = 0;
-        bool withBias = false;
-        std::string lastError;
-        for(size_t k = chain.size() + 1; k-- > 0;)
+        struct Choice
         {
-            const Tensor& dst = k == 0 ? y : p_.tensors_.at(chain[k - 1].out);
-            bool dReorder = false;
-            const mdesc dMd = nativeMd(dst, &dReorder);
-            // A per-output-channel ADD right after the convolution becomes the convolution's bias.
-            std::optional<mdesc> biasMd;
-            if(k >= 1 && chain[0].binary && chain[0].bin == algorithm::binary_add)
+            std::optional<api::Built> built;
+            size_t used = 0;
+            bool withBias = false;
+        };
+        std::string lastError;
+        // attempt: the longest fusable prefix of the chain for which oneDNN has a convolution,
+        // with src/dst in the user's (native) layout or, when blocked, in oneDNN's choice.
+        auto attempt = [&](bool blocked) {
+            Choice got;
+            const mdesc srcMd = blocked ? mdesc(x.dims, *mapType(x.dtype), dnnl::memory::format_tag::any) : xNative;
+            for(size_t k = chain.size() + 1; k-- > 0;)
             {
-                const Tensor& b = p_.tensors_.at(chain[0].src1);
-                const auto bd = broadcastTo(b.dims, y.dims);
-                bool perChannel = bd && !b.isConstant && !b.isPassByValue && (b.dtype == fbs::DataType::FLOAT || b.dtype == fbs::DataType::BFLOAT16);
-                for(size_t d = 0; perChannel && d < bd->size(); ++d)
-                    perChannel = d == 1 || (*bd)[d] == 1;
-                const size_t kDim = b.dims.size() - (y.dims.size() - 1); // index of C in b
-                if(perChannel && kDim < b.dims.size() && (b.dims[kDim] == 1 || b.strides[kDim] == 1) && b.dims[kDim] == y.dims[1])
-                    biasMd = mdesc({y.dims[1]}, *mapType(b.dtype), dnnl::memory::dims{1});
+                const Tensor& dst = k == 0 ? y : p_.tensors_.at(chain[k - 1].out);
+                bool dReorder = false;
+                const mdesc dMd = blocked ? mdesc(dst.dims, *mapType(dst.dtype), dnnl::memory::format_tag::any)
+                                          : nativeMd(dst, &dReorder);
+                // A per-output-channel ADD right after the convolution becomes its bias.
+                std::optional<mdesc> biasMd;
+                if(k >= 1 && chain[0].binary && chain[0].bin == algorithm::binary_add)
+                {
+                    const Tensor& b = p_.tensors_.at(chain[0].src1);
+                    const auto bd = broadcastTo(b.dims, y.dims);
+                    bool perChannel = bd && !b.isConstant && !b.isPassByValue
+                                      && (b.dtype == fbs::DataType::FLOAT || b.dtype == fbs::DataType::BFLOAT16);
+                    for(size_t d = 0; perChannel && d < bd->size(); ++d)
+                        perChannel = d == 1 || (*bd)[d] == 1;
+                    const size_t kDim = b.dims.size() - (y.dims.size() - 1); // index of C in b
+                    if(perChannel && kDim < b.dims.size() && (b.dims[kDim] == 1 || b.strides[kDim] == 1)
+                       && b.dims[kDim] == y.dims[1])
+                        biasMd = mdesc({y.dims[1]}, *mapType(b.dtype), dnnl::memory::dims{1});
+                }
+                std::string names;
+                const dnnl::primitive_attr attr = attrFor(chain, biasMd ? 1 : 0, k, dst.dims, nullptr, &names);
+                try
+                {
+                    got.built = api::convForward(srcMd, cs.anyW, biasMd ? &*biasMd : nullptr, dMd, g, attr, build_);
+                    got.used = k;
+                    got.withBias = biasMd.has_value();
+                    return got;
+                }
+                catch(const dnnl::error& e)
+                {
+                    lastError = e.what();
+                }
             }
-            std::string names;
-            const dnnl::primitive_attr attr = attrFor(chain, biasMd ? 1 : 0, k, dst.dims, nullptr, &names);
-            try
-            {
-                built = api::convForward(xMd, cs.anyW, biasMd ? &*biasMd : nullptr, dMd, g, attr, build_);
-                used = k;
-                withBias = biasMd.has_value();
-                break;
-            }
-            catch(const dnnl::error& e)
-            {
-                lastError = e.what();
-            }
+            return got;
+        };
+        auto slow = [](const api::Built& b) { return slowImpl(b); };
+        Choice pick = attempt(false);
+        if(!pick.built || slow(*pick.built))
+        {
+            // oneDNN's direct kernels want channels-last or blocked activations; reordering
+            // channels-first ones costs far less than a gemm- or reference-based convolution.
+            Choice alt = attempt(true);
+            if(alt.built && !slow(*alt.built) && (!pick.built || alt.used >= pick.used))
+                pick = std::move(alt);
         }
+        std::optional<api::Built>& built = pick.built;
+        const size_t used = pick.used;
+        const bool withBias = pick.withBias;
         if(!built)
             throw Unsupported(name + ": oneDNN has no convolution forward for these shapes/types (" + lastError + ")");
 
         const Tensor& dst = used == 0 ? y : p_.tensors_.at(chain[used - 1].out);
         std::vector<Arg> args;
-        // Source.
+        // Source: the user's tensor, or a copy in the layout the primitive was created for.
         Buffer xb = input(x, name);
-        if(xReorder)
+        if(built->src != mdOf(x))
         {
-            const Buffer t = temp(xMd);
-            addReorder(mdOf(x), xb, xMd, t, name + " x to channels-last");
+            const Buffer t = temp(built->src);
+            addReorder(mdOf(x), xb, built->src, t, name + " x");
             xb = t;
         }
-        args.push_back(Arg{DNNL_ARG_SRC, xMd, xb});
+        args.push_back(Arg{DNNL_ARG_SRC, built->src, xb});
         // Weights: reordered into oneDNN's preferred layout unless it is the user's.
         Buffer wb = input(w, name);
         if(built->weights != cs.userW)
@@ -573,16 +605,13 @@ private:
         if(used > 0)
             loc_[static_cast<size_t>(y.index)] = Buffer{Buffer::Kind::Workspace, -1, 0};
         attrFor(chain, withBias ? 1 : 0, used, dst.dims, &args, &names);
-        Buffer db = output(dst, name);
-        bool dReorder = false;
-        const mdesc dMd = nativeMd(dst, &dReorder);
-        const Buffer dOut = db;
-        if(dReorder)
-            db = temp(dMd);
-        args.push_back(Arg{DNNL_ARG_DST, dMd, db});
+        const Buffer dOut = output(dst, name);
+        const bool dReorder = built->dst != mdOf(dst);
+        const Buffer db = dReorder ? temp(built->dst) : dOut;
+        args.push_back(Arg{DNNL_ARG_DST, built->dst, db});
         addStep(*built, std::move(args), "conv_fwd" + names);
         if(dReorder)
-            addReorder(dMd, db, mdOf(dst), dOut, name + " y from channels-last");
+            addReorder(built->dst, db, mdOf(dst), dOut, name + " y");
         next_ += used;
     }
 
@@ -595,12 +624,26 @@ private:
         const ConvShape cs = convShape(dx, w, dy, name);
         const api::ConvGeometry g = geometry(a, dx.rank() - 2, name, w);
         bool dyR = false, dxR = false;
-        const mdesc dyMd = nativeMd(dy, &dyR);
-        const mdesc dxMd = nativeMd(dx, &dxR);
+        const mdesc dyNative = nativeMd(dy, &dyR), dxNative = nativeMd(dx, &dxR);
+        const mdesc dyAny(dy.dims, *mapType(dy.dtype), dnnl::memory::format_tag::any);
+        const mdesc dxAny(dx.dims, *mapType(dx.dtype), dnnl::memory::format_tag::any);
         api::Built built;
         try
         {
-            built = api::convBackwardData(dxMd, cs.anyW, dyMd, g, build_);
+            built = api::convBackwardData(dxNative, cs.anyW, dyNative, g, build_);
+            if(slowImpl(built))
+            {
+                // Channels-first activations: let oneDNN pick (blocked) layouts and reorder.
+                try
+                {
+                    api::Built alt = api::convBackwardData(dxAny, cs.anyW, dyAny, g, build_);
+                    if(!slowImpl(alt))
+                        built = alt;
+                }
+                catch(const dnnl::error&)
+                {
+                }
+            }
         }
         catch(const dnnl::error& e)
         {
@@ -608,13 +651,13 @@ private:
         }
         std::vector<Arg> args;
         Buffer dyb = input(dy, name);
-        if(dyR)
+        if(built.diffDst != mdOf(dy))
         {
-            const Buffer t = temp(dyMd);
-            addReorder(mdOf(dy), dyb, dyMd, t, name + " dy to channels-last");
+            const Buffer t = temp(built.diffDst);
+            addReorder(mdOf(dy), dyb, built.diffDst, t, name + " dy");
             dyb = t;
         }
-        args.push_back(Arg{DNNL_ARG_DIFF_DST, dyMd, dyb});
+        args.push_back(Arg{DNNL_ARG_DIFF_DST, built.diffDst, dyb});
         Buffer wb = input(w, name);
         if(built.weights != cs.userW)
         {
@@ -624,11 +667,12 @@ private:
         }
         args.push_back(Arg{DNNL_ARG_WEIGHTS, built.weights, wb});
         const Buffer dxOut = output(dx, name);
-        Buffer dxb = dxR ? temp(dxMd) : dxOut;
-        args.push_back(Arg{DNNL_ARG_DIFF_SRC, dxMd, dxb});
+        dxR = built.diffSrc != mdOf(dx);
+        const Buffer dxb = dxR ? temp(built.diffSrc) : dxOut;
+        args.push_back(Arg{DNNL_ARG_DIFF_SRC, built.diffSrc, dxb});
         addStep(built, std::move(args), "conv_bwd_data");
         if(dxR)
-            addReorder(dxMd, dxb, mdOf(dx), dxOut, name + " dx from channels-last");
+            addReorder(built.diffSrc, dxb, mdOf(dx), dxOut, name + " dx");
     }
 
     void convBackwardWeights(const fbs::Node& n, const std::string& name)
@@ -640,12 +684,25 @@ private:
         const ConvShape cs = convShape(x, dw, dy, name);
         const api::ConvGeometry g = geometry(a, x.rank() - 2, name, dw);
         bool xR = false, dyR = false;
-        const mdesc xMd = nativeMd(x, &xR);
-        const mdesc dyMd = nativeMd(dy, &dyR);
+        const mdesc xNative = nativeMd(x, &xR), dyNative = nativeMd(dy, &dyR);
+        const mdesc xAny(x.dims, *mapType(x.dtype), dnnl::memory::format_tag::any);
+        const mdesc dyAny(dy.dims, *mapType(dy.dtype), dnnl::memory::format_tag::any);
         api::Built built;
         try
         {
-            built = api::convBackwardWeights(xMd, cs.anyW, dyMd, g, build_);
+            built = api::convBackwardWeights(xNative, cs.anyW, dyNative, g, build_);
+            if(slowImpl(built))
+            {
+                try
+                {
+                    api::Built alt = api::convBackwardWeights(xAny, cs.anyW, dyAny, g, build_);
+                    if(!slowImpl(alt))
+                        built = alt;
+                }
+                catch(const dnnl::error&)
+                {
+                }
+            }
         }
         catch(const dnnl::error& e)
         {
@@ -653,21 +710,21 @@ private:
         }
         std::vector<Arg> args;
         Buffer xb = input(x, name);
-        if(xR)
+        if(built.src != mdOf(x))
         {
-            const Buffer t = temp(xMd);
-            addReorder(mdOf(x), xb, xMd, t, name + " x to channels-last");
+            const Buffer t = temp(built.src);
+            addReorder(mdOf(x), xb, built.src, t, name + " x");
             xb = t;
         }
-        args.push_back(Arg{DNNL_ARG_SRC, xMd, xb});
+        args.push_back(Arg{DNNL_ARG_SRC, built.src, xb});
         Buffer dyb = input(dy, name);
-        if(dyR)
+        if(built.diffDst != mdOf(dy))
         {
-            const Buffer t = temp(dyMd);
-            addReorder(mdOf(dy), dyb, dyMd, t, name + " dy to channels-last");
+            const Buffer t = temp(built.diffDst);
+            addReorder(mdOf(dy), dyb, built.diffDst, t, name + " dy");
             dyb = t;
         }
-        args.push_back(Arg{DNNL_ARG_DIFF_DST, dyMd, dyb});
+        args.push_back(Arg{DNNL_ARG_DIFF_DST, built.diffDst, dyb});
         const Buffer dwOut = output(dw, name);
         const bool wR = built.diffWeights != cs.userW;
         const Buffer dwb = wR ? temp(built.diffWeights) : dwOut;
@@ -966,7 +1023,8 @@ void PlanBuilder::run()
     while(next_ < nodes_.size())
     {
         const fbs::Node& n = *nodes_[next_];
-        const std::string name = "node " + std::to_string(next_) + (n.name() ? " ('" + n.name()->str() + "')" : "");
+        const std::string name = "node " + std::to_string(next_)
+                                 + (n.name() && n.name()->size() ? " ('" + n.name()->str() + "')" : "");
         ++next_;
         switch(n.attributes_type())
         {
