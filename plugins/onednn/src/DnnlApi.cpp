@@ -258,9 +258,9 @@ Built poolingForward(algorithm alg, const md& src, const md& dst, const memory::
     return b;
 }
 
-Built reduction(algorithm alg, const md& src, const md& dst, bool build)
+Built reduction(algorithm alg, const md& src, const md& dst, float p, bool build)
 {
-    const dnnl::reduction::desc d(alg, src, dst, 0.f, 0.f);
+    const dnnl::reduction::desc d(alg, src, dst, p, 0.f);
     const dnnl::reduction::primitive_desc pd(d, withUserScratchpad({}), cpuEngine());
     Built b;
     b.src = pd.src_desc();

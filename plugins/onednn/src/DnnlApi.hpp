@@ -66,8 +66,8 @@ Built poolingForward(dnnl::algorithm alg, const md& src, const md& dst, const dn
                      const dnnl::memory::dims& kernel, const dnnl::memory::dims& padL,
                      const dnnl::memory::dims& padR, bool training, bool build);
 
-// Reduction of src to dst (dims 1 where reduced).
-Built reduction(dnnl::algorithm alg, const md& src, const md& dst, bool build);
+// Reduction of src to dst (dims 1 where reduced); p for the norm_lp algorithms.
+Built reduction(dnnl::algorithm alg, const md& src, const md& dst, float p, bool build);
 
 void appendEltwise(dnnl::post_ops& ops, dnnl::algorithm alg, float alpha, float beta);
 void appendBinary(dnnl::post_ops& ops, dnnl::algorithm alg, const md& src1);

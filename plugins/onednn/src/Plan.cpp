@@ -904,6 +904,187 @@ private:
         next_ += used;
     }
 
+    // scalarValue: a compile-time constant scalar input (epsilon); declined otherwise.
+    double scalarValue(int64_t uid, const char* role, const std::string& node)
+    {
+        const Tensor* t = p_.tensors_.find(uid);
+        if(t == nullptr || !t->isConstant)
+            throw Unsupported(node + ": " + role + " must be a compile-time constant scalar (oneDNN bakes it into the primitive)");
+        return t->value;
+    }
+
+    static bool rowMajor(const Tensor& t)
+    {
+        return sameLayout(t.dims, t.strides, denseStrides(t.dims, channelsFirstOrder(t.rank())));
+    }
+
+    // A dense row-major tensor viewed as a contiguous 1-D vector of f32 of `n` elements.
+    mdesc vectorMd(const Tensor& t, int64_t n, const char* role, const std::string& node)
+    {
+        if(t.elements() != n || !rowMajor(t) || t.dtype != fbs::DataType::FLOAT || t.isConstant || t.isPassByValue)
+            throw Unsupported(node + ": " + role + " must be a dense float tensor of " + std::to_string(n) + " elements");
+        return mdesc({n}, dt::f32, dnnl::memory::dims{1});
+    }
+
+    void layernorm(const fbs::Node& n, const std::string& name)
+    {
+        const auto& a = *n.attributes_as_LayernormAttributes();
+        const Tensor& x = tensor(a.x_tensor_uid(), "x", name);
+        const Tensor& y = tensor(a.y_tensor_uid(), "y", name);
+        const Tensor& scale = tensor(a.scale_tensor_uid(), "scale", name);
+        const Tensor& bias = tensor(a.bias_tensor_uid(), "bias", name);
+        const float eps = static_cast<float>(scalarValue(a.epsilon_tensor_uid(), "epsilon", name));
+        const int64_t count = a.normalized_dim_count();
+        if(count < 1 || count > x.rank())
+            throw Unsupported(name + ": layernorm normalized_dim_count " + std::to_string(count) + " (supported: 1 to rank)");
+        if(x.dims != y.dims || !rowMajor(x) || !rowMajor(y))
+            throw Unsupported(name + ": layernorm needs dense row-major x and y of the same dims");
+        int64_t inner = 1;
+        for(int d = x.rank() - static_cast<int>(count); d < x.rank(); ++d)
+            inner *= x.dims[static_cast<size_t>(d)];
+        const int64_t outer = x.elements() / inner;
+        const mdesc xMd({outer, inner}, *mapType(x.dtype), dnnl::memory::dims{inner, 1});
+        const mdesc yMd({outer, inner}, *mapType(y.dtype), dnnl::memory::dims{inner, 1});
+        const mdesc statMd({outer}, dt::f32, dnnl::memory::dims{1});
+        const mdesc sMd = vectorMd(scale, inner, "scale", name), bMd = vectorMd(bias, inner, "bias", name);
+        const Tensor* mean = a.mean_tensor_uid() ? &tensor(*a.mean_tensor_uid(), "mean", name) : nullptr;
+        const Tensor* inv = a.inv_variance_tensor_uid() ? &tensor(*a.inv_variance_tensor_uid(), "inv_variance", name) : nullptr;
+        const bool training = mean != nullptr || inv != nullptr;
+        if(training)
+        {
+            // The statistics are outputs here: oneDNN writes them through its own layout.
+            for(const Tensor* t : {mean, inv})
+                if(t)
+                    vectorMd(*t, outer, "mean / inv_variance", name);
+        }
+        api::Built b;
+        try
+        {
+            b = api::layernormForward(xMd, statMd, eps, training, build_);
+        }
+        catch(const dnnl::error& e)
+        {
+            throw Unsupported(name + ": oneDNN has no layer normalization for these types (" + e.what() + ")");
+        }
+        if(b.dst != yMd) // oneDNN 2.x layer normalization writes dst in src's type
+            throw Unsupported(name + ": layernorm with y of another data type than x");
+        std::vector<Arg> args{Arg{DNNL_ARG_SRC, xMd, input(x, name)}, Arg{DNNL_ARG_SCALE, sMd, input(scale, name)},
+                              Arg{DNNL_ARG_SHIFT, bMd, input(bias, name)}};
+        Buffer meanBuf, varBuf;
+        if(training)
+        {
+            meanBuf = mean ? output(*mean, name) : temp(statMd);
+            varBuf = inv ? output(*inv, name) : temp(statMd);
+            args.push_back(Arg{DNNL_ARG_MEAN, statMd, meanBuf});
+            args.push_back(Arg{DNNL_ARG_VARIANCE, statMd, varBuf});
+        }
+        args.push_back(Arg{DNNL_ARG_DST, yMd, output(y, name)});
+        addStep(b, std::move(args), "layernorm_fwd");
+        if(inv)
+        {
+            // inv_variance = (variance + eps)^(-1/2), in place on the output.
+            const api::Built lin = api::eltwiseForward(algorithm::eltwise_linear, 1.f, eps, statMd, {}, build_);
+            addStep(lin, {Arg{DNNL_ARG_SRC, statMd, varBuf}, Arg{DNNL_ARG_DST, statMd, varBuf}}, "variance+eps");
+            const api::Built pw = api::eltwiseForward(algorithm::eltwise_pow, 1.f, -0.5f, statMd, {}, build_);
+            addStep(pw, {Arg{DNNL_ARG_SRC, statMd, varBuf}, Arg{DNNL_ARG_DST, statMd, varBuf}}, "rsqrt");
+        }
+    }
+
+    void reduction(const fbs::Node& n, const std::string& name)
+    {
+        const auto& a = *n.attributes_as_ReductionAttributes();
+        const Tensor& in = tensor(a.in_tensor_uid(), "in", name);
+        const Tensor& out = tensor(a.out_tensor_uid(), "out", name);
+        algorithm alg = algorithm::reduction_sum;
+        float p = 0.f;
+        switch(a.mode())
+        {
+        case fbs::ReductionMode::ADD: alg = algorithm::reduction_sum; break;
+        case fbs::ReductionMode::MUL: alg = algorithm::reduction_mul; break;
+        case fbs::ReductionMode::MIN_OP: alg = algorithm::reduction_min; break;
+        case fbs::ReductionMode::MAX_OP: alg = algorithm::reduction_max; break;
+        case fbs::ReductionMode::AVG: alg = algorithm::reduction_mean; break;
+        case fbs::ReductionMode::NORM1: alg = algorithm::reduction_norm_lp_sum, p = 1.f; break;
+        case fbs::ReductionMode::NORM2: alg = algorithm::reduction_norm_lp_sum, p = 2.f; break;
+        default:
+            throw Unsupported(name + ": reduction mode " + std::string(fbs::EnumNameReductionMode(a.mode()))
+                              + " has no oneDNN equivalent");
+        }
+        if(in.rank() != out.rank())
+            throw Unsupported(name + ": reduction input and output ranks differ");
+        for(size_t d = 0; d < in.dims.size(); ++d)
+            if(out.dims[d] != 1 && out.dims[d] != in.dims[d])
+                throw Unsupported(name + ": reduction output dims must be 1 or the input's");
+        api::Built b;
+        try
+        {
+            b = api::reduction(alg, mdOf(in), mdOf(out), p, build_);
+        }
+        catch(const dnnl::error& e)
+        {
+            throw Unsupported(name + ": oneDNN has no reduction for these shapes/types (" + e.what() + ")");
+        }
+        addStep(b, {Arg{DNNL_ARG_SRC, mdOf(in), input(in, name)}, Arg{DNNL_ARG_DST, mdOf(out), output(out, name)}},
+                "reduction");
+    }
+
+    void poolingForward(const fbs::Node& n, const std::string& name)
+    {
+        const auto& a = *n.attributes_as_ResampleFwdAttributes();
+        const Tensor& x = tensor(a.x_tensor_uid(), "x", name);
+        const Tensor& y = tensor(a.y_tensor_uid(), "y", name);
+        if(a.index_tensor_uid().has_value() || a.generate_index().value_or(false))
+            throw Unsupported(name + ": max-pool index output is not supported");
+        const int spatial = x.rank() - 2;
+        if(spatial < 1 || spatial > 3 || y.rank() != x.rank())
+            throw Unsupported(name + ": pooling tensors must have rank 3 to 5");
+        auto read = [&](const flatbuffers::Vector<int64_t>* v, const char* what) {
+            if(v == nullptr || v->size() != static_cast<flatbuffers::uoffset_t>(spatial))
+                throw Unsupported(name + ": " + what + " needs " + std::to_string(spatial) + " entries");
+            return dnnl::memory::dims(v->begin(), v->end());
+        };
+        const auto padL = read(a.pre_padding(), "pre_padding"), padR = read(a.post_padding(), "post_padding");
+        const auto strides = read(a.stride(), "stride"), kernel = read(a.window(), "window");
+        bool padded = false;
+        for(int d = 0; d < spatial; ++d)
+            padded = padded || padL[static_cast<size_t>(d)] != 0 || padR[static_cast<size_t>(d)] != 0;
+        algorithm alg;
+        switch(a.resample_mode())
+        {
+        case fbs::ResampleMode::MAXPOOL:
+            if(padded && a.padding_mode() == fbs::PaddingMode::ZERO_PAD)
+                throw Unsupported(name + ": max pooling with zero padding (oneDNN pads with -inf)");
+            alg = algorithm::pooling_max;
+            break;
+        case fbs::ResampleMode::AVGPOOL_INCLUDE_PADDING: alg = algorithm::pooling_avg_include_padding; break;
+        case fbs::ResampleMode::AVGPOOL_EXCLUDE_PADDING: alg = algorithm::pooling_avg_exclude_padding; break;
+        default: throw Unsupported(name + ": resample mode is not a pooling mode");
+        }
+        bool xR = false, yR = false;
+        const mdesc xMd = nativeMd(x, &xR), yMd = nativeMd(y, &yR);
+        api::Built b;
+        try
+        {
+            b = api::poolingForward(alg, xMd, yMd, strides, kernel, padL, padR, false, build_);
+        }
+        catch(const dnnl::error& e)
+        {
+            throw Unsupported(name + ": oneDNN has no pooling for these shapes/types (" + e.what() + ")");
+        }
+        Buffer xb = input(x, name);
+        if(xR)
+        {
+            const Buffer t = temp(xMd);
+            addReorder(mdOf(x), xb, xMd, t, name + " x");
+            xb = t;
+        }
+        const Buffer yOut = output(y, name);
+        const Buffer yb = yR ? temp(yMd) : yOut;
+        addStep(b, {Arg{DNNL_ARG_SRC, xMd, xb}, Arg{DNNL_ARG_DST, yMd, yb}}, "pooling_fwd");
+        if(yR)
+            addReorder(yMd, yb, mdOf(y), yOut, name + " y");
+    }
+
     void batchnormInference(const fbs::Node& n, const std::string& name)
     {
         // y = (x - mean) * inv_variance * scale + bias: one binary primitive with three
@@ -1017,6 +1198,14 @@ void PlanBuilder::run()
                 reads(u);
             break;
         }
+        case fbs::NodeAttributes::LayernormAttributes:
+        {
+            const auto* a = n->attributes_as_LayernormAttributes();
+            reads(a->x_tensor_uid()), reads(a->scale_tensor_uid()), reads(a->bias_tensor_uid());
+            break;
+        }
+        case fbs::NodeAttributes::ReductionAttributes: reads(n->attributes_as_ReductionAttributes()->in_tensor_uid()); break;
+        case fbs::NodeAttributes::ResampleFwdAttributes: reads(n->attributes_as_ResampleFwdAttributes()->x_tensor_uid()); break;
         default: break; // declined below
         }
     }
@@ -1034,6 +1223,9 @@ void PlanBuilder::run()
         case fbs::NodeAttributes::MatmulAttributes: matmul(n, name); break;
         case fbs::NodeAttributes::PointwiseAttributes: pointwise(n, name); break;
         case fbs::NodeAttributes::BatchnormInferenceAttributes: batchnormInference(n, name); break;
+        case fbs::NodeAttributes::LayernormAttributes: layernorm(n, name); break;
+        case fbs::NodeAttributes::ReductionAttributes: reduction(n, name); break;
+        case fbs::NodeAttributes::ResampleFwdAttributes: poolingForward(n, name); break;
         default:
         {
             const char* t = fbs::EnumNameNodeAttributes(n.attributes_type());

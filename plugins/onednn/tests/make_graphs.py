@@ -166,6 +166,46 @@ def bwd_pointwise(name, op, dims):
     g.write()
 
 
+def layernorm(name, xd, count, io="float", stats=True, ydtype=None):
+    g = G(name, io)
+    x = g.t("x", xd)
+    nd = xd[len(xd) - count:]
+    scale, bias = g.t("scale", nd, dtype="float"), g.t("bias", nd, dtype="float")
+    g.uid += 1
+    eps = g.uid
+    g.tensors.append({"uid": eps, "name": "epsilon", "dims": [1], "strides": [1], "data_type": "double",
+                      "virtual": False, "value_type": "Float64Value", "value": 1e-5})
+    y = g.t("y", xd, dtype=ydtype)
+    outputs = {"y_tensor_uid": y}
+    sd = xd[:len(xd) - count] + [1] * count
+    if stats:
+        outputs["mean_tensor_uid"] = g.t("mean", sd, dtype="float")
+        outputs["inv_variance_tensor_uid"] = g.t("inv_variance", sd, dtype="float")
+    g.node("LayernormAttributes", "ln", {"x_tensor_uid": x, "scale_tensor_uid": scale, "bias_tensor_uid": bias,
+                                         "epsilon_tensor_uid": eps}, outputs)
+    g.nodes[-1]["attributes"] = {"normalized_dim_count": count, "forward_phase": "TRAINING" if stats else "INFERENCE"}
+    g.write()
+
+
+def reduction(name, xd, od, mode, io="float"):
+    g = G(name, io)
+    x, o = g.t("x", xd), g.t("out", od)
+    g.node("ReductionAttributes", "red", {"in_tensor_uid": x}, {"out_tensor_uid": o})
+    g.nodes[-1]["attributes"] = {"mode": mode, "is_deterministic": True}
+    g.write()
+
+
+def pooling(name, xd, window, stride, pre, post, mode, pad_mode, layout=nchw, io="float"):
+    g = G(name, io)
+    sd = len(window)
+    yd = xd[:2] + [(xd[2 + i] + pre[i] + post[i] - window[i]) // stride[i] + 1 for i in range(sd)]
+    x, y = g.t("x", xd, layout(xd)), g.t("y", yd, layout(yd))
+    g.node("ResampleFwdAttributes", "pool", {"x_tensor_uid": x}, {"y_tensor_uid": y})
+    g.nodes[-1]["attributes"] = {"pre_padding": pre, "post_padding": post, "stride": stride, "window": window,
+                                 "resample_mode": mode, "padding_mode": pad_mode}
+    g.write()
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
@@ -240,6 +280,24 @@ def main():
     bwd_pointwise("pass_pw_elu_bwd", "elu_bwd", [4, 21])
     bwd_pointwise("decline_pw_gelu_bwd", "gelu_bwd", [4, 21])
     pointwise("decline_pw_sin", "sin", [4, 5])
+    # Layer normalization, reduction, pooling.
+    layernorm("pass_layernorm_training_2d", [64, 256], 1)
+    layernorm("pass_layernorm_inference_two_dims", [4, 8, 16], 2, stats=False)
+    layernorm("pass_layernorm_bf16", [32, 128], 1, io="bfloat16")
+    layernorm("decline_layernorm_mixed_types", [8, 32], 1, io="bfloat16", ydtype="float")
+    reduction("pass_reduction_sum_last", [4, 6, 32], [4, 6, 1], "ADD")
+    reduction("pass_reduction_max_middle", [4, 6, 32], [4, 1, 32], "MAX_OP")
+    reduction("pass_reduction_avg_all_but_first", [4, 6, 32], [4, 1, 1], "AVG")
+    reduction("pass_reduction_norm2", [8, 64], [8, 1], "NORM2")
+    reduction("decline_reduction_amax", [8, 64], [1, 64], "AMAX")
+    reduction("decline_reduction_mul_no_zeros", [8, 64], [8, 1], "MUL_NO_ZEROS")
+    pooling("pass_pool_max_3x3_s2_nhwc", [2, 16, 13, 13], [3, 3], [2, 2], [1, 1], [1, 1], "MAXPOOL", "NEG_INF_PAD",
+            layout=nhwc)
+    pooling("pass_pool_avg_include_pad", [2, 8, 9, 9], [3, 3], [2, 2], [1, 1], [1, 1], "AVGPOOL_INCLUDE_PADDING",
+            "ZERO_PAD")
+    pooling("pass_pool_avg_exclude_pad_asym", [1, 4, 10, 7], [2, 2], [2, 2], [1, 0], [0, 1], "AVGPOOL_EXCLUDE_PADDING",
+            "ZERO_PAD")
+    pooling("pass_pool_max_1d", [2, 4, 20], [3], [1], [0], [0], "MAXPOOL", "NEG_INF_PAD")
     pointwise("decline_pw_sub_broadcast_first", "sub", [1, 5], [4, 5])
 
 
