@@ -94,13 +94,13 @@ std::string tensorJson(const T& t)
 }
 
 std::string graphJson(const std::string& name, const std::string& io, const std::vector<T>& tensors,
-                      const std::vector<std::string>& nodes)
+                      const std::vector<std::string>& nodes, const std::string& extraTensors)
 {
     std::string s = "{\"name\": \"" + name + "\", \"compute_data_type\": \"float\", \"intermediate_data_type\": \"float\", "
                     "\"io_data_type\": \"" + io + "\", \"is_override_shape_enabled\": false, \"tensors\": [";
     for(size_t i = 0; i < tensors.size(); ++i)
         s += (i ? ", " : "") + tensorJson(tensors[i]);
-    s += "], \"nodes\": [";
+    s += extraTensors + "], \"nodes\": [";
     for(size_t i = 0; i < nodes.size(); ++i)
         s += (i ? ", " : "") + nodes[i];
     return s + "]}";
@@ -283,6 +283,8 @@ struct Case
     std::vector<std::string> nodes;
     std::string io;
     std::function<void(Direct&, Buffers&)> direct;
+    std::string extraTensors; // JSON of tensors without buffers (constants)
+    double bytes = 0;         // memory-bound problems: bytes moved, for GB/s
 };
 
 const memory::dims kS{1, 1}, kD{0, 0}, kP{1, 1};
@@ -425,6 +427,38 @@ Case matmul(const std::string& type, int64_t M, int64_t K, int64_t N)
     return c;
 }
 
+Case layernorm(int64_t rows, int64_t cols)
+{
+    Case c;
+    c.name = "layernorm fp32 [" + std::to_string(rows) + ", " + std::to_string(cols) + "] inference";
+    c.gflop = 0; // memory bound: GB/s is printed instead
+    c.io = "float";
+    c.tensors = {{1, "x", "float", {rows, cols}, {cols, 1}}, {2, "scale", "float", {cols}, {1}},
+                 {3, "bias", "float", {cols}, {1}}, {5, "y", "float", {rows, cols}, {cols, 1}}};
+    c.extraTensors = ", {\"uid\": 4, \"name\": \"epsilon\", \"data_type\": \"double\", \"dims\": [1], "
+                     "\"strides\": [1], \"virtual\": false, \"value_type\": \"Float64Value\", \"value\": 1e-05}";
+    c.nodes.push_back("{\"type\": \"LayernormAttributes\", \"name\": \"ln\", \"compute_data_type\": \"float\", "
+                      "\"inputs\": {\"x_tensor_uid\": 1, \"scale_tensor_uid\": 2, \"bias_tensor_uid\": 3, "
+                      "\"epsilon_tensor_uid\": 4}, \"outputs\": {\"y_tensor_uid\": 5}, "
+                      "\"attributes\": {\"normalized_dim_count\": 1, \"forward_phase\": \"INFERENCE\"}}");
+    c.bytes = 2.0 * rows * cols * 4;
+    c.direct = [c, rows, cols](Direct& d, Buffers& bufs) {
+        const memory::desc x = userMd(c.tensors[0]), stat({rows}, dt::f32, tag::a), sc({cols}, dt::f32, tag::a);
+        const dnnl::layer_normalization_forward::primitive_desc pd(
+            dnnl::layer_normalization_forward::desc(dnnl::prop_kind::forward_inference, x, stat, 1e-5f,
+                                                    dnnl::normalization_flags::use_scale
+                                                        | dnnl::normalization_flags::use_shift),
+            userScratch(), eng());
+        d.steps.push_back({dnnl::layer_normalization_forward(pd),
+                           {{DNNL_ARG_SRC, memory(x, eng(), bufs.ptr(1))},
+                            {DNNL_ARG_SCALE, memory(sc, eng(), bufs.ptr(2))},
+                            {DNNL_ARG_SHIFT, memory(sc, eng(), bufs.ptr(3))},
+                            {DNNL_ARG_DST, memory(x, eng(), bufs.ptr(5))},
+                            {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
+    };
+    return c;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -449,16 +483,17 @@ int main(int argc, char** argv)
     std::printf("fastest of %d alternating runs after one warm-up (reference: one run); OMP_NUM_THREADS=%s;\n"
                 "ratio = direct / backend (budget >= 0.90)\n\n",
                 iters, omp ? omp : "(unset)");
-    std::printf("%-52s %10s %10s %9s %7s %12s %9s\n", "problem", "direct ms", "backend ms", "GFLOP/s", "ratio",
+    std::printf("%-52s %10s %10s %11s %7s %12s %9s\n", "problem", "direct ms", "backend ms", "backend", "ratio",
                 "reference ms", "speed-up");
 
     std::vector<Case> cases{convFwd(false), convBwdData(), convBwdWeights(), matmul("float", 1024, 1024, 1024),
-                            matmul("bfloat16", 1024, 1024, 1024), convFwd(true)};
+                            matmul("bfloat16", 1024, 1024, 1024), convFwd(true),
+                            layernorm(4096, 1024)};
     int missed = 0;
     for(const Case& c : cases)
     {
         Buffers bufs(c.tensors);
-        const std::string json = graphJson("bench", c.io, c.tensors, c.nodes);
+        const std::string json = graphJson("bench", c.io, c.tensors, c.nodes, c.extraTensors);
         BackendRun run(handle, json, "HIPDNNGO_ONEDNN", bufs, c.tensors);
         Direct direct;
         c.direct(direct, bufs);
@@ -490,8 +525,13 @@ int main(int argc, char** argv)
         }
         const bool ok = ratio >= 0.90;
         missed += ok ? 0 : 1;
-        std::printf("%-52s %10.3f %10.3f %9.1f %6.2fx %12s %9s%s\n", c.name.c_str(), td, tb, c.gflop / (tb * 1e-3), ratio,
-                    refMs.c_str(), speedup.c_str(), ok ? "" : "  BUDGET MISSED");
+        char rate[32];
+        if(c.gflop > 0)
+            std::snprintf(rate, sizeof rate, "%.1f GF/s", c.gflop / (tb * 1e-3));
+        else
+            std::snprintf(rate, sizeof rate, "%.1f GB/s", c.bytes * 1e-9 / (tb * 1e-3));
+        std::printf("%-52s %10.3f %10.3f %11s %6.2fx %12s %9s%s\n", c.name.c_str(), td, tb, rate, ratio, refMs.c_str(),
+                    speedup.c_str(), ok ? "" : "  BUDGET MISSED");
         std::fflush(stdout);
     }
     hipdnnDestroy(handle);
