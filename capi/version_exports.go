@@ -8,11 +8,18 @@ package main
 import "C"
 
 import (
+	"sync/atomic"
+
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/heuristics"
+	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/version"
 )
+
+// deprecationWarned is set once the process has logged hipdnnGetVersion_ext's deprecation
+// (RFC 0005 §4.2: once per process, at the first call made while WARN is enabled).
+var deprecationWarned atomic.Bool
 
 // versionString is hipdnnVersionString_ext's static string, made once.
 var versionString = C.CString(version.String())
@@ -25,6 +32,9 @@ func hipdnnGo_GetVersion(out **C.char) (st C.int) {
 	const fn = "hipdnnGetVersion_ext"
 	defer guard(fn, &st)
 	begin(fn)
+	if logging.Enabled(api.HIPDNN_SEV_WARN) && deprecationWarned.CompareAndSwap(false, true) {
+		logging.Warn("hipdnnGetVersion_ext is deprecated; use hipdnnVersionString_ext")
+	}
 	if out == nil {
 		return fail(fn, nullArg(fn, "version"))
 	}

@@ -680,7 +680,8 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendWriteEngineRankingResults_ext(
 
 /*
  * hipdnnGetVersion_ext writes a pointer to the same static string hipdnnVersionString_ext
- * returns. Deprecated: use hipdnnVersionString_ext.
+ * returns. Deprecated: use hipdnnVersionString_ext. The first call made while WARN logging is
+ * enabled logs one WARN per process saying so.
  * Returns SUCCESS; BAD_PARAM_NULL_POINTER if version is NULL.
  */
 HIPDNN_BACKEND_DEPRECATED_EXPORT hipdnnStatus_t hipdnnGetVersion_ext(const char** version);
@@ -722,6 +723,7 @@ typedef enum
  * compiled against a header with C ABI version M.m works with a library reporting M.n, n >= m.
  * Returns SUCCESS; BAD_PARAM_NULL_POINTER if major, minor or patch is NULL; BAD_PARAM if kind is
  * not a hipdnnVersionKind_ext_t. Nothing is written on failure.
+ * Since 0.1.0 (C ABI 1.0.0); not in AMD's interface.
  */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetComponentVersion_ext(hipdnnVersionKind_ext_t kind,
                                                                    int64_t* major,

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/hipdnn-go/backend/internal/autotune"
 	"github.com/hipdnn-go/backend/internal/logging"
@@ -16,14 +17,18 @@ import (
 // config.go: SelectionHeuristic::Config, user overrides of the engine choice. An autotuned
 // ranking stored for this exact graph and device (internal/autotune, written by
 // hipdnnBackendWriteEngineRankingResults_ext) decides alone when at least two of its engines
-// are still candidates. Otherwise two sources, in this order of strength:
+// are still candidates. Otherwise three sources, in this order of strength:
 //
 //  1. the rule file named by HIPDNN_HEUR_CONFIG_PATH (re-read on every finalize): the first
 //     rule that matches puts its engine first;
-//  2. the graph's preferred engine (Graph.preferred_engine_id, attribute 607): when it is a
-//     candidate it goes first — behind a matching rule's engine, which is an explicit,
-//     process-wide instruction from whoever deployed the application (environment beats code,
-//     as HIPDNN_HEUR_POLICY_ORDER beats the descriptor attribute).
+//  2. HIPDNN_PREFERRED_ENGINE, an engine name or id (decimal or 0x hex): a blanket,
+//     process-wide preference, weaker than a rule that matched this graph's op;
+//  3. the graph's preferred engine (Graph.preferred_engine_id, attribute 607). The
+//     environment beats code, as HIPDNN_HEUR_POLICY_ORDER beats the descriptor attribute.
+//
+// Each applies only when its engine is a candidate; the stronger one is applied last, so it
+// ends up first. An engine the env var names that no loaded plugin has logs one WARN per
+// process and per value, and changes nothing.
 //
 // All other candidates keep their order. The policy declines when neither source applies.
 // The rule file format is described in README.md.
@@ -377,6 +382,11 @@ func rankConfig(c *rankCall) ([]int64, map[int64][]byte, bool, string) {
 			reasons = append(reasons, "preferred engine "+c.host.engineLabel(pref)+" is not a candidate")
 		}
 	}
+	if why := applyPreferredEnv(c, order); why == "" {
+		applied = true
+	} else if why != EnvPreferredEngine+" is not set" {
+		reasons = append(reasons, why)
+	}
 	if why := applyRuleFile(c, g, order); why == "" {
 		applied = true
 	} else {
@@ -386,6 +396,31 @@ func rankConfig(c *rankCall) ([]int64, map[int64][]byte, bool, string) {
 		return nil, nil, false, strings.Join(reasons, "; ")
 	}
 	return order, nil, true, ""
+}
+
+// warnedPreferred holds the HIPDNN_PREFERRED_ENGINE values already warned about.
+var warnedPreferred sync.Map
+
+// applyPreferredEnv moves the engine HIPDNN_PREFERRED_ENGINE names to the front of order; it
+// returns why it did not.
+func applyPreferredEnv(c *rankCall, order []int64) string {
+	v := strings.TrimSpace(getenv(EnvPreferredEngine))
+	if v == "" {
+		return EnvPreferredEngine + " is not set"
+	}
+	id := c.host.req.engineID(v)
+	if _, ok := c.host.candidates[id]; ok {
+		moveToFront(order, id)
+		logging.Infof("%s: %s=%s: engine %s first", PolicyConfig, EnvPreferredEngine, v, c.host.engineLabel(id))
+		return ""
+	}
+	if c.host.req.EngineName != nil && c.host.req.EngineName(id) == "" {
+		if _, seen := warnedPreferred.LoadOrStore(v, true); !seen {
+			logging.Warnf("%s: %s=%q names no loaded engine (id %s); ignored", PolicyConfig, EnvPreferredEngine, v, FormatID(id))
+		}
+		return EnvPreferredEngine + " names no loaded engine"
+	}
+	return EnvPreferredEngine + " engine " + c.host.engineLabel(id) + " is not a candidate"
 }
 
 // applyRuleFile moves the engine of the first matching rule to the front of order; it

@@ -22,6 +22,7 @@ const (
 	EnvRankingMetric       = "HIPDNN_HEUR_RANKING_METRIC"
 	EnvConfigPath          = "HIPDNN_HEUR_CONFIG_PATH"
 	EnvFallbackEngineOrder = "HIPDNN_HEUR_FALLBACK_ENGINE_ORDER"
+	EnvPreferredEngine     = "HIPDNN_PREFERRED_ENGINE"
 	EnvPluginDir           = "HIPDNN_HEURISTIC_PLUGIN_DIR"
 )
 

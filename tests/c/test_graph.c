@@ -12,8 +12,8 @@
 
 enum { N = 1, C = 3, H = 5, W = 5, K = 4, R = 3, S = 3 };
 
-static hipdnnBackendDescriptor_t make_tensor(int64_t uid, const char* name, int64_t n, int64_t c, int64_t h, int64_t w,
-                                             bool virt) {
+static hipdnnBackendDescriptor_t make_tensor_unfinalized(int64_t uid, const char* name, int64_t n, int64_t c, int64_t h,
+                                                         int64_t w) {
     hipdnnBackendDescriptor_t t = NULL;
     int64_t dims[4] = {n, c, h, w};
     int64_t strides[4] = {c * h * w, h * w, w, 1};
@@ -24,6 +24,12 @@ static hipdnnBackendDescriptor_t make_tensor(int64_t uid, const char* name, int6
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, dims));
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 4, strides));
+    return t;
+}
+
+static hipdnnBackendDescriptor_t make_tensor(int64_t uid, const char* name, int64_t n, int64_t c, int64_t h, int64_t w,
+                                             bool virt) {
+    hipdnnBackendDescriptor_t t = make_tensor_unfinalized(uid, name, n, c, h, w);
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &virt));
     CHECK_OK(hipdnnBackendFinalize(t));
     return t;
@@ -685,6 +691,48 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
     free_cbr(&p);
 }
 
+/* A scalar constant (pass-by-value, dims [1,1,1,1]) with uid 10 and value 0.5. */
+static hipdnnBackendDescriptor_t make_scalar(void) {
+    hipdnnBackendDescriptor_t t = make_tensor_unfinalized(10, "half", 1, 1, 1, 1);
+    float half = 0.5f;
+    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, (int64_t)sizeof half, &half));
+    CHECK_OK(hipdnnBackendFinalize(t));
+    return t;
+}
+
+/* A frontend may make one descriptor per use of a tensor. Two identical descriptors of one
+ * pass-by-value scalar are the same tensor: y = x * c, z = y + c with c described twice. A
+ * second descriptor of uid 10 with another value is a different tensor and is refused. */
+static void check_shared_scalar(hipdnnHandle_t h) {
+    hipdnnBackendDescriptor_t x = make_tensor(1, "x", N, C, H, W, false);
+    hipdnnBackendDescriptor_t y = make_tensor(2, "y", N, C, H, W, true);
+    hipdnnBackendDescriptor_t z = make_tensor(3, "z", N, C, H, W, false);
+    hipdnnBackendDescriptor_t c1 = make_scalar(), c2 = make_scalar();
+    hipdnnBackendDescriptor_t mul = make_pointwise(HIPDNN_POINTWISE_MUL, "scale", x, c1, y);
+    hipdnnBackendDescriptor_t add = make_pointwise(HIPDNN_POINTWISE_ADD, "shift", y, c2, z);
+    hipdnnBackendDescriptor_t ops[2] = {mul, add};
+    hipdnnBackendDescriptor_t g = NULL;
+    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
+    CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, ops));
+    CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
+    CHECK_OK(hipdnnBackendFinalize(g));
+
+    hipdnnBackendDescriptor_t other = make_tensor_unfinalized(10, "half", 1, 1, 1, 1);
+    float quarter = 0.25f;
+    CHECK_OK(hipdnnBackendSetAttribute(other, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, (int64_t)sizeof quarter, &quarter));
+    CHECK_OK(hipdnnBackendFinalize(other));
+    hipdnnBackendDescriptor_t add2 = make_pointwise(HIPDNN_POINTWISE_ADD, "shift", y, other, z);
+    hipdnnBackendDescriptor_t ops2[2] = {mul, add2};
+    hipdnnBackendDescriptor_t g2 = NULL;
+    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g2));
+    CHECK_OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, ops2));
+    CHECK_OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "share uid 10", hipdnnBackendFinalize(g2));
+
+    hipdnnBackendDescriptor_t all[] = {g2, add2, other, g, add, mul, c2, c1, z, y, x};
+    for (size_t i = 0; i < N_ELEMS(all); i++) CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
+}
+
 int main(void) {
     hipdnnHandle_t h = NULL;
     CHECK_OK(hipdnnCreate(&h));
@@ -693,6 +741,7 @@ int main(void) {
     check_serialize_calls(h);
     check_deserialize(h);
     check_round_trip_and_containers(h);
+    check_shared_scalar(h);
     CHECK_OK(hipdnnDestroy(h));
     return tu_finish("test_graph");
 }

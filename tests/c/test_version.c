@@ -4,6 +4,14 @@
 
 #include "testutil.h"
 
+static int deprecation_warnings;
+
+static void on_log(hipdnnUserLogCallbackHandle_t user, hipdnnSeverity_t sev, const char* msg) {
+    (void)user;
+    if (sev == HIPDNN_SEV_WARN && msg && strstr(msg, "hipdnnGetVersion_ext is deprecated; use hipdnnVersionString_ext"))
+        deprecation_warnings++;
+}
+
 static bool triple_le(const int64_t a[3], const int64_t b[3]) {
     if (a[0] != b[0]) return a[0] < b[0];
     if (a[1] != b[1]) return a[1] < b[1];
@@ -35,9 +43,17 @@ int main(void) {
     if (major != 0) TU_FAIL("hipdnnVersionString_ext() is \"%s\": docs/compatibility.md promises major 0", v);
     tu_checks++;
 
-    /* hipdnnGetVersion_ext: the same pointer; NULL is BAD_PARAM_NULL_POINTER. */
+    /* hipdnnGetVersion_ext: the same pointer; NULL is BAD_PARAM_NULL_POINTER. Its first call
+     * with WARN enabled logs one deprecation WARN naming the replacement; later calls none. */
     const char* gv = NULL;
+    int sink = 0;
+    CHECK_OK(hipdnnSetUserLogCallback_ext(on_log, HIPDNN_SEV_WARN, HIPDNN_LOG_CALLBACK_SYNC, &sink));
+    CHECK_OK(hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_WARN));
     CHECK_OK(hipdnnGetVersion_ext(&gv));
+    CHECK_OK(hipdnnGetVersion_ext(&gv));
+    CHECK_EQ_INT(deprecation_warnings, 1);
+    CHECK_OK(hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_OFF));
+    CHECK_OK(hipdnnSetUserLogCallback_ext(on_log, HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_SYNC, &sink));
     CHECK(gv == v);
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnGetVersion_ext(NULL));
     char msg[8] = "x";
