@@ -186,6 +186,271 @@ struct KeyWriter
 
 float optF(const flatbuffers::Optional<float>& o) { return o.has_value() ? o.value() : std::numeric_limits<float>::quiet_NaN(); }
 
+// SdpaBuilder lowers one SDPA forward node into the backend-operation pattern cuDNN's fused
+// attention engines recognise (the pattern NVIDIA's cudnn-frontend emits for cuDNN 9 before the
+// unified softmax/mask operations): S = Q.K^T; S *= scale; S += bias; padding and band masks
+// as gen_index / compare / binary_select; softmax as max, sub, exp, sum, div (log + add for
+// stats); O = P.V. Intermediates are virtual fp32 (indices int32, masks boolean).
+struct SdpaBuilder
+{
+    Model& m;
+    int64_t next;
+    std::vector<OpSpec> ops;
+
+    TensorSpec& add(cudnnDataType_t t, std::vector<int64_t> dims, bool isVirtual = true)
+    {
+        TensorSpec s;
+        s.uid = next++;
+        s.dtype = t;
+        s.dims = std::move(dims);
+        s.strides.assign(s.dims.size(), 1);
+        for(size_t i = s.dims.size() - 1; i-- > 0;)
+            s.strides[i] = s.strides[i + 1] * s.dims[i + 1];
+        s.isVirtual = isVirtual;
+        m.tensors.push_back(s);
+        return m.tensors.back();
+    }
+    int64_t constant(float v)
+    {
+        TensorSpec& s = add(CUDNN_DATA_FLOAT, std::vector<int64_t>(4, 1), false);
+        s.constant = s.byValue = true;
+        std::memcpy(s.value.data(), &v, sizeof v);
+        return s.uid;
+    }
+    int64_t constantInt(int32_t v)
+    {
+        TensorSpec& s = add(CUDNN_DATA_INT32, std::vector<int64_t>(4, 1), false);
+        s.constant = s.byValue = true;
+        std::memcpy(s.value.data(), &v, sizeof v);
+        return s.uid;
+    }
+    OpSpec& pw(int mode, int64_t a, int64_t b, int64_t c, int64_t out, cudnnDataType_t compute = CUDNN_DATA_FLOAT)
+    {
+        OpSpec op;
+        op.kind = OpKind::Pointwise;
+        op.mode = mode;
+        op.compute = compute;
+        op.t = {a, b, c, out, -1, -1, -1};
+        op.reluLower = op.reluUpper = op.reluSlope = op.swishBeta = op.eluAlpha = op.softplusBeta =
+            std::numeric_limits<float>::quiet_NaN();
+        ops.push_back(op);
+        return ops.back();
+    }
+    void reduce(int mode, int64_t x, int64_t y)
+    {
+        OpSpec op;
+        op.kind = OpKind::Reduction;
+        op.mode = mode;
+        op.t = {x, y, -1, -1, -1, -1, -1};
+        ops.push_back(op);
+    }
+    void matmul(int64_t a, int64_t b, int64_t c)
+    {
+        OpSpec op;
+        op.kind = OpKind::Matmul;
+        op.t = {a, b, c, -1, -1, -1, -1};
+        ops.push_back(op);
+    }
+};
+
+void refuse(bool cond, const char* what)
+{
+    if(cond)
+        throw Unsupported(std::string("sdpa: ") + what + " is not translated to cuDNN by this engine yet");
+}
+
+void expandSdpa(Model& m)
+{
+    int64_t maxUid = 0;
+    for(const TensorSpec& t : m.tensors)
+        maxUid = std::max(maxUid, t.uid);
+    std::vector<OpSpec> out;
+    for(OpSpec& op : m.ops)
+    {
+        if(op.kind != OpKind::Sdpa)
+        {
+            out.push_back(op);
+            continue;
+        }
+        if(op.bnInference != nullptr)
+        {
+            // y = ((x - mean) * inv_variance) * scale + bias, fp32 intermediates.
+            const fbs::BatchnormInferenceAttributes& a = *op.bnInference;
+            const TensorSpec* x = m.find(a.x_tensor_uid());
+            if(x == nullptr)
+                throw Unsupported("batchnorm inference: unknown x tensor");
+            SdpaBuilder g{m, std::max<int64_t>(maxUid + 1, int64_t{1} << 40), {}};
+            const std::vector<int64_t> dims = x->dims;
+            const int64_t t1 = g.add(CUDNN_DATA_FLOAT, dims).uid, t2 = g.add(CUDNN_DATA_FLOAT, dims).uid,
+                          t3 = g.add(CUDNN_DATA_FLOAT, dims).uid;
+            g.pw(CUDNN_POINTWISE_SUB, a.x_tensor_uid(), a.mean_tensor_uid(), -1, t1, op.compute);
+            g.pw(CUDNN_POINTWISE_MUL, t1, a.inv_variance_tensor_uid(), -1, t2, op.compute);
+            g.pw(CUDNN_POINTWISE_MUL, t2, a.scale_tensor_uid(), -1, t3, op.compute);
+            g.pw(CUDNN_POINTWISE_ADD, t3, a.bias_tensor_uid(), -1, a.y_tensor_uid(), op.compute);
+            out.insert(out.end(), g.ops.begin(), g.ops.end());
+            maxUid = g.next;
+            continue;
+        }
+        const fbs::SdpaAttributes& a = *op.sdpa;
+        refuse(a.dropout_probability().has_value() && a.dropout_probability().value() > 0, "dropout");
+        refuse(a.dropout_mask_tensor_uid().has_value() || a.dropout_scale_tensor_uid().has_value() || a.seed_tensor_uid().has_value()
+                   || a.rng_dump_tensor_uid().has_value(),
+               "dropout");
+        refuse(a.page_table_k_tensor_uid().has_value() || a.page_table_v_tensor_uid().has_value(), "a paged KV cache");
+        refuse(a.block_mask_tensor_uid().has_value(), "a block mask");
+        refuse(a.sink_token_tensor_uid().has_value(), "sink tokens");
+        refuse(a.alibi_mask(), "an ALiBi mask");
+        refuse(a.descale_q_tensor_uid().has_value() || a.descale_k_tensor_uid().has_value() || a.descale_v_tensor_uid().has_value()
+                   || a.descale_s_tensor_uid().has_value() || a.scale_s_tensor_uid().has_value() || a.scale_o_tensor_uid().has_value()
+                   || a.amax_s_tensor_uid().has_value() || a.amax_o_tensor_uid().has_value(),
+               "fp8 scaling");
+        refuse(a.max_tensor_uid().has_value() || a.sum_exp_tensor_uid().has_value(), "max / sum_exp outputs");
+        refuse(a.causal_mask() && a.causal_mask_bottom_right(), "causal_mask with causal_mask_bottom_right");
+        const TensorSpec* q = m.find(a.q_tensor_uid());
+        TensorSpec* k = const_cast<TensorSpec*>(m.find(a.k_tensor_uid()));
+        const TensorSpec* v = m.find(a.v_tensor_uid());
+        const TensorSpec* o = m.find(a.o_tensor_uid());
+        if(!q || !k || !v || !o || q->dims.size() != 4 || k->dims.size() != 4 || v->dims.size() != 4 || o->dims.size() != 4)
+            throw Unsupported("sdpa: Q, K, V, O must be rank-4 tensors [b, h, s, d]");
+        const int64_t b = q->dims[0], h = q->dims[1], sq = q->dims[2], skv = k->dims[2];
+        const int64_t qUid = q->uid, kUid = k->uid, vUid = v->uid, oUid = o->uid; // m.tensors grows below
+        // K enters the first matmul transposed: a [b, h_k, d, s_kv] view of the same memory.
+        std::swap(k->dims[2], k->dims[3]);
+        std::swap(k->strides[2], k->strides[3]);
+
+        // Band bounds in hipDNN's convention (docs/compatibility.md): keep j in
+        // [i + off - left, i + off + right], off = s_kv - s_q on the BOTTOM_RIGHT diagonal.
+        int64_t left = a.left_bound().has_value() && a.left_bound().value() >= 0 ? a.left_bound().value() : -1;
+        int64_t right = a.right_bound().has_value() && a.right_bound().value() >= 0 ? a.right_bound().value() : -1;
+        bool bottomRight = a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT;
+        if(a.causal_mask())
+        {
+            refuse(bottomRight, "causal_mask with diagonal_alignment BOTTOM_RIGHT");
+            right = right < 0 ? 0 : std::min<int64_t>(right, 0);
+        }
+        if(a.causal_mask_bottom_right())
+        {
+            refuse(!bottomRight && (left >= 0 || right >= 0), "causal_mask_bottom_right with bounds on a TOP_LEFT diagonal");
+            bottomRight = true;
+            right = right < 0 ? 0 : std::min<int64_t>(right, 0);
+        }
+        const bool seqLens = a.seq_len_q_tensor_uid().has_value() || a.seq_len_kv_tensor_uid().has_value();
+        refuse(a.padding_mask() && !seqLens, "padding_mask without sequence lengths");
+        refuse(bottomRight && seqLens && (left >= 0 || right >= 0), "a BOTTOM_RIGHT band with sequence lengths");
+        const int64_t off = bottomRight ? skv - sq : 0;
+
+        SdpaBuilder g{m, std::max<int64_t>(maxUid + 1, int64_t{1} << 40), {}};
+        const std::vector<int64_t> sDims{b, h, sq, skv}, rowDims{b, h, sq, 1};
+        int64_t s = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+        g.matmul(qUid, kUid, s);
+        // Scale.
+        int64_t scale = -1;
+        if(a.attn_scale_value().has_value())
+            scale = g.constant(a.attn_scale_value().value());
+        else if(a.scale_tensor_uid().has_value())
+            scale = a.scale_tensor_uid().value();
+        if(scale >= 0)
+        {
+            const int64_t t = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+            g.pw(CUDNN_POINTWISE_MUL, s, scale, -1, t);
+            s = t;
+        }
+        if(a.attn_mask_tensor_uid().has_value())
+        {
+            const int64_t t = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+            g.pw(CUDNN_POINTWISE_ADD, s, a.attn_mask_tensor_uid().value(), -1, t);
+            s = t;
+        }
+        const int64_t negInf = (seqLens || left >= 0 || right >= 0) ? g.constant(-std::numeric_limits<float>::infinity()) : -1;
+        int64_t row = -1, col = -1;
+        if(seqLens || left >= 0 || right >= 0)
+        {
+            row = g.add(CUDNN_DATA_INT32, sDims).uid;
+            g.pw(CUDNN_POINTWISE_GEN_INDEX, s, -1, -1, row).axis = 2;
+            col = g.add(CUDNN_DATA_INT32, sDims).uid;
+            g.pw(CUDNN_POINTWISE_GEN_INDEX, s, -1, -1, col).axis = 3;
+        }
+        auto select = [&](int64_t keep) {
+            const int64_t t = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+            g.pw(CUDNN_POINTWISE_BINARY_SELECT, s, negInf, keep, t);
+            s = t;
+        };
+        if(seqLens)
+        {
+            int64_t keep = -1;
+            if(a.seq_len_q_tensor_uid().has_value())
+            {
+                keep = g.add(CUDNN_DATA_BOOLEAN, sDims).uid;
+                g.pw(CUDNN_POINTWISE_CMP_LT, row, a.seq_len_q_tensor_uid().value(), -1, keep, CUDNN_DATA_BOOLEAN);
+            }
+            if(a.seq_len_kv_tensor_uid().has_value())
+            {
+                const int64_t kkv = g.add(CUDNN_DATA_BOOLEAN, sDims).uid;
+                g.pw(CUDNN_POINTWISE_CMP_LT, col, a.seq_len_kv_tensor_uid().value(), -1, kkv, CUDNN_DATA_BOOLEAN);
+                if(keep >= 0)
+                {
+                    const int64_t both = g.add(CUDNN_DATA_BOOLEAN, sDims).uid;
+                    g.pw(CUDNN_POINTWISE_LOGICAL_AND, keep, kkv, -1, both, CUDNN_DATA_BOOLEAN);
+                    keep = both;
+                }
+                else
+                    keep = kkv;
+            }
+            select(keep);
+        }
+        if(right >= 0)
+        {
+            // keep j <= i + off + right
+            int64_t r = row;
+            if(off + right != 0)
+            {
+                r = g.add(CUDNN_DATA_INT32, sDims).uid;
+                g.pw(CUDNN_POINTWISE_ADD, row, g.constantInt(static_cast<int32_t>(off + right)), -1, r, CUDNN_DATA_INT32);
+            }
+            const int64_t keep = g.add(CUDNN_DATA_BOOLEAN, sDims).uid;
+            g.pw(CUDNN_POINTWISE_CMP_GE, r, col, -1, keep, CUDNN_DATA_BOOLEAN);
+            select(keep);
+        }
+        if(left >= 0)
+        {
+            // keep j >= i + off - left, i.e. j + left - off >= i
+            int64_t c = col;
+            if(left - off != 0)
+            {
+                c = g.add(CUDNN_DATA_INT32, sDims).uid;
+                g.pw(CUDNN_POINTWISE_ADD, col, g.constantInt(static_cast<int32_t>(left - off)), -1, c, CUDNN_DATA_INT32);
+            }
+            const int64_t keep = g.add(CUDNN_DATA_BOOLEAN, sDims).uid;
+            g.pw(CUDNN_POINTWISE_CMP_GE, c, row, -1, keep, CUDNN_DATA_BOOLEAN);
+            select(keep);
+        }
+        // Softmax.
+        const int64_t mx = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+        g.reduce(CUDNN_REDUCE_TENSOR_MAX, s, mx);
+        const int64_t sub = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+        g.pw(CUDNN_POINTWISE_SUB, s, mx, -1, sub);
+        const int64_t ex = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+        g.pw(CUDNN_POINTWISE_EXP, sub, -1, -1, ex);
+        const int64_t sum = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+        g.reduce(CUDNN_REDUCE_TENSOR_ADD, ex, sum);
+        if(a.stats_tensor_uid().has_value())
+        {
+            const TensorSpec* st = m.find(a.stats_tensor_uid().value());
+            if(st == nullptr || st->dims != rowDims)
+                throw Unsupported("sdpa: stats must be [b, h, s_q, 1]");
+            const int64_t lg = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+            g.pw(CUDNN_POINTWISE_LOG, sum, -1, -1, lg);
+            g.pw(CUDNN_POINTWISE_ADD, mx, lg, -1, st->uid);
+        }
+        const int64_t p = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+        g.pw(CUDNN_POINTWISE_DIV, ex, sum, -1, p);
+        g.matmul(p, vUid, oUid);
+        out.insert(out.end(), g.ops.begin(), g.ops.end());
+        maxUid = g.next;
+    }
+    m.ops = std::move(out);
+}
+
 } // namespace
 
 const TensorSpec* Model::find(int64_t uid) const
@@ -345,6 +610,21 @@ Model readModel(const fbs::Graph& graph)
             m.summary += "rmsnorm";
             break;
         }
+        case fbs::NodeAttributes::BatchnormInferenceAttributes:
+        {
+            op.kind = OpKind::Sdpa; // expanded later, into pointwise ops
+            op.bnInference = n->attributes_as_BatchnormInferenceAttributes();
+            m.summary += "batchnorm_inference";
+            break;
+        }
+        case fbs::NodeAttributes::SdpaAttributes:
+        {
+            op.kind = OpKind::Sdpa;
+            op.sdpa = n->attributes_as_SdpaAttributes();
+            minRank = std::max(minRank, 4);
+            m.summary += "sdpa_fwd";
+            break;
+        }
         default:
             throw Unsupported(std::string("node type ") + fbs::EnumNameNodeAttributes(n->attributes_type())
                               + " is not translated to cuDNN by this engine yet");
@@ -444,6 +724,8 @@ Model readModel(const fbs::Graph& graph)
         }
         m.tensors.push_back(std::move(s));
     }
+
+    expandSdpa(m);
 
     // Check every op references tensors that exist; shift gen_index axes by the padding.
     for(OpSpec& op : m.ops)
@@ -684,6 +966,7 @@ std::shared_ptr<OpGraph> buildOpGraph(const Model& m, cudnnHandle_t handle)
             node->finalize("norm forward operation");
             break;
         }
+        case OpKind::Sdpa: throw Unsupported("internal: an SDPA node was not expanded");
         }
         g->keep.push_back(node);
         ops.push_back(node->get());

@@ -8,6 +8,7 @@
 #include <hipdnn_flatbuffers_sdk/graph_generated.h>
 
 #include <array>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -68,6 +69,7 @@ enum class OpKind
     Pointwise,
     Reduction,
     NormFwd,
+    Sdpa, // placeholder while reading; expanded into matmul/pointwise/reduction ops
 };
 
 struct OpSpec
@@ -82,8 +84,11 @@ struct OpSpec
     std::array<int64_t, 7> t{-1, -1, -1, -1, -1, -1, -1};
     std::vector<int64_t> prePad, postPad, stride, dilation;
     // pointwise scalars (NaN = unset)
-    float reluLower, reluUpper, reluSlope, swishBeta, eluAlpha, softplusBeta;
+    static constexpr float kUnset = std::numeric_limits<float>::quiet_NaN();
+    float reluLower = kUnset, reluUpper = kUnset, reluSlope = kUnset, swishBeta = kUnset, eluAlpha = kUnset, softplusBeta = kUnset;
     int64_t axis = -1;
+    const fbs::SdpaAttributes* sdpa = nullptr; // OpKind::Sdpa only, during readModel
+    const fbs::BatchnormInferenceAttributes* bnInference = nullptr; // likewise (also OpKind::Sdpa)
 };
 
 // Model is a graph as the engine understands it.
