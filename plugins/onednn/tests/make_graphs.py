@@ -206,6 +206,66 @@ def pooling(name, xd, window, stride, pre, post, mode, pad_mode, layout=nchw, io
     g.write()
 
 
+def const(g, name, value):
+    g.uid += 1
+    g.tensors.append({"uid": g.uid, "name": name, "dims": [1], "strides": [1], "data_type": "double",
+                      "virtual": False, "value_type": "Float64Value", "value": value})
+    return g.uid
+
+
+def bn_training(name, xd, layout=nchw, io="float", stat="float", running=True):
+    g = G(name, io)
+    cd = [1, xd[1]] + [1] * (len(xd) - 2)
+    x = g.t("x", xd, layout(xd))
+    scale, bias = g.t("scale", cd, dtype=stat), g.t("bias", cd, dtype=stat)
+    inputs = {"x_tensor_uid": x, "scale_tensor_uid": scale, "bias_tensor_uid": bias,
+              "epsilon_tensor_uid": const(g, "epsilon", 1e-5), "peer_stats_tensor_uid": []}
+    outputs = {}
+    if running:
+        inputs["prev_running_mean_tensor_uid"] = g.t("prev_mean", cd, dtype=stat)
+        inputs["prev_running_variance_tensor_uid"] = g.t("prev_var", cd, dtype=stat)
+        inputs["momentum_tensor_uid"] = const(g, "momentum", 0.1)
+    outputs["y_tensor_uid"] = g.t("y", xd, layout(xd))
+    outputs["mean_tensor_uid"] = g.t("mean", cd, dtype=stat)
+    outputs["inv_variance_tensor_uid"] = g.t("inv_variance", cd, dtype=stat)
+    if running:
+        outputs["next_running_mean_tensor_uid"] = g.t("next_mean", cd, dtype=stat)
+        outputs["next_running_variance_tensor_uid"] = g.t("next_var", cd, dtype=stat)
+    g.node("BatchnormAttributes", "bn", inputs, outputs)
+    g.write()
+
+
+def bn_backward(name, xd, layout=nchw, io="float", stat="float"):
+    g = G(name, io)
+    cd = [1, xd[1]] + [1] * (len(xd) - 2)
+    dy, x = g.t("dy", xd, layout(xd)), g.t("x", xd, layout(xd))
+    mean, inv, scale = g.t("mean", cd, dtype=stat), g.t("inv_variance", cd, dtype=stat), g.t("scale", cd, dtype=stat)
+    dx = g.t("dx", xd, layout(xd))
+    dscale, dbias = g.t("dscale", cd, dtype=stat), g.t("dbias", cd, dtype=stat)
+    g.node("BatchnormBackwardAttributes", "bnb",
+           {"dy_tensor_uid": dy, "x_tensor_uid": x, "mean_tensor_uid": mean, "inv_variance_tensor_uid": inv,
+            "scale_tensor_uid": scale, "peer_stats_tensor_uid": []},
+           {"dx_tensor_uid": dx, "dscale_tensor_uid": dscale, "dbias_tensor_uid": dbias})
+    g.write()
+
+
+def ln_backward(name, xd, count, io="float"):
+    g = G(name, io)
+    nd = xd[len(xd) - count:]
+    sd = xd[:len(xd) - count] + [1] * count
+    dy, x = g.t("dy", xd), g.t("x", xd)
+    scale = g.t("scale", nd, dtype="float")
+    mean, inv = g.t("mean", sd, dtype="float"), g.t("inv_variance", sd, dtype="float")
+    dx = g.t("dx", xd)
+    dscale, dbias = g.t("dscale", nd, dtype="float"), g.t("dbias", nd, dtype="float")
+    g.node("LayernormBackwardAttributes", "lnb",
+           {"dy_tensor_uid": dy, "x_tensor_uid": x, "scale_tensor_uid": scale, "mean_tensor_uid": mean,
+            "inv_variance_tensor_uid": inv},
+           {"dx_tensor_uid": dx, "dscale_tensor_uid": dscale, "dbias_tensor_uid": dbias})
+    g.nodes[-1]["attributes"] = {"normalized_dim_count": count}
+    g.write()
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
@@ -280,6 +340,14 @@ def main():
     bwd_pointwise("pass_pw_elu_bwd", "elu_bwd", [4, 21])
     bwd_pointwise("decline_pw_gelu_bwd", "gelu_bwd", [4, 21])
     pointwise("decline_pw_sin", "sin", [4, 5])
+    # Batch normalization training / backward, layernorm backward.
+    bn_training("pass_bn_training_running_stats", [4, 8, 6, 6])
+    bn_training("pass_bn_training_nhwc_no_running", [2, 16, 5, 5], layout=nhwc, running=False)
+    bn_training("pass_bn_training_bf16", [4, 8, 6, 6], layout=nhwc, io="bfloat16", stat="bfloat16")
+    bn_backward("pass_bn_backward_nchw", [4, 8, 6, 6])
+    bn_backward("pass_bn_backward_nhwc_bf16", [2, 16, 5, 5], layout=nhwc, io="bfloat16", stat="bfloat16")
+    ln_backward("pass_layernorm_backward", [16, 64], 1)
+    ln_backward("pass_layernorm_backward_two_dims", [4, 6, 8], 2)
     # Layer normalization, reduction, pooling.
     layernorm("pass_layernorm_training_2d", [64, 256], 1)
     layernorm("pass_layernorm_inference_two_dims", [4, 8, 16], 2, stats=False)
