@@ -407,8 +407,6 @@ int main(int argc, char** argv)
     std::printf("|---|---|---|---|---|---|---|\n");
     for(const GraphSpec& g : graphs)
     {
-        if(!cd::readModel(*fbs::GetGraph(g.bytes.data())).key.size())
-            continue;
         Direct d;
         try
         {

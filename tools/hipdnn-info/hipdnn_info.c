@@ -3,8 +3,10 @@
  *
  * Prints the library version, the component (interface) versions, the engine plugins loaded for
  * a fresh handle, every engine they provide, every heuristic policy, and the HIP runtime as the
- * backend reports it. Everything printed comes from the public API (hipdnn_backend.h), the last
- * item through the backend's own INFO log message delivered to a user log callback.
+ * backend reports it. Everything printed comes from the public API (hipdnn_backend.h); the
+ * HIP runtime and the plugin-loading problems (a plugin that failed to load, an engine id two
+ * plugins claim, an unregistered engine name) come from the backend's own log messages,
+ * delivered to a user log callback.
  *
  * Exit code: 0 on success, 1 if an API call fails.
  */
@@ -13,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <dlfcn.h>
 
 #include "hdtool.h"
 
@@ -217,8 +221,87 @@ static void print_runtime(hipdnnHandle_t handle, size_t engines)
     }
 }
 
+/* Prints the WARN and ERROR lines the backend logged while loading plugins for the first handle. */
+static void print_load_problems(const hd_log_capture* capture)
+{
+    int i, shown = 0;
+    for(i = 0; i < capture->count; i++)
+    {
+        const char* line = capture->lines[i];
+        if(strstr(line, "] [warn] ") == NULL && strstr(line, "] [error] ") == NULL)
+        {
+            continue;
+        }
+        if(shown++ == 0)
+        {
+            printf("plugin loading problems:\n");
+        }
+        printf("  %s\n", line);
+    }
+    if(shown == 0)
+    {
+        printf("plugin loading problems: none\n");
+    }
+}
+
+/*
+ * print_nvidia lists the CUDA devices and the cuDNN library the HIPDNNGO_CUDNN engine would use,
+ * through the CUDA driver and cuDNN opened with dlopen (nothing is linked; absent libraries are
+ * reported as absent).
+ */
+static void print_nvidia(void)
+{
+    void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    void* dnn = dlopen("libcudnn.so.9", RTLD_NOW | RTLD_LOCAL);
+    int (*cu_init)(unsigned) = NULL;
+    int (*cu_count)(int*) = NULL;
+    int (*cu_name)(char*, int, int) = NULL;
+    int (*cu_attr)(int*, int, int) = NULL;
+    int (*cu_version)(int*) = NULL;
+    size_t (*dnn_version)(void) = NULL;
+    int count = 0, i, driver = 0;
+    if(dnn != NULL)
+        *(void**)(&dnn_version) = dlsym(dnn, "cudnnGetVersion");
+    if(dnn_version != NULL)
+    {
+        size_t v = dnn_version();
+        printf("cuDNN: %zu.%zu.%zu (libcudnn.so.9)\n", v / 10000, (v / 100) % 100, v % 100);
+    }
+    else
+        printf("cuDNN: not found (libcudnn.so.9)\n");
+    if(cuda == NULL)
+    {
+        printf("CUDA devices: no CUDA driver (libcuda.so.1)\n");
+        return;
+    }
+    *(void**)(&cu_init) = dlsym(cuda, "cuInit");
+    *(void**)(&cu_count) = dlsym(cuda, "cuDeviceGetCount");
+    *(void**)(&cu_name) = dlsym(cuda, "cuDeviceGetName");
+    *(void**)(&cu_attr) = dlsym(cuda, "cuDeviceGetAttribute");
+    *(void**)(&cu_version) = dlsym(cuda, "cuDriverGetVersion");
+    if(cu_init == NULL || cu_count == NULL || cu_name == NULL || cu_attr == NULL || cu_init(0) != 0 || cu_count(&count) != 0)
+    {
+        printf("CUDA devices: none (the CUDA driver does not initialise)\n");
+        return;
+    }
+    if(cu_version != NULL)
+        cu_version(&driver);
+    printf("CUDA devices: %d (driver API %d.%d)\n", count, driver / 1000, (driver % 1000) / 10);
+    for(i = 0; i < count; i++)
+    {
+        char name[256] = {0};
+        int major = 0, minor = 0, sms = 0;
+        cu_name(name, (int)sizeof name, i);
+        cu_attr(&major, 75, i); /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
+        cu_attr(&minor, 76, i); /* ..._MINOR */
+        cu_attr(&sms, 16, i);   /* CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT */
+        printf("  device %d: %s, compute capability %d.%d, %d SMs\n", i, name, major, minor, sms);
+    }
+}
+
 int main(int argc, char** argv)
 {
+    static hd_log_capture loading;
     hipdnnHandle_t handle = NULL;
     size_t engines = 0;
     int rc = 0;
@@ -238,14 +321,22 @@ int main(int argc, char** argv)
     {
         return 1;
     }
-    CHECK(hipdnnCreate(&handle));
+    hd_capture_begin(&loading);
+    rc = hd_report(hipdnnCreate(&handle), "hipdnnCreate", NULL, 0) != HIPDNN_STATUS_SUCCESS;
+    hd_capture_end(&loading);
+    if(rc != 0)
+    {
+        return 1;
+    }
     if(print_plugin_paths(handle) != 0 || print_engines(handle, &engines) != 0 || print_policies(handle) != 0)
     {
         rc = 1;
     }
     if(rc == 0)
     {
+        print_load_problems(&loading);
         print_runtime(handle, engines);
+        print_nvidia();
     }
     if(hd_report(hipdnnDestroy(handle), "hipdnnDestroy", NULL, 0) != HIPDNN_STATUS_SUCCESS)
     {

@@ -1,0 +1,161 @@
+// Translation tests that need no GPU: readModel (FlatBuffer -> the engine's model) on the graph
+// shapes the plugin supports, checked op by op. The cuDNN descriptors themselves are built only
+// on a GPU machine (tests/device_check.sh).
+#include "Graph.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+namespace fbs = hipdnn_flatbuffers_sdk::data_objects;
+using namespace hipdnngo::cudnn;
+
+namespace
+{
+int gFailures = 0;
+#define CHECK(cond)                                                        \
+    do                                                                     \
+    {                                                                      \
+        if(!(cond))                                                        \
+        {                                                                  \
+            std::fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+            ++gFailures;                                                   \
+        }                                                                  \
+    } while(0)
+
+struct GB
+{
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<fbs::TensorAttributes>> tensors;
+    std::vector<flatbuffers::Offset<fbs::Node>> nodes;
+    void tensor(int64_t uid, fbs::DataType t, std::vector<int64_t> dims, std::vector<int64_t> strides, bool virt = false)
+    {
+        tensors.push_back(fbs::CreateTensorAttributesDirect(fbb, uid, nullptr, t, &strides, &dims, virt));
+    }
+    void node(fbs::NodeAttributes type, flatbuffers::Offset<void> attrs)
+    {
+        nodes.push_back(fbs::CreateNodeDirect(fbb, "n", fbs::DataType::FLOAT, type, attrs));
+    }
+    const fbs::Graph* finish()
+    {
+        fbb.Finish(fbs::CreateGraphDirect(fbb, "g", fbs::DataType::FLOAT, fbs::DataType::FLOAT, fbs::DataType::FLOAT, &tensors, &nodes));
+        return fbs::GetGraph(fbb.GetBufferPointer());
+    }
+};
+
+void pointwise(GB& g, fbs::PointwiseMode m, int64_t in0, int64_t in1, int64_t out)
+{
+    g.node(fbs::NodeAttributes::PointwiseAttributes,
+           fbs::CreatePointwiseAttributes(g.fbb, m, flatbuffers::nullopt, flatbuffers::nullopt, flatbuffers::nullopt,
+                                          flatbuffers::nullopt, in0, in1 >= 0 ? flatbuffers::Optional<int64_t>(in1) : flatbuffers::nullopt,
+                                          flatbuffers::nullopt, out)
+               .Union());
+}
+
+bool throwsUnsupported(const fbs::Graph* g, const char* needle)
+{
+    try
+    {
+        readModel(*g);
+    }
+    catch(const Unsupported& e)
+    {
+        return std::strstr(e.what(), needle) != nullptr;
+    }
+    return false;
+}
+} // namespace
+
+int main()
+{
+    { // conv -> bias -> ReLU, NHWC fp16
+        GB g;
+        g.tensor(1, fbs::DataType::HALF, {2, 8, 4, 4}, {128, 1, 32, 8});
+        g.tensor(2, fbs::DataType::HALF, {16, 8, 3, 3}, {72, 1, 24, 8});
+        g.tensor(3, fbs::DataType::FLOAT, {2, 16, 4, 4}, {256, 1, 64, 16}, true);
+        g.tensor(4, fbs::DataType::HALF, {1, 16, 1, 1}, {16, 1, 16, 16});
+        g.tensor(5, fbs::DataType::FLOAT, {2, 16, 4, 4}, {256, 1, 64, 16}, true);
+        g.tensor(6, fbs::DataType::HALF, {2, 16, 4, 4}, {256, 1, 64, 16});
+        const std::vector<int64_t> pad{1, 1}, one{1, 1};
+        g.node(fbs::NodeAttributes::ConvolutionFwdAttributes,
+               fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &pad, &pad, &one, &one, fbs::ConvMode::CROSS_CORRELATION).Union());
+        pointwise(g, fbs::PointwiseMode::ADD, 3, 4, 5);
+        pointwise(g, fbs::PointwiseMode::RELU_FWD, 5, -1, 6);
+        const Model m = readModel(*g.finish());
+        CHECK(m.rank == 4);
+        CHECK(m.ops.size() == 3);
+        CHECK(m.ops[0].kind == OpKind::ConvFwd && m.ops[0].mode == CUDNN_CROSS_CORRELATION);
+        CHECK(m.ops[1].mode == CUDNN_POINTWISE_ADD && m.ops[1].t[1] == 4 && m.ops[1].t[3] == 5);
+        CHECK(m.ops[2].mode == CUDNN_POINTWISE_RELU_FWD && m.ops[2].t[1] == -1);
+        CHECK(m.find(3)->isVirtual && m.find(1)->dtype == CUDNN_DATA_HALF);
+        CHECK(m.summary == "conv_fwd+pointwise(ADD)+pointwise(RELU_FWD)");
+        // The cache key ignores nothing that matters: another stride is another key.
+        GB g2;
+        g2.tensor(1, fbs::DataType::FLOAT, {4}, {1});
+        g2.tensor(2, fbs::DataType::FLOAT, {4}, {1});
+        pointwise(g2, fbs::PointwiseMode::RELU_FWD, 1, -1, 2);
+        const Model a = readModel(*g2.finish());
+        CHECK(a.rank == 3 && a.find(1)->dims == std::vector<int64_t>({1, 1, 4}));
+        CHECK(a.key != m.key);
+    }
+    { // matmul with a rank-2 B broadcast over the batch
+        GB g;
+        g.tensor(1, fbs::DataType::BFLOAT16, {3, 8, 16}, {128, 16, 1});
+        g.tensor(2, fbs::DataType::BFLOAT16, {16, 4}, {4, 1});
+        g.tensor(3, fbs::DataType::BFLOAT16, {3, 8, 4}, {32, 4, 1});
+        g.node(fbs::NodeAttributes::MatmulAttributes, fbs::CreateMatmulAttributes(g.fbb, 1, 2, 3).Union());
+        const Model m = readModel(*g.finish());
+        CHECK(m.rank == 3 && m.find(2)->dims == std::vector<int64_t>({1, 16, 4}));
+        CHECK(m.ops.size() == 1 && m.ops[0].kind == OpKind::Matmul);
+    }
+    { // SDPA causal with stats: the fused-attention op pattern, K transposed in place
+        GB g;
+        const std::vector<int64_t> d{2, 4, 32, 16}, s{2048, 512, 16, 1};
+        for(int64_t uid = 1; uid <= 4; ++uid)
+            g.tensor(uid, fbs::DataType::HALF, d, s);
+        g.tensor(5, fbs::DataType::FLOAT, {2, 4, 32, 1}, {128, 32, 1, 1});
+        fbs::SdpaAttributesBuilder b(g.fbb);
+        b.add_q_tensor_uid(1);
+        b.add_k_tensor_uid(2);
+        b.add_v_tensor_uid(3);
+        b.add_o_tensor_uid(4);
+        b.add_stats_tensor_uid(5);
+        b.add_causal_mask(true);
+        b.add_attn_scale_value(0.25f);
+        const auto attrs = b.Finish();
+        g.node(fbs::NodeAttributes::SdpaAttributes, attrs.Union());
+        const Model m = readModel(*g.finish());
+        CHECK(m.find(2)->dims == std::vector<int64_t>({2, 4, 16, 32}));
+        CHECK(m.find(2)->strides == std::vector<int64_t>({2048, 512, 1, 16}));
+        std::vector<int> kinds;
+        for(const OpSpec& op : m.ops)
+            kinds.push_back(op.kind == OpKind::Matmul ? -1 : op.kind == OpKind::Reduction ? -2 : op.mode);
+        const std::vector<int> want{-1,
+                                    CUDNN_POINTWISE_MUL,
+                                    CUDNN_POINTWISE_GEN_INDEX,
+                                    CUDNN_POINTWISE_GEN_INDEX,
+                                    CUDNN_POINTWISE_CMP_GE,
+                                    CUDNN_POINTWISE_BINARY_SELECT,
+                                    -2,
+                                    CUDNN_POINTWISE_SUB,
+                                    CUDNN_POINTWISE_EXP,
+                                    -2,
+                                    CUDNN_POINTWISE_LOG,
+                                    CUDNN_POINTWISE_ADD,
+                                    CUDNN_POINTWISE_DIV,
+                                    -1};
+        CHECK(kinds == want);
+        CHECK(m.ops.back().t[1] == 3 && m.ops.back().t[2] == 4);
+        CHECK(m.ops[11].t[3] == 5); // stats = max + log(sum)
+    }
+    { // declines name the reason
+        GB g;
+        g.tensor(1, fbs::DataType::FLOAT, {4}, {1});
+        g.tensor(2, fbs::DataType::FLOAT, {4}, {1});
+        const std::vector<int64_t> in{1}, out{2};
+        g.node(fbs::NodeAttributes::CustomOpAttributes, fbs::CreateCustomOpAttributesDirect(g.fbb, "x", &in, &out).Union());
+        CHECK(throwsUnsupported(g.finish(), "CustomOpAttributes"));
+    }
+    if(gFailures == 0)
+        std::printf("PASS hipdnn_cudnn_model_tests\n");
+    return gFailures == 0 ? 0 : 1;
+}
