@@ -134,3 +134,28 @@ func TestAPIVersions(t *testing.T) {
 		}
 	}
 }
+
+func TestEngineNameRegistry(t *testing.T) {
+	for _, n := range []string{"MIOPEN_ENGINE", "MIOPEN_ENGINE_DETERMINISTIC", "HIPDNNGO_CPU_REFERENCE", "HIPDNNGO_ONEDNN", "BENCHMARK_HIPDNNGO_CUDNN"} {
+		if !IsRegisteredEngineName(n) {
+			t.Errorf("%s is not registered", n)
+		}
+	}
+	for _, n := range []string{"", "BENCHMARK_", "TEST_GOOD_DEFAULT_ENGINE", "miopen_engine", "BENCHMARK_BENCHMARK_MIOPEN_ENGINE"} {
+		if IsRegisteredEngineName(n) {
+			t.Errorf("%q is registered", n)
+		}
+	}
+	// The registry comes from the header: it holds AMD's names and ours, with distinct ids.
+	seen := map[int64]string{}
+	for _, n := range RegisteredEngineNames {
+		id := EngineNameToID(n)
+		if other, dup := seen[id]; dup {
+			t.Errorf("%s and %s share id %s", n, other, FormatEngineID(id))
+		}
+		seen[id] = n
+	}
+	if len(RegisteredEngineNames) < 12 {
+		t.Errorf("registry has %d names, want at least 12", len(RegisteredEngineNames))
+	}
+}

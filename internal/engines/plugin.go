@@ -278,6 +278,7 @@ func (p *Plugin) engineName(id int64) (name string, ok bool) {
 			p.Path, FormatEngineID(id), id, name, FormatEngineID(owner), owner)
 		return "", false
 	}
+	noteUnregistered(p.Path, name)
 	return name, true
 }
 

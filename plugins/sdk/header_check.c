@@ -5,6 +5,7 @@
 #include <hipdnn_plugin_sdk/HeuristicsPluginApi.h>
 #include <hipdnn_plugin_sdk/PluginApi.h>
 #include <hipdnn_plugin_sdk/PluginApiDataTypes.h>
+#include <hipdnn_plugin_sdk/EngineNames.h>
 #include <hipdnn_plugin_sdk/PluginExport.h>
 #include <hipdnn_plugin_sdk/engine_api_version.h>
 #include <hipdnn_plugin_sdk/heuristic_api_version.h>
