@@ -375,7 +375,7 @@ private:
     }
 
     // The md of a post-op's second operand, broadcast to `dims`.
-    mdesc src1Md(const Tensor& t, const std::vector<int64_t>& dims)
+    mdesc src1Md(const Tensor& t, const std::vector<int64_t>& dims, std::optional<dt> as = std::nullopt)
     {
         const std::vector<int64_t> bd = *broadcastTo(t.dims, dims);
         if(t.isConstant || t.isPassByValue)
@@ -385,7 +385,7 @@ private:
         for(size_t d = 0; d < bd.size(); ++d)
             if(bd[d] == 1 && st[d] == 0)
                 st[d] = 1;
-        return mdesc(bd, *mapType(t.dtype), st);
+        return mdesc(bd, as ? *as : *mapType(t.dtype), st);
     }
 
     // attrFor: post-ops for chain[from, to); appends the src1 args.
@@ -1354,15 +1354,30 @@ private:
 
     void batchnormInference(const fbs::Node& n, const std::string& name)
     {
-        // y = (x - mean) * inv_variance * scale + bias: one binary primitive with three
-        // per-channel post-ops (the graph carries the inverse variance, not the variance).
         const auto& a = *n.attributes_as_BatchnormInferenceAttributes();
         const Tensor& x = tensor(a.x_tensor_uid(), "x", name);
-        const Tensor& mean = tensor(a.mean_tensor_uid(), "mean", name);
         const Tensor& inv = tensor(a.inv_variance_tensor_uid(), "inv_variance", name);
-        const Tensor& scale = tensor(a.scale_tensor_uid(), "scale", name);
-        const Tensor& bias = tensor(a.bias_tensor_uid(), "bias", name);
-        const Tensor& y = tensor(a.y_tensor_uid(), "y", name);
+        batchnormInferenceCore(name, x, tensor(a.mean_tensor_uid(), "mean", name), inv,
+                               tensor(a.scale_tensor_uid(), "scale", name), tensor(a.bias_tensor_uid(), "bias", name),
+                               tensor(a.y_tensor_uid(), "y", name), std::nullopt);
+    }
+
+    void batchnormInferenceVariance(const fbs::Node& n, const std::string& name)
+    {
+        const auto& a = *n.attributes_as_BatchnormInferenceAttributesVarianceExt();
+        const float eps = static_cast<float>(scalarValue(a.epsilon_tensor_uid(), "epsilon", name));
+        batchnormInferenceCore(name, tensor(a.x_tensor_uid(), "x", name), tensor(a.mean_tensor_uid(), "mean", name),
+                               tensor(a.variance_tensor_uid(), "variance", name),
+                               tensor(a.scale_tensor_uid(), "scale", name), tensor(a.bias_tensor_uid(), "bias", name),
+                               tensor(a.y_tensor_uid(), "y", name), eps);
+    }
+
+    // y = (x - mean) * inv_variance * scale + bias: one binary primitive with three per-channel
+    // post-ops. With `eps` the graph carries the variance: inv_variance = (variance + eps)^-1/2
+    // is computed first into the workspace.
+    void batchnormInferenceCore(const std::string& name, const Tensor& x, const Tensor& mean, const Tensor& inv,
+                                const Tensor& scale, const Tensor& bias, const Tensor& y, std::optional<float> eps)
+    {
         if(x.dims != y.dims || x.rank() < 2)
             throw Unsupported(name + ": batchnorm x and y must have the same dims, rank >= 2");
         for(const Tensor* t : {&mean, &inv, &scale, &bias})
@@ -1374,12 +1389,24 @@ private:
             if(!perChannel)
                 throw Unsupported(name + ": batchnorm statistics must be per channel");
         }
+        mdesc invMd = src1Md(inv, x.dims);
+        Buffer invBuf = input(inv, name);
+        if(eps)
+        {
+            const mdesc f = src1Md(inv, x.dims, dt::f32);
+            const Buffer t = temp(f);
+            addReorder(invMd, invBuf, f, t, name + " variance to f32");
+            toInverse(f, t, *eps);
+            invMd = f;
+            invBuf = t;
+        }
         dnnl::post_ops ops;
         std::vector<Arg> args{Arg{DNNL_ARG_SRC_0, mdOf(x), input(x, name)},
                               Arg{DNNL_ARG_SRC_1, src1Md(mean, x.dims), input(mean, name)}};
         int k = 0;
-        for(auto [t, alg] : {std::pair<const Tensor*, algorithm>{&inv, algorithm::binary_mul},
-                             {&scale, algorithm::binary_mul}, {&bias, algorithm::binary_add}})
+        api::appendBinary(ops, algorithm::binary_mul, invMd);
+        args.push_back(Arg{DNNL_ARG_ATTR_MULTIPLE_POST_OP(k++) | DNNL_ARG_SRC_1, invMd, invBuf});
+        for(auto [t, alg] : {std::pair<const Tensor*, algorithm>{&scale, algorithm::binary_mul}, {&bias, algorithm::binary_add}})
         {
             const mdesc m = src1Md(*t, x.dims);
             api::appendBinary(ops, alg, m);
@@ -1473,6 +1500,14 @@ void PlanBuilder::run()
         }
         case fbs::NodeAttributes::ReductionAttributes: reads(n->attributes_as_ReductionAttributes()->in_tensor_uid()); break;
         case fbs::NodeAttributes::ResampleFwdAttributes: reads(n->attributes_as_ResampleFwdAttributes()->x_tensor_uid()); break;
+        case fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt:
+        {
+            const auto* a = n->attributes_as_BatchnormInferenceAttributesVarianceExt();
+            for(int64_t u : {a->x_tensor_uid(), a->mean_tensor_uid(), a->variance_tensor_uid(), a->scale_tensor_uid(),
+                             a->bias_tensor_uid()})
+                reads(u);
+            break;
+        }
         case fbs::NodeAttributes::LayernormBackwardAttributes:
         {
             const auto* a = n->attributes_as_LayernormBackwardAttributes();
@@ -1508,6 +1543,7 @@ void PlanBuilder::run()
         case fbs::NodeAttributes::MatmulAttributes: matmul(n, name); break;
         case fbs::NodeAttributes::PointwiseAttributes: pointwise(n, name); break;
         case fbs::NodeAttributes::BatchnormInferenceAttributes: batchnormInference(n, name); break;
+        case fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt: batchnormInferenceVariance(n, name); break;
         case fbs::NodeAttributes::LayernormAttributes: layernorm(n, name); break;
         case fbs::NodeAttributes::LayernormBackwardAttributes: layernormBackward(n, name); break;
         case fbs::NodeAttributes::BatchnormAttributes: batchnormTraining(n, name); break;

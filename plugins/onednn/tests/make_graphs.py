@@ -340,6 +340,24 @@ def main():
     bwd_pointwise("pass_pw_elu_bwd", "elu_bwd", [4, 21])
     bwd_pointwise("decline_pw_gelu_bwd", "gelu_bwd", [4, 21])
     pointwise("decline_pw_sin", "sin", [4, 5])
+    # Batch normalization inference (inv_variance and variance forms).
+    for variant in ("inv", "var"):
+        g = G("pass_bn_inference_%s_nhwc" % variant)
+        xd, cd = [2, 16, 5, 5], [1, 16, 1, 1]
+        x = g.t("x", xd, nhwc(xd))
+        mean, stat = g.t("mean", cd), g.t("stat", cd)
+        scale, bias = g.t("scale", cd), g.t("bias", cd)
+        y = g.t("y", xd, nhwc(xd))
+        if variant == "inv":
+            g.node("BatchnormInferenceAttributes", "bni",
+                   {"x_tensor_uid": x, "mean_tensor_uid": mean, "inv_variance_tensor_uid": stat,
+                    "scale_tensor_uid": scale, "bias_tensor_uid": bias}, {"y_tensor_uid": y})
+        else:
+            g.node("BatchnormInferenceAttributesVarianceExt", "bnv",
+                   {"x_tensor_uid": x, "mean_tensor_uid": mean, "variance_tensor_uid": stat,
+                    "scale_tensor_uid": scale, "bias_tensor_uid": bias, "epsilon_tensor_uid": const(g, "eps", 1e-5)},
+                   {"y_tensor_uid": y})
+        g.write()
     # Batch normalization training / backward, layernorm backward.
     bn_training("pass_bn_training_running_stats", [4, 8, 6, 6])
     bn_training("pass_bn_training_nhwc_no_running", [2, 16, 5, 5], layout=nhwc, running=False)
