@@ -14,8 +14,10 @@
 #include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
 
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 using namespace hipdnngo::onednn;
 using hipdnn_plugin_sdk::fail;
@@ -28,6 +30,7 @@ struct HipdnnEnginePluginHandle
 struct HipdnnEnginePluginExecutionContext
 {
     std::unique_ptr<Plan> plan;
+    std::vector<uint8_t> config, graph; // copies, for plan serialization
 };
 
 namespace
@@ -108,6 +111,35 @@ std::unique_ptr<Plan> makePlan(const hipdnnPluginConstData_t* engineConfig, cons
     if(!problem.empty())
         throw Unsupported(problem);
     return std::make_unique<Plan>(*graph, build);
+}
+
+std::vector<uint8_t> copyOf(const hipdnnPluginConstData_t* d, const char* what)
+{
+    if(d == nullptr || d->ptr == nullptr || d->size == 0)
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string(what) + " buffer is NULL or empty");
+    const auto* p = static_cast<const uint8_t*>(d->ptr);
+    return std::vector<uint8_t>(p, p + d->size);
+}
+
+// Serialized context: "HGOD", format version (u32 LE), then the EngineConfig and the Graph,
+// each as u64 LE size + bytes. Deserializing rebuilds the plan from them (oneDNN primitives are
+// not serializable in 2.x).
+constexpr char kMagic[4] = {'H', 'G', 'O', 'D'};
+constexpr uint32_t kFormat = 1;
+
+void putLe(std::vector<uint8_t>& out, uint64_t v, int bytes)
+{
+    for(int i = 0; i < bytes; ++i)
+        out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+HipdnnEnginePluginExecutionContext* newContext(std::vector<uint8_t> config, std::vector<uint8_t> graph)
+{
+    const hipdnnPluginConstData_t c{config.data(), config.size()}, g{graph.data(), graph.size()};
+    std::unique_ptr<Plan> plan = makePlan(&c, &g, true);
+    log(HIPDNN_SEV_INFO, "execution context: " + plan->describe() + "; workspace " + std::to_string(plan->workspaceSize())
+                             + " bytes");
+    return new HipdnnEnginePluginExecutionContext{std::move(plan), std::move(config), std::move(graph)};
 }
 
 Plan& planOf(hipdnnEnginePluginExecutionContext_t ctx)
@@ -319,10 +351,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionConte
     return entry("CreateExecutionContext", [&] {
         requireNotNull(handle, "handle");
         requireNotNull(execution_context, "execution_context");
-        std::unique_ptr<Plan> plan = makePlan(engine_config, op_graph, true);
-        log(HIPDNN_SEV_INFO, "execution context: " + plan->describe() + "; workspace "
-                                 + std::to_string(plan->workspaceSize()) + " bytes");
-        *execution_context = new HipdnnEnginePluginExecutionContext{std::move(plan)};
+        *execution_context = newContext(copyOf(engine_config, "EngineConfig"), copyOf(op_graph, "Graph"));
     });
 }
 
@@ -333,6 +362,74 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroyExecutionCont
         requireNotNull(handle, "handle");
         requireNotNull(execution_context, "execution_context");
         delete execution_context;
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSerializeExecutionContext(
+    hipdnnEnginePluginHandle_t handle,
+    hipdnnEnginePluginExecutionContext_t execution_context,
+    hipdnnPluginConstData_t* serialized_context)
+{
+    return entry("SerializeExecutionContext", [&] {
+        requireNotNull(handle, "handle");
+        requireNotNull(serialized_context, "serialized_context");
+        planOf(execution_context);
+        std::vector<uint8_t> out(kMagic, kMagic + 4);
+        putLe(out, kFormat, 4);
+        putLe(out, execution_context->config.size(), 8);
+        out.insert(out.end(), execution_context->config.begin(), execution_context->config.end());
+        putLe(out, execution_context->graph.size(), 8);
+        out.insert(out.end(), execution_context->graph.begin(), execution_context->graph.end());
+        hipdnn_plugin_sdk::publishBytes(out.data(), out.size(), serialized_context);
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroySerializedExecutionContext(
+    hipdnnEnginePluginHandle_t handle, hipdnnPluginConstData_t* serialized_context)
+{
+    return entry("DestroySerializedExecutionContext", [&] {
+        requireNotNull(handle, "handle");
+        hipdnn_plugin_sdk::releaseBuffer(serialized_context);
+    });
+}
+
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionContextFromSerialized(
+    hipdnnEnginePluginHandle_t handle,
+    const hipdnnPluginConstData_t* serialized_context,
+    hipdnnEnginePluginExecutionContext_t* execution_context)
+{
+    return entry("CreateExecutionContextFromSerialized", [&] {
+        requireNotNull(handle, "handle");
+        requireNotNull(execution_context, "execution_context");
+        const std::vector<uint8_t> in = copyOf(serialized_context, "serialized context");
+        size_t pos = 0;
+        auto get = [&](int bytes) {
+            if(in.size() - pos < static_cast<size_t>(bytes))
+                fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context is truncated");
+            uint64_t v = 0;
+            for(int i = 0; i < bytes; ++i)
+                v |= static_cast<uint64_t>(in[pos + static_cast<size_t>(i)]) << (8 * i);
+            pos += static_cast<size_t>(bytes);
+            return v;
+        };
+        if(in.size() < 8 || std::memcmp(in.data(), kMagic, 4) != 0)
+            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context is not a HIPDNNGO_ONEDNN context");
+        pos = 4;
+        const uint64_t format = get(4);
+        if(format != kFormat)
+            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context format " + std::to_string(format) + " is unknown");
+        auto blob = [&]() {
+            const uint64_t n = get(8);
+            if(n > in.size() - pos)
+                fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context is truncated");
+            std::vector<uint8_t> b(in.begin() + static_cast<std::ptrdiff_t>(pos),
+                                   in.begin() + static_cast<std::ptrdiff_t>(pos + n));
+            pos += n;
+            return b;
+        };
+        std::vector<uint8_t> config = blob();
+        std::vector<uint8_t> graph = blob();
+        *execution_context = newContext(std::move(config), std::move(graph));
     });
 }
 
