@@ -6,6 +6,7 @@ import (
 
 	"github.com/hipdnn-go/backend/hip"
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/heuristics"
 	"github.com/hipdnn-go/backend/internal/registry"
 	"github.com/hipdnn-go/backend/internal/status"
@@ -91,7 +92,7 @@ func finalizeHeuristic(o Object) error {
 		Candidates:  candidates,
 		Graph:       e.graph.Bytes(),
 		Model:       e.graph.Model(),
-		DeviceProps: devicePropertiesBlob(h.Stream()),
+		DeviceProps: candidateDeviceProperties(mgr, candidates, h.Stream()),
 		Order:       e.order,
 		Metric:      e.metric,
 		EngineID:    func(s string) int64 { return engineIDOf(mgr, s) },
@@ -130,6 +131,18 @@ func devicePropertiesBlob(stream uintptr) []byte {
 	b := heuristics.DevicePropertiesBlob(&p)
 	devicePropertiesBlobs.Store(dev, b)
 	return b
+}
+
+// candidateDeviceProperties is devicePropertiesBlob when a candidate engine runs on a device,
+// and the host-only blob when every candidate is a host-memory engine: ranking CPU engines
+// does not start the GPU runtime (a first CUDA call costs about 0.25 s).
+func candidateDeviceProperties(mgr *engines.Manager, candidates []int64, stream uintptr) []byte {
+	for _, id := range candidates {
+		if en := mgr.EngineByID(id); en == nil || !en.HostMemory {
+			return devicePropertiesBlob(stream)
+		}
+	}
+	return heuristics.DevicePropertiesBlob(nil)
 }
 
 // devicePropertiesBlobs keeps each device's blob (device -> []byte, never modified): the
