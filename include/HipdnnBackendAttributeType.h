@@ -20,7 +20,7 @@ typedef enum
     HIPDNN_TYPE_HEUR_MODE = 7,                  /* hipdnnBackendHeurMode_t */
     HIPDNN_TYPE_KNOB_TYPE = 8,                  /* unused: knobs are named by strings */
     HIPDNN_TYPE_NAN_PROPOGATION = 9,            /* unused (spelling as upstream) */
-    HIPDNN_TYPE_NUMERICAL_NOTE = 10,            /* unused: no numerical-note enum exists */
+    HIPDNN_TYPE_NUMERICAL_NOTE = 10,            /* hipdnnBackendNumericalNote_t (our extension) */
     HIPDNN_TYPE_LAYOUT_TYPE = 11,               /* unused */
     HIPDNN_TYPE_ATTRIB_NAME = 12,               /* hipdnnBackendAttributeName_t */
     HIPDNN_TYPE_BACKEND_DESCRIPTOR = 13,        /* hipdnnBackendDescriptor_t */

@@ -91,6 +91,7 @@
 #include "HipdnnBackendFlatbufferData.h"
 #include "HipdnnBackendHeuristicType.h"
 #include "HipdnnBackendLimits.h"
+#include "HipdnnBackendNumericalNote.h"
 #include "HipdnnBackendPluginLoadingMode.h"
 #include "HipdnnBackendPluginUnloadingMode.h"
 #include "HipdnnConvolutionMode.h"

@@ -1872,6 +1872,73 @@ func (v HeurMode) IsValid() bool {
 	return false
 }
 
+// NumericalNote is the C enum hipdnnBackendNumericalNote_t (include/HipdnnBackendNumericalNote.h).
+type NumericalNote int32
+
+// Values of hipdnnBackendNumericalNote_t, named as in C.
+const (
+	HIPDNN_NUMERICAL_NOTE_TENSOR_CORE                 NumericalNote = 0
+	HIPDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS         NumericalNote = 1
+	HIPDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION NumericalNote = 2
+	HIPDNN_NUMERICAL_NOTE_FFT                         NumericalNote = 3
+	HIPDNN_NUMERICAL_NOTE_NONDETERMINISTIC            NumericalNote = 4
+	HIPDNN_NUMERICAL_NOTE_WINOGRAD                    NumericalNote = 5
+	HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_4x4           NumericalNote = 6
+	HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_6x6           NumericalNote = 7
+	HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13         NumericalNote = 8
+	HIPDNN_NUMERICAL_NOTE_STRICT_NAN_PROP             NumericalNote = 9
+	HIPDNN_NUMERICAL_NOTE_TYPE_COUNT                  NumericalNote = 10
+)
+
+// String returns the C name of v (the first declared one where names share a value),
+// or "NumericalNote(<n>)" for an undeclared value.
+func (v NumericalNote) String() string {
+	switch v {
+	case HIPDNN_NUMERICAL_NOTE_TENSOR_CORE:
+		return "HIPDNN_NUMERICAL_NOTE_TENSOR_CORE"
+	case HIPDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS:
+		return "HIPDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS"
+	case HIPDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION:
+		return "HIPDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION"
+	case HIPDNN_NUMERICAL_NOTE_FFT:
+		return "HIPDNN_NUMERICAL_NOTE_FFT"
+	case HIPDNN_NUMERICAL_NOTE_NONDETERMINISTIC:
+		return "HIPDNN_NUMERICAL_NOTE_NONDETERMINISTIC"
+	case HIPDNN_NUMERICAL_NOTE_WINOGRAD:
+		return "HIPDNN_NUMERICAL_NOTE_WINOGRAD"
+	case HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_4x4:
+		return "HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_4x4"
+	case HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_6x6:
+		return "HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_6x6"
+	case HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13:
+		return "HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13"
+	case HIPDNN_NUMERICAL_NOTE_STRICT_NAN_PROP:
+		return "HIPDNN_NUMERICAL_NOTE_STRICT_NAN_PROP"
+	case HIPDNN_NUMERICAL_NOTE_TYPE_COUNT:
+		return "HIPDNN_NUMERICAL_NOTE_TYPE_COUNT"
+	}
+	return "NumericalNote(" + strconv.FormatInt(int64(v), 10) + ")"
+}
+
+// IsValid reports whether v is a value declared by hipdnnBackendNumericalNote_t.
+func (v NumericalNote) IsValid() bool {
+	switch v {
+	case HIPDNN_NUMERICAL_NOTE_TENSOR_CORE,
+		HIPDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS,
+		HIPDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION,
+		HIPDNN_NUMERICAL_NOTE_FFT,
+		HIPDNN_NUMERICAL_NOTE_NONDETERMINISTIC,
+		HIPDNN_NUMERICAL_NOTE_WINOGRAD,
+		HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_4x4,
+		HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_6x6,
+		HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13,
+		HIPDNN_NUMERICAL_NOTE_STRICT_NAN_PROP,
+		HIPDNN_NUMERICAL_NOTE_TYPE_COUNT:
+		return true
+	}
+	return false
+}
+
 // PluginLoadingMode is the C enum hipdnnPluginLoadingMode_ext_t (include/HipdnnBackendPluginLoadingMode.h).
 type PluginLoadingMode int32
 
@@ -3352,6 +3419,17 @@ var AllConstants = map[string]int64{
 	"HIPDNN_MOE_GROUPED_MATMUL_MODE_SCATTER":                               2,
 	"HIPDNN_NORM_FWD_INFERENCE":                                            1,
 	"HIPDNN_NORM_FWD_TRAINING":                                             2,
+	"HIPDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS":                            1,
+	"HIPDNN_NUMERICAL_NOTE_FFT":                                            3,
+	"HIPDNN_NUMERICAL_NOTE_NONDETERMINISTIC":                               4,
+	"HIPDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION":                    2,
+	"HIPDNN_NUMERICAL_NOTE_STRICT_NAN_PROP":                                9,
+	"HIPDNN_NUMERICAL_NOTE_TENSOR_CORE":                                    0,
+	"HIPDNN_NUMERICAL_NOTE_TYPE_COUNT":                                     10,
+	"HIPDNN_NUMERICAL_NOTE_WINOGRAD":                                       5,
+	"HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13":                            8,
+	"HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_4x4":                              6,
+	"HIPDNN_NUMERICAL_NOTE_WINOGRAD_TILE_6x6":                              7,
 	"HIPDNN_OPERATION_TYPE_BATCHNORM_BACKWARD_EXT":                         5,
 	"HIPDNN_OPERATION_TYPE_BATCHNORM_EXT":                                  7,
 	"HIPDNN_OPERATION_TYPE_BATCHNORM_INFERENCE_EXT":                        4,

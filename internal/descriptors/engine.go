@@ -67,6 +67,12 @@ var engineKind = register(&KindSpec{
 			}},
 		{Name: api.HIPDNN_ATTR_ENGINE_NAME_EXT, Type: api.HIPDNN_TYPE_CHAR, Max: -1, Gettable: true,
 			Compute: func(o Object) (Value, error) { return strValue(o.(*Engine).Name()), nil }},
+		// The notes of the engine's default configuration (no knob settings).
+		{Name: api.HIPDNN_ATTR_ENGINE_NUMERICAL_NOTE, Type: api.HIPDNN_TYPE_NUMERICAL_NOTE, Max: -1, Gettable: true,
+			Compute: func(o Object) (Value, error) {
+				e := o.(*Engine)
+				return notesValue(e.NumericalNotes(engines.EncodeEngineConfig(e.id, nil, "")))
+			}},
 	},
 	Finalize: finalizeEngine,
 })
@@ -101,6 +107,27 @@ func newBoundEngine(g *Graph, id int64) *Engine {
 	e.value(api.HIPDNN_ATTR_ENGINE_GLOBAL_INDEX).setInt(api.HIPDNN_TYPE_INT64, id)
 	e.graph, e.id, e.finalized = g, id, true
 	return e
+}
+
+// NumericalNotes asks the engine's plugin for the numerical notes of a configuration of this
+// engine (a serialized EngineConfig) on the engine's graph.
+func (e *Engine) NumericalNotes(config []byte) ([]api.NumericalNote, error) {
+	s, err := e.graph.session()
+	if err != nil {
+		return nil, err
+	}
+	return s.NumericalNotes(e.id, config, e.graph.Bytes())
+}
+
+func notesValue(notes []api.NumericalNote, err error) (Value, error) {
+	if err != nil {
+		return Value{}, err
+	}
+	v := Value{Set: true, Type: api.HIPDNN_TYPE_NUMERICAL_NOTE, Ints: make([]int64, 0, len(notes))}
+	for _, n := range notes {
+		v.Ints = append(v.Ints, int64(n))
+	}
+	return v, nil
 }
 
 // ID is the engine's global index (its engine id).

@@ -44,6 +44,13 @@ var engineConfigKind = register(&KindSpec{
 				}
 				return strValue(c.metric), nil
 			}},
+		// Our extension: the notes of this configuration (its knob choices included), read with
+		// the engine attribute's name.
+		{Name: api.HIPDNN_ATTR_ENGINE_NUMERICAL_NOTE, Type: api.HIPDNN_TYPE_NUMERICAL_NOTE, Max: -1, Gettable: true,
+			Compute: func(o Object) (Value, error) {
+				c := o.(*EngineConfig)
+				return notesValue(c.engine.NumericalNotes(c.blob))
+			}},
 	},
 	Finalize: finalizeEngineConfig,
 })

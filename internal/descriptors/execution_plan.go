@@ -52,6 +52,8 @@ var planKind = register(&KindSpec{
 			Compute: func(o Object) (Value, error) { return int64Value(o.(*ExecutionPlan).engineID), nil }},
 		{Name: api.HIPDNN_ATTR_EXECUTION_PLAN_IS_OVERRIDE_SHAPE_ENABLED_EXT, Type: api.HIPDNN_TYPE_BOOLEAN, Max: 1, Gettable: true,
 			Compute: func(o Object) (Value, error) { return boolValue(o.(*ExecutionPlan).override), nil }},
+		{Name: api.HIPDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, Type: api.HIPDNN_TYPE_CHAR, Max: -1, Gettable: true,
+			Compute: func(o Object) (Value, error) { return o.(*ExecutionPlan).jsonRepresentation() }},
 	},
 	Finalize: finalizePlan,
 })

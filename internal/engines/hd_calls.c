@@ -116,15 +116,27 @@ hd_result hd_get_engine_name(const hd_table* t, int64_t id)
     return hd_finish(t, st, r);
 }
 
-typedef hipdnnPluginStatus_t (*hd_is_host_memory_fn)(int64_t, int32_t*);
-
 hd_result hd_is_host_memory(const hd_table* t, int64_t id)
 {
     hd_result r = {0};
     int32_t is_host = 0;
     REQUIRE(t, HD_SLOT_IS_HOST_MEMORY);
-    hipdnnPluginStatus_t st = FN(t, HD_SLOT_IS_HOST_MEMORY, hd_is_host_memory_fn)(id, &is_host);
+    hipdnnPluginStatus_t st = FN(t, HD_SLOT_IS_HOST_MEMORY, hipdnnEnginePluginIsHostMemoryEngine_ext_fn)(id, &is_host);
     r.u = (uint64_t)(is_host != 0);
+    return hd_finish(t, st, r);
+}
+
+hd_result hd_get_numerical_notes(const hd_table* t, uintptr_t h, const void* config, size_t config_size,
+                                 const void* graph, size_t graph_size, int32_t* notes, uint32_t max)
+{
+    hd_result r = {0};
+    hipdnnPluginConstData_t c = {config, config_size};
+    hipdnnPluginConstData_t g = {graph, graph_size};
+    uint32_t n = 0;
+    REQUIRE(t, HD_SLOT_GET_NUMERICAL_NOTES);
+    hipdnnPluginStatus_t st = FN(t, HD_SLOT_GET_NUMERICAL_NOTES, hipdnnEnginePluginGetNumericalNotesV1_ext_fn)(
+        H(h), &c, &g, notes, max, &n);
+    r.u = n;
     return hd_finish(t, st, r);
 }
 

@@ -85,6 +85,7 @@ var (
 		{"hipdnnEnginePluginExecuteOpGraphWithOverrides", slotExecuteOverrides, false},
 		{"hipdnnEnginePluginGetEngineName", slotGetEngineName, false},
 		{"hipdnnEnginePluginIsHostMemoryEngine_ext", slotIsHostMemory, false},
+		{"hipdnnEnginePluginGetNumericalNotesV1_ext", slotGetNumericalNotes, false},
 	}
 )
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/status"
 )
@@ -317,6 +318,52 @@ func (s *Session) WorkspaceSize(id int64, config, graph []byte) (int64, error) {
 			e.Plugin.Name, r.u, e.Name)
 	}
 	return int64(r.u), nil
+}
+
+// maxNumericalNotes bounds what the host reads: each note once is TYPE_COUNT notes.
+const maxNumericalNotes = int(api.HIPDNN_NUMERICAL_NOTE_TYPE_COUNT)
+
+// NumericalNotes asks the engine's plugin for the numerical notes of an (EngineConfig, graph)
+// pair, sorted and without repeats. A plugin without the entry point reports none; a note
+// outside hipdnnBackendNumericalNote_t is a PLUGIN_ERROR, as a frontend filtering on notes
+// could not honour it.
+func (s *Session) NumericalNotes(id int64, config, graph []byte) ([]api.NumericalNote, error) {
+	if err := s.begin(); err != nil {
+		return nil, err
+	}
+	defer s.end()
+	e, h, err := s.engine(id)
+	if err != nil {
+		return nil, err
+	}
+	p := e.Plugin
+	if !p.tbl.has(slotGetNumericalNotes) {
+		return nil, nil
+	}
+	buf := make([]int32, maxNumericalNotes)
+	r := p.tbl.getNumericalNotes(h, config, graph, buf)
+	if !r.ok() {
+		return nil, failure("get the numerical notes of engine "+e.Name+" from plugin "+p.Name, r)
+	}
+	if r.u > uint64(len(buf)) {
+		return nil, status.Plugin("Plugin %s reported %d numerical notes for engine %s; there are %d kinds",
+			p.Name, r.u, e.Name, maxNumericalNotes)
+	}
+	var seen [maxNumericalNotes]bool
+	out := []api.NumericalNote{}
+	for _, n := range buf[:r.u] {
+		if n < 0 || int(n) >= maxNumericalNotes {
+			return nil, status.Plugin("Plugin %s reported numerical note %d for engine %s, which is not a hipdnnBackendNumericalNote_t",
+				p.Name, n, e.Name)
+		}
+		seen[n] = true
+	}
+	for n, ok := range seen {
+		if ok {
+			out = append(out, api.NumericalNote(n))
+		}
+	}
+	return out, nil
 }
 
 func (s *Session) addContext(c *Context) {

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include <hipdnn_plugin_sdk/EnginePluginApi.h>
+#include <hipdnn_plugin_sdk/EnginePluginExtensions.h>
 
 /* Outcome of a trampoline. status is the plugin's status (HD_STATUS_MISSING when the entry
  * point is not exported); err is the copied last-error text after a failure (free with free()),
@@ -61,6 +62,7 @@ enum {
     HD_SLOT_EXECUTE_OVERRIDES,
     HD_SLOT_GET_ENGINE_NAME,
     HD_SLOT_IS_HOST_MEMORY,
+    HD_SLOT_GET_NUMERICAL_NOTES,
     HD_SLOT_COUNT
 };
 
@@ -98,6 +100,8 @@ hd_result hd_set_log_level(const hd_table* t, int level);
 hd_result hd_get_all_engine_ids(const hd_table* t, int64_t* ids, uint32_t max);
 hd_result hd_get_engine_name(const hd_table* t, int64_t id);
 hd_result hd_is_host_memory(const hd_table* t, int64_t id);
+hd_result hd_get_numerical_notes(const hd_table* t, uintptr_t h, const void* config, size_t config_size,
+                                 const void* graph, size_t graph_size, int32_t* notes, uint32_t max);
 
 hd_result hd_create(const hd_table* t);
 hd_result hd_destroy(const hd_table* t, uintptr_t h);

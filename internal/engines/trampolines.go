@@ -72,6 +72,7 @@ const (
 	slotExecuteOverrides      = int(C.HD_SLOT_EXECUTE_OVERRIDES)
 	slotGetEngineName         = int(C.HD_SLOT_GET_ENGINE_NAME)
 	slotIsHostMemory          = int(C.HD_SLOT_IS_HOST_MEMORY)
+	slotGetNumericalNotes     = int(C.HD_SLOT_GET_NUMERICAL_NOTES)
 )
 
 // ---- dynamic loading ----
@@ -142,6 +143,17 @@ func (t *table) getEngineName(id int64) callResult {
 
 func (t *table) isHostMemory(id int64) callResult {
 	return result(C.hd_is_host_memory(t.c(), C.int64_t(id)))
+}
+
+// getNumericalNotes fills notes (cgo pins the slice for the call); u is the plugin's full count.
+func (t *table) getNumericalNotes(h uintptr, config, graph []byte, notes []int32) callResult {
+	cp, cn := bytesArg(config)
+	gp, gn := bytesArg(graph)
+	var np *C.int32_t
+	if len(notes) > 0 {
+		np = (*C.int32_t)(unsafe.Pointer(&notes[0]))
+	}
+	return result(C.hd_get_numerical_notes(t.c(), C.uintptr_t(h), cp, cn, gp, gn, np, C.uint32_t(len(notes))))
 }
 
 // ---- handle-level entry points ----

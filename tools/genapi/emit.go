@@ -37,6 +37,7 @@ var goTypes = map[string]goType{
 	"hipdnnSeverity_t":                      {"Severity", ""},
 	"hipdnnLogCallbackMode_t":               {"LogCallbackMode", ""},
 	"hipdnnBackendBehaviorNote_t":           {"BehaviorNote", "HIPDNN_BEHAVIOR_NOTE_UNKNOWN"},
+	"hipdnnBackendNumericalNote_t":          {"NumericalNote", ""},
 	"hipdnnPluginLoadingMode_ext_t":         {"PluginLoadingMode", ""},
 	"hipdnnPluginUnloadingMode_ext_t":       {"PluginUnloadingMode", ""},
 	"hipdnnSerializedContentFlags_t":        {"SerializedContentFlags", ""},

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <hipdnn_plugin_sdk/EnginePluginApi.h>
+#include <hipdnn_plugin_sdk/EnginePluginExtensions.h>
 #include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
 
 namespace
@@ -804,6 +805,49 @@ hipdnnPluginStatus_t hipdnnEnginePluginExecuteOpGraphWithOverrides(
             lastOverrides = std::move(overrides);
         }
         executeBody(*execution_context, device_buffers, num_device_buffers);
+    );
+}
+#endif
+
+#if TP_EXPORT_NUMERICAL_NOTES
+hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_ext(hipdnnEnginePluginHandle_t handle,
+                                                              const hipdnnPluginConstData_t* engine_config,
+                                                              const hipdnnPluginConstData_t* op_graph,
+                                                              int32_t* notes,
+                                                              uint32_t max_notes,
+                                                              uint32_t* num_notes)
+{
+    HIPDNN_PLUGIN_GUARD(
+        checkHandle(handle);
+        requireNotNull(num_notes, "num_notes");
+        const fbs::EngineConfig* config = hipdnn_plugin_sdk::verifyEngineConfig(engine_config);
+        hipdnn_plugin_sdk::verifyGraph(op_graph);
+        const EngineDef& engine = requireEngine(config->engine_id());
+        validateKnobs(engine, config);
+        std::vector<int32_t> out;
+        if(engine.knobs == KnobSet::DemoA)
+        {
+            bool accurate = false;
+            if(config->knobs() != nullptr)
+            {
+                for(const fbs::KnobSetting* k : *config->knobs())
+                {
+                    const auto* v = k->value_as_StringValue();
+                    accurate = accurate || (k->knob_id()->str() == "test.knobs.mode" && v != nullptr && v->value() != nullptr
+                                            && v->value()->str() == "accurate");
+                }
+            }
+            out.push_back(HIPDNN_NUMERICAL_NOTE_TENSOR_CORE);
+            if(!accurate)
+            {
+                out.push_back(HIPDNN_NUMERICAL_NOTE_NONDETERMINISTIC);
+            }
+        }
+        for(uint32_t i = 0; i < out.size() && i < max_notes; ++i)
+        {
+            notes[i] = out[i];
+        }
+        *num_notes = static_cast<uint32_t>(out.size());
     );
 }
 #endif

@@ -121,6 +121,9 @@
 // must ignore it when naming the engine.
 #define TP_DETAILS_ONLY_NAME_ENGINE (-8)
 #define TP_DETAILS_ONLY_NAME "TEST_KNOBS_DETAILS_ONLY_NAME"
+// Numerical notes: -8 uses tensor cores, and is NONDETERMINISTIC unless test.knobs.mode is
+// "accurate"; -9 reports none.
+#define TP_EXPORT_NUMERICAL_NOTES 1
 
 #elif defined(TP_PROFILE_KNOB_CONSTRAINT_VALIDATION)
 #define TP_PLUGIN_NAME "test_knob_constraint_validation_plugin"
@@ -305,6 +308,9 @@
 // ---- defaults --------------------------------------------------------------------------------
 #ifndef TP_EXPORT_ENGINE_NAME
 #define TP_EXPORT_ENGINE_NAME 0
+#endif
+#ifndef TP_EXPORT_NUMERICAL_NOTES
+#define TP_EXPORT_NUMERICAL_NOTES 0
 #endif
 #ifndef TP_EXPORT_OVERRIDES
 #define TP_EXPORT_OVERRIDES 0

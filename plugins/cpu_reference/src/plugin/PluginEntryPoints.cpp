@@ -11,6 +11,7 @@
 #include "plugin/ExecutionContext.hpp"
 
 #include <hipdnn_plugin_sdk/EnginePluginApi.h>
+#include <hipdnn_plugin_sdk/EnginePluginExtensions.h>
 #include <hipdnn_plugin_sdk/PluginApi.h>
 #include <hipdnn_plugin_sdk/helpers/EngineId.h>
 #include <hipdnn_plugin_sdk/helpers/LastError.h>
@@ -311,6 +312,26 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSize(hip
         requireNotNull(handle, "handle");
         requireNotNull(workspace_size, "workspace_size");
         *workspace_size = createContext(kEngineId, engine_config, op_graph)->plan->workspaceSize();
+    });
+}
+
+// hipdnnEnginePluginGetNumericalNotesV1_ext (our extension): no notes. Every output element is
+// computed by one thread in a fixed order, so results are bitwise reproducible (no
+// NONDETERMINISTIC), in the tensors' own type with no tensor cores or transforms.
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_ext(hipdnnEnginePluginHandle_t handle,
+                                                                                    const hipdnnPluginConstData_t* engine_config,
+                                                                                    const hipdnnPluginConstData_t* op_graph,
+                                                                                    int32_t* notes,
+                                                                                    uint32_t max_notes,
+                                                                                    uint32_t* num_notes)
+{
+    (void)notes;
+    (void)max_notes;
+    return entry([&] {
+        requireNotNull(handle, "handle");
+        requireNotNull(num_notes, "num_notes");
+        createContext(kEngineId, engine_config, op_graph); // verifies the config and the graph
+        *num_notes = 0;
     });
 }
 
