@@ -258,6 +258,21 @@ Built poolingForward(algorithm alg, const md& src, const md& dst, const memory::
     return b;
 }
 
+Built poolingBackward(algorithm alg, const md& diffSrc, const md& diffDst, const memory::dims& strides,
+                      const memory::dims& kernel, const memory::dims& padL, const memory::dims& padR, bool build)
+{
+    const pooling_forward::primitive_desc hint(
+        pooling_forward::desc(prop_kind::forward_training, alg, diffSrc, diffDst, strides, kernel, padL, padR),
+        cpuEngine());
+    const pooling_backward::desc d(alg, diffSrc, diffDst, strides, kernel, padL, padR);
+    const pooling_backward::primitive_desc pd(d, withUserScratchpad({}), cpuEngine(), hint);
+    Built b;
+    b.diffSrc = pd.diff_src_desc();
+    b.diffDst = pd.diff_dst_desc();
+    finish<pooling_backward>(b, pd, build);
+    return b;
+}
+
 Built reduction(algorithm alg, const md& src, const md& dst, float p, bool build)
 {
     const dnnl::reduction::desc d(alg, src, dst, p, 0.f);

@@ -66,6 +66,12 @@ Built poolingForward(dnnl::algorithm alg, const md& src, const md& dst, const dn
                      const dnnl::memory::dims& kernel, const dnnl::memory::dims& padL,
                      const dnnl::memory::dims& padR, bool training, bool build);
 
+// Average pooling backward (diff_dst -> diff_src); max pooling needs oneDNN's forward workspace,
+// which hipDNN graphs do not carry.
+Built poolingBackward(dnnl::algorithm alg, const md& diffSrc, const md& diffDst, const dnnl::memory::dims& strides,
+                      const dnnl::memory::dims& kernel, const dnnl::memory::dims& padL, const dnnl::memory::dims& padR,
+                      bool build);
+
 // Reduction of src to dst (dims 1 where reduced); p for the norm_lp algorithms.
 Built reduction(dnnl::algorithm alg, const md& src, const md& dst, float p, bool build);
 

@@ -1295,6 +1295,56 @@ private:
                 "reduction");
     }
 
+    void poolingBackward(const fbs::Node& n, const std::string& name)
+    {
+        const auto& a = *n.attributes_as_ResampleBwdAttributes();
+        const Tensor& dy = tensor(a.dy_tensor_uid(), "dy", name);
+        const Tensor& dx = tensor(a.dx_tensor_uid(), "dx", name);
+        const int spatial = dx.rank() - 2;
+        if(spatial < 1 || spatial > 3 || dy.rank() != dx.rank())
+            throw Unsupported(name + ": pooling tensors must have rank 3 to 5");
+        auto read = [&](const flatbuffers::Vector<int64_t>* v, const char* what) {
+            if(v == nullptr || v->size() != static_cast<flatbuffers::uoffset_t>(spatial))
+                throw Unsupported(name + ": " + what + " needs " + std::to_string(spatial) + " entries");
+            return dnnl::memory::dims(v->begin(), v->end());
+        };
+        const auto padL = read(a.pre_padding(), "pre_padding"), padR = read(a.post_padding(), "post_padding");
+        const auto strides = read(a.stride(), "stride"), kernel = read(a.window(), "window");
+        algorithm alg;
+        switch(a.resample_mode())
+        {
+        case fbs::ResampleMode::AVGPOOL_INCLUDE_PADDING: alg = algorithm::pooling_avg_include_padding; break;
+        case fbs::ResampleMode::AVGPOOL_EXCLUDE_PADDING: alg = algorithm::pooling_avg_exclude_padding; break;
+        case fbs::ResampleMode::MAXPOOL:
+            throw Unsupported(name + ": max pooling backward (oneDNN routes it through its own forward workspace, "
+                                     "not hipDNN's index tensor)");
+        default: throw Unsupported(name + ": resample mode is not a pooling mode");
+        }
+        bool dyR = false, dxR = false;
+        const mdesc dyMd = nativeMd(dy, &dyR), dxMd = nativeMd(dx, &dxR);
+        api::Built b;
+        try
+        {
+            b = api::poolingBackward(alg, dxMd, dyMd, strides, kernel, padL, padR, build_);
+        }
+        catch(const dnnl::error& e)
+        {
+            throw Unsupported(name + ": oneDNN has no pooling backward for these shapes/types (" + e.what() + ")");
+        }
+        Buffer dyb = input(dy, name);
+        if(dyR)
+        {
+            const Buffer t = temp(dyMd);
+            addReorder(mdOf(dy), dyb, dyMd, t, name + " dy");
+            dyb = t;
+        }
+        const Buffer dxOut = output(dx, name);
+        const Buffer dxb = dxR ? temp(dxMd) : dxOut;
+        addStep(b, {Arg{DNNL_ARG_DIFF_DST, dyMd, dyb}, Arg{DNNL_ARG_DIFF_SRC, dxMd, dxb}}, "pooling_bwd");
+        if(dxR)
+            addReorder(dxMd, dxb, mdOf(dx), dxOut, name + " dx");
+    }
+
     void poolingForward(const fbs::Node& n, const std::string& name)
     {
         const auto& a = *n.attributes_as_ResampleFwdAttributes();
@@ -1500,6 +1550,7 @@ void PlanBuilder::run()
         }
         case fbs::NodeAttributes::ReductionAttributes: reads(n->attributes_as_ReductionAttributes()->in_tensor_uid()); break;
         case fbs::NodeAttributes::ResampleFwdAttributes: reads(n->attributes_as_ResampleFwdAttributes()->x_tensor_uid()); break;
+        case fbs::NodeAttributes::ResampleBwdAttributes: reads(n->attributes_as_ResampleBwdAttributes()->dy_tensor_uid()); break;
         case fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt:
         {
             const auto* a = n->attributes_as_BatchnormInferenceAttributesVarianceExt();
@@ -1550,6 +1601,7 @@ void PlanBuilder::run()
         case fbs::NodeAttributes::BatchnormBackwardAttributes: batchnormBackward(n, name); break;
         case fbs::NodeAttributes::ReductionAttributes: reduction(n, name); break;
         case fbs::NodeAttributes::ResampleFwdAttributes: poolingForward(n, name); break;
+        case fbs::NodeAttributes::ResampleBwdAttributes: poolingBackward(n, name); break;
         default:
         {
             const char* t = fbs::EnumNameNodeAttributes(n.attributes_type());

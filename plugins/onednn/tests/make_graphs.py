@@ -266,6 +266,17 @@ def ln_backward(name, xd, count, io="float"):
     g.write()
 
 
+def pooling_bwd(name, xd, window, stride, pre, post, mode, layout=nchw, io="float"):
+    g = G(name, io)
+    sd = len(window)
+    yd = xd[:2] + [(xd[2 + i] + pre[i] + post[i] - window[i]) // stride[i] + 1 for i in range(sd)]
+    dy, dx = g.t("dy", yd, layout(yd)), g.t("dx", xd, layout(xd))
+    g.node("ResampleBwdAttributes", "poolb", {"dy_tensor_uid": dy}, {"dx_tensor_uid": dx})
+    g.nodes[-1]["attributes"] = {"pre_padding": pre, "post_padding": post, "stride": stride, "window": window,
+                                 "resample_mode": mode, "padding_mode": "ZERO_PAD"}
+    g.write()
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
@@ -383,6 +394,11 @@ def main():
             "ZERO_PAD")
     pooling("pass_pool_avg_exclude_pad_asym", [1, 4, 10, 7], [2, 2], [2, 2], [1, 0], [0, 1], "AVGPOOL_EXCLUDE_PADDING",
             "ZERO_PAD")
+    pooling_bwd("pass_pool_bwd_avg_include_pad", [2, 8, 9, 9], [3, 3], [2, 2], [1, 1], [1, 1],
+                "AVGPOOL_INCLUDE_PADDING")
+    pooling_bwd("pass_pool_bwd_avg_exclude_pad_nhwc", [2, 16, 10, 10], [2, 2], [2, 2], [0, 0], [0, 0],
+                "AVGPOOL_EXCLUDE_PADDING", layout=nhwc)
+    pooling_bwd("decline_pool_bwd_max", [2, 8, 9, 9], [3, 3], [2, 2], [1, 1], [1, 1], "MAXPOOL")
     pooling("pass_pool_max_1d", [2, 4, 20], [3], [1], [0], [0], "MAXPOOL", "NEG_INF_PAD")
     pointwise("decline_pw_sub_broadcast_first", "sub", [1, 5], [4, 5])
 
