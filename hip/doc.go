@@ -21,6 +21,6 @@
 //
 // Files: kind.go (Kind and the environment variable), runtime.go (Runtime and its methods),
 // select.go (how a runtime is chosen), none.go (the no-runtime variant), native.go with
-// shim.h, dl.c, calls.c and props.c (the cgo variant), native_nocgo.go (a build without cgo,
-// which can only be none), error.go (errors).
+// shim.h, dl.c, calls.c and props.c (the runtime through dlopen), error.go (errors). The
+// package needs cgo, as the library it is part of does (a c-shared build).
 package hip
