@@ -10,7 +10,7 @@ import (
 	"github.com/hipdnn-go/backend/internal/wire"
 )
 
-func newHandle(t *testing.T) *handle.Handle {
+func newHandle(t testing.TB) *handle.Handle {
 	t.Helper()
 	h, _, err := handle.New()
 	if err != nil {
@@ -25,7 +25,7 @@ func setHandle(o Object, h *handle.Handle) error {
 	return SetAttribute(o, api.HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, api.HIPDNN_TYPE_HANDLE, 1, unsafe.Pointer(&tok))
 }
 
-func newGraph(t *testing.T, h *handle.Handle, ops ...Object) *Graph {
+func newGraph(t testing.TB, h *handle.Handle, ops ...Object) *Graph {
 	t.Helper()
 	g := mustCreate(t, api.HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR)
 	must(t, "ops", setDesc(t, g, api.HIPDNN_ATTR_OPERATIONGRAPH_OPS, ops...))

@@ -11,7 +11,7 @@ import (
 // Test helpers drive the generic attribute path exactly as the C API does, with Go memory
 // standing in for the caller's arrays.
 
-func mustCreate(t *testing.T, k api.DescriptorType) Object {
+func mustCreate(t testing.TB, k api.DescriptorType) Object {
 	t.Helper()
 	o, err := Create(k)
 	if err != nil {
@@ -49,7 +49,7 @@ func setStr(o Object, name api.AttributeName, s string) error {
 }
 
 // setDesc passes descriptors the way C does: an array of tokens.
-func setDesc(t *testing.T, o Object, name api.AttributeName, objs ...Object) error {
+func setDesc(t testing.TB, o Object, name api.AttributeName, objs ...Object) error {
 	t.Helper()
 	toks := make([]uintptr, len(objs))
 	for i, x := range objs {
@@ -74,7 +74,7 @@ func wantCode(t *testing.T, what string, err error, want api.Status) {
 	}
 }
 
-func must(t *testing.T, what string, err error) {
+func must(t testing.TB, what string, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
@@ -82,7 +82,7 @@ func must(t *testing.T, what string, err error) {
 }
 
 // newTensor makes a finalized float tensor with packed row-major strides.
-func newTensor(t *testing.T, uid int64, virtual bool, dims ...int64) *Tensor {
+func newTensor(t testing.TB, uid int64, virtual bool, dims ...int64) *Tensor {
 	t.Helper()
 	o := mustCreate(t, api.HIPDNN_BACKEND_TENSOR_DESCRIPTOR)
 	strides := make([]int64, len(dims))
@@ -101,7 +101,7 @@ func newTensor(t *testing.T, uid int64, virtual bool, dims ...int64) *Tensor {
 }
 
 // newConv builds a finalized 2-D cross-correlation, padding 1, stride 1.
-func newConv(t *testing.T, x, w, y *Tensor) *Op {
+func newConv(t testing.TB, x, w, y *Tensor) *Op {
 	t.Helper()
 	o := mustCreate(t, api.HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR)
 	must(t, "x", setDesc(t, o, api.HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, x))
@@ -117,7 +117,7 @@ func newConv(t *testing.T, x, w, y *Tensor) *Op {
 	return o.(*Op)
 }
 
-func newPointwise(t *testing.T, mode api.PointwiseMode, out *Tensor, ins ...*Tensor) *Op {
+func newPointwise(t testing.TB, mode api.PointwiseMode, out *Tensor, ins ...*Tensor) *Op {
 	t.Helper()
 	o := mustCreate(t, api.HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR)
 	names := []api.AttributeName{api.HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, api.HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, api.HIPDNN_ATTR_OPERATION_POINTWISE_IN_2_EXT}
@@ -132,7 +132,7 @@ func newPointwise(t *testing.T, mode api.PointwiseMode, out *Tensor, ins ...*Ten
 }
 
 // convBiasRelu builds the graph ops of y = relu(conv(x, w) + b) on [1,4,8,8] * [8,4,3,3].
-func convBiasRelu(t *testing.T) []Object {
+func convBiasRelu(t testing.TB) []Object {
 	t.Helper()
 	x := newTensor(t, 1, false, 1, 4, 8, 8)
 	w := newTensor(t, 2, false, 8, 4, 3, 3)
