@@ -323,7 +323,7 @@ func (g *Graph) SerializedBytes() ([]byte, error) {
 	return g.bytes, nil
 }
 
-// logGraphf logs at INFO with the graph's name.
+// logf logs at INFO with the graph's name.
 func (g *Graph) logf(format string, args ...any) {
 	if logging.Enabled(api.HIPDNN_SEV_INFO) {
 		logging.Infof("graph %q: "+format, append([]any{g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT).Str()}, args...)...)
