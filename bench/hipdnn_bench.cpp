@@ -5,6 +5,7 @@
 // per figure and exits non-zero when a budget is missed.
 //
 //   SetAttribute / GetAttribute (tensor dims, 4 int64)    vs a bare C→Go call      ≤ 3.0×
+//   SetAttribute (conv pre-paddings, 2 int64)              vs a bare C→Go call      ≤ 3.0×, 0 Go allocations
 //   Execute on a no-op engine                              vs the plugin's execute  ≤ +1 µs, 0 Go allocations
 //   deserialize conv+bias+relu → heuristics → plan          absolute                 ≤ 50 µs
 //   hipdnnCreate with 3 plugins (first and later handles)   reported
@@ -238,6 +239,23 @@ void attributeFigures() {
            "<= 3.0x", get / bare2 <= 3.0);
     std::printf("  ratio %.2fx\n", get / bare2);
     CHECK(hipdnnBackendDestroyDescriptor(t));
+
+    // Operation attributes store into the op's node in place, like tensor attributes.
+    hipdnnBackendDescriptor_t conv;
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, &conv));
+    int64_t pads[2] = {1, 1};
+    auto [opSet, bare3] = sideBySide(
+        [&] { hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pads); },
+        [] { hipdnn_bench_nop(); }, 200000);
+    report("hipdnnBackendSetAttribute (conv pre-paddings, 2 int64)", fmt("%.1f ns", opSet), fmt("bare C->Go call %.1f ns", bare3),
+           "<= 3.0x", opSet / bare3 <= 3.0);
+    std::printf("  ratio %.2fx\n", opSet / bare3);
+    uint64_t allocs0 = hipdnn_bench_go_allocs();
+    const int iters = 100000;
+    for (int i = 0; i < iters; i++) hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pads);
+    double allocs = double(hipdnn_bench_go_allocs() - allocs0) / iters;
+    report("  Go allocations per op SetAttribute", fmt("%.3f", allocs), "none", "0", allocs < 0.01);
+    CHECK(hipdnnBackendDestroyDescriptor(conv));
 }
 
 void executeFigure(hipdnnHandle_t handle, const std::vector<uint8_t>& graphBytes) {

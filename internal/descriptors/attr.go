@@ -184,6 +184,21 @@ func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count i
 		// strings cannot fail to decode, so the stored value is never left half-written).
 		return decode(h, a, t, count, p, &h.vals[a.slot])
 	}
+	if a.OnSet != nil {
+		// The kind keeps the value its own way: decode into the kind's scratch value, whose
+		// arrays are reused from call to call. OnSet and Validate copy what they keep.
+		v := &h.vals[h.spec.scratch]
+		defer func() { v.Set = false }()
+		if err := decode(h, a, t, count, p, v); err != nil {
+			return err
+		}
+		if a.Validate != nil {
+			if err := a.Validate(o, v); err != nil {
+				return err
+			}
+		}
+		return a.OnSet(o, v)
+	}
 	var v Value
 	if err := decode(h, a, t, count, p, &v); err != nil {
 		return err
@@ -192,9 +207,6 @@ func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count i
 		if err := a.Validate(o, &v); err != nil {
 			return err
 		}
-	}
-	if a.OnSet != nil {
-		return a.OnSet(o, &v)
 	}
 	dst := &h.vals[a.slot]
 	if a.Append && dst.Set {

@@ -119,3 +119,29 @@ func mustCreateB(b *testing.B, k api.DescriptorType) Object {
 	}
 	return o
 }
+
+// Operation attributes store into the op's node in place, like tensor attributes: no
+// allocation once the field holds a value of that size.
+func BenchmarkSetAttributeConvPrePaddings(b *testing.B) {
+	o, _ := Create(api.HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR)
+	pads := []int64{1, 1}
+	p := unsafe.Pointer(&pads[0])
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := SetAttribute(o, api.HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, api.HIPDNN_TYPE_INT64, 2, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSetAttributePointwiseMode(b *testing.B) {
+	o, _ := Create(api.HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR)
+	mode := int32(api.HIPDNN_POINTWISE_RELU_FWD)
+	p := unsafe.Pointer(&mode)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := SetAttribute(o, api.HIPDNN_ATTR_POINTWISE_MODE, api.HIPDNN_TYPE_POINTWISE_MODE, 1, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -86,6 +86,9 @@ type KindSpec struct {
 
 	byName map[api.AttributeName]*Attr
 	nslots int
+	// scratch is the index in Header.vals of the decode buffer the attributes with OnSet
+	// share (-1 when the kind has none): values pass through it without allocating.
+	scratch int
 }
 
 func (k *KindSpec) attr(name api.AttributeName) *Attr { return k.byName[name] }
@@ -108,6 +111,14 @@ func register(k *KindSpec) *KindSpec {
 		if a.stored() {
 			a.slot = slot
 			slot++
+		}
+	}
+	k.scratch = -1
+	for _, a := range k.Attrs {
+		if a.OnSet != nil {
+			k.scratch = slot
+			slot++
+			break
 		}
 	}
 	k.nslots = slot

@@ -247,17 +247,19 @@ func (op *Op) tensorValue(idx int) Value {
 // setField stores a non-tensor attribute in the node, converting C values to wire values.
 func (op *Op) setField(idx int, oa opAttr, v *Value) error {
 	f := &op.spec.schema.Fields[idx]
+	// Lists and bytes reuse the field's own arrays: an unfinalized op's node is not shared.
+	old := &op.node.Values[idx]
 	w := wire.Value{Set: true}
 	switch f.Kind {
 	case wire.KindLongList:
-		w.List = append([]int64(nil), v.Ints...)
+		w.List = append(old.List[:0], v.Ints...)
 	case wire.KindIntList:
 		for _, x := range v.Ints {
 			if x < math.MinInt32 || x > math.MaxInt32 {
 				return status.BadParam("%s::setAttribute() failed: %v element %d does not fit in 32 bits", op.spec.class, oa.name, x)
 			}
 		}
-		w.List = append([]int64(nil), v.Ints...)
+		w.List = append(old.List[:0], v.Ints...)
 	case wire.KindInt, wire.KindOptInt:
 		if v.I < math.MinInt32 || v.I > math.MaxInt32 {
 			return status.BadParam("%s::setAttribute() failed: %v value %d does not fit in 32 bits", op.spec.class, oa.name, v.I)
@@ -293,7 +295,7 @@ func (op *Op) setField(idx int, oa opAttr, v *Value) error {
 	case wire.KindString:
 		w.S = v.Str()
 	case wire.KindBytes:
-		w.Bytes = append([]byte(nil), v.Bytes...)
+		w.Bytes = append(old.Bytes[:0], v.Bytes...)
 	}
 	op.node.Values[idx] = w
 	op.given[idx] = true
