@@ -11,31 +11,7 @@ namespace hipdnngo::cpu_reference
 namespace
 {
 
-// Geometry is a conv problem with its spatial part padded to three dimensions (leading dummy
-// dimensions of size 1), so one loop nest serves 1-D, 2-D and 3-D.
-struct Geometry
-{
-    int64_t n = 0, c = 0, k = 0, groups = 0, cPerGroup = 0, kPerGroup = 0;
-    int64_t in[3] = {1, 1, 1}, filter[3] = {1, 1, 1}, out[3] = {1, 1, 1};
-    int64_t pre[3] = {0, 0, 0}, stride[3] = {1, 1, 1}, dilation[3] = {1, 1, 1};
-    int64_t inVolume = 1, filterVolume = 1, outVolume = 1;
-    bool flip = false;
-
-    // filterIndex maps a tap to its offset in a packed [F0][F1][F2] filter, flipping for
-    // CONVOLUTION mode.
-    int64_t filterIndex(int64_t f0, int64_t f1, int64_t f2) const
-    {
-        if(flip)
-        {
-            f0 = filter[0] - 1 - f0;
-            f1 = filter[1] - 1 - f1;
-            f2 = filter[2] - 1 - f2;
-        }
-        return (f0 * filter[1] + f1) * filter[2] + f2;
-    }
-};
-
-std::string checkAndBuild(const TensorView& x, const TensorView& w, const TensorView& y, const ConvParams& p, Geometry* g)
+std::string checkAndBuild(const TensorView& x, const TensorView& w, const TensorView& y, const ConvParams& p, ConvGeometry* g)
 {
     const int s = p.spatialDims;
     if(s < 1 || s > 3)
@@ -57,7 +33,7 @@ std::string checkAndBuild(const TensorView& x, const TensorView& w, const Tensor
             }
         }
     }
-    Geometry geo;
+    ConvGeometry geo;
     geo.n = x.dims[0];
     geo.c = x.dims[1];
     geo.k = w.dims[0];
@@ -112,9 +88,9 @@ std::string checkAndBuild(const TensorView& x, const TensorView& w, const Tensor
     return "";
 }
 
-Geometry build(const TensorView& x, const TensorView& w, const TensorView& y, const ConvParams& p)
+ConvGeometry build(const TensorView& x, const TensorView& w, const TensorView& y, const ConvParams& p)
 {
-    Geometry g;
+    ConvGeometry g;
     const std::string err = checkAndBuild(x, w, y, p, &g);
     if(!err.empty())
     {
@@ -131,7 +107,7 @@ struct TapRanges
     bool empty() const { return lo[0] >= hi[0] || lo[1] >= hi[1] || lo[2] >= hi[2]; }
 };
 
-TapRanges tapRanges(const Geometry& g, int64_t f0, int64_t f1, int64_t f2)
+TapRanges tapRanges(const ConvGeometry& g, int64_t f0, int64_t f1, int64_t f2)
 {
     TapRanges r;
     const int64_t f[3] = {f0, f1, f2};
@@ -144,7 +120,7 @@ TapRanges tapRanges(const Geometry& g, int64_t f0, int64_t f1, int64_t f2)
 }
 
 template <typename Acc>
-void forward(const TensorView& x, const TensorView& w, const TensorView& y, const Geometry& g)
+void forward(const TensorView& x, const TensorView& w, const TensorView& y, const ConvGeometry& g)
 {
     std::vector<Acc> xs(static_cast<size_t>(g.n * g.c * g.inVolume));
     std::vector<Acc> ws(static_cast<size_t>(g.k * g.cPerGroup * g.filterVolume));
@@ -191,7 +167,7 @@ void forward(const TensorView& x, const TensorView& w, const TensorView& y, cons
 }
 
 template <typename Acc>
-void backwardData(const TensorView& dy, const TensorView& w, const TensorView& dx, const Geometry& g)
+void backwardData(const TensorView& dy, const TensorView& w, const TensorView& dx, const ConvGeometry& g)
 {
     std::vector<Acc> dys(static_cast<size_t>(g.n * g.k * g.outVolume));
     std::vector<Acc> ws(static_cast<size_t>(g.k * g.cPerGroup * g.filterVolume));
@@ -241,7 +217,7 @@ void backwardData(const TensorView& dy, const TensorView& w, const TensorView& d
 }
 
 template <typename Acc>
-void backwardFilter(const TensorView& x, const TensorView& dy, const TensorView& dw, const Geometry& g)
+void backwardFilter(const TensorView& x, const TensorView& dy, const TensorView& dw, const ConvGeometry& g)
 {
     std::vector<Acc> xs(static_cast<size_t>(g.n * g.c * g.inVolume));
     std::vector<Acc> dys(static_cast<size_t>(g.n * g.k * g.outVolume));
@@ -295,31 +271,48 @@ std::string checkConvolution(const TensorView& x, const TensorView& w, const Ten
     return checkAndBuild(x, w, y, p, nullptr);
 }
 
+ConvPlan planConvolution(const TensorView& x, const TensorView& w, const TensorView& y, const ConvParams& p)
+{
+    return ConvPlan{build(x, w, y, p), useDoubleAccumulator(p.accumulator, {x.dtype, w.dtype, y.dtype})};
+}
+
+void convolutionForward(const TensorView& x, const TensorView& w, const TensorView& y, const ConvPlan& plan)
+{
+    if(plan.useDouble)
+        forward<double>(x, w, y, plan.geometry);
+    else
+        forward<float>(x, w, y, plan.geometry);
+}
+
+void convolutionBackwardData(const TensorView& dy, const TensorView& w, const TensorView& dx, const ConvPlan& plan)
+{
+    if(plan.useDouble)
+        backwardData<double>(dy, w, dx, plan.geometry);
+    else
+        backwardData<float>(dy, w, dx, plan.geometry);
+}
+
+void convolutionBackwardFilter(const TensorView& x, const TensorView& dy, const TensorView& dw, const ConvPlan& plan)
+{
+    if(plan.useDouble)
+        backwardFilter<double>(x, dy, dw, plan.geometry);
+    else
+        backwardFilter<float>(x, dy, dw, plan.geometry);
+}
+
 void convolutionForward(const TensorView& x, const TensorView& w, const TensorView& y, const ConvParams& p)
 {
-    const Geometry g = build(x, w, y, p);
-    if(useDoubleAccumulator(p.accumulator, {x.dtype, w.dtype, y.dtype}))
-        forward<double>(x, w, y, g);
-    else
-        forward<float>(x, w, y, g);
+    convolutionForward(x, w, y, planConvolution(x, w, y, p));
 }
 
 void convolutionBackwardData(const TensorView& dy, const TensorView& w, const TensorView& dx, const ConvParams& p)
 {
-    const Geometry g = build(dx, w, dy, p);
-    if(useDoubleAccumulator(p.accumulator, {dy.dtype, w.dtype, dx.dtype}))
-        backwardData<double>(dy, w, dx, g);
-    else
-        backwardData<float>(dy, w, dx, g);
+    convolutionBackwardData(dy, w, dx, planConvolution(dx, w, dy, p));
 }
 
 void convolutionBackwardFilter(const TensorView& x, const TensorView& dy, const TensorView& dw, const ConvParams& p)
 {
-    const Geometry g = build(x, dw, dy, p);
-    if(useDoubleAccumulator(p.accumulator, {x.dtype, dy.dtype, dw.dtype}))
-        backwardFilter<double>(x, dy, dw, g);
-    else
-        backwardFilter<float>(x, dy, dw, g);
+    convolutionBackwardFilter(x, dy, dw, planConvolution(x, dw, dy, p));
 }
 
 } // namespace hipdnngo::cpu_reference

@@ -40,12 +40,54 @@ struct ConvParams
     Accumulator accumulator = Accumulator::Auto;
 };
 
+// ConvGeometry is a conv problem with its spatial part padded to three dimensions (leading dummy
+// dimensions of size 1), so one loop nest serves 1-D, 2-D and 3-D.
+struct ConvGeometry
+{
+    int64_t n = 0, c = 0, k = 0, groups = 0, cPerGroup = 0, kPerGroup = 0;
+    int64_t in[3] = {1, 1, 1}, filter[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+    int64_t pre[3] = {0, 0, 0}, stride[3] = {1, 1, 1}, dilation[3] = {1, 1, 1};
+    int64_t inVolume = 1, filterVolume = 1, outVolume = 1;
+    bool flip = false;
+
+    // filterIndex maps a tap to its offset in a packed [F0][F1][F2] filter, flipping for
+    // CONVOLUTION mode.
+    int64_t filterIndex(int64_t f0, int64_t f1, int64_t f2) const
+    {
+        if(flip)
+        {
+            f0 = filter[0] - 1 - f0;
+            f1 = filter[1] - 1 - f1;
+            f2 = filter[2] - 1 - f2;
+        }
+        return (f0 * filter[1] + f1) * filter[2] + f2;
+    }
+};
+
+// ConvPlan is a convolution checked and laid out once, at prepare: running it checks nothing
+// again. x/dx, w/dw, y/dy as in the table above.
+struct ConvPlan
+{
+    ConvGeometry geometry;
+    bool useDouble = false; // accumulate in double (ConvParams::accumulator and the dtypes)
+};
+
 // checkConvolution validates shapes and parameters for the three directions (the data pointers
 // are not used, so shape-only views work). Returns "" when valid, else the reason.
 // x/dx, w/dw, y/dy as in the table above.
 std::string checkConvolution(const TensorView& x, const TensorView& w, const TensorView& y, const ConvParams& p);
 
-// convolutionForward computes y from x and w. Throws KernelError on invalid shapes.
+// planConvolution validates like checkConvolution and builds the plan; throws KernelError on
+// invalid shapes.
+ConvPlan planConvolution(const TensorView& x, const TensorView& w, const TensorView& y, const ConvParams& p);
+
+// The three directions on a plan made for these shapes (no checks).
+void convolutionForward(const TensorView& x, const TensorView& w, const TensorView& y, const ConvPlan& plan);
+void convolutionBackwardData(const TensorView& dy, const TensorView& w, const TensorView& dx, const ConvPlan& plan);
+void convolutionBackwardFilter(const TensorView& x, const TensorView& dy, const TensorView& dw, const ConvPlan& plan);
+
+// convolutionForward computes y from x and w (plans, then runs). Throws KernelError on invalid
+// shapes.
 void convolutionForward(const TensorView& x, const TensorView& w, const TensorView& y, const ConvParams& p);
 
 // convolutionBackwardData computes dx from dy and w.

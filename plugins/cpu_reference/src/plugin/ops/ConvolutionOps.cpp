@@ -49,7 +49,8 @@ std::unique_ptr<PreparedNode> prepareConvolutionFwd(NodeContext& ctx)
     ctx.requireFloating({x, w, y});
     const ConvParams p = convParams(ctx, a, ctx.shape(x).rank);
     ctx.check(checkConvolution(ctx.shape(x), ctx.shape(w), ctx.shape(y), p));
-    return ctx.makeNode([=](const TensorBindings& t) { convolutionForward(t.view(x), t.view(w), t.view(y), p); });
+    const ConvPlan plan = planConvolution(ctx.shape(x), ctx.shape(w), ctx.shape(y), p); // geometry decided once, here
+    return ctx.makeNode([=](const TensorBindings& t) { convolutionForward(t.view(x), t.view(w), t.view(y), plan); });
 }
 
 std::unique_ptr<PreparedNode> prepareConvolutionBwdData(NodeContext& ctx)
@@ -61,7 +62,8 @@ std::unique_ptr<PreparedNode> prepareConvolutionBwdData(NodeContext& ctx)
     ctx.requireFloating({dy, w, dx});
     const ConvParams p = convParams(ctx, a, ctx.shape(dx).rank);
     ctx.check(checkConvolution(ctx.shape(dx), ctx.shape(w), ctx.shape(dy), p));
-    return ctx.makeNode([=](const TensorBindings& t) { convolutionBackwardData(t.view(dy), t.view(w), t.view(dx), p); });
+    const ConvPlan plan = planConvolution(ctx.shape(dx), ctx.shape(w), ctx.shape(dy), p); // geometry decided once, here
+    return ctx.makeNode([=](const TensorBindings& t) { convolutionBackwardData(t.view(dy), t.view(w), t.view(dx), plan); });
 }
 
 std::unique_ptr<PreparedNode> prepareConvolutionBwdFilter(NodeContext& ctx)
@@ -73,7 +75,8 @@ std::unique_ptr<PreparedNode> prepareConvolutionBwdFilter(NodeContext& ctx)
     ctx.requireFloating({x, dy, dw});
     const ConvParams p = convParams(ctx, a, ctx.shape(x).rank);
     ctx.check(checkConvolution(ctx.shape(x), ctx.shape(dw), ctx.shape(dy), p));
-    return ctx.makeNode([=](const TensorBindings& t) { convolutionBackwardFilter(t.view(x), t.view(dy), t.view(dw), p); });
+    const ConvPlan plan = planConvolution(ctx.shape(x), ctx.shape(dw), ctx.shape(dy), p); // geometry decided once, here
+    return ctx.makeNode([=](const TensorBindings& t) { convolutionBackwardFilter(t.view(x), t.view(dy), t.view(dw), plan); });
 }
 
 } // namespace hipdnngo::cpu_reference
