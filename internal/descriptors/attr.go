@@ -160,6 +160,11 @@ func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count i
 	if !a.Settable {
 		return status.NotSupported("%s::setAttribute() failed: attribute %v is read-only", h.spec.Class, name)
 	}
+	if h.spec.BeforeSet != nil {
+		if err := h.spec.BeforeSet(o, name); err != nil {
+			return err
+		}
+	}
 	if !a.accepts(t) {
 		return status.BadParam("%s::setAttribute() failed: attribute %v takes %v, not %v", h.spec.Class, name, a.Type, t)
 	}

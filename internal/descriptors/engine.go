@@ -95,6 +95,9 @@ func (e *Engine) bind() error {
 		return err
 	}
 	if !ok {
+		if why := e.graph.noMatchReason(); why != "" {
+			return status.BadParam("EngineDescriptor::finalize() failed: Engine id is not in a valid range of engine IDs: %s, and no plugin offering this engine accepted it", why)
+		}
 		return status.BadParam("EngineDescriptor::finalize() failed: Engine id is not in a valid range of engine IDs")
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/heuristics"
+	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/registry"
 	"github.com/hipdnn-go/backend/internal/status"
 )
@@ -82,6 +83,11 @@ func finalizeHeuristic(o Object) error {
 	candidates, err := s.ApplicableEngines(e.graph.Bytes(), e.graph.engineFeatures(), findFirst)
 	if err != nil {
 		return err
+	}
+	if len(candidates) == 0 && e.graph.opaque != nil && logging.Enabled(api.HIPDNN_SEV_WARN) {
+		// The graceful failure to match (RFC 0005): no results, and the reason in the log.
+		logging.Warnf("EngineHeuristicDescriptor: no engine for graph %q: %s, and no engine plugin offered to it accepted it",
+			e.graph.value(api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT).Str(), e.graph.noMatchReason())
 	}
 	if len(candidates) == 0 || findFirst {
 		e.ranked = candidates

@@ -28,6 +28,10 @@ type Graph struct {
 	// version at least our floor, plugins and serialization get these bytes: fields a newer
 	// writer added that this build cannot read still reach a newer plugin.
 	original []byte
+	// opaque is set on a deserialized graph holding parts this build cannot read
+	// (graph_opaque.go); it then always keeps original, and attributes but the handle are
+	// refused.
+	opaque *opaqueGraph
 
 	// Filled by Finalize (or by serialization of an unfinalized graph for the bytes alone).
 	bytes    []byte
@@ -45,6 +49,7 @@ var graphKind = register(&KindSpec{
 	GetsBeforeFinalize: true,
 	New:                func(k *KindSpec) Object { g := &Graph{}; k.init(&g.Header); return g },
 	OnChange:           func(o Object, name api.AttributeName) { o.(*Graph).changed(name) },
+	BeforeSet:          refuseOpaqueChange,
 	Attrs: []*Attr{
 		{Name: api.HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, Type: api.HIPDNN_TYPE_HANDLE, Min: 1, Max: 1, Settable: true, Required: true,
 			OnSet: func(o Object, v *Value) error { o.(*Graph).handle = v.Handle(); return nil },
@@ -100,7 +105,7 @@ func (g *Graph) Tensor(uid int64) *Tensor { return g.tensors[uid] }
 
 func finalizeGraph(o Object) error {
 	g := o.(*Graph)
-	if len(g.Ops()) == 0 {
+	if len(g.Ops()) == 0 && (g.opaque == nil || len(g.opaque.model.Nodes) == 0) {
 		return status.BadParam("GraphDescriptor::finalize() failed: the graph has no operations (set HIPDNN_ATTR_OPERATIONGRAPH_OPS)")
 	}
 	if g.handle.Closed() {
@@ -116,6 +121,9 @@ func finalizeGraph(o Object) error {
 // build assembles the graph model from the operations and encodes it. With validate it also
 // enforces the whole-graph rules; serializing an unfinalized graph only needs the model.
 func (g *Graph) build(validate bool) error {
+	if g.opaque != nil {
+		return g.buildOpaque(validate)
+	}
 	m := &wire.Graph{
 		Name:                   g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT).Str(),
 		IsOverrideShapeEnabled: g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT).I != 0,

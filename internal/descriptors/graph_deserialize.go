@@ -3,6 +3,7 @@ package descriptors
 import (
 	"bytes"
 	"errors"
+	"fmt"
 
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/engines"
@@ -38,9 +39,19 @@ func DeserializeGraph(b []byte) (*Graph, error) {
 	if err != nil {
 		return nil, codecStatus(err, "serialized graph")
 	}
-	g, err := graphFromModel(m)
+	g, err := graphFromModel(m, true)
 	if err != nil {
 		return nil, err
+	}
+	if g.opaque != nil {
+		// Parts this build cannot read travel only in the writer's bytes: keep a copy (b is
+		// the caller's memory) and a model of its own (the lifted operations took m's values).
+		g.original = bytes.Clone(b)
+		if g.opaque.model, err = wire.DecodeGraph(g.original); err != nil {
+			return nil, codecStatus(err, "serialized graph")
+		}
+		g.logf("kept as an opaque graph: %d of %d nodes are operation descriptors; this build cannot read %s", len(g.Ops()), len(m.Nodes), g.opaque.summary())
+		return g, nil
 	}
 	if m.ID != nil && m.MinRequiredEngineAPIVersion != nil {
 		// b is the caller's memory: keep a copy (see Graph.original).
@@ -55,23 +66,54 @@ func DeserializeJSONGraph(text []byte) (*Graph, error) {
 	if err != nil {
 		return nil, codecStatus(err, "JSON graph")
 	}
-	return graphFromModel(m)
+	// JSON has no binary layout for a table this build does not know, so a JSON graph cannot
+	// be kept opaque: anything unknown in it stays NOT_SUPPORTED.
+	return graphFromModel(m, false)
 }
 
 // graphFromModel lifts a decoded graph into descriptors: one finalized tensor descriptor per
 // tensor, one finalized operation per node (validated like a finalize), graph attributes set.
-func graphFromModel(m *wire.Graph) (*Graph, error) {
+// With opaqueOK, parts this build cannot read (m.Unreadable) do not fail it: such tensors get
+// no descriptor, such nodes, and nodes that use such tensors, no operation, and the graph is
+// marked opaque (g.opaque, see graph_opaque.go). Without it the first one is NOT_SUPPORTED.
+func graphFromModel(m *wire.Graph, opaqueOK bool) (*Graph, error) {
 	if err := checkReaderVersion(m); err != nil {
 		return nil, err
 	}
-	if err := m.CheckSupported(); err != nil {
-		return nil, codecStatus(err, "graph")
+	unreadable := m.Unreadable()
+	for _, u := range unreadable {
+		if !opaqueOK || !errors.Is(u.Err, wire.ErrUnsupported) {
+			return nil, codecStatus(u.Err, "graph")
+		}
+	}
+	var opq *opaqueGraph
+	skipTensor := map[int64]bool{}
+	skipNode := map[int]string{}
+	if len(unreadable) > 0 {
+		opq = &opaqueGraph{}
+		for _, u := range unreadable {
+			opq.reasons = append(opq.reasons, u.Err.Error())
+			switch u.Part {
+			case wire.PartTensor:
+				skipTensor[m.Tensors[u.Index].UID] = true
+			case wire.PartNode:
+				skipNode[u.Index] = u.Err.Error()
+				if m.Nodes[u.Index].Op == nil {
+					opq.unknownNodes++
+				}
+			}
+		}
 	}
 	tensors := make(map[int64]*Tensor, len(m.Tensors))
+	seen := make(map[int64]bool, len(m.Tensors))
 	for i := range m.Tensors {
 		wt := &m.Tensors[i]
-		if _, dup := tensors[wt.UID]; dup {
+		if seen[wt.UID] {
 			return nil, status.BadParam("graph: tensor uid %d is defined twice", wt.UID)
+		}
+		seen[wt.UID] = true
+		if skipTensor[wt.UID] {
+			continue
 		}
 		t, err := tensorFromWire(wt)
 		if err != nil {
@@ -91,11 +133,24 @@ func graphFromModel(m *wire.Graph) (*Graph, error) {
 	g := graphKind.New(graphKind).(*Graph)
 	ops := make([]Object, 0, len(m.Nodes))
 	for i := range m.Nodes {
-		op, err := liftOp(&m.Nodes[i], tensors, m.ComputeDataType)
+		n := &m.Nodes[i]
+		if _, skip := skipNode[i]; !skip && opq != nil {
+			// A readable node that uses an unreadable tensor, or takes an unreadable graph
+			// compute type, cannot become an operation descriptor either.
+			if why := opaqueUse(n, skipTensor, m.ComputeDataType); why != "" {
+				skipNode[i] = why
+				opq.reasons = append(opq.reasons, fmt.Sprintf("node %d (%q): %s", i, n.Name, why))
+			}
+		}
+		if _, skip := skipNode[i]; skip {
+			opq.nodes = append(opq.nodes, i)
+			continue
+		}
+		o, err := liftOp(n, tensors, m.ComputeDataType)
 		if err != nil {
 			return nil, err
 		}
-		ops = append(ops, op)
+		ops = append(ops, o)
 	}
 	g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_OPS).setObjs(api.HIPDNN_TYPE_BACKEND_DESCRIPTOR, ops)
 	g.value(api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT).setBytes([]byte(m.Name))
@@ -126,6 +181,7 @@ func graphFromModel(m *wire.Graph) (*Graph, error) {
 	if v := m.MinRequiredEngineAPIVersion; v != nil {
 		g.declared = version.Triple{Major: int64(v.Major), Minor: int64(v.Minor), Patch: int64(v.Patch)}
 	}
+	g.opaque = opq
 	return g, nil
 }
 

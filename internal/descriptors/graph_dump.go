@@ -19,6 +19,10 @@ func dumpGraph(g *Graph) {
 	if dir == "" {
 		return
 	}
+	if g.opaque != nil {
+		g.logf("not dumped to HIPDNN_LOG_GRAPH_DIR: JSON cannot carry the parts this build cannot read (%s)", g.opaque.summary())
+		return
+	}
 	anon := *g.model
 	anon.ID = nil
 	keyJSON, err := wire.GraphToJSON(&anon)

@@ -83,6 +83,9 @@ type KindSpec struct {
 	Finalize func(o Object) error                   // kind-specific validation; required attributes are checked before
 	Release  func(o Object)                         // called when the last token is destroyed (plugin resources)
 	OnChange func(o Object, name api.AttributeName) // called after every successful SetAttribute (cache invalidation)
+	// BeforeSet may refuse a SetAttribute of a settable attribute before anything is decoded
+	// (an opaque graph refuses every attribute but its handle).
+	BeforeSet func(o Object, name api.AttributeName) error
 
 	byName map[api.AttributeName]*Attr
 	nslots int

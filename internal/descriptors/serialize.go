@@ -10,6 +10,9 @@ import (
 // SerializedJSON renders the graph in AMD's JSON format, from the same model its binary form
 // is built from.
 func (g *Graph) SerializedJSON() ([]byte, error) {
+	if g.opaque != nil {
+		return nil, status.NotSupported("GraphDescriptor: the graph holds parts this build cannot read (%s); JSON has no form for them, so only the binary serialization (the writer's bytes) is available", g.opaque.summary())
+	}
 	if _, err := g.SerializedBytes(); err != nil {
 		return nil, err
 	}

@@ -153,27 +153,8 @@ func (n *Node) TensorUIDs(role Role) []int64 {
 // ErrUnsupported. DecodeGraph keeps such things so that they can be
 // inspected; callers that act on a graph call CheckSupported first.
 func (g *Graph) CheckSupported() error {
-	for _, c := range []struct {
-		what string
-		d    DataType
-	}{{"compute_data_type", g.ComputeDataType}, {"intermediate_data_type", g.IntermediateDataType}, {"io_data_type", g.IODataType}} {
-		if !c.d.Known() {
-			return unsupportedf("graph %s: unknown data type value %d", c.what, c.d)
-		}
-	}
-	for i := range g.Tensors {
-		t := &g.Tensors[i]
-		if !t.DataType.Known() {
-			return unsupportedf("tensor uid %d: unknown data type value %d", t.UID, t.DataType)
-		}
-		if t.Value != nil && !t.Value.Kind.Known() {
-			return unsupportedf("tensor uid %d: unknown tensor value type %d", t.UID, t.Value.Kind)
-		}
-	}
-	for i := range g.Nodes {
-		if err := g.Nodes[i].checkSupported(); err != nil {
-			return prefixed(err, "node %d (%q)", i, g.Nodes[i].Name)
-		}
+	if u := g.Unreadable(); len(u) > 0 {
+		return u[0].Err
 	}
 	return nil
 }
