@@ -244,7 +244,11 @@ private:
     Buffer input(const Tensor& t, const std::string& node)
     {
         if(loc_[static_cast<size_t>(t.index)])
+        {
+            if(loc_[static_cast<size_t>(t.index)]->kind == Buffer::Kind::Fused)
+                throw Unsupported(node + ": reads " + t.label() + ", an intermediate fused into an earlier primitive");
             return *loc_[static_cast<size_t>(t.index)];
+        }
         if(t.isVirtual)
             throw Unsupported(node + ": virtual tensor " + t.label() + " is read before any node writes it");
         Buffer b;
@@ -413,9 +417,6 @@ private:
         attr.set_post_ops(ops);
         return attr;
     }
-
-    // finishChain: marks the chain's intermediate tensors as consumed by fusion.
-    void consumeChain(const std::vector<PostOp>& chain, size_t k) { next_ += k; (void)chain; }
 
     // A [N, C, spatial] tensor's md as oneDNN should see it: the tensor itself when it is dense
     // channels-last or channels-first, else dense channels-last (then *reorder is set).
@@ -601,9 +602,9 @@ private:
         }
         // The fused chain's intermediate tensors never exist; mark them written.
         for(size_t i = 0; i + 1 < used; ++i)
-            loc_[static_cast<size_t>(chain[i].out)] = Buffer{Buffer::Kind::Workspace, -1, 0};
+            loc_[static_cast<size_t>(chain[i].out)] = Buffer{Buffer::Kind::Fused, -1, 0};
         if(used > 0)
-            loc_[static_cast<size_t>(y.index)] = Buffer{Buffer::Kind::Workspace, -1, 0};
+            loc_[static_cast<size_t>(y.index)] = Buffer{Buffer::Kind::Fused, -1, 0};
         attrFor(chain, withBias ? 1 : 0, used, dst.dims, &args, &names);
         const Buffer dOut = output(dst, name);
         const bool dReorder = built->dst != mdOf(dst);
@@ -781,9 +782,9 @@ private:
         const Tensor& dst = used == 0 ? c : p_.tensors_.at(chain[used - 1].out);
         std::vector<Arg> args{Arg{DNNL_ARG_SRC, aMd, input(a, name)}, Arg{DNNL_ARG_WEIGHTS, bMd, input(b, name)}};
         for(size_t i = 0; i + 1 < used; ++i)
-            loc_[static_cast<size_t>(chain[i].out)] = Buffer{Buffer::Kind::Workspace, -1, 0};
+            loc_[static_cast<size_t>(chain[i].out)] = Buffer{Buffer::Kind::Fused, -1, 0};
         if(used > 0)
-            loc_[static_cast<size_t>(c.index)] = Buffer{Buffer::Kind::Workspace, -1, 0};
+            loc_[static_cast<size_t>(c.index)] = Buffer{Buffer::Kind::Fused, -1, 0};
         std::string names;
         attrFor(chain, 0, used, dst.dims, &args, &names);
         args.push_back(Arg{DNNL_ARG_DST, mdOf(dst), output(dst, name)});
@@ -894,9 +895,9 @@ private:
         const Tensor& dst = used == 0 ? out : p_.tensors_.at(chain[used - 1].out);
         std::vector<Arg> args{Arg{DNNL_ARG_SRC_0, m0, b0}, Arg{DNNL_ARG_SRC_1, m1, b1}};
         for(size_t i = 0; i + 1 < used; ++i)
-            loc_[static_cast<size_t>(chain[i].out)] = Buffer{Buffer::Kind::Workspace, -1, 0};
+            loc_[static_cast<size_t>(chain[i].out)] = Buffer{Buffer::Kind::Fused, -1, 0};
         if(used > 0)
-            loc_[static_cast<size_t>(out.index)] = Buffer{Buffer::Kind::Workspace, -1, 0};
+            loc_[static_cast<size_t>(out.index)] = Buffer{Buffer::Kind::Fused, -1, 0};
         std::string names;
         attrFor(chain, 0, used, dst.dims, &args, &names);
         args.push_back(Arg{DNNL_ARG_DST, mdOf(dst), output(dst, name)});
@@ -1661,6 +1662,7 @@ void Plan::execute(void* workspace, const hipdnnPluginDeviceBuffer_t* buffers, u
             case Buffer::Kind::Workspace: p = ws + a.buf.offset; break;
             case Buffer::Kind::Scratch: p = ws + scratchOffset_; break;
             case Buffer::Kind::Constant: p = constants + a.buf.offset; break;
+            case Buffer::Kind::Fused: break; // never an argument
             }
             args.emplace(a.id, dnnl::memory(a.md, eng, p));
         }

@@ -24,6 +24,7 @@ struct Buffer
         Workspace, // workspace + offset
         Scratch,   // workspace + the plan's scratchpad offset
         Constant,  // the plan's constant storage + offset
+        Fused,     // an intermediate of a fused chain: never materialised, never bound
     };
     Kind kind = Kind::External;
     int tensor = -1;
