@@ -350,3 +350,48 @@ func TestEvolutionMinVersionIsRead(t *testing.T) {
 		}
 	}
 }
+
+// Unreadable lists every part a newer writer's graph holds that this build cannot read, one
+// entry per graph data type, tensor and node, each naming the item; CheckSupported is its
+// first entry, and a graph this build fully knows has none.
+func TestEvolutionUnreadableListsEveryPart(t *testing.T) {
+	g, err := DecodeGraph(readEvolution(t, "future_node.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Add more for this build to trip over: a tensor of an unknown data type, a graph io type
+	// and a pointwise mode from the future on the readable node.
+	g.Tensors[0].DataType = 18
+	g.IODataType = 19
+	i, _ := OpByName("PointwiseAttributes").Field("operation")
+	g.Nodes[0].Values[i].I = 48
+	u := g.Unreadable()
+	want := []struct {
+		part  PartKind
+		index int
+		msg   string
+	}{
+		{PartGraph, -1, "graph io_data_type: unknown data type value 19"},
+		{PartTensor, 0, "tensor uid 1: unknown data type value 18"},
+		{PartNode, 0, `node 0 ("relu"): operation value 48 is not a known PointwiseMode`},
+		{PartNode, 1, `node 1 ("future_op"): unknown node type tag 24`},
+	}
+	if len(u) != len(want) {
+		t.Fatalf("Unreadable = %v, want %d entries", u, len(want))
+	}
+	for k, w := range want {
+		if u[k].Part != w.part || u[k].Index != w.index || u[k].Err.Error() != w.msg || !errors.Is(u[k].Err, ErrUnsupported) {
+			t.Fatalf("entry %d = {%v %d %q}, want {%v %d %q}", k, u[k].Part, u[k].Index, u[k].Err, w.part, w.index, w.msg)
+		}
+	}
+	if err := g.CheckSupported(); err == nil || err.Error() != want[0].msg {
+		t.Fatalf("CheckSupported = %v, want the first entry", err)
+	}
+	known, err := DecodeGraph(readEvolution(t, "future_fields.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := known.Unreadable(); len(u) != 0 {
+		t.Fatalf("a graph of known parts has unreadable parts: %v", u)
+	}
+}

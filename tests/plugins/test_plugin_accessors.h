@@ -65,6 +65,23 @@ typedef int64_t (*hipdnnTestRecorderGetLast_fn)(int64_t uid, void* out, size_t n
 typedef void (*hipdnnTestRecorderClear_fn)(void);
 #define HIPDNN_TEST_RECORDER_CLEAR "hipdnnTestRecorderClear"
 
+/* ---- test_graph_recorder_plugin (-31) ---------------------------------------------------- */
+
+/* Which entry point's graph hipdnnTestGraphRecorderGetLast returns. */
+#define HIPDNN_TEST_GRAPH_AT_APPLICABLE 0      /* hipdnnEnginePluginGetApplicableEngineIds */
+#define HIPDNN_TEST_GRAPH_AT_ENGINE_DETAILS 1  /* hipdnnEnginePluginGetEngineDetails */
+#define HIPDNN_TEST_GRAPH_AT_CREATE_CONTEXT 2  /* hipdnnEnginePluginCreateExecutionContext */
+
+/* The graph bytes the latest call of entry point `at` received: copies min(n, size) bytes into
+ * out (may be NULL), stores the number of calls so far in *calls (may be NULL) and returns the
+ * size (0 before any call), or -1 for an unknown `at`. */
+typedef int64_t (*hipdnnTestGraphRecorderGetLast_fn)(int32_t at, void* out, size_t n, int64_t* calls);
+#define HIPDNN_TEST_GRAPH_RECORDER_GET_LAST "hipdnnTestGraphRecorderGetLast"
+
+/* Forgets every recorded graph and call count. */
+typedef void (*hipdnnTestGraphRecorderClear_fn)(void);
+#define HIPDNN_TEST_GRAPH_RECORDER_CLEAR "hipdnnTestGraphRecorderClear"
+
 /* ---- test_good_heuristic_plugin ----------------------------------------------------------- */
 
 /* What the latest finalize of the plugin saw. used_host_table: 1 when it came through

@@ -315,6 +315,20 @@ std::mutex recordMutex;
 [[maybe_unused]] uint32_t lastNumOverrides = 0;
 std::map<int64_t, std::pair<std::vector<int64_t>, std::vector<int64_t>>> lastOverrides;
 std::map<int64_t, std::vector<uint8_t>> recorded;
+// TP_GRAPH_RECORDER: the graph bytes of the latest call of each entry point (index: the
+// HIPDNN_TEST_GRAPH_AT_* value) and how many calls there were.
+[[maybe_unused]] std::vector<uint8_t> recordedGraphs[3];
+[[maybe_unused]] int64_t recordedGraphCalls[3] = {0, 0, 0};
+
+// Keeps a copy of the graph an entry point received (TP_GRAPH_RECORDER only).
+void recordGraph([[maybe_unused]] int at, [[maybe_unused]] const hipdnnPluginConstData_t* graph)
+{
+#if TP_GRAPH_RECORDER
+    std::lock_guard<std::mutex> lock(recordMutex);
+    recordedGraphs[at] = copyBytes(graph);
+    ++recordedGraphCalls[at];
+#endif
+}
 
 const hipdnnPluginDeviceBuffer_t*
     findBuffer(const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count, int64_t uid)
@@ -500,6 +514,7 @@ hipdnnPluginStatus_t hipdnnEnginePluginGetApplicableEngineIds(hipdnnEnginePlugin
         checkHandle(handle);
         requireNotNull(num_engines, "num_engines");
         hipdnn_plugin_sdk::verifyGraph(op_graph);
+        recordGraph(0, op_graph);
         if(max_engines > 0)
         {
             requireNotNull(engine_ids, "engine_ids");
@@ -538,6 +553,7 @@ hipdnnPluginStatus_t hipdnnEnginePluginGetEngineDetails(hipdnnEnginePluginHandle
         checkHandle(handle);
         requireNotNull(engine_details, "engine_details");
         hipdnn_plugin_sdk::verifyGraph(op_graph);
+        recordGraph(1, op_graph);
         const EngineDef& engine = requireEngine(engine_id);
         if(TP_FAULT == TP_FAULT_DETAILS_NULL)
         {
@@ -624,6 +640,7 @@ hipdnnPluginStatus_t
         requireNotNull(execution_context, "execution_context");
         const fbs::EngineConfig* config = hipdnn_plugin_sdk::verifyEngineConfig(engine_config);
         hipdnn_plugin_sdk::verifyGraph(op_graph);
+        recordGraph(2, op_graph);
         const EngineDef& engine = requireEngine(config->engine_id());
         validateKnobs(engine, config);
         if(TP_FAULT == TP_FAULT_CONTEXT_NULL)
@@ -975,5 +992,36 @@ TP_TEST_EXPORT void hipdnnTestRecorderClear(void)
 {
     std::lock_guard<std::mutex> lock(recordMutex);
     recorded.clear();
+}
+#endif
+
+#if TP_GRAPH_RECORDER
+TP_TEST_EXPORT int64_t hipdnnTestGraphRecorderGetLast(int32_t at, void* out, size_t n, int64_t* calls)
+{
+    if(at < 0 || at > 2)
+    {
+        return -1;
+    }
+    std::lock_guard<std::mutex> lock(recordMutex);
+    const std::vector<uint8_t>& bytes = recordedGraphs[at];
+    if(calls != nullptr)
+    {
+        *calls = recordedGraphCalls[at];
+    }
+    if(out != nullptr && n > 0 && !bytes.empty())
+    {
+        std::memcpy(out, bytes.data(), n < bytes.size() ? n : bytes.size());
+    }
+    return static_cast<int64_t>(bytes.size());
+}
+
+TP_TEST_EXPORT void hipdnnTestGraphRecorderClear(void)
+{
+    std::lock_guard<std::mutex> lock(recordMutex);
+    for(int at = 0; at < 3; ++at)
+    {
+        recordedGraphs[at].clear();
+        recordedGraphCalls[at] = 0;
+    }
 }
 #endif

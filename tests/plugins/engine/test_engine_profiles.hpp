@@ -24,6 +24,9 @@
 //                            variant pack lacks it); TP_RECORDER also keeps the bytes for
 //                            hipdnnTestRecorderGetLast
 //   TP_DIAGNOSTICS           export hipdnnTestGetDiagnostics (live objects, stream, log level)
+//   TP_GRAPH_RECORDER        keep the graph bytes of the latest GetApplicableEngineIds,
+//                            GetEngineDetails and CreateExecutionContext call for
+//                            hipdnnTestGraphRecorderGetLast
 //   TP_EXECUTE_STATS         export hipdnnTestGetExecuteStats / hipdnnTestGetLastOverride
 //   TP_FAULT                 one misbehaviour of the faulty plugins (TP_FAULT_* below)
 #ifndef HIPDNN_TEST_ENGINE_PROFILES_HPP
@@ -184,6 +187,14 @@
 #define TP_READS_PASS_BY_VALUE 1
 #define TP_RECORDER 1
 
+#elif defined(TP_PROFILE_GRAPH_RECORDER)
+// Stands for a plugin built against a newer schema: accepts any graph that verifies, including
+// one with a node type or an enum value the backend cannot read, and records what it received.
+#define TP_PLUGIN_NAME "test_graph_recorder_plugin"
+#define TP_API_VERSION HIPDNN_ENGINE_API_VERSION
+#define TP_ENGINES {{-31, true, NameAnswer::Decline, nullptr, KnobSet::None, 0u}}
+#define TP_GRAPH_RECORDER 1
+
 #elif defined(TP_PROFILE_HASHED_NAME)
 #define TP_PLUGIN_NAME "test_hashed_name_plugin"
 #define TP_API_VERSION HIPDNN_ENGINE_API_VERSION
@@ -335,6 +346,9 @@
 #endif
 #ifndef TP_DIAGNOSTICS
 #define TP_DIAGNOSTICS 0
+#endif
+#ifndef TP_GRAPH_RECORDER
+#define TP_GRAPH_RECORDER 0
 #endif
 #ifndef TP_EXECUTE_STATS
 #define TP_EXECUTE_STATS 0
