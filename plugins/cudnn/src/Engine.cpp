@@ -318,7 +318,8 @@ std::shared_ptr<Plan> GraphEntry::plan(const Choice& choice)
     if(choice.rank >= 0)
         return build(configs[static_cast<size_t>(choice.rank)], "r" + std::to_string(choice.rank));
     // Default choice: cuDNN's order, except that an all-fp32 graph first tries the configs that
-    // keep fp32 inputs (no DOWN_CONVERT_INPUTS note, i.e. no TF32), so fp32 results stay fp32.
+    // keep fp32 inputs (no DOWN_CONVERT_INPUTS or TENSOR_CORE note, i.e. no TF32), so fp32
+    // results stay fp32.
     bool lowPrecision = false;
     for(const TensorSpec& t : model.tensors)
         lowPrecision = lowPrecision || t.dtype == CUDNN_DATA_HALF || t.dtype == CUDNN_DATA_BFLOAT16
@@ -328,7 +329,9 @@ std::shared_ptr<Plan> GraphEntry::plan(const Choice& choice)
         for(size_t i = 0; i < configs.size(); ++i)
         {
             const auto& notes = configs[i].numericalNotes;
-            const bool down = std::find(notes.begin(), notes.end(), CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS) != notes.end();
+            // On fp32 data a tensor-core engine is a TF32 engine.
+            const bool down = std::find(notes.begin(), notes.end(), CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS) != notes.end()
+                              || std::find(notes.begin(), notes.end(), CUDNN_NUMERICAL_NOTE_TENSOR_CORE) != notes.end();
             if(pass == 1 ? (lowPrecision || down) : !down)
                 order.push_back(i);
         }

@@ -87,6 +87,7 @@ struct OpSpec
     static constexpr float kUnset = std::numeric_limits<float>::quiet_NaN();
     float reluLower = kUnset, reluUpper = kUnset, reluSlope = kUnset, swishBeta = kUnset, eluAlpha = kUnset, softplusBeta = kUnset;
     int64_t axis = -1;
+    int64_t mOverride = -1, nOverride = -1, kOverride = -1; // matmul: GEMM size override tensors (seq lens)
     const fbs::SdpaAttributes* sdpa = nullptr; // OpKind::Sdpa only, during readModel
     const fbs::BatchnormInferenceAttributes* bnInference = nullptr; // likewise (also OpKind::Sdpa)
 };

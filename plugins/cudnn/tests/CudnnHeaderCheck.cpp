@@ -2,8 +2,8 @@
 // every function prototype the plugin declares for itself. Compiled only where the CUDA and
 // cuDNN headers are installed (the H200 device machine):
 //
-//   g++ -std=c++17 -fsyntax-only -I plugins/cudnn/src -I /usr/include/x86_64-linux-gnu \
-//       -I /usr/local/cuda/include plugins/cudnn/tests/CudnnHeaderCheck.cpp
+//   g++ -std=c++17 -fsyntax-only -I plugins/cudnn/src -I /usr/include/x86_64-linux-gnu
+//       -I /usr/local/cuda/include plugins/cudnn/tests/CudnnHeaderCheck.cpp   (one line)
 //
 // (or cmake -DHIPDNNGO_CUDNN_HEADER_CHECK=ON). Nothing is linked; success is compiling.
 #include <cuda_runtime_api.h>
@@ -173,6 +173,9 @@ SAME_VALUE(CUDNN_ATTR_OPERATION_MATMUL_ADESC);
 SAME_VALUE(CUDNN_ATTR_OPERATION_MATMUL_BDESC);
 SAME_VALUE(CUDNN_ATTR_OPERATION_MATMUL_CDESC);
 SAME_VALUE(CUDNN_ATTR_OPERATION_MATMUL_DESC);
+SAME_VALUE(CUDNN_ATTR_OPERATION_MATMUL_GEMM_M_OVERRIDE_DESC);
+SAME_VALUE(CUDNN_ATTR_OPERATION_MATMUL_GEMM_N_OVERRIDE_DESC);
+SAME_VALUE(CUDNN_ATTR_OPERATION_MATMUL_GEMM_K_OVERRIDE_DESC);
 SAME_VALUE(CUDNN_ATTR_REDUCTION_OPERATOR);
 SAME_VALUE(CUDNN_ATTR_REDUCTION_COMP_TYPE);
 SAME_VALUE(CUDNN_ATTR_OPERATION_REDUCTION_XDESC);

@@ -63,10 +63,11 @@ std::vector<uint8_t> reluGraph()
 
 int main()
 {
-    void* lib = dlopen(CUDNN_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+    const char* path = std::getenv("HIPDNNGO_CUDNN_PLUGIN") ? std::getenv("HIPDNNGO_CUDNN_PLUGIN") : CUDNN_PLUGIN_PATH;
+    void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if(lib == nullptr)
     {
-        std::fprintf(stderr, "FAIL: dlopen %s: %s\n", CUDNN_PLUGIN_PATH, dlerror());
+        std::fprintf(stderr, "FAIL: dlopen %s: %s\n", path, dlerror());
         return 1;
     }
     // Nothing but the ABI is exported.

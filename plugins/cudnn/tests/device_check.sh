@@ -30,7 +30,7 @@ if has headers; then
 fi
 if has load && [[ -x "${CUDNN_LOAD_TEST:-}" ]]; then
   echo "== plugin load test with cuDNN hidden"
-  HIPDNNGO_CUDNN_LIBRARY=libcudnn_not_here.so.9 "$CUDNN_LOAD_TEST" || rc=1
+  HIPDNNGO_CUDNN_PLUGIN="$stage/lib/hipdnn_plugins/engines/libhipdnngo_cudnn.so" HIPDNNGO_CUDNN_LIBRARY=libcudnn_not_here.so.9 "$CUDNN_LOAD_TEST" || rc=1
 fi
 if has info; then
   echo "== hipdnn-info"
