@@ -48,16 +48,6 @@ void hd_dlclose(void* lib)
     }
 }
 
-char* hd_self_path(void)
-{
-    Dl_info info;
-    if(dladdr((void*)&hd_self_path, &info) == 0 || info.dli_fname == NULL)
-    {
-        return NULL;
-    }
-    return strdup(info.dli_fname);
-}
-
 /* Used when the backend's hipdnnLoggingCallback_ext is not in this object (inside go test):
  * forwards to the same Go logger. */
 static void hd_fallback_sink(hipdnnSeverity_t severity, const char* message)

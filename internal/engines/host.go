@@ -1,6 +1,7 @@
 package engines
 
 import (
+	"github.com/hipdnn-go/backend/internal/plugindir"
 	"sort"
 	"sync"
 
@@ -81,7 +82,7 @@ func Acquire() (m *Manager, loadErrs []error, err error) {
 	host.mu.Lock()
 	defer host.mu.Unlock()
 	if host.current == nil {
-		files, errs := pluginFiles(searchEntries(host.paths, host.mode))
+		files, errs := plugindir.Discover(pluginSpec, env, host.paths, host.mode)
 		m, lerrs := load(files)
 		host.current = m
 		host.retained = host.unload == api.HIPDNN_PLUGIN_UNLOAD_LAZY

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hipdnn-go/backend/hip"
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/plugindir"
 )
 
 // cpuReferencePlugin finds the CPU reference engine plugin of the same build as the test
@@ -21,7 +22,7 @@ func cpuReferencePlugin(t *testing.T) string {
 	if _, err := os.Stat(f); err != nil {
 		t.Skipf("CPU reference plugin not built (%s)", f)
 	}
-	return canonical(f)
+	return plugindir.Canonical(f)
 }
 
 // The CPU reference plugin answers hipdnnEnginePluginIsHostMemoryEngine_ext for its engines.

@@ -20,6 +20,7 @@ import (
 	"github.com/hipdnn-go/backend/internal/engines/probe"
 	"github.com/hipdnn-go/backend/internal/fb"
 	"github.com/hipdnn-go/backend/internal/logging"
+	"github.com/hipdnn-go/backend/internal/plugindir"
 	"github.com/hipdnn-go/backend/internal/status"
 	"go.uber.org/goleak"
 )
@@ -111,7 +112,7 @@ func pluginFile(t testing.TB, name string) string {
 	if hit == "" {
 		t.Skipf("test plugin %s is not built in %s", name, pluginDir)
 	}
-	return canonical(hit)
+	return plugindir.Canonical(hit)
 }
 
 // resetHost puts the process-wide plugin host back to its defaults with an empty library
@@ -133,10 +134,10 @@ func resetHost(t testing.TB) {
 	reset()
 	empty := t.TempDir()
 	saved := env
-	env = hostEnv{
-		baseDir: func() string { return empty },
-		getenv:  func(string) (string, bool) { return "", false },
-		secure:  func() bool { return false },
+	env = plugindir.Env{
+		BaseDir: func() string { return empty },
+		Getenv:  func(string) string { return "" },
+		Secure:  func() bool { return false },
 	}
 	t.Cleanup(func() {
 		reset()
@@ -146,7 +147,7 @@ func resetHost(t testing.TB) {
 
 // fakeEnv makes the loader see these environment variables.
 func fakeEnv(vars map[string]string) {
-	env.getenv = func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	env.Getenv = func(k string) string { return vars[k] }
 }
 
 // acquire loads exactly these plugin files (ABSOLUTE) and releases the set when the test ends.

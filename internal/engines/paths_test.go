@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/plugindir"
 	"github.com/hipdnn-go/backend/internal/status"
 )
 
@@ -76,7 +77,7 @@ func TestSearchPaths(t *testing.T) {
 			other := t.TempDir()
 			link(t, knobs, other, "libknobs.so")
 			fakeEnv(map[string]string{EnvPluginDir: other})
-			env.secure = func() bool { return true }
+			env.Secure = func() bool { return true }
 			return nil, api.HIPDNN_PLUGIN_LOADING_ADDITIVE
 		}, []string{"test_good_default_plugin"}, 0},
 		{"a relative HIPDNN_PLUGIN_DIR is relative to the library dir", func(t *testing.T, base string) ([]string, api.PluginLoadingMode) {
@@ -129,7 +130,7 @@ func TestSearchPaths(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			resetHost(t)
-			base := env.baseDir()
+			base := env.BaseDir()
 			paths, mode := tt.setup(t, base)
 			if err := SetPaths(paths, mode); err != nil {
 				t.Fatal(err)
@@ -150,7 +151,7 @@ func TestSearchPathErrors(t *testing.T) {
 	dir := t.TempDir()
 	txt := filepath.Join(dir, "plugin.txt")
 	os.WriteFile(txt, []byte("x"), 0o644)
-	_, errs := pluginFiles([]searchEntry{{path: txt}, {path: filepath.Join(dir, "missing.so")}})
+	_, errs := plugindir.Discover(pluginSpec, env, []string{txt, filepath.Join(dir, "missing.so")}, api.HIPDNN_PLUGIN_LOADING_ABSOLUTE)
 	if len(errs) != 2 {
 		t.Fatalf("errs = %v", errs)
 	}

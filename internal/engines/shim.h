@@ -83,7 +83,6 @@ typedef struct hd_overrides {
 hd_result hd_dlopen(const char* path);     /* ptr = handle, or err = dlerror() */
 hd_result hd_dlsym(void* lib, const char* name); /* ptr = symbol, or err = dlerror() */
 void hd_dlclose(void* lib);
-char* hd_self_path(void);                  /* file holding this code (dladdr), malloc'd */
 hipdnnCallback_t hd_log_sink(void);        /* hipdnnLoggingCallback_ext, or the fallback */
 int hd_is_fallback_sink(hipdnnCallback_t sink);
 

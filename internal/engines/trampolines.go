@@ -93,17 +93,6 @@ func dlsym(lib unsafe.Pointer, name string) (unsafe.Pointer, string) {
 
 func dlclose(lib unsafe.Pointer) { C.hd_dlclose(lib) }
 
-// selfPath is the file that holds this code: libhipdnn_backend.so in production, the test
-// binary under go test.
-func selfPath() string {
-	p := C.hd_self_path()
-	if p == nil {
-		return ""
-	}
-	defer C.free(unsafe.Pointer(p))
-	return C.GoString(p)
-}
-
 // logSink is the callback handed to plugins: the backend's exported hipdnnLoggingCallback_ext
 // when it is in this object, else a C stub forwarding to the same logger (go test).
 var logSink = C.hd_log_sink()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/env"
+	"github.com/hipdnn-go/backend/internal/plugindir"
 	"github.com/hipdnn-go/backend/internal/version"
 )
 
@@ -163,7 +164,7 @@ func TestDiscover(t *testing.T) {
 		"custom/named", filepath.Join(custom, "direct.so"), "custom/alias.so", "custom/wrong.dll", "custom/missing.so", "custom/nothing"}})
 	want := []string{filepath.Join(custom, "direct.so"), filepath.Join(custom, "libnamed.so"), filepath.Join(def, "a.so"), filepath.Join(def, "b.so")}
 	for i := range want {
-		want[i] = canonical(want[i])
+		want[i] = plugindir.Canonical(want[i])
 	}
 	if !slices.Equal(files, want) {
 		t.Fatalf("files\n got %v\nwant %v", files, want)
@@ -178,18 +179,18 @@ func TestDiscover(t *testing.T) {
 	// The environment variable replaces the default directory; ABSOLUTE ignores both.
 	t.Setenv(EnvPluginDir, envDir)
 	files, errs = discover(pathConfig{mode: api.HIPDNN_PLUGIN_LOADING_ADDITIVE})
-	if !slices.Equal(files, []string{canonical(filepath.Join(envDir, "e.so"))}) || errs != nil {
+	if !slices.Equal(files, []string{plugindir.Canonical(filepath.Join(envDir, "e.so"))}) || errs != nil {
 		t.Fatalf("env: %v %v", files, errs)
 	}
 	// A secure-execution process ignores the variable and scans the default directory.
 	secureExecution = func() bool { return true }
 	files, errs = discover(pathConfig{mode: api.HIPDNN_PLUGIN_LOADING_ADDITIVE})
 	secureExecution = env.SecureExecution
-	if !slices.Equal(files, []string{canonical(filepath.Join(def, "a.so")), canonical(filepath.Join(def, "b.so"))}) || errs != nil {
+	if !slices.Equal(files, []string{plugindir.Canonical(filepath.Join(def, "a.so")), plugindir.Canonical(filepath.Join(def, "b.so"))}) || errs != nil {
 		t.Fatalf("secure execution: %v %v", files, errs)
 	}
 	files, errs = discover(pathConfig{mode: api.HIPDNN_PLUGIN_LOADING_ABSOLUTE, paths: []string{"custom/named"}})
-	if !slices.Equal(files, []string{canonical(filepath.Join(custom, "libnamed.so"))}) || errs != nil {
+	if !slices.Equal(files, []string{plugindir.Canonical(filepath.Join(custom, "libnamed.so"))}) || errs != nil {
 		t.Fatalf("absolute: %v %v", files, errs)
 	}
 	t.Setenv(EnvPluginDir, filepath.Join(base, "nowhere"))
@@ -210,7 +211,7 @@ func TestBaseDirDefaultsToThisBinary(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	if got, want := BaseDir(), filepath.Dir(canonical(exe)); got != want {
+	if got, want := BaseDir(), filepath.Dir(plugindir.Canonical(exe)); got != want {
 		t.Fatalf("BaseDir() = %q, want %q", got, want)
 	}
 }

@@ -100,16 +100,6 @@ void hipdnn_heur_close(hipdnn_heur_plugin *p) {
   memset(p, 0, sizeof *p);
 }
 
-void hipdnn_heur_self_path(char *out, size_t outlen) {
-  Dl_info info;
-  memset(&info, 0, sizeof info);
-  if (dladdr((void *)&hipdnn_heur_self_path, &info) != 0 && info.dli_fname != NULL) {
-    copy_text(out, outlen, info.dli_fname);
-  } else {
-    copy_text(out, outlen, "");
-  }
-}
-
 int hipdnn_heur_get_string(const hipdnn_heur_plugin *p, int which, const char **out, char *err, size_t errlen) {
   *out = NULL;
   int st;

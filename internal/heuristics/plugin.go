@@ -11,7 +11,6 @@ import "C"
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -435,16 +434,4 @@ func getPrediction(ctx uintptr, engineID int64, kind int, out *C.hipdnnPluginCon
 	out.ptr = p
 	out.size = C.size_t(len(blob))
 	return pluginSuccess
-}
-
-// libraryDir is the directory of the object holding this code: libhipdnn_backend.so in
-// production, the test binary under go test.
-func libraryDir() string {
-	var buf [4096]C.char
-	C.hipdnn_heur_self_path(&buf[0], C.size_t(len(buf)))
-	p := C.GoString(&buf[0])
-	if p == "" {
-		return ""
-	}
-	return filepath.Dir(canonical(p))
 }

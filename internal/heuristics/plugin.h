@@ -54,9 +54,6 @@ typedef struct hipdnn_heur_plugin {
 int hipdnn_heur_open(const char *path, hipdnn_heur_plugin *p, char *err, size_t errlen);
 void hipdnn_heur_close(hipdnn_heur_plugin *p);
 
-// Directory-independent path of the object holding this code (dladdr); "" when unknown.
-void hipdnn_heur_self_path(char *out, size_t outlen);
-
 // Base entry points. which: 0 name, 1 version, 2 API version.
 int hipdnn_heur_get_string(const hipdnn_heur_plugin *p, int which, const char **out, char *err, size_t errlen);
 int hipdnn_heur_get_type(const hipdnn_heur_plugin *p, int *type, char *err, size_t errlen);

@@ -13,6 +13,7 @@ import (
 	"github.com/hipdnn-go/backend/internal/fb"
 	"github.com/hipdnn-go/backend/internal/heuristics/internal/plugintest"
 	"github.com/hipdnn-go/backend/internal/logging"
+	"github.com/hipdnn-go/backend/internal/plugindir"
 )
 
 // sharedPlugin returns the file of one of the shared heuristic test plugins
@@ -28,7 +29,7 @@ func sharedPlugin(t *testing.T, name string) string {
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("test plugin not built: %v", err)
 	}
-	return canonical(p)
+	return plugindir.Canonical(p)
 }
 
 // buildPlugin compiles testdata/predicting_plugin.c with extra -D flags.
@@ -51,7 +52,7 @@ func buildPlugin(t *testing.T, name string, defines ...string) string {
 	if b, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
 		t.Fatalf("%s %v: %v\n%s", cc, args, err, b)
 	}
-	return canonical(out)
+	return plugindir.Canonical(out)
 }
 
 // loadOnly makes a manager of exactly these plugin files (ABSOLUTE mode).

@@ -7,13 +7,18 @@
 
 #define CPU_PLUGIN "/hipdnn_plugins/engines/libhipdnngo_cpu_reference.so"
 
-/* Creates a handle with the current configuration and checks what it loaded. */
-static void expect(const char* what, size_t nloaded, const char* const* suffixes) {
+/* The plugins of the default folder: the CPU reference engine and whatever other engines the
+ * install holds (counted once, with nothing configured). */
+static size_t ndefault;
+
+/* Creates a handle with the current configuration and checks what it loaded: the suffixes
+ * listed, plus the other plugins of the default folder when with_default is set. */
+static void expect_loaded(const char* what, bool with_default, size_t nloaded, const char* const* suffixes) {
     printf("-- %s\n", what);
     char err[HIPDNN_ERROR_STRING_MAX_LENGTH];
     hipdnnHandle_t h = pt_create(err, sizeof err);
     CHECK_STREQ(err, "");
-    CHECK_EQ_INT(pt_loaded_count(h), nloaded);
+    CHECK_EQ_INT(pt_loaded_count(h), nloaded + (with_default ? ndefault - 1 : 0));
     for (size_t i = 0; i < nloaded; i++) {
         tu_checks++;
         if (!pt_loaded_has(h, suffixes[i])) TU_FAIL("%s: %s is not loaded", what, suffixes[i]);
@@ -30,8 +35,14 @@ int main(void) {
 
     /* nothing configured: the default folder */
     {
+        hipdnnHandle_t h = pt_create(NULL, 0);
+        ndefault = pt_loaded_count(h);
+        CHECK(ndefault >= 1 && pt_loaded_has(h, CPU_PLUGIN));
+        CHECK_OK(hipdnnDestroy(h));
+    }
+    {
         const char* s[] = {CPU_PLUGIN};
-        expect("default folder", 1, s);
+        expect_loaded("default folder", true, 1, s);
         hipdnnHandle_t h = pt_create(NULL, 0);
         int64_t id = 0;
         CHECK_OK(hipdnnGetEngineIdByName_ext(h, "HIPDNNGO_CPU_REFERENCE", &id));
@@ -54,20 +65,20 @@ int main(void) {
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnSetPluginUnloadMode_ext((hipdnnPluginUnloadingMode_ext_t)-1));
     {
         const char* s[] = {CPU_PLUGIN};
-        expect("default folder after rejected calls", 1, s);
+        expect_loaded("default folder after rejected calls", true, 1, s);
     }
 
     /* ADDITIVE: the default plus the union of the paths given so far */
     CHECK_OK(hipdnnSetEnginePluginPaths_ext(1, good, HIPDNN_PLUGIN_LOADING_ADDITIVE));
     {
         const char* s[] = {CPU_PLUGIN, "/custom/libtest_good_plugin.so"};
-        expect("ADDITIVE file", 2, s);
+        expect_loaded("ADDITIVE file", true, 2, s);
     }
     const char* bare[] = {PT_DIR "/custom/test_hashed_name_plugin"};
     CHECK_OK(hipdnnSetEnginePluginPaths_ext(1, bare, HIPDNN_PLUGIN_LOADING_ADDITIVE));
     {
         const char* s[] = {CPU_PLUGIN, "/custom/libtest_good_plugin.so", "/custom/libtest_hashed_name_plugin.so"};
-        expect("ADDITIVE bare name, union with the earlier path", 3, s);
+        expect_loaded("ADDITIVE bare name, union with the earlier path", true, 3, s);
     }
 
     /* ABSOLUTE: only the given paths; a folder loads every *.so in it */
@@ -75,7 +86,7 @@ int main(void) {
     CHECK_OK(hipdnnSetEnginePluginPaths_ext(1, folder, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
     {
         const char* s[] = {"/default/libtest_good_default_plugin.so"};
-        expect("ABSOLUTE folder", 1, s);
+        expect_loaded("ABSOLUTE folder", false, 1, s);
     }
     /* the same file through a folder, a file path and a non-canonical path: loaded once */
     const char* same[] = {PT_DIR "/default", PT_GOOD_DEFAULT, PT_DIR "/custom/../default/libtest_good_default_plugin.so",
@@ -83,7 +94,7 @@ int main(void) {
     CHECK_OK(hipdnnSetEnginePluginPaths_ext(PT_COUNT(same), same, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
     {
         const char* s[] = {"/default/libtest_good_default_plugin.so"};
-        expect("one file named four ways", 1, s);
+        expect_loaded("one file named four ways", false, 1, s);
         hipdnnHandle_t h = pt_create(NULL, 0);
         CHECK_EQ_INT(pt_engine_count(h), 1);
         CHECK_OK(hipdnnDestroy(h));
@@ -93,13 +104,13 @@ int main(void) {
     CHECK_OK(hipdnnSetEnginePluginPaths_ext(1, rel, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
     {
         const char* s[] = {CPU_PLUGIN};
-        expect("ABSOLUTE relative folder", 1, s);
+        expect_loaded("ABSOLUTE relative folder (the default folder itself)", true, 1, s);
     }
 
     /* (0, NULL, ABSOLUTE): no engine plugin at all; the handle works, no engine applies */
     CHECK_OK(hipdnnSetEnginePluginPaths_ext(0, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
     {
-        expect("ABSOLUTE nothing", 0, NULL);
+        expect_loaded("ABSOLUTE nothing", false, 0, NULL);
         hipdnnHandle_t h = pt_create(NULL, 0);
         CHECK_EQ_INT(pt_engine_count(h), 0);
         size_t n = 99, len = 0;
@@ -124,7 +135,7 @@ int main(void) {
     CHECK_OK(hipdnnSetEnginePluginPaths_ext(1, good, HIPDNN_PLUGIN_LOADING_ADDITIVE));
     {
         const char* s[] = {CPU_PLUGIN, "/custom/libtest_good_plugin.so"};
-        expect("ADDITIVE after ABSOLUTE", 2, s);
+        expect_loaded("ADDITIVE after ABSOLUTE", true, 2, s);
     }
     return tu_finish("test_plugin_paths");
 }
