@@ -3,32 +3,27 @@ package heuristics
 import (
 	"math"
 
-	flatbuffers "github.com/google/flatbuffers/go"
-
+	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/fb"
 )
 
-// engineconfig.go: the EngineConfig and EnginePrediction tables a policy hands back,
-// decoded after verification and re-encoded by the host (engine_config.fbs,
-// engine_prediction.fbs). Re-encoding is how the host "overwrites" ranking_metric: the
-// result holds the same engine id and knob settings and the effective metric. Fields a newer
-// schema might append are not carried over.
+// engineconfig.go: the EngineConfig and EnginePrediction tables a policy hands back
+// (engine_config.fbs, engine_prediction.fbs).
 
-// knobSetting is one KnobSetting; kind is the KnobValue union tag.
-type knobSetting struct {
-	id    string
-	hasID bool
-	kind  fb.KnobValue
-	i     int64
-	f     float64
-	s     string
-}
-
-// engineConfig is a decoded EngineConfig.
+// engineConfig is an EngineConfig a policy returned inside an EnginePrediction. Root
+// EngineConfig buffers are decoded, and every EngineConfig is encoded, by the engine host's
+// codec (engines.DecodeEngineConfig, engines.EncodeEngineConfig): re-encoding is how the host
+// "overwrites" ranking_metric. Fields a newer schema might append are not carried over.
 type engineConfig struct {
 	engineID int64
-	knobs    []knobSetting
+	knobs    []engines.KnobSetting
 	metric   string
+}
+
+// decodeEngineConfig verifies and decodes a root EngineConfig buffer (the engine host's codec).
+func decodeEngineConfig(buf []byte) (engineConfig, error) {
+	id, knobs, metric, err := engines.DecodeEngineConfig(buf)
+	return engineConfig{engineID: id, knobs: knobs, metric: metric}, err
 }
 
 // EngineConfig slots.
@@ -45,15 +40,7 @@ const (
 	ksValue
 )
 
-// decodeEngineConfig verifies and decodes a root EngineConfig buffer.
-func decodeEngineConfig(buf []byte) (engineConfig, error) {
-	t, err := fbRoot(buf)
-	if err != nil {
-		return engineConfig{}, err
-	}
-	return engineConfigFrom(t)
-}
-
+// engineConfigFrom reads an EngineConfig table nested in a verified buffer.
 func engineConfigFrom(t fbTable) (engineConfig, error) {
 	var c engineConfig
 	var err error
@@ -68,32 +55,32 @@ func engineConfigFrom(t fbTable) (engineConfig, error) {
 		return c, err
 	}
 	for _, k := range ks {
-		var s knobSetting
-		if s.id, s.hasID, err = k.str(ksKnobID); err != nil {
+		var s engines.KnobSetting
+		if s.ID, _, err = k.str(ksKnobID); err != nil {
 			return c, err
 		}
 		tag, err := k.u8(ksValueType, 0)
 		if err != nil {
 			return c, err
 		}
-		s.kind = fb.KnobValue(tag)
-		if s.kind != fb.KnobValueNONE {
+		s.Value.Kind = int(tag)
+		if tag != uint8(fb.KnobValueNONE) {
 			v, present, err := k.table(ksValue)
 			if err != nil {
 				return c, err
 			}
 			if !present {
-				return c, fbErrorf("knob %q has value type %d but no value", s.id, tag)
+				return c, fbErrorf("knob %q has value type %d but no value", s.ID, tag)
 			}
-			switch s.kind {
+			switch fb.KnobValue(tag) {
 			case fb.KnobValueIntValue:
-				s.i, err = v.i64(0, 0)
+				s.Value.I, err = v.i64(0, 0)
 			case fb.KnobValueFloatValue:
-				s.f, err = v.f64(0, 0)
+				s.Value.F, err = v.f64(0, 0)
 			case fb.KnobValueStringValue:
-				s.s, _, err = v.str(0)
+				s.Value.S, _, err = v.str(0)
 			default:
-				err = fbErrorf("knob %q has unknown value type %d", s.id, tag)
+				err = fbErrorf("knob %q has unknown value type %d", s.ID, tag)
 			}
 			if err != nil {
 				return c, err
@@ -104,59 +91,9 @@ func engineConfigFrom(t fbTable) (engineConfig, error) {
 	return c, nil
 }
 
-// encode serializes c as a root EngineConfig (no file identifier) with ranking_metric set
-// to metric.
+// encode serializes c as a root EngineConfig with ranking_metric set to metric.
 func (c engineConfig) encode(metric string) []byte {
-	b := flatbuffers.NewBuilder(256)
-	offs := make([]flatbuffers.UOffsetT, len(c.knobs))
-	for i := len(c.knobs) - 1; i >= 0; i-- {
-		k := &c.knobs[i]
-		var id, val flatbuffers.UOffsetT
-		if k.hasID {
-			id = b.CreateString(k.id)
-		}
-		switch k.kind {
-		case fb.KnobValueIntValue:
-			fb.IntValueStart(b)
-			fb.IntValueAddValue(b, k.i)
-			val = fb.IntValueEnd(b)
-		case fb.KnobValueFloatValue:
-			fb.FloatValueStart(b)
-			fb.FloatValueAddValue(b, k.f)
-			val = fb.FloatValueEnd(b)
-		case fb.KnobValueStringValue:
-			s := b.CreateString(k.s)
-			fb.StringValueStart(b)
-			fb.StringValueAddValue(b, s)
-			val = fb.StringValueEnd(b)
-		}
-		fb.KnobSettingStart(b)
-		if k.hasID {
-			fb.KnobSettingAddKnobId(b, id)
-		}
-		if val != 0 {
-			fb.KnobSettingAddValueType(b, k.kind)
-			fb.KnobSettingAddValue(b, val)
-		}
-		offs[i] = fb.KnobSettingEnd(b)
-	}
-	var knobs flatbuffers.UOffsetT
-	if len(offs) > 0 {
-		fb.EngineConfigStartKnobsVector(b, len(offs))
-		for i := len(offs) - 1; i >= 0; i-- {
-			b.PrependUOffsetT(offs[i])
-		}
-		knobs = b.EndVector(len(offs))
-	}
-	m := b.CreateString(metric)
-	fb.EngineConfigStart(b)
-	fb.EngineConfigAddEngineId(b, c.engineID)
-	if knobs != 0 {
-		fb.EngineConfigAddKnobs(b, knobs)
-	}
-	fb.EngineConfigAddRankingMetric(b, m)
-	b.Finish(fb.EngineConfigEnd(b))
-	return append([]byte(nil), b.FinishedBytes()...)
+	return engines.EncodeEngineConfig(c.engineID, c.knobs, metric)
 }
 
 // Prediction kinds (hipdnnEnginePredictionKind_t, PredictionKind).

@@ -6,16 +6,17 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/fb"
 )
 
 func sampleConfig() engineConfig {
-	return engineConfig{engineID: -42, metric: "time", knobs: []knobSetting{
-		{id: "global.benchmarking", hasID: true, kind: fb.KnobValueIntValue, i: 1},
-		{id: "tile.scale", hasID: true, kind: fb.KnobValueFloatValue, f: 0.5},
-		{id: "algo", hasID: true, kind: fb.KnobValueStringValue, s: "winograd"},
-		{id: "unset", hasID: true, kind: fb.KnobValueNONE},
-		{kind: fb.KnobValueIntValue, i: math.MinInt64},
+	return engineConfig{engineID: -42, metric: "time", knobs: []engines.KnobSetting{
+		{ID: "global.benchmarking", Value: engines.KnobValue{Kind: engines.KnobInt, I: 1}},
+		{ID: "tile.scale", Value: engines.KnobValue{Kind: engines.KnobFloat, F: 0.5}},
+		{ID: "algo", Value: engines.KnobValue{Kind: engines.KnobString, S: "winograd"}},
+		{ID: "unset", Value: engines.KnobValue{Kind: engines.KnobNone}},
+		{Value: engines.KnobValue{Kind: engines.KnobInt, I: math.MinInt64}},
 	}}
 }
 

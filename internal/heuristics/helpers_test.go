@@ -191,9 +191,9 @@ func embedEngineConfig(b *flatbuffers.Builder, cfg *engineConfig) flatbuffers.UO
 	var knobs flatbuffers.UOffsetT
 	if len(cfg.knobs) > 0 {
 		k := cfg.knobs[0]
-		id := b.CreateString(k.id)
+		id := b.CreateString(k.ID)
 		fb.IntValueStart(b)
-		fb.IntValueAddValue(b, k.i)
+		fb.IntValueAddValue(b, k.Value.I)
 		v := fb.IntValueEnd(b)
 		fb.KnobSettingStart(b)
 		fb.KnobSettingAddKnobId(b, id)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/fb"
 )
 
@@ -43,7 +44,7 @@ func TestModeAOrdersByEnginePredictions(t *testing.T) {
 func TestModeBPrefersConfigurationPredictions(t *testing.T) {
 	t.Parallel()
 	avail := fb.PredictionStatusAVAILABLE
-	cfg1 := &engineConfig{engineID: 1, knobs: []knobSetting{{id: "tile", hasID: true, kind: fb.KnobValueIntValue, i: 128}}}
+	cfg1 := &engineConfig{engineID: 1, knobs: []engines.KnobSetting{{ID: "tile", Value: engines.KnobValue{Kind: engines.KnobInt, I: 128}}}}
 	pred := mapPredictor{
 		{1, PredictionConfiguration}: predictionBlob(1, PredictionConfiguration, avail, 40, "tflops", cfg1),
 		{1, PredictionEngine}:        predictionBlob(1, PredictionEngine, avail, 1, "tflops", nil),
@@ -59,7 +60,7 @@ func TestModeBPrefersConfigurationPredictions(t *testing.T) {
 		t.Fatalf("configs %v", cfgs)
 	}
 	c, err := decodeEngineConfig(cfgs[1])
-	if err != nil || c.engineID != 1 || c.metric != "tflops" || len(c.knobs) != 1 || c.knobs[0].i != 128 {
+	if err != nil || c.engineID != 1 || c.metric != "tflops" || len(c.knobs) != 1 || c.knobs[0].Value.I != 128 {
 		t.Fatalf("config %+v %v", c, err)
 	}
 	// ModeA ignores configuration-level predictions.
