@@ -5,13 +5,21 @@
  *   - unknown trailing fields and JSON keys are ignored and the rest reads exactly (the future
  *     graph runs on the CPU engine and matches a naive loop);
  *   - fields an older schema lacked take their defaults;
- *   - an unknown node type, enum value, data type or value kind is NOT_SUPPORTED with a message
- *     naming it, the out pointer stays NULL;
+ *   - a binary graph holding an unknown node type, enum value, data type or value kind is an
+ *     opaque graph (RFC 0005 §2, "gracefully fail to match"): it deserializes and finalizes,
+ *     OPS lists the readable operations, serialization gives the writer's bytes, JSON and every
+ *     change but the handle are NOT_SUPPORTED naming the unknown part; the engines of this
+ *     project decline it (no heuristic results, the engine's error names the part); a plugin
+ *     that accepts any graph (test_graph_recorder_plugin) is offered it and receives the
+ *     writer's bytes; a plugin below the declared minimum version is not offered it;
+ *   - in JSON the same unknown things are NOT_SUPPORTED with a message naming them, the out
+ *     pointer stays NULL (JSON cannot carry an unknown table);
  *   - the reader-version guard (checklist item 40): a graph declaring a
  *     min_required_engine_api_version above the newest engine plugin API this build hosts is
  *     NOT_SUPPORTED naming both versions, 0.x and 1.x up to that maximum load;
  *   - every finalize stamps min_required_engine_api_version: 1.0.0 plain, 1.1.0 override
  *     shapes, 1.2.0 runtime pass-by-value, 1.3.0 alignment other than 16 or a ragged offset. */
+#define _XOPEN_SOURCE 700 /* strdup */
 #include <hipdnn_plugin_sdk/engine_api_version.h>
 
 #include "plugin_testutil.h"
@@ -151,7 +159,7 @@ static version3 hosted_max(void) {
     return v;
 }
 
-/* ---- 1. unknown things are NOT_SUPPORTED, naming them -------------------------------------- */
+/* ---- 1. unknown things in JSON, and graphs above the guard, are NOT_SUPPORTED -------------- */
 
 static void check_unknown(void) {
     version3 max = hosted_max();
@@ -161,15 +169,10 @@ static void check_unknown(void) {
         const char* file;
         const char* needle[2];
     } cases[] = {
-        {"future_node.bin", {"unknown node type tag 24", "\"future_op\""}},
         {"future_node.json", {"unknown node type \"FutureOpAttributes\"", "node 1"}},
-        {"future_datatype.bin", {"unknown data type value 18", "tensor uid 1"}},
         {"future_datatype.json", {"unknown data type \"fp8_e3m4\"", "tensor"}},
-        {"future_pointwise_mode.bin", {"operation value 48 is not a known PointwiseMode", "node 0"}},
         {"future_pointwise_mode.json", {"\"hardswish_fwd\"", "node 0"}},
-        {"future_conv_mode.bin", {"conv_mode value 3 is not a known ConvMode", "node 0"}},
         {"future_conv_mode.json", {"\"DEFORMABLE\"", "node 0"}},
-        {"future_value_kind.bin", {"unknown tensor value type 9", "tensor uid 3"}},
         {"future_value_kind.json", {"unknown value_type \"FutureInt8Value\"", "tensor"}},
         {"future_min_version.bin", {"min_required_engine_api_version is 1.5.0", maxs}},
         {"future_min_version.json", {"min_required_engine_api_version is 1.5.0", maxs}},
@@ -446,6 +449,203 @@ static void check_stamps(hipdnnHandle_t h) {
     check_stamp("ragged offset", ragged_graph(h), 1, 3);
 }
 
+/* ---- 6. opaque graphs: a newer writer's binary graph gracefully fails to match ------------ */
+
+static const struct {
+    const char* file;
+    const char* part; /* the unreadable part the messages must name */
+    int64_t ops;      /* operations this build can read (HIPDNN_ATTR_OPERATIONGRAPH_OPS) */
+} opaque_cases[] = {
+    {"future_node.bin", "node 1 (\"future_op\"): unknown node type tag 24", 1},
+    {"future_datatype.bin", "tensor uid 1: unknown data type value 18", 0},
+    {"future_pointwise_mode.bin", "node 0 (\"act\"): operation value 48 is not a known PointwiseMode", 0},
+    {"future_conv_mode.bin", "node 0 (\"conv\"): conv_mode value 3 is not a known ConvMode", 0},
+    {"future_value_kind.bin", "tensor uid 3: unknown tensor value type 9", 0},
+};
+
+/* With this project's engines (the handle's default plugins): each fixture deserializes and
+ * finalizes, serializes to its writer's bytes, refuses changes and JSON naming the part; every
+ * engine declines it, so the heuristic has no results and the CPU engine's error names it. */
+static void check_opaque(hipdnnHandle_t h) {
+    char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
+    bool cpu = pt_has_engine(h, CPU_ENGINE_ID);
+    CHECK(cpu);
+    for (size_t i = 0; i < PT_COUNT(opaque_cases); i++) {
+        const char* file = opaque_cases[i].file;
+        const char* part = opaque_cases[i].part;
+        size_t n = 0;
+        uint8_t* src = read_fixture(file, &n);
+        if (src == NULL) continue;
+        hipdnnBackendDescriptor_t g = NULL;
+        tu_clear_last_error();
+        hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeGraph_ext(&g, src, n);
+        pt_take_error(msg, sizeof msg);
+        tu_checks++;
+        if (st != HIPDNN_STATUS_SUCCESS || g == NULL) {
+            TU_FAIL("%s: %s (%s), want an opaque graph", file, hipdnnGetErrorString(st), msg);
+            free(src);
+            continue;
+        }
+        pt_track(g);
+        int64_t nops = -1;
+        CHECK_OK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &nops, NULL));
+        CHECK_EQ_INT(nops, opaque_cases[i].ops);
+
+        /* Every change but the handle would need a re-encoding: NOT_SUPPORTED, naming why. */
+        tu_clear_last_error();
+        CHECK_STATUS(HIPDNN_STATUS_NOT_SUPPORTED,
+                     hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, HIPDNN_TYPE_CHAR, 7, "renamed"));
+        pt_take_error(msg, sizeof msg);
+        CHECK_CONTAINS(msg, part);
+        CHECK_CONTAINS(msg, "cannot re-encode");
+        int64_t preferred = CPU_ENGINE_ID;
+        CHECK_STATUS(HIPDNN_STATUS_NOT_SUPPORTED,
+                     hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &preferred));
+        tu_clear_last_error();
+
+        CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
+        CHECK_OK(hipdnnBackendFinalize(g));
+        size_t m = 0;
+        uint8_t* out = binary_of(g, &m);
+        tu_checks++;
+        if (m != n || memcmp(out, src, n) != 0) TU_FAIL("%s: serialization (%zu bytes) is not the writer's %zu bytes", file, m, n);
+        free(out);
+
+        /* JSON cannot carry what this build cannot read. */
+        size_t size = 0;
+        tu_clear_last_error();
+        CHECK_STATUS(HIPDNN_STATUS_NOT_SUPPORTED, hipdnnBackendGetSerializedJsonGraph_ext(g, 0, &size, NULL));
+        pt_take_error(msg, sizeof msg);
+        CHECK_CONTAINS(msg, part);
+
+        /* Our engines decline it: no heuristic results, and not applicable rather than an error. */
+        hipdnnBackendDescriptor_t hd = NULL;
+        CHECK_OK(pt_heur(g, -1, NULL, &hd));
+        int64_t count = -1;
+        CHECK_OK(hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, NULL));
+        CHECK_EQ_INT(count, 0);
+        if (cpu) {
+            tu_clear_last_error();
+            pt_engine(g, CPU_ENGINE_ID, &st);
+            pt_take_error(msg, sizeof msg);
+            CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, st);
+            CHECK_CONTAINS(msg, part);
+        }
+        free(src);
+    }
+}
+
+/* Writes Graph.min_required_engine_api_version in place (the fixture must declare one). */
+static bool patch_min_version(uint8_t* b, size_t n, uint32_t major, uint32_t minor, uint32_t patch) {
+    if (binary_min_version(b, n).major < 0) return false;
+    uint32_t table = u32(b);
+    size_t vt = (size_t)((int64_t)table - (int32_t)u32(b + table));
+    uint8_t* p = b + table + u16(b + vt + 4 + 2 * 8);
+    const uint32_t v[3] = {major, minor, patch};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 4; k++) p[4 * i + k] = (uint8_t)(v[i] >> (8 * k));
+    return true;
+}
+
+/* A finalized graph from bytes (NULL, with a failed check, when it does not load). */
+static hipdnnBackendDescriptor_t finalized_from(hipdnnHandle_t h, const uint8_t* b, size_t n) {
+    hipdnnBackendDescriptor_t g = NULL;
+    CHECK_OK(hipdnnBackendCreateAndDeserializeGraph_ext(&g, b, n));
+    if (g == NULL) return NULL;
+    pt_track(g);
+    CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
+    CHECK_OK(hipdnnBackendFinalize(g));
+    return g;
+}
+
+/* Whether the recorder's latest graph at entry point `at` is exactly want[0..n). */
+static void check_recorded(hipdnnTestGraphRecorderGetLast_fn last, int32_t at, const uint8_t* want, size_t n, const char* what) {
+    uint8_t* got = calloc(n + 64, 1);
+    int64_t calls = 0;
+    int64_t size = last(at, got, n + 64, &calls);
+    tu_checks++;
+    if (calls < 1) TU_FAIL("%s: the recorder plugin was never called at entry point %d", what, (int)at);
+    else if (size != (int64_t)n || memcmp(got, want, n) != 0)
+        TU_FAIL("%s: the plugin received %lld bytes that are not the writer's %zu", what, (long long)size, n);
+    free(got);
+}
+
+/* A plugin that accepts any graph (standing for one built against a newer schema) is offered
+ * an opaque graph and receives the writer's bytes at every entry point; a 1.0.0 plugin is not
+ * offered it once the graph declares 1.3.0; the CPU engine, loaded next to them, declines. */
+static void check_graph_recorder(const char* cpu_path) {
+    const char* recorder = PT_CUSTOM("test_graph_recorder_plugin");
+    const char* files[3] = {recorder, PT_CUSTOM("test_duplicate_id_a_plugin") /* 1.0.0, engine -7 */, cpu_path};
+    pt_engine_paths(cpu_path ? 3 : 2, files);
+    hipdnnHandle_t h = pt_create(NULL, 0);
+    PT_FN(hipdnnTestGraphRecorderGetLast_fn, last, recorder, HIPDNN_TEST_GRAPH_RECORDER_GET_LAST);
+    PT_FN(hipdnnTestGraphRecorderClear_fn, clear, recorder, HIPDNN_TEST_GRAPH_RECORDER_CLEAR);
+    CHECK(last != NULL && clear != NULL);
+    size_t n = 0;
+    uint8_t* src = read_fixture("future_node.bin", &n);
+    if (h == NULL || last == NULL || clear == NULL || src == NULL) {
+        free(src);
+        if (h) CHECK_OK(hipdnnDestroy(h));
+        return;
+    }
+    /* Declared 1.0.0: offered to both test plugins. */
+    clear();
+    hipdnnBackendDescriptor_t g = finalized_from(h, src, n);
+    int64_t ids[8];
+    int k = pt_rank(g, -1, NULL, ids, 8);
+    CHECK_EQ_INT(k, 2);
+    for (int i = 0; i < k; i++) CHECK(ids[i] == -31 || ids[i] == -7);
+    check_recorded(last, HIPDNN_TEST_GRAPH_AT_APPLICABLE, src, n, "GetApplicableEngineIds");
+    hipdnnBackendDescriptor_t plan = pt_plan_for(g, -31);
+    (void)plan;
+    check_recorded(last, HIPDNN_TEST_GRAPH_AT_CREATE_CONTEXT, src, n, "CreateExecutionContext");
+    int64_t calls = 0;
+    if (last(HIPDNN_TEST_GRAPH_AT_ENGINE_DETAILS, NULL, 0, &calls) >= 0 && calls > 0)
+        check_recorded(last, HIPDNN_TEST_GRAPH_AT_ENGINE_DETAILS, src, n, "GetEngineDetails");
+
+    /* Declared 1.3.0: the 1.0.0 plugin is not offered it; the recorder gets these bytes. */
+    uint8_t* v13 = malloc(n);
+    memcpy(v13, src, n);
+    CHECK(patch_min_version(v13, n, 1, 3, 0));
+    clear();
+    g = finalized_from(h, v13, n);
+    k = pt_rank(g, -1, NULL, ids, 8);
+    CHECK_IDS(k, ids, -31);
+    check_recorded(last, HIPDNN_TEST_GRAPH_AT_APPLICABLE, v13, n, "GetApplicableEngineIds (1.3.0)");
+
+    /* The reader-version guard still applies to an opaque graph. */
+    version3 max = hosted_max();
+    CHECK(patch_min_version(v13, n, (uint32_t)max.major, (uint32_t)max.minor + 1, 0));
+    hipdnnBackendDescriptor_t bad = NULL;
+    char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
+    tu_clear_last_error();
+    CHECK_STATUS(HIPDNN_STATUS_NOT_SUPPORTED, hipdnnBackendCreateAndDeserializeGraph_ext(&bad, v13, n));
+    pt_take_error(msg, sizeof msg);
+    CHECK(bad == NULL);
+    CHECK_CONTAINS(msg, "min_required_engine_api_version is");
+    free(v13);
+    free(src);
+    pt_release_all();
+    CHECK_OK(hipdnnDestroy(h));
+}
+
+/* The loaded engine plugin file whose path ends with suffix (malloc'd), or NULL. */
+static char* loaded_path(hipdnnHandle_t h, const char* suffix) {
+    size_t n = 0, len = 0;
+    char* found = NULL;
+    if (hipdnnGetLoadedEnginePluginPaths_ext(h, &n, NULL, &len) != HIPDNN_STATUS_SUCCESS || n == 0) return NULL;
+    char** bufs = calloc(n, sizeof(char*));
+    for (size_t i = 0; i < n; i++) bufs[i] = calloc(len, 1);
+    if (hipdnnGetLoadedEnginePluginPaths_ext(h, &n, bufs, &len) == HIPDNN_STATUS_SUCCESS)
+        for (size_t i = 0; i < n && found == NULL; i++) {
+            size_t a = strlen(bufs[i]), b = strlen(suffix);
+            if (a >= b && strcmp(bufs[i] + a - b, suffix) == 0) found = strdup(bufs[i]);
+        }
+    for (size_t i = 0; i < n; i++) free(bufs[i]);
+    free(bufs);
+    return found;
+}
+
 int main(void) {
     hipdnnHandle_t h = NULL;
     CHECK_OK(hipdnnCreate(&h));
@@ -455,7 +655,12 @@ int main(void) {
     check_past(h);
     check_reader_version_guard();
     check_stamps(h);
+    check_opaque(h);
+    char* cpu_path = loaded_path(h, "/libhipdnngo_cpu_reference.so");
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
+    if (HIPDNN_TEST_PLUGIN_DIR[0] != '\0') check_graph_recorder(cpu_path);
+    else printf("test_compat_schema: HIPDNN_TEST_PLUGIN_DIR not set, the recorder plugin checks are skipped\n");
+    free(cpu_path);
     return tu_finish("test_compat_schema");
 }

@@ -693,6 +693,40 @@ void passByValuePlugins()
     CHECK_STATUS(p.destroy(), HIPDNN_PLUGIN_STATUS_SUCCESS);
 }
 
+void graphRecorderPlugin()
+{
+    current = "graph_recorder";
+    Engine p("custom/libtest_graph_recorder_plugin.so");
+    basicEngine(p, "test_graph_recorder_plugin", "1.4.0", {-31}, {-31});
+    if(p.so == nullptr)
+    {
+        return;
+    }
+    auto getLast = p.get<hipdnnTestGraphRecorderGetLast_fn>(HIPDNN_TEST_GRAPH_RECORDER_GET_LAST);
+    auto clear = p.get<hipdnnTestGraphRecorderClear_fn>(HIPDNN_TEST_GRAPH_RECORDER_CLEAR);
+    CHECK(getLast != nullptr && clear != nullptr);
+    if(getLast == nullptr || clear == nullptr)
+    {
+        return;
+    }
+    clear();
+    int64_t calls = -1;
+    CHECK(getLast(HIPDNN_TEST_GRAPH_AT_APPLICABLE, nullptr, 0, &calls) == 0 && calls == 0);
+    CHECK(getLast(3, nullptr, 0, nullptr) == -1);
+    const Bytes graph = makeGraph(false);
+    CHECK(p.applicable(graph, 1) == std::vector<int64_t>{-31});
+    runContext(p, -31, graph, 0);
+    for(int32_t at : {HIPDNN_TEST_GRAPH_AT_APPLICABLE, HIPDNN_TEST_GRAPH_AT_CREATE_CONTEXT})
+    {
+        std::vector<uint8_t> got(graph.data.size());
+        CHECK(getLast(at, got.data(), got.size(), &calls) == static_cast<int64_t>(graph.data.size()));
+        CHECK(calls >= 1 && got == graph.data);
+    }
+    clear();
+    CHECK(getLast(HIPDNN_TEST_GRAPH_AT_CREATE_CONTEXT, nullptr, 0, &calls) == 0 && calls == 0);
+    CHECK_STATUS(p.destroy(), HIPDNN_PLUGIN_STATUS_SUCCESS);
+}
+
 // ---- faulty plugins -----------------------------------------------------------------------
 void faultyPlugins()
 {
@@ -1023,6 +1057,7 @@ int main(int argc, char** argv)
     knobPlugins();
     overridePlugins();
     passByValuePlugins();
+    graphRecorderPlugin();
     faultyPlugins();
     heuristicPlugins();
     if(failures != 0)

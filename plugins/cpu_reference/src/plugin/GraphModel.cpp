@@ -74,7 +74,10 @@ TensorTable::TensorTable(const fbs::Graph& graph)
         const std::optional<DataType> dtype = mapDataType(t->data_type());
         if(!dtype)
         {
-            throw Unsupported(what + ": data type " + std::string(fbs::EnumNameDataType(t->data_type()))
+            const char* typeName = fbs::EnumNameDataType(t->data_type());
+            throw Unsupported(what + ": data type "
+                              + (typeName && *typeName ? std::string(typeName)
+                                                       : std::to_string(static_cast<int>(t->data_type())))
                               + " is not supported");
         }
         if(t->ragged_offset_tensor_uid().has_value() || t->ragged_offset_multiplier() != 1)
