@@ -96,10 +96,9 @@ func hipdnnGo_Finalize(tok C.uintptr_t) (st C.int) {
 	if err != nil {
 		return fail(fn, err)
 	}
-	if err := descriptors.Finalize(o); err != nil {
+	if err := descriptors.FinalizeToken(o, uintptr(tok)); err != nil {
 		return fail(fn, err)
 	}
-	descriptors.PublishFast(o, uintptr(tok))
 	return ok(fn)
 }
 

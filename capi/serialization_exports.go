@@ -187,12 +187,10 @@ func hipdnnGo_CreateAndDeserializeExecutionPlan(h C.uintptr_t, out *C.uintptr_t,
 	if err != nil {
 		return fail(fn, err)
 	}
-	plan, err := descriptors.DeserializePlan(hd, b)
+	tok, err := descriptors.DeserializePlanToken(hd, b)
 	if err != nil {
 		return fail(fn, err)
 	}
-	tok := descriptors.Token(plan)
-	descriptors.PublishFast(plan, tok)
 	*out = C.uintptr_t(tok)
 	return ok(fn)
 }

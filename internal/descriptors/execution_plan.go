@@ -127,22 +127,6 @@ func Execute(h *handle.Handle, plan, pack Object) error {
 	return p.ctx.Execute(v.workspace, v.buffers, v.overrides)
 }
 
-// PublishFast lets hipdnnBackendExecute serve a finalized plan or variant pack under token
-// without entering Go (engines.Context.PublishFast). Other kinds, unfinalized objects and
-// variant packs with shape overrides are not published; the Go path serves them.
-func PublishFast(o Object, token uintptr) {
-	switch x := o.(type) {
-	case *ExecutionPlan:
-		if x.finalized && x.ctx != nil && x.handle != nil {
-			x.ctx.PublishFast(token, x.handle.Token())
-		}
-	case *VariantPack:
-		if x.finalized && x.overrides.Len() == 0 {
-			x.buffers.PublishFast(token, x.workspace)
-		}
-	}
-}
-
 // ExecuteFailure turns a plugin failure the fast path met into the Go path's error.
 func ExecuteFailure(plan Object, pluginStatus int, text string) error {
 	if p, ok := plan.(*ExecutionPlan); ok && p.ctx != nil {

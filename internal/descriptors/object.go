@@ -21,7 +21,6 @@ import (
 	"sync/atomic"
 
 	"github.com/hipdnn-go/backend/internal/api"
-	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/registry"
 	"github.com/hipdnn-go/backend/internal/status"
 )
@@ -166,10 +165,10 @@ func Resolve(tok uintptr) (Object, error) {
 }
 
 // Destroy releases a token; when it was the object's last, plugin resources are released.
-// Whatever the token published to Execute's C fast path is retired first, so no fast call can
-// still use resources being released.
+// Whatever the token published to Execute's C fast path is withdrawn first (fast_path.go), so
+// no fast call can still use resources being released.
 func Destroy(tok uintptr) error {
-	engines.RetireFast(tok)
+	withdrawFast(tok)
 	v, err := registry.Release(tok, registry.KindDescriptor)
 	if err != nil {
 		return err
