@@ -358,6 +358,12 @@ HIPDNN_BACKEND_EXPORT void hipdnnPeekLastErrorString_ext(char* message, size_t m
  * Returns SUCCESS; BAD_PARAM_NULL_POINTER if descriptor or serializedGraph is NULL; BAD_PARAM if
  * graphByteSize is 0, the bytes are not a valid graph, or a container holds no graph;
  * NOT_SUPPORTED if the graph declares that it needs a newer reader than this library.
+ * A graph from a newer writer that holds a node type, an enum value, a data type or a tensor
+ * value kind this library does not know is still made, as an opaque graph: only the operations
+ * this library can read become operation descriptors (HIPDNN_ATTR_OPERATIONGRAPH_OPS lists
+ * those), plugins and serialization get the writer's bytes unchanged, and setting any attribute
+ * but HIPDNN_ATTR_OPERATIONGRAPH_HANDLE on it is NOT_SUPPORTED. Engines that do not know the
+ * unknown parts decline it (docs/compatibility.md, "Opaque graphs").
  */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeGraph_ext(
     hipdnnBackendDescriptor_t* descriptor, const uint8_t* serializedGraph, size_t graphByteSize);
@@ -380,7 +386,8 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetSerializedBinaryGraph_ext(
 /*
  * hipdnnBackendGetSerializedJsonGraph_ext is hipdnnBackendGetSerializedBinaryGraph_ext producing
  * the JSON form, a NUL-terminated string; *graphByteSize includes the NUL.
- * Returns as hipdnnBackendGetSerializedBinaryGraph_ext.
+ * Returns as hipdnnBackendGetSerializedBinaryGraph_ext, and NOT_SUPPORTED for an opaque graph
+ * (see hipdnnBackendCreateAndDeserializeGraph_ext): JSON cannot carry its unknown parts.
  */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetSerializedJsonGraph_ext(
     hipdnnBackendDescriptor_t descriptor,
@@ -449,7 +456,9 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendGetSerializedBinaryContents_ex
  * hipdnnBackendCreateAndDeserializeJsonGraph_ext is hipdnnBackendCreateAndDeserializeGraph_ext
  * for the JSON form. jsonByteSize is the length of the text; a terminating NUL is optional.
  * Returns SUCCESS; BAD_PARAM_NULL_POINTER if descriptor or jsonGraph is NULL; BAD_PARAM if
- * jsonByteSize is 0 or the text is not a valid JSON graph; NOT_SUPPORTED as for the binary form.
+ * jsonByteSize is 0 or the text is not a valid JSON graph; NOT_SUPPORTED as for the binary form,
+ * and for a node type, enum or data type spelling or value kind this library does not know
+ * (JSON has no binary layout to carry an unknown table, so a JSON graph is never opaque).
  */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeJsonGraph_ext(
     hipdnnBackendDescriptor_t* descriptor, const char* jsonGraph, size_t jsonByteSize);
