@@ -597,11 +597,31 @@ static void check_graph_recorder(const char* cpu_path) {
     for (int i = 0; i < k; i++) CHECK(ids[i] == -31 || ids[i] == -7);
     check_recorded(last, HIPDNN_TEST_GRAPH_AT_APPLICABLE, src, n, "GetApplicableEngineIds");
     hipdnnBackendDescriptor_t plan = pt_plan_for(g, -31);
-    (void)plan;
     check_recorded(last, HIPDNN_TEST_GRAPH_AT_CREATE_CONTEXT, src, n, "CreateExecutionContext");
     int64_t calls = 0;
     if (last(HIPDNN_TEST_GRAPH_AT_ENGINE_DETAILS, NULL, 0, &calls) >= 0 && calls > 0)
         check_recorded(last, HIPDNN_TEST_GRAPH_AT_ENGINE_DETAILS, src, n, "GetEngineDetails");
+    /* The plan runs (a no-op in the test plugin) with the graph's non-virtual tensors x and y. */
+    void* mem = calloc(2 * 64, 1);
+    uint8_t* base = (uint8_t*)(((uintptr_t)mem + 15) & ~(uintptr_t)15);
+    const int64_t uids[2] = {1, 3};
+    void* ptrs[2] = {base, base + 64};
+    CHECK_OK(hipdnnBackendExecute(h, plan, pt_pack(2, uids, ptrs, NULL)));
+    free(mem);
+
+    /* A graph-and-plan container carries the writer's bytes, and loads as the same graph. */
+    size_t boxn = 0, again = 0;
+    CHECK_OK(hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, 0, &boxn, NULL));
+    uint8_t* box = calloc(boxn + 1, 1);
+    CHECK_OK(hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, boxn, &again, box));
+    hipdnnBackendDescriptor_t fromBox = finalized_from(h, box, boxn);
+    if (fromBox) {
+        size_t m = 0;
+        uint8_t* out = binary_of(fromBox, &m);
+        CHECK(m == n && memcmp(out, src, n) == 0);
+        free(out);
+    }
+    free(box);
 
     /* Declared 1.3.0: the 1.0.0 plugin is not offered it; the recorder gets these bytes. */
     uint8_t* v13 = malloc(n);
