@@ -401,3 +401,36 @@ func TestOpaqueGraphReachesPluginsAsWritten(t *testing.T) {
 		}
 	})
 }
+
+// Corrupted future graphs never panic: each single-byte change of the fixtures either fails
+// with a status or gives a graph that finalizes or fails with one, and serializes either way.
+func TestOpaqueGraphMutationsDoNotPanic(t *testing.T) {
+	h := newHandle(t)
+	for _, f := range []string{"future_node.bin", "future_pointwise_mode.bin", "future_value_kind.bin"} {
+		src := readEvolution(t, f)
+		for i := range src {
+			for _, x := range []byte{0x01, 0x18, 0x80, 0xff} {
+				b := bytes.Clone(src)
+				b[i] ^= x
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							t.Fatalf("%s: byte %d ^ %#x: panic %v", f, i, x, p)
+						}
+					}()
+					g, err := DeserializeGraph(b)
+					if err != nil {
+						return
+					}
+					if err := setHandle(g, h); err != nil {
+						t.Fatalf("%s: byte %d ^ %#x: handle: %v", f, i, x, err)
+					}
+					_ = Finalize(g)
+					_, _ = g.SerializedBytes()
+					_, _ = g.SerializedJSON()
+					_ = g.UnreadableParts()
+				}()
+			}
+		}
+	}
+}
