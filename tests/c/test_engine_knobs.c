@@ -95,7 +95,7 @@ static void check_demo_a(hipdnnBackendDescriptor_t e) {
         CHECK_OK(hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_DEFAULT_VALUE, HIPDNN_TYPE_INT64, 1, &cnt, &v));
         CHECK_EQ_INT(v, 64);
         double dv = 0;
-        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_DEFAULT_VALUE, HIPDNN_TYPE_DOUBLE, 1, &cnt, &dv));
+        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "KnobDescriptor::getAttribute() failed: HIPDNN_ATTR_KNOB_INFO_DEFAULT_VALUE holds a HIPDNN_TYPE_INT64 value; read it as HIPDNN_TYPE_INT64", hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_DEFAULT_VALUE, HIPDNN_TYPE_DOUBLE, 1, &cnt, &dv));
         CHECK_OK(hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_MINIMUM_VALUE, HIPDNN_TYPE_INT64, 1, &cnt, &v));
         CHECK_EQ_INT(v, 16);
         CHECK_OK(hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_MAXIMUM_VALUE, HIPDNN_TYPE_INT64, 1, &cnt, &v));
@@ -108,7 +108,7 @@ static void check_demo_a(hipdnnBackendDescriptor_t e) {
         CHECK_OK(hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_DESCRIPTION, HIPDNN_TYPE_CHAR, sizeof desc, &cnt, desc));
         CHECK_STREQ(desc, "tile edge in elements");
         v = 32;
-        CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "", hipdnnBackendSetAttribute(k, HIPDNN_ATTR_KNOB_INFO_STRIDE, HIPDNN_TYPE_INT64, 1, &v));
+        CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "KnobDescriptor::setAttribute() failed: Already finalized.", hipdnnBackendSetAttribute(k, HIPDNN_ATTR_KNOB_INFO_STRIDE, HIPDNN_TYPE_INT64, 1, &v));
     }
     k = find_knob(infos, 3, "test.knobs.alpha");
     if (k) {
@@ -146,7 +146,7 @@ static void check_demo_a(hipdnnBackendDescriptor_t e) {
         CHECK_EQ_INT(cnt, 9);
         CHECK_OK(hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_VALID_VALUES_STRING, HIPDNN_TYPE_CHAR, 2, &cnt, s));
         CHECK_STREQ(s, "accurate");
-        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_VALID_VALUES_STRING, HIPDNN_TYPE_CHAR, 3, &cnt, s));
+        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "KnobDescriptor::getAttribute() failed: string 3 requested, the knob has 2 valid strings", hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_VALID_VALUES_STRING, HIPDNN_TYPE_CHAR, 3, &cnt, s));
         CHECK_EQ_INT(knob_count(k, HIPDNN_ATTR_KNOB_INFO_MINIMUM_VALUE, HIPDNN_TYPE_INT64), 0);
     }
 
@@ -314,15 +314,15 @@ static void check_constraints(hipdnnBackendDescriptor_t e) {
     uint8_t junk[24];
     memset(junk, 0x7F, sizeof junk);
     hipdnnBackendFlatbufferData_t bad = {junk, sizeof junk};
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &bad));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::setAttribute() failed: HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE element 0: KnobSetting buffer (24 bytes) does not verify: KnobSetting: offset at 0 points outside the buffer", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &bad));
     bad.size = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &bad));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::setAttribute() failed: HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE element 0 has size 0", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &bad));
     hipdnnBackendFlatbufferData_t null_ptr = {NULL, 16};
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &null_ptr));
     tu_clear_last_error();
     /* an unfinalized knob choice cannot be set */
     hipdnnBackendDescriptor_t open_choice = pt_new(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &open_choice));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "EngineConfigDescriptor::setAttribute() failed: the HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR given for HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES is not finalized", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &open_choice));
 }
 
 int main(void) {

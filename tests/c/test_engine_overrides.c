@@ -127,15 +127,15 @@ int main(void) {
     CHECK_OK(override_pack(1, oid1, len1, 4, shp1, str1, &pack));
     hipdnnBackendDescriptor_t plain_plan = pt_plan_for(gplain, -12);
     stats_t b2 = stats(ovr_stats);
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnBackendExecute(h, plain_plan, pack));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "execute-time shape overrides: the execution plan for engine", hipdnnBackendExecute(h, plain_plan, pack));
     stats_t a2 = stats(ovr_stats);
     CHECK(a2.plain == b2.plain && a2.overrides == b2.overrides);
     /* the liar and the 1.0.0 plugin never see override executes, nor a silent plain call */
     hipdnnBackendDescriptor_t liar_plan = pt_plan_for(gplain, -14);
     hipdnnBackendDescriptor_t omit_plan = pt_plan_for(gplain, -13);
     stats_t lb = stats(liar_stats), ob = stats(omit_stats);
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnBackendExecute(h, liar_plan, pack));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnBackendExecute(h, omit_plan, pack));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "execute-time shape overrides: the execution plan for engine", hipdnnBackendExecute(h, liar_plan, pack));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "execute-time shape overrides: the execution plan for engine", hipdnnBackendExecute(h, omit_plan, pack));
     stats_t la = stats(liar_stats), oa = stats(omit_stats);
     CHECK(la.plain == lb.plain && la.overrides == lb.overrides);
     CHECK(oa.plain == ob.plain && oa.overrides == ob.overrides);
@@ -157,7 +157,7 @@ int main(void) {
         CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_LENGTHS_EXT, HIPDNN_TYPE_INT64, 2, lens_two));
         CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_SHAPES_EXT, HIPDNN_TYPE_INT64, 4, shp1));
         CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_STRIDES_EXT, HIPDNN_TYPE_INT64, 4, str1));
-        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendFinalize(v));
+        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: 1 override ids but 2 override lengths", hipdnnBackendFinalize(v));
     }
     const int64_t len3[1] = {3};
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, override_pack(1, oid1, len3, 4, shp1, str1, &v)); /* 4 values, rank 3 */

@@ -26,15 +26,15 @@ int main(void) {
     CHECK_OK(hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &size, NULL));
     CHECK(size > 0);
     uint8_t* blob = (uint8_t*)malloc(size + 16);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "", hipdnnBackendGetSerializedExecutionPlan_ext(plan, size - 1, &size2, blob));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedExecutionPlan_ext: the buffer holds 599 bytes, 600 are needed", hipdnnBackendGetSerializedExecutionPlan_ext(plan, size - 1, &size2, blob));
     CHECK_OK(hipdnnBackendGetSerializedExecutionPlan_ext(plan, size + 16, &size2, blob));
     CHECK_EQ_INT(size2, size);
     if (live) CHECK_EQ_INT(live(HIPDNN_TEST_LIVE_SERIALIZED_CONTEXTS), 0);
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetSerializedExecutionPlan_ext(NULL, 0, &size2, NULL));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, NULL, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetSerializedExecutionPlan_ext(g, 0, &size2, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendGetSerializedExecutionPlan_ext: Descriptor type mismatch: HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR is not an execution plan", hipdnnBackendGetSerializedExecutionPlan_ext(g, 0, &size2, NULL));
     hipdnnBackendDescriptor_t open_plan = pt_new(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "", hipdnnBackendGetSerializedExecutionPlan_ext(open_plan, 0, &size2, NULL));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor: the plan is not finalized", hipdnnBackendGetSerializedExecutionPlan_ext(open_plan, 0, &size2, NULL));
 
     /* restore on the same handle and execute */
     hipdnnBackendDescriptor_t restored = NULL;
@@ -57,8 +57,8 @@ int main(void) {
     tu_clear_last_error();
     uint8_t junk[64];
     memset(junk, 0x5A, sizeof junk);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, junk, sizeof junk));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, blob, size / 2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "serialized execution plan: serialized execution plan: SerializedExecutionPlan root at 1515870810 (1 bytes) exceeds 64-byte buffer", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, junk, sizeof junk));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "serialized execution plan: serialized execution plan: tensor_uids at 580 (1 bytes) exceeds 300-byte buffer", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, blob, size / 2));
     CHECK(none == NULL);
 
     /* graph-and-plan container */
@@ -66,7 +66,7 @@ int main(void) {
     CHECK_OK(hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, plan, 0, &csize, NULL));
     uint8_t* container = (uint8_t*)malloc(csize);
     size_t csize2 = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, plan, csize - 1, &csize2, container));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: the buffer holds 1059 bytes, 1060 are needed", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, plan, csize - 1, &csize2, container));
     CHECK_OK(hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, plan, csize, &csize2, container));
     CHECK_EQ_INT(csize2, csize);
     int flags = 0;
@@ -86,15 +86,15 @@ int main(void) {
     CHECK_OK(hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, gsize, &gsize, graph_only));
     CHECK_OK(hipdnnBackendGetSerializedBinaryContents_ext(graph_only, gsize, &flags));
     CHECK_EQ_INT(flags, HIPDNN_SERIALIZED_CONTENT_GRAPH);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, graph_only, gsize));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "the graph-and-plan container holds no execution plan", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, graph_only, gsize));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetSerializedBinaryContents_ext(NULL, gsize, &flags));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetSerializedBinaryContents_ext(graph_only, gsize, NULL));
     tu_clear_last_error();
 
     /* a plugin without the serialization entry points */
     hipdnnBackendDescriptor_t kplan = pt_plan_for(g, -8);
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnBackendGetSerializedExecutionPlan_ext(kplan, 0, &size2, NULL));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, kplan, 0, &size2, NULL));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "plugin test_knobs_plugin does not export hipdnnEnginePluginSerializeExecutionContext, hipdnnEnginePluginDestroySerializedExecutionContext, hipdnnEnginePluginCreateExecutionContextFromSerialized (plan serialization needs all three entry points", hipdnnBackendGetSerializedExecutionPlan_ext(kplan, 0, &size2, NULL));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "plugin test_knobs_plugin does not export hipdnnEnginePluginSerializeExecutionContext, hipdnnEnginePluginDestroySerializedExecutionContext, hipdnnEnginePluginCreateExecutionContextFromSerialized (plan serialization needs all three entry points", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, kplan, 0, &size2, NULL));
 
     /* restore on another handle: bound to it */
     hipdnnHandle_t h3 = pt_create(NULL, 0);
@@ -117,11 +117,11 @@ int main(void) {
     int64_t contexts = live ? live(HIPDNN_TEST_LIVE_EXECUTION_CONTEXTS) : 0;
     CHECK_OK(hipdnnDestroy(h2));
     if (live) CHECK_EQ_INT(live(HIPDNN_TEST_LIVE_EXECUTION_CONTEXTS), contexts - 2);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendExecute(h2, plan_h2, pack)); /* stale handle value */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendExecute(h, plan_h2, pack));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendExecute(h, plan_h2_restored, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "was already destroyed", hipdnnBackendExecute(h2, plan_h2, pack)); /* stale handle value */
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute with a handle other than the plan's: the handle this plan was built with was destroyed", hipdnnBackendExecute(h, plan_h2, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute with a handle other than the plan's: the handle this plan was built with was destroyed", hipdnnBackendExecute(h, plan_h2_restored, pack));
     hipdnnHandle_t h4 = pt_create(NULL, 0);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendExecute(h4, plan_h2, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute with a handle other than the plan's: the handle this plan was built with was destroyed", hipdnnBackendExecute(h4, plan_h2, pack));
     CHECK_OK(hipdnnDestroy(h4));
 
     pt_release_all(); /* destroys plan_h2 and its graph after their handle: no crash */

@@ -90,9 +90,9 @@ static void same_answers(hipdnnHandle_t h, hipdnnBackendDescriptor_t g) {
     CHECK_CONTAINS(pt_take_error(after, sizeof after), "not an execution plan"); /* still there */
 
     /* Garbage and NULL tokens get the Go path's statuses. */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendExecute(h, (hipdnnBackendDescriptor_t)(uintptr_t)0xdeadbeef, pack));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendExecute(h, good, (hipdnnBackendDescriptor_t)(uintptr_t)1));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendExecute((hipdnnHandle_t)(uintptr_t)0xdeadbeef, good, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "was never created or was destroyed long ago", hipdnnBackendExecute(h, (hipdnnBackendDescriptor_t)(uintptr_t)0xdeadbeef, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendDescriptor_t 0x1 was never created or was destroyed long ago", hipdnnBackendExecute(h, good, (hipdnnBackendDescriptor_t)(uintptr_t)1));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "was never created or was destroyed long ago", hipdnnBackendExecute((hipdnnHandle_t)(uintptr_t)0xdeadbeef, good, pack));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendExecute(h, good, NULL));
 
     /* A second handle runs the plan through its own plugin handle (the Go path). */
@@ -182,7 +182,7 @@ static void destroy_while_executing(enum victim what) {
     CHECK(ok > 0);
     CHECK(bad > 0);
     /* the dead tokens stay dead */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendExecute(h, plan, w[0].pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "was already destroyed", hipdnnBackendExecute(h, plan, w[0].pack));
     pt_release_all();
     if (what != HANDLE) CHECK_OK(hipdnnDestroy(h));
 }

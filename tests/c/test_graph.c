@@ -131,11 +131,11 @@ static void check_attributes(hipdnnHandle_t h) {
     hipdnnBackendDescriptor_t g = NULL;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
     /* 33: nothing set */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendFinalize(g));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_OPERATIONGRAPH_HANDLE", hipdnnBackendFinalize(g));
     /* 36: a handle but no operations */
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendFinalize(g));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, NULL, &h));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::finalize() failed: the graph has no operations (set HIPDNN_ATTR_OPERATIONGRAPH_OPS", hipdnnBackendFinalize(g));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "GraphDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_OPERATIONGRAPH_HANDLE cannot be read", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, NULL, &h));
 
     /* Unset optionals before finalize: OPS count 0, data types and preferred engine count 0. */
     CHECK_EQ_INT(op_count(g), 0);
@@ -164,13 +164,13 @@ static void check_attributes(hipdnnHandle_t h) {
     CHECK_EQ_INT(op_count(g), 1);
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &p.ops[1]));
     CHECK_EQ_INT(op_count(g), 3);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &p.ops[0]));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_INT64, 1, &p.ops[0]));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::setAttribute() failed: HIPDNN_ATTR_OPERATIONGRAPH_OPS takes at least 1 element(s), got 0", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &p.ops[0]));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_OPERATIONGRAPH_OPS takes HIPDNN_TYPE_BACKEND_DESCRIPTOR, not HIPDNN_TYPE_INT64", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_INT64, 1, &p.ops[0]));
     /* Full-count rule: fewer slots than operations is BAD_PARAM. */
     hipdnnBackendDescriptor_t back[4] = {NULL, NULL, NULL, NULL};
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &n, back));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::getAttribute() failed: HIPDNN_ATTR_OPERATIONGRAPH_OPS has 3 elements; requestedElementCount 2 is too small", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &n, back));
     CHECK(back[0] == NULL);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_INT64, 3, &n, back));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_OPERATIONGRAPH_OPS has type HIPDNN_TYPE_BACKEND_DESCRIPTOR, not HIPDNN_TYPE_INT64", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_INT64, 3, &n, back));
     n = -1;
     CHECK_OK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 4, &n, back));
     CHECK_EQ_INT(n, 3);
@@ -196,8 +196,8 @@ static void check_attributes(hipdnnHandle_t h) {
     hipdnnDataType_t dts[3] = {HIPDNN_DATA_FLOAT, HIPDNN_DATA_HALF, HIPDNN_DATA_BFLOAT16};
     for (int i = 0; i < 3; i++) CHECK_OK(hipdnnBackendSetAttribute(g, dtattrs[i], HIPDNN_TYPE_DATA_TYPE, 1, &dts[i]));
     hipdnnDataType_t bad = (hipdnnDataType_t)1000;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendSetAttribute(g, dtattrs[0], HIPDNN_TYPE_DATA_TYPE, 1, &bad));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendSetAttribute(g, dtattrs[0], HIPDNN_TYPE_INT64, 1, &pref));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::setAttribute() failed: 1000 is not a hipdnnDataType_t", hipdnnBackendSetAttribute(g, dtattrs[0], HIPDNN_TYPE_DATA_TYPE, 1, &bad));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT takes HIPDNN_TYPE_DATA_TYPE, not HIPDNN_TYPE_INT64", hipdnnBackendSetAttribute(g, dtattrs[0], HIPDNN_TYPE_INT64, 1, &pref));
     for (int i = 0; i < 3; i++) {
         hipdnnDataType_t dt = (hipdnnDataType_t)77;
         n = -1;
@@ -228,14 +228,14 @@ static void check_attributes(hipdnnHandle_t h) {
     flag = false;
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, &flag));
     /* Attributes hipDNN does not support on graphs. */
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64, 1, &pref));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64, 1, &n, &pref));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, HIPDNN_TYPE_BOOLEAN, 1, &flag));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, HIPDNN_TYPE_BOOLEAN, 1, &n, &flag));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "GraphDescriptor does not support attribute HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT (602", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64, 1, &pref));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "GraphDescriptor does not support attribute HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT (602", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64, 1, &n, &pref));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "GraphDescriptor does not support attribute HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED (603", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, HIPDNN_TYPE_BOOLEAN, 1, &flag));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "GraphDescriptor does not support attribute HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED (603", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, HIPDNN_TYPE_BOOLEAN, 1, &n, &flag));
 
     CHECK_OK(hipdnnBackendFinalize(g));
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, HIPDNN_TYPE_CHAR, 1, "x"));
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "GraphDescriptor::setAttribute() failed: Already finalized.", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, HIPDNN_TYPE_CHAR, 1, "x"));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "GraphDescriptor::setAttribute() failed: Already finalized.", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
     CHECK_EQ_INT(op_count(g), 3);
     CHECK_OK(hipdnnBackendDestroyDescriptor(g));
 
@@ -273,13 +273,13 @@ static void check_serialize_calls(hipdnnHandle_t h) {
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT, HIPDNN_TYPE_DATA_TYPE, 1, &f));
 
     /* 37: NULL arguments and a descriptor of another kind. */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendGetSerializedBinaryGraph_ext(NULL, 0, &size, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, NULL, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetSerializedBinaryGraph_ext(p.t[0], 0, &size, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetSerializedBinaryGraph_ext((hipdnnBackendDescriptor_t)0x1234, 0, &size, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendGetSerializedJsonGraph_ext(NULL, 0, &size, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendGetSerializedJsonGraph_ext(g, 0, NULL, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetSerializedJsonGraph_ext(p.ops[0], 0, &size, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnBackendDescriptor_t is nullptr", hipdnnBackendGetSerializedBinaryGraph_ext(NULL, 0, &size, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendGetSerializedBinaryGraph_ext: graphByteSize is NULL", hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, NULL, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendGetSerializedBinaryGraph_ext: Descriptor type mismatch: HIPDNN_BACKEND_TENSOR_DESCRIPTOR is not an operation graph", hipdnnBackendGetSerializedBinaryGraph_ext(p.t[0], 0, &size, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendDescriptor_t 0x1234 was never created or was destroyed long ago", hipdnnBackendGetSerializedBinaryGraph_ext((hipdnnBackendDescriptor_t)0x1234, 0, &size, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnBackendDescriptor_t is nullptr", hipdnnBackendGetSerializedJsonGraph_ext(NULL, 0, &size, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendGetSerializedJsonGraph_ext: graphByteSize is NULL", hipdnnBackendGetSerializedJsonGraph_ext(g, 0, NULL, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendGetSerializedJsonGraph_ext: Descriptor type mismatch: HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR is not an operation graph", hipdnnBackendGetSerializedJsonGraph_ext(p.ops[0], 0, &size, NULL));
 
     /* Binary: query, exact, larger, smaller. Not finalized yet (38). */
     size = 0;
@@ -298,9 +298,9 @@ static void check_serialize_calls(hipdnnHandle_t h) {
     CHECK(memcmp(exact, larger, want) == 0);
     CHECK(larger[want] == 0xEE); /* nothing past the blob */
     size = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "", hipdnnBackendGetSerializedBinaryGraph_ext(g, want - 1, &size, larger));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraph_ext: the buffer holds 1247 bytes, 1248 are needed", hipdnnBackendGetSerializedBinaryGraph_ext(g, want - 1, &size, larger));
     CHECK_EQ_INT(size, want); /* the size is reported even then */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "", hipdnnBackendGetSerializedBinaryGraph_ext(g, 1, &size, &byte));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraph_ext: the buffer holds 1 bytes, 1248 are needed", hipdnnBackendGetSerializedBinaryGraph_ext(g, 1, &size, &byte));
     /* A size query with a non-zero requested size and NULL buffer is still a query. */
     size = 0;
     CHECK_OK(hipdnnBackendGetSerializedBinaryGraph_ext(g, 12345, &size, NULL));
@@ -316,7 +316,7 @@ static void check_serialize_calls(hipdnnHandle_t h) {
     CHECK_EQ_INT(size, jwant);
     CHECK_EQ_INT(strlen(js) + 1, jwant);
     size = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "", hipdnnBackendGetSerializedJsonGraph_ext(g, jwant - 1, &size, js));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedJsonGraph_ext: the buffer holds 3421 bytes, 3422 are needed", hipdnnBackendGetSerializedJsonGraph_ext(g, jwant - 1, &size, js));
     CHECK_EQ_INT(size, jwant);
     CHECK_OK(hipdnnBackendGetSerializedJsonGraph_ext(g, jwant + 8, &size, js));
     CHECK_EQ_INT(size, jwant);
@@ -357,10 +357,10 @@ static void check_deserialize(hipdnnHandle_t h) {
     hipdnnBackendDescriptor_t d = NULL;
 
     /* 41: NULL text, NULL out, size 0, invalid text, valid JSON that is no graph. */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, NULL, 10));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendCreateAndDeserializeJsonGraph_ext: jsonGraph is NULL", hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, NULL, 10));
     CHECK(d == NULL);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendCreateAndDeserializeJsonGraph_ext(NULL, good, strlen(good)));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, good, 0));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendCreateAndDeserializeJsonGraph_ext: descriptor is NULL", hipdnnBackendCreateAndDeserializeJsonGraph_ext(NULL, good, strlen(good)));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendCreateAndDeserializeJsonGraph_ext: jsonGraph has size 0", hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, good, 0));
     CHECK(d == NULL);
     static const char* not_graphs[] = {"{ this is not json", "[1, 2, 3]", "\"a string\"", "{\"nodes\": 5}", "{\"tensors\": {}}"};
     for (size_t i = 0; i < N_ELEMS(not_graphs); i++) {
@@ -375,7 +375,7 @@ static void check_deserialize(hipdnnHandle_t h) {
     }
     /* Truncated JSON text. */
     d = NULL;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, good, strlen(good) / 2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "JSON graph: graph JSON: unexpected end of input", hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, good, strlen(good) / 2));
     CHECK(d == NULL);
 
     /* Valid JSON with and without its NUL; 35: handle + finalize succeeds. */
@@ -389,7 +389,7 @@ static void check_deserialize(hipdnnHandle_t h) {
     int64_t n = -1;
     CHECK_OK(hipdnnBackendGetAttribute(d, HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &n, name));
     CHECK_STREQ(name, "json_relu");
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendFinalize(d)); /* no handle yet */
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_OPERATIONGRAPH_HANDLE", hipdnnBackendFinalize(d)); /* no handle yet */
     CHECK_OK(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
     CHECK_OK(hipdnnBackendFinalize(d));
 
@@ -397,17 +397,17 @@ static void check_deserialize(hipdnnHandle_t h) {
     size_t bsize = 0;
     uint8_t* bin = binary_of(d, &bsize);
     hipdnnBackendDescriptor_t b = NULL;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendCreateAndDeserializeGraph_ext(&b, NULL, 0));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendCreateAndDeserializeGraph_ext: serializedGraph is NULL", hipdnnBackendCreateAndDeserializeGraph_ext(&b, NULL, 0));
     CHECK(b == NULL);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendCreateAndDeserializeGraph_ext(&b, NULL, bsize));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendCreateAndDeserializeGraph_ext(NULL, bin, bsize));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendCreateAndDeserializeGraph_ext(&b, bin, 0));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendCreateAndDeserializeGraph_ext: serializedGraph is NULL", hipdnnBackendCreateAndDeserializeGraph_ext(&b, NULL, bsize));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendCreateAndDeserializeGraph_ext: descriptor is NULL", hipdnnBackendCreateAndDeserializeGraph_ext(NULL, bin, bsize));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendCreateAndDeserializeGraph_ext: serializedGraph has size 0", hipdnnBackendCreateAndDeserializeGraph_ext(&b, bin, 0));
     CHECK(b == NULL);
     uint8_t garbage[256];
     for (size_t i = 0; i < sizeof garbage; i++) garbage[i] = (uint8_t)(i * 37 + 11);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendCreateAndDeserializeGraph_ext(&b, garbage, sizeof garbage));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "serialized graph: graph buffer truncated: graph.root: root table at 2052403211 (1 bytes) exceeds 256-byte buffer", hipdnnBackendCreateAndDeserializeGraph_ext(&b, garbage, sizeof garbage));
     CHECK(b == NULL);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendCreateAndDeserializeGraph_ext(&b, garbage, 3));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "serialized graph: graph buffer truncated: 3 bytes, a flatbuffer needs at least 12", hipdnnBackendCreateAndDeserializeGraph_ext(&b, garbage, 3));
     CHECK(b == NULL);
     /* (A cut of a byte or two may only remove alignment padding, which is still a valid buffer.) */
     static const size_t cuts[] = {8, 16, 32};
@@ -446,7 +446,7 @@ static void check_deserialize(hipdnnHandle_t h) {
     CHECK_OK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&v, older, strlen(older)));
     if (v) CHECK_OK(hipdnnBackendDestroyDescriptor(v));
     v = NULL;
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnBackendCreateAndDeserializeJsonGraph_ext(&v, newer, strlen(newer)));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "graph: min_required_engine_api_version is 999.0.0, but this build hosts engine plugin API versions up to 1.4.0", hipdnnBackendCreateAndDeserializeJsonGraph_ext(&v, newer, strlen(newer)));
     CHECK(v == NULL);
     if (v) CHECK_OK(hipdnnBackendDestroyDescriptor(v));
 
@@ -621,26 +621,26 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
     flags = -1;
     CHECK_OK(hipdnnBackendGetSerializedBinaryContents_ext(junk, sizeof junk, &flags));
     CHECK_EQ_INT(flags, HIPDNN_SERIALIZED_CONTENT_GRAPH); /* anything not a container */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendGetSerializedBinaryContents_ext(NULL, bsize, &flags));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendGetSerializedBinaryContents_ext(bin, bsize, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendGetSerializedBinaryContents_ext: serializedBlob is NULL", hipdnnBackendGetSerializedBinaryContents_ext(NULL, bsize, &flags));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendGetSerializedBinaryContents_ext: contentFlags is NULL", hipdnnBackendGetSerializedBinaryContents_ext(bin, bsize, NULL));
 
     size_t csize = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(NULL, NULL, 0, &csize, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, 0, NULL, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(p.t[0], NULL, 0, &csize, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, p.t[0], 0, &csize, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnBackendDescriptor_t is nullptr", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(NULL, NULL, 0, &csize, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: blobByteSize is NULL", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, 0, NULL, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: Descriptor type mismatch: HIPDNN_BACKEND_TENSOR_DESCRIPTOR is not an operation graph", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(p.t[0], NULL, 0, &csize, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: Descriptor type mismatch: HIPDNN_BACKEND_TENSOR_DESCRIPTOR is not an execution plan", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, p.t[0], 0, &csize, NULL));
     uint8_t* gonly = container_of(g, NULL, &csize);
     CHECK(csize > bsize);
     uint8_t tiny = 0;
     size_t reported = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, 1, &reported, &tiny));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: the buffer holds 1 bytes, 1300 are needed", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, 1, &reported, &tiny));
     CHECK_EQ_INT(reported, csize);
     CHECK(csize >= 8 && memcmp(gonly + 4, "HDGP", 4) == 0); /* the container file identifier */
     flags = -1;
     CHECK_OK(hipdnnBackendGetSerializedBinaryContents_ext(gonly, csize, &flags));
     CHECK_EQ_INT(flags, HIPDNN_SERIALIZED_CONTENT_GRAPH);
     hipdnnBackendDescriptor_t pd = NULL;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &pd, gonly, csize));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "the graph-and-plan container holds no execution plan", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &pd, gonly, csize));
     CHECK(pd == NULL);
     hipdnnBackendDescriptor_t fromc = NULL;
     CHECK_OK(hipdnnBackendCreateAndDeserializeGraph_ext(&fromc, gonly, csize));
@@ -650,12 +650,12 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
     }
     /* A truncated container fails verification. */
     flags = -1;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendGetSerializedBinaryContents_ext(gonly, csize / 2, &flags));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "graph-and-plan container: graph-and-plan container truncated: graph_blob vector at 24 declares 1272 elements of 1 bytes, exceeds 650-byte buffer", hipdnnBackendGetSerializedBinaryContents_ext(gonly, csize / 2, &flags));
 
     /* With a plan. An unfinalized plan cannot be serialized. */
     hipdnnBackendDescriptor_t raw = NULL;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &raw));
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, raw, 0, &csize, NULL));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor: the plan is not finalized", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, raw, 0, &csize, NULL));
     CHECK_OK(hipdnnBackendDestroyDescriptor(raw));
     hipdnnBackendDescriptor_t plan = plan_for(g);
     if (plan) {

@@ -9,7 +9,7 @@
 static void check_create_destroy(void) {
     /* 1. NULL out pointer. */
     tu_clear_last_error();
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnCreate(NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnCreate: handle is NULL", hipdnnCreate(NULL));
 
     /* 2. create / destroy. */
     hipdnnHandle_t h = NULL;
@@ -19,7 +19,7 @@ static void check_create_destroy(void) {
     CHECK_OK(hipdnnDestroy(h));
 
     /* 3. destroy NULL: BAD_PARAM_NULL_POINTER and a non-empty last error. */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnDestroy(NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnDestroy(NULL));
 
     /* Double destroy and a destroyed handle are reported, not crashed on. */
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "destroyed", hipdnnDestroy(h));
@@ -37,8 +37,8 @@ static void check_create_destroy(void) {
     /* A descriptor is not a handle. */
     hipdnnBackendDescriptor_t d = NULL;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &d));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnGetStream((hipdnnHandle_t)d, &s));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnDestroy((hipdnnHandle_t)d));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "names an object of another kind", hipdnnGetStream((hipdnnHandle_t)d, &s));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "names an object of another kind", hipdnnDestroy((hipdnnHandle_t)d));
     CHECK_OK(hipdnnBackendDestroyDescriptor(d)); /* still alive after the failed destroy */
 }
 
@@ -49,9 +49,9 @@ static void check_streams(void) {
 
     /* 4, 5: NULL handle / NULL out pointer. */
     hipStream_t s = (hipStream_t)7;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnSetStream(NULL, s));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnGetStream(NULL, &s));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnGetStream(h, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnSetStream(NULL, s));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnGetStream(NULL, &s));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetStream: streamId is NULL", hipdnnGetStream(h, NULL));
     CHECK(s == (hipStream_t)7);
 
     /* 6: a fresh handle has the NULL (default) stream. */
@@ -114,7 +114,7 @@ static void check_bad_plugins(void) {
     CHECK(h != NULL);
     CHECK_EQ_INT(engine_count(h), 0);
     /* While a handle exists the paths cannot change. */
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnSetEnginePluginPaths_ext(0, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "Cannot set engine plugin paths with an active handle", hipdnnSetEnginePluginPaths_ext(0, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
     CHECK_OK(hipdnnDestroy(h));
     rmdir(dir);
 

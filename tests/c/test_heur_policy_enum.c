@@ -86,9 +86,9 @@ int main(void) {
         CHECK_EQ_INT(major, 0);
         /* one byte short in any of the four */
         a2 = a - 1; b2 = b; c2 = c; d2 = d;
-        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnGetHeuristicPolicyInfo_ext(h, i, &id, name, &a2, plugin, &b2, ver, &c2, api, &d2));
+        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetHeuristicPolicyInfo_ext: Insufficient buffer space provided. (policyName needs", hipdnnGetHeuristicPolicyInfo_ext(h, i, &id, name, &a2, plugin, &b2, ver, &c2, api, &d2));
         a2 = a; d2 = d - 1;
-        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnGetHeuristicPolicyInfo_ext(h, i, &id, name, &a2, plugin, &b2, ver, &c2, api, &d2));
+        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetHeuristicPolicyInfo_ext: Insufficient buffer space provided. (apiVersion needs 6 bytes, got 5", hipdnnGetHeuristicPolicyInfo_ext(h, i, &id, name, &a2, plugin, &b2, ver, &c2, api, &d2));
         /* a size query when only one buffer is NULL */
         a2 = 0;
         d2 = d;
@@ -103,9 +103,9 @@ int main(void) {
     char s1[128], s2[128], s3[64], s4[64];
     size_t l1 = sizeof s1, l2 = sizeof s2, l3 = sizeof s3, l4 = sizeof s4;
     int64_t id = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnGetHeuristicPolicyInfo_ext(h, n, &id, s1, &l1, s2, &l2, s3, &l3, s4, &l4));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnGetHeuristicPolicyInfo_ext(h, n + 100, &id, NULL, &l1, NULL, &l2, NULL, &l3, NULL, &l4));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnGetHeuristicPolicyInfo_ext(h, (size_t)-1, &id, s1, &l1, s2, &l2, s3, &l3, s4, &l4));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetHeuristicPolicyInfo_ext: policyIndex 5 is out of range (5 policies", hipdnnGetHeuristicPolicyInfo_ext(h, n, &id, s1, &l1, s2, &l2, s3, &l3, s4, &l4));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetHeuristicPolicyInfo_ext: policyIndex 105 is out of range (5 policies", hipdnnGetHeuristicPolicyInfo_ext(h, n + 100, &id, NULL, &l1, NULL, &l2, NULL, &l3, NULL, &l4));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetHeuristicPolicyInfo_ext: policyIndex 18446744073709551615 is out of range (5 policies", hipdnnGetHeuristicPolicyInfo_ext(h, (size_t)-1, &id, s1, &l1, s2, &l2, s3, &l3, s4, &l4));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetHeuristicPolicyInfo_ext(NULL, 0, &id, s1, &l1, s2, &l2, s3, &l3, s4, &l4));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetHeuristicPolicyInfo_ext(h, 0, &id, s1, NULL, s2, &l2, s3, &l3, s4, &l4));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetHeuristicPolicyInfo_ext(h, 0, &id, s1, &l1, s2, NULL, s3, &l3, s4, &l4));

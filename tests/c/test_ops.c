@@ -575,15 +575,15 @@ static void check_conv_shapes(void) {
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "= 5", conv_finalize(x, w, bad, 1, 2));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "channels", conv_finalize(x, w, badk, 1, 2));
     CHECK_OK(conv_finalize(x, grouped_w, good, 1, 2));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", conv_finalize(x, bad_w, good, 1, 2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ConvolutionFwdOperationDescriptor::finalize() failed: x has 4 channels, not a multiple of w's 3 input channels per group", conv_finalize(x, bad_w, good, 1, 2));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "rank", conv_finalize(x, w, rank3, 1, 2));
     /* Parameters of the wrong length or value. */
     hipdnnBackendDescriptor_t op = NULL;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, &op));
     hipdnnConvolutionMode_t badmode = (hipdnnConvolutionMode_t)7;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendSetAttribute(op, HIPDNN_ATTR_CONVOLUTION_CONV_MODE, HIPDNN_TYPE_CONVOLUTION_MODE, 1, &badmode));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ConvolutionFwdOperationDescriptor::setAttribute() failed: 7 is not a valid HIPDNN_TYPE_CONVOLUTION_MODE value for HIPDNN_ATTR_CONVOLUTION_CONV_MODE", hipdnnBackendSetAttribute(op, HIPDNN_ATTR_CONVOLUTION_CONV_MODE, HIPDNN_TYPE_CONVOLUTION_MODE, 1, &badmode));
     int64_t empty[1] = {0};
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendSetAttribute(op, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 0, empty));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ConvolutionFwdOperationDescriptor::setAttribute() failed: HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS takes at least 1 element(s), got 0", hipdnnBackendSetAttribute(op, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 0, empty));
     /* The older generation's INT64 conv mode (the wire value, CROSS_CORRELATION = 2) is accepted. */
     int64_t legacy = 2;
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_CONVOLUTION_CONV_MODE, HIPDNN_TYPE_INT64, 1, &legacy));
@@ -610,7 +610,7 @@ static void check_matmul_shapes(void) {
     hipdnnBackendDescriptor_t bad_k = t3(4, 2, 5, 5), bad_c = t3(5, 2, 3, 6), bad_batch = t3(6, 3, 4, 5);
     CHECK_OK(matmul_finalize(a, b, c));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "inner dimensions", matmul_finalize(a, bad_k, c));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", matmul_finalize(a, b, bad_c));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "MatmulOperationDescriptor::finalize() failed: c is [2 3 6] but a·b is 3×5", matmul_finalize(a, b, bad_c));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "batch", matmul_finalize(a, bad_batch, c));
     hipdnnBackendDescriptor_t all[] = {a, b, c, bad_k, bad_c, bad_batch};
     for (size_t i = 0; i < N_ELEMS(all); i++) CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
@@ -648,9 +648,9 @@ static void check_pointwise_arity(void) {
     hipdnnBackendDescriptor_t op = NULL;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
     hipdnnPointwiseMode_t bad = (hipdnnPointwiseMode_t)0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &bad));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "PointwiseOperationDescriptor::setAttribute() failed: 0 is not a valid HIPDNN_TYPE_POINTWISE_MODE value for HIPDNN_ATTR_POINTWISE_MODE", hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &bad));
     bad = (hipdnnPointwiseMode_t)48;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &bad));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "PointwiseOperationDescriptor::setAttribute() failed: 48 is not a valid HIPDNN_TYPE_POINTWISE_MODE value for HIPDNN_ATTR_POINTWISE_MODE", hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &bad));
     CHECK_OK(hipdnnBackendDestroyDescriptor(op));
     hipdnnBackendDescriptor_t all[] = {a, b, c, y, wide};
     for (size_t i = 0; i < N_ELEMS(all); i++) CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
@@ -667,7 +667,7 @@ static void check_other_shapes(void) {
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_REDUCTION_YDESC, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y_bad));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_REDUCTION_OPERATOR, HIPDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &red));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_REDUCTION_COMP_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &f));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendFinalize(op));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ReductionOperationDescriptor::finalize() failed: y dimension 1 is 2; it must equal x's 3 or be 1 (a reduced axis", hipdnnBackendFinalize(op));
     CHECK_OK(hipdnnBackendDestroyDescriptor(op));
 
     hipdnnBackendDescriptor_t px = t4(3, 1, 2, 6, 6), py_bad = t4(4, 1, 2, 4, 4);
@@ -710,7 +710,7 @@ static void check_other_shapes(void) {
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_CUSTOM_OP_DESCRIPTOR_EXT, &op));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_CUSTOM_OP_ID_EXT, HIPDNN_TYPE_CHAR, 0, ""));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_CUSTOM_OP_COMP_TYPE_EXT, HIPDNN_TYPE_DATA_TYPE, 1, &f));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnBackendFinalize(op));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "CustomOpOperationDescriptor::finalize() failed: HIPDNN_ATTR_OPERATION_CUSTOM_OP_ID_EXT is empty", hipdnnBackendFinalize(op));
     CHECK_OK(hipdnnBackendDestroyDescriptor(op));
     hipdnnBackendDescriptor_t all[] = {x, y_bad, px, py_bad, lx, ls, lb, le, ly, lm, le2};
     for (size_t i = 0; i < N_ELEMS(all); i++) CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));

@@ -57,12 +57,12 @@ int main(void) {
     int64_t id = 0;
     char name[64];
     size_t len = sizeof name;
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnGetEngineNameById_ext(h, -28, name, &len));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnGetEngineNameById_ext(h, -29, name, &len));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnGetEngineNameById_ext(h, PT_ID_MISMATCHED_NAME_HASH, name, &len));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnGetEngineIdByName_ext(h, "TEST_MISMATCHED_NAME_ENGINE", &id));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnGetEngineIdByName_ext(h, "TEST_LYING_ENGINE_NAME_MUST_BE_IGNORED", &id));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnGetEngineIdByName_ext(h, "TEST_KNOBS_DETAILS_ONLY_NAME", &id));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id", hipdnnGetEngineNameById_ext(h, -28, name, &len));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id", hipdnnGetEngineNameById_ext(h, -29, name, &len));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id", hipdnnGetEngineNameById_ext(h, PT_ID_MISMATCHED_NAME_HASH, name, &len));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named \"TEST_MISMATCHED_NAME_ENGINE", hipdnnGetEngineIdByName_ext(h, "TEST_MISMATCHED_NAME_ENGINE", &id));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named \"TEST_LYING_ENGINE_NAME_MUST_BE_IGNORED", hipdnnGetEngineIdByName_ext(h, "TEST_LYING_ENGINE_NAME_MUST_BE_IGNORED", &id));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named \"TEST_KNOBS_DETAILS_ONLY_NAME", hipdnnGetEngineIdByName_ext(h, "TEST_KNOBS_DETAILS_ONLY_NAME", &id));
     CHECK_OK(hipdnnGetEngineIdByName_ext(h, "TEST_GOOD_DEFAULT_ENGINE", &id));
     CHECK_EQ_INT(id, PT_ID_GOOD_DEFAULT);
 

@@ -58,11 +58,11 @@ int main(void) {
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnSetHeuristicPluginPaths_ext(1, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnSetHeuristicPluginPaths_ext(2, with_null, HIPDNN_PLUGIN_LOADING_ADDITIVE));
     const char* good[] = {PT_GOOD};
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnSetEnginePluginPaths_ext(1, good, (hipdnnPluginLoadingMode_ext_t)2));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnSetEnginePluginPaths_ext(1, good, (hipdnnPluginLoadingMode_ext_t)-1));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnSetHeuristicPluginPaths_ext(0, NULL, (hipdnnPluginLoadingMode_ext_t)7));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnSetPluginUnloadMode_ext((hipdnnPluginUnloadingMode_ext_t)2));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnSetPluginUnloadMode_ext((hipdnnPluginUnloadingMode_ext_t)-1));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnSetEnginePluginPaths_ext: loadingMode 2 is neither HIPDNN_PLUGIN_LOADING_ADDITIVE (0) nor HIPDNN_PLUGIN_LOADING_ABSOLUTE (1", hipdnnSetEnginePluginPaths_ext(1, good, (hipdnnPluginLoadingMode_ext_t)2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnSetEnginePluginPaths_ext: loadingMode -1 is neither HIPDNN_PLUGIN_LOADING_ADDITIVE (0) nor HIPDNN_PLUGIN_LOADING_ABSOLUTE (1", hipdnnSetEnginePluginPaths_ext(1, good, (hipdnnPluginLoadingMode_ext_t)-1));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnSetHeuristicPluginPaths_ext: loadingMode 7 is neither HIPDNN_PLUGIN_LOADING_ADDITIVE (0) nor HIPDNN_PLUGIN_LOADING_ABSOLUTE (1", hipdnnSetHeuristicPluginPaths_ext(0, NULL, (hipdnnPluginLoadingMode_ext_t)7));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "plugin unloading mode 2 is not HIPDNN_PLUGIN_UNLOAD_LAZY (0) or HIPDNN_PLUGIN_UNLOAD_EAGER (1", hipdnnSetPluginUnloadMode_ext((hipdnnPluginUnloadingMode_ext_t)2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "plugin unloading mode -1 is not HIPDNN_PLUGIN_UNLOAD_LAZY (0) or HIPDNN_PLUGIN_UNLOAD_EAGER (1", hipdnnSetPluginUnloadMode_ext((hipdnnPluginUnloadingMode_ext_t)-1));
     {
         const char* s[] = {CPU_PLUGIN};
         expect_loaded("default folder after rejected calls", true, 1, s);

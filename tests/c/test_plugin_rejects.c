@@ -157,7 +157,7 @@ int main(void) {
         CHECK_OK(hipdnnBackendExecute(h, plan, pack));
         /* no serialization entry points */
         size_t size = 0;
-        CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "", hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &size, NULL));
+        CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "plugin test_minimal_plugin does not export hipdnnEnginePluginSerializeExecutionContext, hipdnnEnginePluginDestroySerializedExecutionContext, hipdnnEnginePluginCreateExecutionContextFromSerialized (plan serialization needs all three entry points", hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &size, NULL));
         pt_release_all();
         CHECK_OK(hipdnnDestroy(h));
     }

@@ -55,7 +55,7 @@ int main(void) {
     CHECK_OK(hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_OFF));
     CHECK_OK(hipdnnSetUserLogCallback_ext(on_log, HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_SYNC, &sink));
     CHECK(gv == v);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnGetVersion_ext(NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetVersion_ext: version is NULL", hipdnnGetVersion_ext(NULL));
     char msg[8] = "x";
     hipdnnPeekLastErrorString_ext(msg, sizeof msg);
     CHECK_STREQ(msg, ""); /* CHECK_ERR consumed it; hipdnnVersionString_ext sets none */
@@ -89,13 +89,13 @@ int main(void) {
 
     /* NULL outputs and bad kinds; nothing is written on failure. */
     int64_t a = -7, b = -7, c = -7;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_C_ABI_EXT, NULL, &b, &c));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_C_ABI_EXT, &a, NULL, &c));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "", hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_C_ABI_EXT, &a, &b, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetComponentVersion_ext: major, minor and patch is NULL", hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_C_ABI_EXT, NULL, &b, &c));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetComponentVersion_ext: major, minor and patch is NULL", hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_C_ABI_EXT, &a, NULL, &c));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetComponentVersion_ext: major, minor and patch is NULL", hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_C_ABI_EXT, &a, &b, NULL));
     CHECK(a == -7 && b == -7 && c == -7);
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "6", hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)6, &a, &b, &c));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)-1, &a, &b, &c));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "", hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)1000, &a, &b, &c));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetComponentVersion_ext: -1 is not a hipdnnVersionKind_ext_t", hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)-1, &a, &b, &c));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetComponentVersion_ext: 1000 is not a hipdnnVersionKind_ext_t", hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)1000, &a, &b, &c));
     CHECK(a == -7 && b == -7 && c == -7);
     /* NULL pointers are checked before the kind. */
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)99, NULL, NULL, NULL));

@@ -43,14 +43,17 @@ static int tu_checks = 0;
 #define CHECK_OK(call) CHECK_STATUS(HIPDNN_STATUS_SUCCESS, call)
 
 /* CHECK_ERR(expected, needle, call): status must match and the last error (which is then
- * consumed) must contain `needle`; pass "" to require only a non-empty message. */
+ * consumed) must contain `needle`, which names what was wrong; an empty needle is a test bug. */
 #define CHECK_ERR(expected, needle, call)                                                \
     do {                                                                                 \
         CHECK_STATUS(expected, call);                                                    \
         char tu_err_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                    \
         hipdnnGetLastErrorString(tu_err_, sizeof tu_err_);                               \
         tu_checks++;                                                                     \
-        if (tu_err_[0] == '\0' || strstr(tu_err_, (needle)) == NULL)                     \
+        if ((needle)[0] == '\0')                                                          \
+            TU_FAIL("%s: CHECK_ERR needs the message substring it expects (got \"%s\")",   \
+                    #call, tu_err_);                                                     \
+        else if (tu_err_[0] == '\0' || strstr(tu_err_, (needle)) == NULL)                \
             TU_FAIL("%s: last error \"%s\" does not contain \"%s\"", #call, tu_err_,     \
                     (needle));                                                           \
     } while (0)
