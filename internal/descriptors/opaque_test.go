@@ -434,3 +434,70 @@ func TestOpaqueGraphMutationsDoNotPanic(t *testing.T) {
 		}
 	}
 }
+
+// The CPU reference engine (HIPDNN_STAGE_DIR, set by make gotest) declines every opaque graph
+// as "not applicable", never with an error: the future fixtures, and known nodes carrying a
+// value its schema lacks in a field it would otherwise ignore or default (SDPA
+// diagonal_alignment and implementation, a node compute type). The same graphs with known
+// values are applicable, so the declines are the unknown values' doing.
+func TestOpaqueGraphCPUReferenceDeclines(t *testing.T) {
+	stage := os.Getenv("HIPDNN_STAGE_DIR")
+	if stage == "" {
+		t.Skip("HIPDNN_STAGE_DIR is not set (make gotest sets it)")
+	}
+	const cpuID = -7424244430098340505 // HIPDNNGO_CPU_REFERENCE
+	h := handleWith(t, filepath.Join(stage, "lib", "hipdnn_plugins", "engines", "libhipdnngo_cpu_reference.so"))
+	applicable := func(t *testing.T, b []byte, wantOpaque bool) bool {
+		t.Helper()
+		g, err := DeserializeGraph(b)
+		must(t, "deserialize", err)
+		if g.Opaque() != wantOpaque {
+			t.Fatalf("opaque = %v, want %v (%v)", g.Opaque(), wantOpaque, g.UnreadableParts())
+		}
+		must(t, "handle", setHandle(g, h))
+		must(t, "finalize", Finalize(g))
+		ids := heuristicIDs(t, g)
+		return len(ids) == 1 && ids[0] == cpuID
+	}
+	for _, tt := range opaqueFixtures {
+		t.Run(tt.file, func(t *testing.T) {
+			if applicable(t, readEvolution(t, tt.file), true) {
+				t.Fatal("the CPU engine accepted an opaque graph")
+			}
+		})
+	}
+	edit := func(t *testing.T, fixture string, change func(m *wire.Graph)) []byte {
+		t.Helper()
+		m, err := wire.DecodeGraph(readEvolution(t, fixture))
+		must(t, "decode", err)
+		if change != nil {
+			change(m)
+		}
+		b, err := wire.EncodeGraph(m)
+		must(t, "encode", err)
+		return b
+	}
+	sdpaField := func(name string, v int64) func(m *wire.Graph) {
+		return func(m *wire.Graph) {
+			i, _ := m.Nodes[0].Op.Field(name)
+			m.Nodes[0].Values[i].I = v
+		}
+	}
+	for _, tt := range []struct {
+		name, fixture string
+		change        func(m *wire.Graph)
+	}{
+		{"sdpa diagonal_alignment 2", "past_sdpa.bin", sdpaField("diagonal_alignment", 2)},
+		{"sdpa implementation 3", "past_sdpa.bin", sdpaField("implementation", 3)},
+		{"node compute_data_type 40", "past_pointwise.bin", func(m *wire.Graph) { m.Nodes[0].ComputeDataType = 40 }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if !applicable(t, edit(t, tt.fixture, nil), false) {
+				t.Fatalf("the CPU engine declines %s with known values: the check proves nothing", tt.fixture)
+			}
+			if applicable(t, edit(t, tt.fixture, tt.change), true) {
+				t.Fatal("the CPU engine accepted a value its schema lacks")
+			}
+		})
+	}
+}

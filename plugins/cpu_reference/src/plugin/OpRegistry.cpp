@@ -40,6 +40,69 @@ std::string nodeLabel(const fbs::Node& node, int position, const char* op)
     return label;
 }
 
+// A value a newer writer may use that this engine's schema lacks. Prepare functions map only
+// the values they know, and some fields they ignore or default, so such a value is declined
+// here rather than read as something it is not.
+template <typename E>
+bool outOfSchema(E v)
+{
+    return flatbuffers::IsOutRange(v, E::MIN, E::MAX);
+}
+
+std::string unknownValueOf(const fbs::Node& node)
+{
+    auto value = [](const char* field, auto v) {
+        return std::string(field) + " value " + std::to_string(static_cast<int>(v));
+    };
+    if(outOfSchema(node.compute_data_type()))
+        return value("compute_data_type", node.compute_data_type());
+    switch(node.attributes_type())
+    {
+    case fbs::NodeAttributes::SdpaAttributes:
+    {
+        const auto* a = node.attributes_as_SdpaAttributes();
+        if(outOfSchema(a->diagonal_alignment())) return value("diagonal_alignment", a->diagonal_alignment());
+        if(outOfSchema(a->implementation())) return value("implementation", a->implementation());
+        if(outOfSchema(a->mma_core_mode())) return value("mma_core_mode", a->mma_core_mode());
+        break;
+    }
+    case fbs::NodeAttributes::SdpaBackwardAttributes:
+    {
+        const auto* a = node.attributes_as_SdpaBackwardAttributes();
+        if(outOfSchema(a->diagonal_alignment())) return value("diagonal_alignment", a->diagonal_alignment());
+        break;
+    }
+    case fbs::NodeAttributes::ResampleFwdAttributes:
+    {
+        const auto* a = node.attributes_as_ResampleFwdAttributes();
+        if(outOfSchema(a->resample_mode())) return value("resample_mode", a->resample_mode());
+        if(outOfSchema(a->padding_mode())) return value("padding_mode", a->padding_mode());
+        break;
+    }
+    case fbs::NodeAttributes::ResampleBwdAttributes:
+    {
+        const auto* a = node.attributes_as_ResampleBwdAttributes();
+        if(outOfSchema(a->resample_mode())) return value("resample_mode", a->resample_mode());
+        if(outOfSchema(a->padding_mode())) return value("padding_mode", a->padding_mode());
+        break;
+    }
+    case fbs::NodeAttributes::LayernormAttributes:
+    {
+        const auto* a = node.attributes_as_LayernormAttributes();
+        if(outOfSchema(a->forward_phase())) return value("forward_phase", a->forward_phase());
+        break;
+    }
+    case fbs::NodeAttributes::RMSNormAttributes:
+    {
+        const auto* a = node.attributes_as_RMSNormAttributes();
+        if(outOfSchema(a->forward_phase())) return value("forward_phase", a->forward_phase());
+        break;
+    }
+    default: break;
+    }
+    return "";
+}
+
 } // namespace
 
 const OpEntry* findOp(fbs::NodeAttributes type)
@@ -127,6 +190,8 @@ std::unique_ptr<PreparedNode> prepareNode(const fbs::Node& node, const TensorTab
                           + " is not supported by the CPU reference engine");
     }
     NodeContext ctx(node, tensors, position);
+    const std::string unknown = unknownValueOf(node);
+    ctx.require(unknown.empty(), unknown + " is not one this engine knows");
     return entry->prepare(ctx);
 }
 
