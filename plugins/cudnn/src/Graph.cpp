@@ -695,6 +695,63 @@ Model readModel(const fbs::Graph& graph)
             m.summary += "rmsnorm";
             break;
         }
+        case fbs::NodeAttributes::BatchnormAttributes:
+        {
+            const auto* a = n->attributes_as_BatchnormAttributes();
+            if(a->peer_stats_tensor_uid() != nullptr && a->peer_stats_tensor_uid()->size() > 0)
+                throw Unsupported("batchnorm with peer statistics is not translated");
+            op.kind = OpKind::NormFwd;
+            op.mode = CUDNN_BATCH_NORM;
+            op.phase = CUDNN_NORM_FWD_TRAINING;
+            auto opt = [](const flatbuffers::Optional<int64_t>& o) { return o.has_value() ? o.value() : int64_t{-1}; };
+            op.t = {a->x_tensor_uid(), a->scale_tensor_uid(), a->bias_tensor_uid(), a->epsilon_tensor_uid(), a->y_tensor_uid(),
+                    opt(a->mean_tensor_uid()), opt(a->inv_variance_tensor_uid())};
+            op.extra = {opt(a->momentum_tensor_uid()), opt(a->prev_running_mean_tensor_uid()), opt(a->prev_running_variance_tensor_uid()),
+                        opt(a->next_running_mean_tensor_uid()), opt(a->next_running_variance_tensor_uid())};
+            if(op.t[5] < 0 || op.t[6] < 0)
+                throw Unsupported("batchnorm training without mean / inv_variance outputs is not translated");
+            m.summary += "batchnorm";
+            break;
+        }
+        case fbs::NodeAttributes::BatchnormBackwardAttributes:
+        case fbs::NodeAttributes::LayernormBackwardAttributes:
+        case fbs::NodeAttributes::RMSNormBackwardAttributes:
+        {
+            op.kind = OpKind::NormBwd;
+            auto opt = [](const flatbuffers::Optional<int64_t>& o) { return o.has_value() ? o.value() : int64_t{-1}; };
+            if(const auto* a = n->attributes_as_BatchnormBackwardAttributes())
+            {
+                if(a->peer_stats_tensor_uid() != nullptr && a->peer_stats_tensor_uid()->size() > 0)
+                    throw Unsupported("batchnorm backward with peer statistics is not translated");
+                op.mode = CUDNN_BATCH_NORM;
+                op.t = {a->x_tensor_uid(), a->dy_tensor_uid(), a->scale_tensor_uid(), opt(a->mean_tensor_uid()),
+                        opt(a->inv_variance_tensor_uid()), -1, a->dx_tensor_uid()};
+                op.extra[0] = a->dscale_tensor_uid();
+                op.extra[1] = a->dbias_tensor_uid();
+                m.summary += "batchnorm_backward";
+            }
+            else if(const auto* a = n->attributes_as_LayernormBackwardAttributes())
+            {
+                op.mode = CUDNN_LAYER_NORM;
+                op.t = {a->x_tensor_uid(), a->dy_tensor_uid(), a->scale_tensor_uid(), opt(a->mean_tensor_uid()),
+                        opt(a->inv_variance_tensor_uid()), opt(a->epsilon_tensor_uid()), a->dx_tensor_uid()};
+                op.extra[0] = a->dscale_tensor_uid();
+                op.extra[1] = a->dbias_tensor_uid();
+                m.summary += "layernorm_backward";
+            }
+            else
+            {
+                const auto* r = n->attributes_as_RMSNormBackwardAttributes();
+                op.mode = CUDNN_RMS_NORM;
+                op.t = {r->x_tensor_uid(), r->dy_tensor_uid(), r->scale_tensor_uid(), -1, r->inv_rms_tensor_uid(), -1, r->dx_tensor_uid()};
+                op.extra[0] = r->dscale_tensor_uid();
+                op.extra[1] = opt(r->dbias_tensor_uid());
+                m.summary += "rmsnorm_backward";
+            }
+            if(op.t[4] < 0 || (op.mode != CUDNN_RMS_NORM && op.t[3] < 0))
+                throw Unsupported("norm backward without the saved statistics is not translated");
+            break;
+        }
         case fbs::NodeAttributes::BatchnormInferenceAttributes:
         {
             op.kind = OpKind::Sdpa; // expanded later, into pointwise ops
@@ -816,6 +873,9 @@ Model readModel(const fbs::Graph& graph)
     // Check every op references tensors that exist; shift gen_index axes by the padding.
     for(OpSpec& op : m.ops)
     {
+        for(int64_t uid : op.extra)
+            if(uid >= 0 && m.find(uid) == nullptr)
+                throw Unsupported("node references unknown tensor uid " + std::to_string(uid));
         for(int64_t uid : op.t)
             if(uid >= 0 && m.find(uid) == nullptr)
                 throw Unsupported("node references unknown tensor uid " + std::to_string(uid));
@@ -868,6 +928,7 @@ Model readModel(const fbs::Graph& graph)
         for(float f : {op.reluLower, op.reluUpper, op.reluSlope, op.swishBeta, op.eluAlpha, op.softplusBeta})
             k.put(f);
         k.put(op.axis);
+        k.put(op.extra);
         k.put(op.mOverride);
         k.put(op.nOverride);
         k.put(op.kOverride);
@@ -1069,7 +1130,34 @@ std::shared_ptr<OpGraph> buildOpGraph(const Model& m, cudnnHandle_t handle)
                 if(op.t[6] >= 0)
                     node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_INV_VARIANCE_DESC, tensor(op.t[6]), "norm fwd");
             }
+            const cudnnBackendAttributeName_t running[5] = {
+                CUDNN_ATTR_OPERATION_NORM_FWD_EXP_AVG_FACTOR_DESC, CUDNN_ATTR_OPERATION_NORM_FWD_INPUT_RUNNING_MEAN_DESC,
+                CUDNN_ATTR_OPERATION_NORM_FWD_INPUT_RUNNING_VAR_DESC, CUDNN_ATTR_OPERATION_NORM_FWD_OUTPUT_RUNNING_MEAN_DESC,
+                CUDNN_ATTR_OPERATION_NORM_FWD_OUTPUT_RUNNING_VAR_DESC};
+            for(int i = 0; i < 5; ++i)
+                if(op.mode == CUDNN_BATCH_NORM && op.extra[static_cast<size_t>(i)] >= 0)
+                    node->setDesc(running[i], tensor(op.extra[static_cast<size_t>(i)]), "norm fwd");
             node->finalize("norm forward operation");
+            break;
+        }
+        case OpKind::NormBwd:
+        {
+            node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR);
+            cudnnBackendNormMode_t mode = static_cast<cudnnBackendNormMode_t>(op.mode);
+            node->set(CUDNN_ATTR_OPERATION_NORM_BWD_MODE, CUDNN_TYPE_NORM_MODE, 1, &mode, "norm bwd");
+            node->setDesc(CUDNN_ATTR_OPERATION_NORM_BWD_XDESC, tensor(op.t[0]), "norm bwd");
+            node->setDesc(CUDNN_ATTR_OPERATION_NORM_BWD_DYDESC, tensor(op.t[1]), "norm bwd");
+            node->setDesc(CUDNN_ATTR_OPERATION_NORM_BWD_SCALE_DESC, tensor(op.t[2]), "norm bwd");
+            if(op.t[3] >= 0)
+                node->setDesc(CUDNN_ATTR_OPERATION_NORM_BWD_MEAN_DESC, tensor(op.t[3]), "norm bwd");
+            node->setDesc(CUDNN_ATTR_OPERATION_NORM_BWD_INV_VARIANCE_DESC, tensor(op.t[4]), "norm bwd");
+            if(op.t[5] >= 0)
+                node->setDesc(CUDNN_ATTR_OPERATION_NORM_BWD_EPSILON_DESC, tensor(op.t[5]), "norm bwd");
+            node->setDesc(CUDNN_ATTR_OPERATION_NORM_BWD_DXDESC, tensor(op.t[6]), "norm bwd");
+            node->setDesc(CUDNN_ATTR_OPERATION_NORM_BWD_DSCALE_DESC, tensor(op.extra[0]), "norm bwd");
+            if(op.extra[1] >= 0)
+                node->setDesc(CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, tensor(op.extra[1]), "norm bwd");
+            node->finalize("norm backward operation");
             break;
         }
         case OpKind::Sdpa: throw Unsupported("internal: an SDPA node was not expanded");

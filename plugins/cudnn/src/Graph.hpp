@@ -69,6 +69,7 @@ enum class OpKind
     Pointwise,
     Reduction,
     NormFwd,
+    NormBwd,
     Sdpa, // placeholder while reading; expanded into matmul/pointwise/reduction ops
 };
 
@@ -80,13 +81,16 @@ struct OpSpec
     int phase = 0; // norm: cudnnBackendNormFwdPhase_t
     // Tensor uids; -1 when absent. Meaning per kind:
     //   conv fwd x w y | dgrad dy w dx | wgrad x dy dw | matmul a b c | pointwise in0 in1 in2 out
-    //   reduction x y | norm x scale bias eps y mean invvar
+    //   reduction x y | norm x scale bias eps y mean invvar | norm bwd x dy scale mean invvar eps dx
     std::array<int64_t, 7> t{-1, -1, -1, -1, -1, -1, -1};
     std::vector<int64_t> prePad, postPad, stride, dilation;
     // pointwise scalars (NaN = unset)
     static constexpr float kUnset = std::numeric_limits<float>::quiet_NaN();
     float reluLower = kUnset, reluUpper = kUnset, reluSlope = kUnset, swishBeta = kUnset, eluAlpha = kUnset, softplusBeta = kUnset;
     int64_t axis = -1;
+    // norm fwd (batchnorm training): momentum, prev running mean/var, next running mean/var;
+    // norm bwd: dscale, dbias in extra[0], extra[1]
+    std::array<int64_t, 5> extra{-1, -1, -1, -1, -1};
     int64_t mOverride = -1, nOverride = -1, kOverride = -1; // matmul: GEMM size override tensors (seq lens)
     const fbs::SdpaAttributes* sdpa = nullptr; // OpKind::Sdpa only, during readModel
     const fbs::BatchnormInferenceAttributes* bnInference = nullptr; // likewise (also OpKind::Sdpa)
