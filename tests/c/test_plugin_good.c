@@ -34,10 +34,10 @@ static void check_loaded_paths(hipdnnHandle_t h) {
 
     size_t one = 1;
     len2 = len;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetLoadedEnginePluginPaths_ext: Insufficient buffer space provided. (2 paths of up to 74 bytes needed, got 1 of 74", hipdnnGetLoadedEnginePluginPaths_ext(h, &one, bufs, &len2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetLoadedEnginePluginPaths_ext: Insufficient buffer space provided. (2 paths of up to ", hipdnnGetLoadedEnginePluginPaths_ext(h, &one, bufs, &len2));
     n2 = 2;
     len2 = len - 1;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetLoadedEnginePluginPaths_ext: Insufficient buffer space provided. (2 paths of up to 74 bytes needed, got 2 of 73", hipdnnGetLoadedEnginePluginPaths_ext(h, &n2, bufs, &len2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetLoadedEnginePluginPaths_ext: Insufficient buffer space provided. (2 paths of up to ", hipdnnGetLoadedEnginePluginPaths_ext(h, &n2, bufs, &len2));
     char* with_null[2] = {a, NULL};
     n2 = 2;
     len2 = len;
