@@ -273,6 +273,17 @@ Built poolingBackward(algorithm alg, const md& diffSrc, const md& diffDst, const
     return b;
 }
 
+Built softmaxForward(const md& data, int axis, bool build)
+{
+    const softmax_forward::desc d(prop_kind::forward_inference, data, axis);
+    const softmax_forward::primitive_desc pd(d, withUserScratchpad({}), cpuEngine());
+    Built b;
+    b.src = pd.src_desc();
+    b.dst = pd.dst_desc();
+    finish<softmax_forward>(b, pd, build);
+    return b;
+}
+
 Built reduction(algorithm alg, const md& src, const md& dst, float p, bool build)
 {
     const dnnl::reduction::desc d(alg, src, dst, p, 0.f);

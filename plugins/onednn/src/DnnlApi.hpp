@@ -72,6 +72,9 @@ Built poolingBackward(dnnl::algorithm alg, const md& diffSrc, const md& diffDst,
                       const dnnl::memory::dims& kernel, const dnnl::memory::dims& padL, const dnnl::memory::dims& padR,
                       bool build);
 
+// Softmax along `axis`, in place on `data` allowed.
+Built softmaxForward(const md& data, int axis, bool build);
+
 // Reduction of src to dst (dims 1 where reduced); p for the norm_lp algorithms.
 Built reduction(dnnl::algorithm alg, const md& src, const md& dst, float p, bool build);
 

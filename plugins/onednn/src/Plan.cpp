@@ -1258,6 +1258,184 @@ private:
         flushOutputs(name);
     }
 
+    // SDPA forward as oneDNN primitives: S = scale * Q K^T (+ band mask) -> softmax -> O = S V.
+    // GQA/MQA: the query heads of one KV head form an extra dim that K and V broadcast over.
+    // Everything beyond plain attention with an optional causal/band mask is declined.
+    void sdpaForward(const fbs::Node& n, const std::string& name)
+    {
+        const auto& a = *n.attributes_as_SdpaAttributes();
+        auto refuse = [&](const flatbuffers::Optional<int64_t>& uid, const char* what) {
+            if(uid.has_value())
+                throw Unsupported(name + ": SDPA with " + what + " is not supported by the oneDNN engine");
+        };
+        refuse(a.attn_mask_tensor_uid(), "an attention mask / bias tensor");
+        refuse(a.seq_len_q_tensor_uid(), "sequence lengths (padding)");
+        refuse(a.seq_len_kv_tensor_uid(), "sequence lengths (padding)");
+        refuse(a.dropout_mask_tensor_uid(), "dropout");
+        refuse(a.dropout_scale_tensor_uid(), "dropout");
+        refuse(a.page_table_k_tensor_uid(), "page tables");
+        refuse(a.page_table_v_tensor_uid(), "page tables");
+        refuse(a.block_mask_tensor_uid(), "a block mask");
+        refuse(a.sink_token_tensor_uid(), "sink tokens");
+        for(const auto& u : {a.descale_q_tensor_uid(), a.descale_k_tensor_uid(), a.descale_v_tensor_uid(),
+                             a.descale_s_tensor_uid(), a.scale_s_tensor_uid(), a.scale_o_tensor_uid()})
+            refuse(u, "fp8 scales");
+        for(const auto& u : {a.stats_tensor_uid(), a.max_tensor_uid(), a.sum_exp_tensor_uid(), a.rng_dump_tensor_uid(),
+                             a.amax_s_tensor_uid(), a.amax_o_tensor_uid()})
+            refuse(u, "statistics / amax / rng outputs");
+        if(a.alibi_mask() || a.padding_mask())
+            throw Unsupported(name + ": SDPA with alibi or padding masks is not supported by the oneDNN engine");
+        if(a.dropout_probability().has_value() && a.dropout_probability().value() != 0.f)
+            throw Unsupported(name + ": SDPA with dropout is not supported by the oneDNN engine");
+        const Tensor& q = tensor(a.q_tensor_uid(), "q", name);
+        const Tensor& k = tensor(a.k_tensor_uid(), "k", name);
+        const Tensor& v = tensor(a.v_tensor_uid(), "v", name);
+        const Tensor& o = tensor(a.o_tensor_uid(), "o", name);
+        if(q.rank() != 4 || k.rank() != 4 || v.rank() != 4 || o.rank() != 4)
+            throw Unsupported(name + ": SDPA tensors must be [B, H, S, D]");
+        const int64_t B = q.dims[0], H = q.dims[1], Sq = q.dims[2], D = q.dims[3];
+        const int64_t Hk = k.dims[1], Skv = k.dims[2], Dv = v.dims[3];
+        if(k.dims[0] != B || v.dims[0] != B || k.dims[3] != D || v.dims[1] != Hk || v.dims[2] != Skv
+           || o.dims != std::vector<int64_t>{B, H, Sq, Dv} || Hk < 1 || H % Hk != 0)
+            throw Unsupported(name + ": inconsistent SDPA shapes");
+        const int64_t G = H / Hk;
+        // Scale.
+        float scale = 1.f / std::sqrt(static_cast<float>(D));
+        if(a.attn_scale_value().has_value() && a.scale_tensor_uid().has_value())
+            throw Unsupported(name + ": attn_scale_value and a scale tensor are both given");
+        if(a.attn_scale_value().has_value())
+            scale = a.attn_scale_value().value();
+        else if(a.scale_tensor_uid().has_value())
+            scale = static_cast<float>(scalarValue(*a.scale_tensor_uid(), "scale", name));
+        // Band (reference semantics: row i sees keys [i + off - left, i + off + right]).
+        int64_t left = a.left_bound().has_value() && a.left_bound().value() >= 0 ? a.left_bound().value() : -1;
+        int64_t right = a.right_bound().has_value() && a.right_bound().value() >= 0 ? a.right_bound().value() : -1;
+        bool bottomRight = a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT;
+        if(a.causal_mask() && a.causal_mask_bottom_right())
+            throw Unsupported(name + ": causal_mask and causal_mask_bottom_right are both set");
+        if(a.causal_mask())
+        {
+            if(bottomRight)
+                throw Unsupported(name + ": causal_mask conflicts with diagonal_alignment BOTTOM_RIGHT");
+            right = right < 0 ? 0 : std::min<int64_t>(right, 0);
+        }
+        if(a.causal_mask_bottom_right())
+        {
+            if(!bottomRight && (left >= 0 || right >= 0))
+                throw Unsupported(name + ": causal_mask_bottom_right with explicit bounds on a TOP_LEFT alignment");
+            bottomRight = true;
+            right = right < 0 ? 0 : std::min<int64_t>(right, 0);
+        }
+        const bool masked = left >= 0 || right >= 0;
+        const int64_t off = bottomRight ? Skv - Sq : 0;
+        size_t maskOffset = 0;
+        if(masked)
+        {
+            if(Sq * Skv > (int64_t{1} << 26))
+                throw Unsupported(name + ": SDPA band mask larger than 64 Mi elements");
+            maskOffset = p_.constants_.size();
+            p_.constants_.resize(maskOffset + static_cast<size_t>(Sq * Skv), 0.f);
+            for(int64_t i = 0; i < Sq; ++i)
+            {
+                const int64_t begin = left >= 0 ? std::max<int64_t>(0, i + off - left) : 0;
+                const int64_t end = right >= 0 ? std::min<int64_t>(Skv, i + off + right + 1) : Skv;
+                if(begin >= end)
+                    throw Unsupported(name + ": SDPA mask hides every key of query row " + std::to_string(i));
+                for(int64_t j = 0; j < Skv; ++j)
+                    if(j < begin || j >= end)
+                        p_.constants_[maskOffset + static_cast<size_t>(i * Skv + j)] = -std::numeric_limits<float>::infinity();
+            }
+        }
+        // 5-D views: [B, Hk, G, S, D]; query head h = hk * G + g. Non-f32 q/k/v are converted to
+        // dense f32 copies first (exact for bf16/fp16; oneDNN 2.6 has no fast mixed-type kernel).
+        const bool qConvert = q.dtype != fbs::DataType::FLOAT, kConvert = k.dtype != fbs::DataType::FLOAT;
+        const mdesc q5user({B, Hk, G, Sq, D}, *mapType(q.dtype),
+                           dnnl::memory::dims{q.strides[0], q.strides[1] * G, q.strides[1], q.strides[2], q.strides[3]});
+        const mdesc q5f({B, Hk, G, Sq, D}, dt::f32, dnnl::memory::format_tag::abcde);
+        const mdesc q5 = qConvert ? q5f : q5user;
+        const mdesc kUser({B, Hk, 1, Skv, D}, *mapType(k.dtype),
+                          dnnl::memory::dims{k.strides[0], k.strides[1], k.strides[1], k.strides[2], k.strides[3]});
+        const mdesc kF32({B, Hk, 1, Skv, D}, dt::f32, dnnl::memory::format_tag::abcde);
+        // K^T: the same memory with the last two dims swapped.
+        const mdesc kT = kConvert
+                             ? mdesc({B, Hk, 1, D, Skv}, dt::f32, dnnl::memory::dims{Hk * Skv * D, Skv * D, Skv * D, 1, D})
+                             : mdesc({B, Hk, 1, D, Skv}, dt::f32,
+                                     dnnl::memory::dims{k.strides[0], k.strides[1], k.strides[1], k.strides[3], k.strides[2]});
+        const dnnl::memory::dims sDims{B, Hk, G, Sq, Skv};
+        const mdesc s5(sDims, dt::f32, dnnl::memory::format_tag::abcde);
+        dnnl::post_ops ops;
+        api::appendEltwise(ops, algorithm::eltwise_linear, scale, 0.f);
+        // The mask is added by a binary primitive of its own: as a matmul post-op its broadcast
+        // pattern sends oneDNN 2.6 to the reference matmul.
+        const mdesc maskMd({1, 1, 1, Sq, Skv}, dt::f32, dnnl::memory::dims{Sq * Skv, Sq * Skv, Sq * Skv, Skv, 1});
+        dnnl::primitive_attr attr;
+        attr.set_post_ops(ops);
+        api::Built mm1, sm, mm2, madd;
+        const mdesc vF32({B, Hk, 1, Skv, Dv}, dt::f32, dnnl::memory::format_tag::abcde);
+        const mdesc v5({B, Hk, 1, Skv, Dv}, *mapType(v.dtype), dnnl::memory::dims{v.strides[0], v.strides[1], v.strides[1], v.strides[2], v.strides[3]});
+        const mdesc o5({B, Hk, G, Sq, Dv}, *mapType(o.dtype), dnnl::memory::dims{o.strides[0], o.strides[1] * G, o.strides[1], o.strides[2], o.strides[3]});
+        const mdesc o5f(o5.dims(), dt::f32, dnnl::memory::format_tag::abcde);
+        const bool vConvert = v.dtype != fbs::DataType::FLOAT;
+        bool oConvert = false;
+        try
+        {
+            mm1 = api::matmul(q5, kT, s5, attr, build_);
+            if(masked)
+                madd = api::binary(algorithm::binary_add, s5, maskMd, s5, {}, build_);
+            sm = api::softmaxForward(s5, 4, build_);
+            try
+            {
+                mm2 = api::matmul(s5, vConvert ? vF32 : v5, o5, {}, build_);
+            }
+            catch(const dnnl::error&)
+            {
+                oConvert = true;
+                mm2 = api::matmul(s5, vConvert ? vF32 : v5, o5f, {}, build_);
+            }
+        }
+        catch(const dnnl::error& e)
+        {
+            throw Unsupported(name + ": oneDNN has no matmul/softmax for this SDPA (" + e.what() + ")");
+        }
+        for(const api::Built* b : {&mm1, &sm, &mm2, &madd})
+            if(b->impl.find("ref") != std::string::npos)
+                throw Unsupported(name + ": oneDNN would run this SDPA on a reference kernel (" + b->impl
+                                  + "), not faster than HIPDNNGO_CPU_REFERENCE");
+        Buffer qb = input(q, name), kb = input(k, name);
+        if(qConvert)
+        {
+            const Buffer t = temp(q5f);
+            addReorder(q5user, qb, q5f, t, name + " q to f32");
+            qb = t;
+        }
+        if(kConvert)
+        {
+            const Buffer t = temp(kF32);
+            addReorder(kUser, kb, kF32, t, name + " k to f32");
+            kb = t;
+        }
+        const Buffer sb = temp(s5);
+        addStep(mm1, {Arg{DNNL_ARG_SRC, q5, qb}, Arg{DNNL_ARG_WEIGHTS, kT, kb}, Arg{DNNL_ARG_DST, s5, sb}},
+                "sdpa S = scale*QK^T");
+        if(masked)
+            addStep(madd, {Arg{DNNL_ARG_SRC_0, s5, sb}, Arg{DNNL_ARG_SRC_1, maskMd, Buffer{Buffer::Kind::Constant, -1, maskOffset}},
+                           Arg{DNNL_ARG_DST, s5, sb}}, "sdpa mask");
+        addStep(sm, {Arg{DNNL_ARG_SRC, s5, sb}, Arg{DNNL_ARG_DST, s5, sb}}, "sdpa softmax");
+        Buffer vb = input(v, name);
+        if(vConvert)
+        {
+            const Buffer t = temp(vF32);
+            addReorder(v5, vb, vF32, t, name + " v to f32");
+            vb = t;
+        }
+        const Buffer oOut = output(o, name);
+        const Buffer ob = oConvert ? temp(o5f) : oOut;
+        addStep(mm2, {Arg{DNNL_ARG_SRC, s5, sb}, Arg{DNNL_ARG_WEIGHTS, vConvert ? vF32 : v5, vb},
+                      Arg{DNNL_ARG_DST, oConvert ? o5f : o5, ob}}, "sdpa O = PV");
+        if(oConvert)
+            addReorder(o5f, ob, o5, oOut, name + " o from f32");
+    }
+
     void reduction(const fbs::Node& n, const std::string& name)
     {
         const auto& a = *n.attributes_as_ReductionAttributes();
@@ -1552,6 +1730,12 @@ void PlanBuilder::run()
         case fbs::NodeAttributes::ReductionAttributes: reads(n->attributes_as_ReductionAttributes()->in_tensor_uid()); break;
         case fbs::NodeAttributes::ResampleFwdAttributes: reads(n->attributes_as_ResampleFwdAttributes()->x_tensor_uid()); break;
         case fbs::NodeAttributes::ResampleBwdAttributes: reads(n->attributes_as_ResampleBwdAttributes()->dy_tensor_uid()); break;
+        case fbs::NodeAttributes::SdpaAttributes:
+        {
+            const auto* a = n->attributes_as_SdpaAttributes();
+            reads(a->q_tensor_uid()), reads(a->k_tensor_uid()), reads(a->v_tensor_uid());
+            break;
+        }
         case fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt:
         {
             const auto* a = n->attributes_as_BatchnormInferenceAttributesVarianceExt();
@@ -1603,6 +1787,7 @@ void PlanBuilder::run()
         case fbs::NodeAttributes::ReductionAttributes: reduction(n, name); break;
         case fbs::NodeAttributes::ResampleFwdAttributes: poolingForward(n, name); break;
         case fbs::NodeAttributes::ResampleBwdAttributes: poolingBackward(n, name); break;
+        case fbs::NodeAttributes::SdpaAttributes: sdpaForward(n, name); break;
         default:
         {
             const char* t = fbs::EnumNameNodeAttributes(n.attributes_type());

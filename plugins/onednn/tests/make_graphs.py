@@ -277,6 +277,28 @@ def pooling_bwd(name, xd, window, stride, pre, post, mode, layout=nchw, io="floa
     g.write()
 
 
+def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=True):
+    g = G(name, io)
+    def dims_strides(heads, seq, dim):
+        dims = [b, heads, seq, dim]
+        # bhsd: [B, H, S, D] row-major; bshd: the same dims with S outside H in memory.
+        strides = nchw(dims) if bhsd else [seq * heads * dim, dim, heads * dim, 1]
+        return dims, strides
+    q = g.t("q", *dims_strides(h, sq, d))
+    k = g.t("k", *dims_strides(hk, skv, d))
+    v = g.t("v", *dims_strides(hk, skv, d))
+    o = g.t("o", *dims_strides(h, sq, d))
+    outputs = {"o_tensor_uid": o}
+    if stats:
+        outputs["stats_tensor_uid"] = g.t("stats", [b, h, sq, 1], dtype="float")
+    g.node("SdpaAttributes", "sdpa", {"q_tensor_uid": q, "k_tensor_uid": k, "v_tensor_uid": v}, outputs)
+    a = {"alibi_mask": False, "padding_mask": False, "causal_mask": False, "causal_mask_bottom_right": False,
+         "diagonal_alignment": "TOP_LEFT"}
+    a.update(attrs or {})
+    g.nodes[-1]["attributes"] = a
+    g.write()
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
@@ -351,6 +373,14 @@ def main():
     bwd_pointwise("pass_pw_elu_bwd", "elu_bwd", [4, 21])
     bwd_pointwise("decline_pw_gelu_bwd", "gelu_bwd", [4, 21])
     pointwise("decline_pw_sin", "sin", [4, 5])
+    # SDPA forward.
+    sdpa("pass_sdpa_mha_fp32", 2, 4, 4, 33, 47, 32)
+    sdpa("pass_sdpa_gqa_bf16_causal", 1, 8, 2, 40, 40, 64, io="bfloat16", attrs={"causal_mask": True})
+    sdpa("pass_sdpa_bottom_right_causal_bshd", 2, 4, 1, 17, 45, 16, attrs={"causal_mask_bottom_right": True},
+         bhsd=False)
+    sdpa("pass_sdpa_sliding_window_scale", 1, 2, 2, 64, 64, 32,
+         attrs={"left_bound": 8, "right_bound": 0, "attn_scale_value": 0.3})
+    sdpa("decline_sdpa_stats_output", 1, 2, 2, 16, 16, 16, stats=True)
     # Batch normalization inference (inv_variance and variance forms).
     for variant in ("inv", "var"):
         g = G("pass_bn_inference_%s_nhwc" % variant)
