@@ -1333,14 +1333,19 @@ private:
         {
             if(Sq * Skv > (int64_t{1} << 26))
                 throw Unsupported(name + ": SDPA band mask larger than 64 Mi elements");
+            // The mask values are materialised only for an execution context (not for the
+            // applicability and workspace queries, which build the same plan without primitives).
             maskOffset = p_.constants_.size();
-            p_.constants_.resize(maskOffset + static_cast<size_t>(Sq * Skv), 0.f);
+            if(build_)
+                p_.constants_.resize(maskOffset + static_cast<size_t>(Sq * Skv), 0.f);
             for(int64_t i = 0; i < Sq; ++i)
             {
                 const int64_t begin = left >= 0 ? std::max<int64_t>(0, i + off - left) : 0;
                 const int64_t end = right >= 0 ? std::min<int64_t>(Skv, i + off + right + 1) : Skv;
                 if(begin >= end)
                     throw Unsupported(name + ": SDPA mask hides every key of query row " + std::to_string(i));
+                if(!build_)
+                    continue;
                 for(int64_t j = 0; j < Skv; ++j)
                     if(j < begin || j >= end)
                         p_.constants_[maskOffset + static_cast<size_t>(i * Skv + j)] = -std::numeric_limits<float>::infinity();
