@@ -162,7 +162,7 @@ func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count i
 	}
 	if h.spec.BeforeSet != nil {
 		if err := h.spec.BeforeSet(o, name); err != nil {
-			return err
+			return prefixStep(err, h, "setAttribute")
 		}
 	}
 	if !a.accepts(t) {
@@ -199,10 +199,10 @@ func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count i
 		}
 		if a.Validate != nil {
 			if err := a.Validate(o, v); err != nil {
-				return err
+				return prefixStep(err, h, "setAttribute")
 			}
 		}
-		return a.OnSet(o, v)
+		return prefixStep(a.OnSet(o, v), h, "setAttribute")
 	}
 	var v Value
 	if err := decode(h, a, t, count, p, &v); err != nil {
@@ -210,7 +210,7 @@ func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count i
 	}
 	if a.Validate != nil {
 		if err := a.Validate(o, &v); err != nil {
-			return err
+			return prefixStep(err, h, "setAttribute")
 		}
 	}
 	dst := &h.vals[a.slot]
@@ -400,13 +400,13 @@ func GetAttribute(o Object, name api.AttributeName, t api.AttributeType, request
 		return status.BadParam("%s::getAttribute() failed: attribute %v has type %v, not %v", h.spec.Class, name, a.Type, t)
 	}
 	if a.CustomGet != nil {
-		return a.CustomGet(o, t, requested, count, p)
+		return prefixStep(a.CustomGet(o, t, requested, count, p), h, "getAttribute")
 	}
 	var v *Value
 	if a.Compute != nil {
 		cv, err := a.Compute(o)
 		if err != nil {
-			return err
+			return prefixStep(err, h, "getAttribute")
 		}
 		v = &cv
 	} else {

@@ -88,7 +88,7 @@ func finalizeEngine(o Object) error {
 func (e *Engine) bind() error {
 	s, err := e.graph.session()
 	if err != nil {
-		return status.Wrap(err, "EngineDescriptor::finalize() failed")
+		return stepWrap(err)
 	}
 	ok, err := s.IsApplicable(e.id, e.graph.Bytes(), e.graph.engineFeatures())
 	if err != nil {
@@ -96,9 +96,9 @@ func (e *Engine) bind() error {
 	}
 	if !ok {
 		if why := e.graph.noMatchReason(); why != "" {
-			return status.BadParam("EngineDescriptor::finalize() failed: Engine id is not in a valid range of engine IDs: %s, and no plugin offering this engine accepted it", why)
+			return stepf(status.BadParam, "Engine id is not in a valid range of engine IDs: %s, and no plugin offering this engine accepted it", why)
 		}
-		return status.BadParam("EngineDescriptor::finalize() failed: Engine id is not in a valid range of engine IDs")
+		return stepf(status.BadParam, "Engine id is not in a valid range of engine IDs")
 	}
 	return nil
 }

@@ -59,7 +59,7 @@ var engineConfigKind = register(&KindSpec{
 func validKnobBlobs(_ Object, v *Value) error {
 	for i, b := range v.Blobs() {
 		if _, err := engines.DecodeKnobSetting(b); err != nil {
-			return status.BadParam("EngineConfigDescriptor::setAttribute() failed: HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE element %d: %v", i, err)
+			return stepf(status.BadParam, "HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE element %d: %v", i, err)
 		}
 	}
 	return nil
@@ -86,7 +86,7 @@ func finalizeEngineConfig(o Object) error {
 	c.engine = c.value(api.HIPDNN_ATTR_ENGINECFG_ENGINE).Objs[0].(*Engine)
 	settings, err := c.settings()
 	if err != nil {
-		return status.BadParam("EngineConfigDescriptor::finalize() failed: %v", err)
+		return stepf(status.BadParam, "%v", err)
 	}
 	switch {
 	case len(settings) == 0 && c.exact != nil:
@@ -99,7 +99,7 @@ func finalizeEngineConfig(o Object) error {
 				return err
 			}
 			if err := engines.ValidateKnobSettings(d, settings); err != nil {
-				return status.Wrap(err, "EngineConfigDescriptor::finalize() failed")
+				return stepWrap(err)
 			}
 		}
 		c.blob = engines.EncodeEngineConfig(c.engine.ID(), settings, c.metric)

@@ -47,7 +47,7 @@ var _ = register(&KindSpec{
 		{Name: api.HIPDNN_ATTR_ENGINEHEUR_RANKING_METRIC_EXT, Type: api.HIPDNN_TYPE_CHAR, Min: 1, Max: -1, Settable: true, Gettable: true,
 			Validate: func(_ Object, v *Value) error {
 				if !heuristics.ValidRankingMetric(v.Str()) {
-					return status.BadParam("EngineHeuristicDescriptor::setAttribute() failed: %q is not a registered ranking metric (registered: %v)", v.Str(), heuristics.RankingMetrics)
+					return stepf(status.BadParam, "%q is not a registered ranking metric (registered: %v)", v.Str(), heuristics.RankingMetrics)
 				}
 				return nil
 			},
@@ -160,37 +160,36 @@ var devicePropertiesBlobs sync.Map
 // with a finalized engine (the ranked id, the graph) and left unfinalized for the caller.
 func getHeuristicResults(o Object, _ api.AttributeType, requested int64, count *int64, p unsafe.Pointer) error {
 	e := o.(*EngineHeuristic)
-	const class = "EngineHeuristicDescriptor::getAttribute() failed"
 	if requested == 0 {
 		if count == nil {
-			return status.NullPointer("%s: elementCount is NULL", class)
+			return stepf(status.NullPointer, "elementCount is NULL")
 		}
 		*count = int64(len(e.ranked))
 		return nil
 	}
 	if requested < 0 {
-		return status.BadParam("%s: requestedElementCount %d is negative", class, requested)
+		return stepf(status.BadParam, "requestedElementCount %d is negative", requested)
 	}
 	if p == nil || count == nil {
-		return status.NullPointer("%s: RESULTS needs an array of engine config descriptors and elementCount", class)
+		return stepf(status.NullPointer, "RESULTS needs an array of engine config descriptors and elementCount")
 	}
 	n := min(requested, int64(len(e.ranked)))
 	cfgs := make([]*EngineConfig, n)
 	for i := int64(0); i < n; i++ {
 		tok := *(*uintptr)(unsafe.Add(p, uintptr(i)*8))
 		if tok == 0 {
-			return status.NullPointer("%s: element %d of the RESULTS array is NULL", class, i)
+			return stepf(status.NullPointer, "element %d of the RESULTS array is NULL", i)
 		}
 		v, err := registry.Lookup(tok, registry.KindDescriptor)
 		if err != nil {
-			return status.BadParam("%s: element %d of the RESULTS array %v", class, i, err)
+			return stepf(status.BadParam, "element %d of the RESULTS array %v", i, err)
 		}
 		c, ok := v.(*EngineConfig)
 		if !ok {
-			return status.BadParam("%s: Descriptor type mismatch: element %d is a %v, not an engine config", class, i, KindOf(v.(Object)))
+			return stepf(status.BadParam, "Descriptor type mismatch: element %d is a %v, not an engine config", i, KindOf(v.(Object)))
 		}
 		if c.finalized {
-			return status.BadParam("%s: element %d is an engine config that is already finalized", class, i)
+			return stepf(status.BadParam, "element %d is an engine config that is already finalized", i)
 		}
 		cfgs[i] = c
 	}

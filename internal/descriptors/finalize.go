@@ -25,7 +25,7 @@ func Finalize(o Object) error {
 	}
 	if h.spec.Finalize != nil {
 		if err := h.spec.Finalize(o); err != nil {
-			return err
+			return prefixStep(err, h, "finalize")
 		}
 	}
 	h.finalized = true

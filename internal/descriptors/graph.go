@@ -106,10 +106,10 @@ func (g *Graph) Tensor(uid int64) *Tensor { return g.tensors[uid] }
 func finalizeGraph(o Object) error {
 	g := o.(*Graph)
 	if len(g.Ops()) == 0 && (g.opaque == nil || len(g.opaque.model.Nodes) == 0) {
-		return status.BadParam("GraphDescriptor::finalize() failed: the graph has no operations (set HIPDNN_ATTR_OPERATIONGRAPH_OPS)")
+		return stepf(status.BadParam, "the graph has no operations (set HIPDNN_ATTR_OPERATIONGRAPH_OPS)")
 	}
 	if g.handle.Closed() {
-		return status.BadParam("GraphDescriptor::finalize() failed: the handle it was given has been destroyed")
+		return stepf(status.BadParam, "the handle it was given has been destroyed")
 	}
 	if err := g.build(true); err != nil {
 		return err
@@ -260,7 +260,7 @@ func validateGraph(ops []*Op, tensors map[int64]*Tensor) error {
 	for i, op := range ops {
 		for _, uid := range op.node.TensorUIDs(wire.RoleOutput) {
 			if p, dup := producer[uid]; dup {
-				return status.BadParam("GraphDescriptor::finalize() failed: tensor uid %d is written by operation %d (%s) and operation %d (%s)",
+				return stepf(status.BadParam, "tensor uid %d is written by operation %d (%s) and operation %d (%s)",
 					uid, p, ops[p].spec.class, i, op.spec.class)
 			}
 			producer[uid] = i
@@ -270,9 +270,9 @@ func validateGraph(ops []*Op, tensors map[int64]*Tensor) error {
 		for _, uid := range op.node.TensorUIDs(wire.RoleInput) {
 			if p, ok := producer[uid]; ok && p >= i {
 				if p == i {
-					return status.BadParam("GraphDescriptor::finalize() failed: operation %d (%s) reads tensor uid %d that it writes itself", i, op.spec.class, uid)
+					return stepf(status.BadParam, "operation %d (%s) reads tensor uid %d that it writes itself", i, op.spec.class, uid)
 				}
-				return status.BadParam("GraphDescriptor::finalize() failed: operation %d (%s) reads tensor uid %d before operation %d (%s) writes it: operations must be in topological order",
+				return stepf(status.BadParam, "operation %d (%s) reads tensor uid %d before operation %d (%s) writes it: operations must be in topological order",
 					i, op.spec.class, uid, p, ops[p].spec.class)
 			}
 			consumers[uid] = append(consumers[uid], i)
@@ -283,10 +283,10 @@ func validateGraph(ops []*Op, tensors map[int64]*Tensor) error {
 			continue
 		}
 		if _, ok := producer[uid]; !ok {
-			return status.BadParam("GraphDescriptor::finalize() failed: virtual tensor uid %d is read but no operation of the graph writes it", uid)
+			return stepf(status.BadParam, "virtual tensor uid %d is read but no operation of the graph writes it", uid)
 		}
 		if len(consumers[uid]) == 0 {
-			return status.BadParam("GraphDescriptor::finalize() failed: virtual tensor uid %d is written but no operation of the graph reads it (make it non-virtual to keep it)", uid)
+			return stepf(status.BadParam, "virtual tensor uid %d is written but no operation of the graph reads it (make it non-virtual to keep it)", uid)
 		}
 	}
 	// Connectivity: union the operations that share a tensor.
@@ -314,7 +314,7 @@ func validateGraph(ops []*Op, tensors map[int64]*Tensor) error {
 	}
 	for i := range ops {
 		if find(i) != find(0) {
-			return status.BadParam("GraphDescriptor::finalize() failed: operation %d (%s) shares no tensor with operation 0 (%s): a graph must be connected",
+			return stepf(status.BadParam, "operation %d (%s) shares no tensor with operation 0 (%s): a graph must be connected",
 				i, ops[i].spec.class, ops[0].spec.class)
 		}
 	}

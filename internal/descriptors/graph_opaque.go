@@ -70,7 +70,7 @@ func refuseOpaqueChange(o Object, name api.AttributeName) error {
 	if g.opaque == nil || name == api.HIPDNN_ATTR_OPERATIONGRAPH_HANDLE {
 		return nil
 	}
-	return status.NotSupported("GraphDescriptor::setAttribute() failed: %v cannot be set on a deserialized graph that holds parts this build cannot read (%s): such a graph goes to plugins exactly as its writer encoded it, and this build cannot re-encode it",
+	return stepf(status.NotSupported, "%v cannot be set on a deserialized graph that holds parts this build cannot read (%s): such a graph goes to plugins exactly as its writer encoded it, and this build cannot re-encode it",
 		name, g.opaque.summary())
 }
 
@@ -104,7 +104,6 @@ func (g *Graph) buildOpaque(validate bool) error {
 // checked only when every node is of a known type; otherwise an unknown node may produce or
 // consume any tensor, so those checks are skipped (and the skip is logged at INFO).
 func validateReadable(m *wire.Graph, unknownNodes int) error {
-	const class = "GraphDescriptor::finalize() failed"
 	label := func(i int) string {
 		n := &m.Nodes[i]
 		if n.Op == nil {
@@ -121,10 +120,10 @@ func validateReadable(m *wire.Graph, unknownNodes int) error {
 	for i := range m.Nodes {
 		for _, uid := range m.Nodes[i].TensorUIDs(wire.RoleOutput) {
 			if defined[uid] == nil {
-				return status.BadParam("%s: %s writes tensor uid %d, which the graph does not define", class, label(i), uid)
+				return stepf(status.BadParam, "%s writes tensor uid %d, which the graph does not define", label(i), uid)
 			}
 			if p, dup := producer[uid]; dup {
-				return status.BadParam("%s: tensor uid %d is written by %s and %s", class, uid, label(p), label(i))
+				return stepf(status.BadParam, "tensor uid %d is written by %s and %s", uid, label(p), label(i))
 			}
 			producer[uid] = i
 		}
@@ -132,13 +131,13 @@ func validateReadable(m *wire.Graph, unknownNodes int) error {
 	for i := range m.Nodes {
 		for _, uid := range m.Nodes[i].TensorUIDs(wire.RoleInput) {
 			if defined[uid] == nil {
-				return status.BadParam("%s: %s reads tensor uid %d, which the graph does not define", class, label(i), uid)
+				return stepf(status.BadParam, "%s reads tensor uid %d, which the graph does not define", label(i), uid)
 			}
 			if p, ok := producer[uid]; ok && p >= i {
 				if p == i {
-					return status.BadParam("%s: %s reads tensor uid %d that it writes itself", class, label(i), uid)
+					return stepf(status.BadParam, "%s reads tensor uid %d that it writes itself", label(i), uid)
 				}
-				return status.BadParam("%s: %s reads tensor uid %d before %s writes it: operations must be in topological order", class, label(i), uid, label(p))
+				return stepf(status.BadParam, "%s reads tensor uid %d before %s writes it: operations must be in topological order", label(i), uid, label(p))
 			}
 			consumers[uid] = append(consumers[uid], i)
 		}
@@ -154,10 +153,10 @@ func validateReadable(m *wire.Graph, unknownNodes int) error {
 			continue
 		}
 		if _, ok := producer[uid]; !ok {
-			return status.BadParam("%s: virtual tensor uid %d is read but no operation of the graph writes it", class, uid)
+			return stepf(status.BadParam, "virtual tensor uid %d is read but no operation of the graph writes it", uid)
 		}
 		if len(consumers[uid]) == 0 {
-			return status.BadParam("%s: virtual tensor uid %d is written but no operation of the graph reads it (make it non-virtual to keep it)", class, uid)
+			return stepf(status.BadParam, "virtual tensor uid %d is written but no operation of the graph reads it (make it non-virtual to keep it)", uid)
 		}
 	}
 	parent := make([]int, len(m.Nodes))
@@ -183,7 +182,7 @@ func validateReadable(m *wire.Graph, unknownNodes int) error {
 	}
 	for i := range m.Nodes {
 		if find(i) != find(0) {
-			return status.BadParam("%s: %s shares no tensor with %s: a graph must be connected", class, label(i), label(0))
+			return stepf(status.BadParam, "%s shares no tensor with %s: a graph must be connected", label(i), label(0))
 		}
 	}
 	return nil

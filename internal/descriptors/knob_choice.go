@@ -27,20 +27,19 @@ var _ = register(&KindSpec{
 // knobValueShape enforces the per-type counts of a knob value: one INT64 or DOUBLE, or a
 // string of at most 65536 bytes; doubles must be finite.
 func knobValueShape(o Object, v *Value) error {
-	class := o.header().spec.Class
 	switch v.Type {
 	case api.HIPDNN_TYPE_INT64:
 		if len(v.Ints) != 1 {
-			return status.BadParam("%s::setAttribute() failed: an INT64 knob value is one element, got %d", class, len(v.Ints))
+			return stepf(status.BadParam, "an INT64 knob value is one element, got %d", len(v.Ints))
 		}
 		v.I = v.Ints[0]
 	case api.HIPDNN_TYPE_DOUBLE:
 		if len(v.Ints) != 1 {
-			return status.BadParam("%s::setAttribute() failed: a DOUBLE knob value is one element, got %d", class, len(v.Ints))
+			return stepf(status.BadParam, "a DOUBLE knob value is one element, got %d", len(v.Ints))
 		}
 		v.F = v.Float(0)
 		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
-			return status.BadParam("%s::setAttribute() failed: knob value %v is not finite", class, v.F)
+			return stepf(status.BadParam, "knob value %v is not finite", v.F)
 		}
 	}
 	return nil

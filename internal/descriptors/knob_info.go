@@ -63,14 +63,14 @@ func setValidString(o Object, v *Value) error {
 func getValidString(o Object, _ api.AttributeType, requested int64, count *int64, p unsafe.Pointer) error {
 	k := o.(*KnobInfo)
 	if count == nil {
-		return status.NullPointer("KnobDescriptor::getAttribute() failed: elementCount is NULL")
+		return stepf(status.NullPointer, "elementCount is NULL")
 	}
 	if requested == 0 {
 		*count = int64(len(k.validStrings))
 		return nil
 	}
 	if requested < 0 || requested > int64(len(k.validStrings)) {
-		return status.BadParam("KnobDescriptor::getAttribute() failed: string %d requested, the knob has %d valid strings", requested, len(k.validStrings))
+		return stepf(status.BadParam, "string %d requested, the knob has %d valid strings", requested, len(k.validStrings))
 	}
 	s := k.validStrings[requested-1]
 	if p == nil {
@@ -89,7 +89,7 @@ func finalizeKnobInfo(o Object) error {
 	def := k.value(api.HIPDNN_ATTR_KNOB_INFO_DEFAULT_VALUE)
 	lo, hi := k.value(api.HIPDNN_ATTR_KNOB_INFO_MINIMUM_VALUE), k.value(api.HIPDNN_ATTR_KNOB_INFO_MAXIMUM_VALUE)
 	fail := func(format string, args ...any) error {
-		return status.BadParam("KnobDescriptor::finalize() failed: "+format, args...)
+		return stepf(status.BadParam, format, args...)
 	}
 	if lo.Set != hi.Set {
 		return fail("minimum and maximum must be set together")

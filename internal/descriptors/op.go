@@ -256,13 +256,13 @@ func (op *Op) setField(idx int, oa opAttr, v *Value) error {
 	case wire.KindIntList:
 		for _, x := range v.Ints {
 			if x < math.MinInt32 || x > math.MaxInt32 {
-				return status.BadParam("%s::setAttribute() failed: %v element %d does not fit in 32 bits", op.spec.class, oa.name, x)
+				return stepf(status.BadParam, "%v element %d does not fit in 32 bits", oa.name, x)
 			}
 		}
 		w.List = append(old.List[:0], v.Ints...)
 	case wire.KindInt, wire.KindOptInt:
 		if v.I < math.MinInt32 || v.I > math.MaxInt32 {
-			return status.BadParam("%s::setAttribute() failed: %v value %d does not fit in 32 bits", op.spec.class, oa.name, v.I)
+			return stepf(status.BadParam, "%v value %d does not fit in 32 bits", oa.name, v.I)
 		}
 		w.I = v.I
 	case wire.KindLong, wire.KindOptLong:
@@ -274,22 +274,22 @@ func (op *Op) setField(idx int, oa opAttr, v *Value) error {
 	case wire.KindEnum:
 		if v.Type == api.HIPDNN_TYPE_INT64 && oa.enum.legacyInt64 {
 			if f.Enum != nil && !enumHas(f.Enum, v.I) || v.I == 0 {
-				return status.BadParam("%s::setAttribute() failed: %v value %d is not a valid %s", op.spec.class, oa.name, v.I, f.Enum.Name)
+				return stepf(status.BadParam, "%v value %d is not a valid %s", oa.name, v.I, f.Enum.Name)
 			}
 			w.I = v.I
 			break
 		}
 		if !oa.enum.valid(v.I) {
-			return status.BadParam("%s::setAttribute() failed: %d is not a valid %v value for %v", op.spec.class, v.I, oa.ctype, oa.name)
+			return stepf(status.BadParam, "%d is not a valid %v value for %v", v.I, oa.ctype, oa.name)
 		}
 		w.I = oa.enum.toWire(v.I)
 	case wire.KindDataType:
 		if !api.DataType(v.I).IsValid() {
-			return status.BadParam("%s::setAttribute() failed: %d is not a hipdnnDataType_t", op.spec.class, v.I)
+			return stepf(status.BadParam, "%d is not a hipdnnDataType_t", v.I)
 		}
 		dt, ok := WireDataType(api.DataType(v.I))
 		if !ok {
-			return status.NotSupported("%s::setAttribute() failed: %v has no flatbuffer DataType", op.spec.class, api.DataType(v.I))
+			return stepf(status.NotSupported, "%v has no flatbuffer DataType", api.DataType(v.I))
 		}
 		w.I = int64(dt)
 	case wire.KindString:

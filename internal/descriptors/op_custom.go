@@ -21,7 +21,7 @@ var _ = registerOp(&opSpec{
 	},
 	check: func(op *Op) error {
 		if v, _ := op.fieldOf("custom_op_id"); v.S == "" {
-			return status.BadParam("CustomOpOperationDescriptor::finalize() failed: HIPDNN_ATTR_OPERATION_CUSTOM_OP_ID_EXT is empty")
+			return stepf(status.BadParam, "HIPDNN_ATTR_OPERATION_CUSTOM_OP_ID_EXT is empty")
 		}
 		return nil
 	},

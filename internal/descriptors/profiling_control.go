@@ -120,21 +120,21 @@ func profilingStop(o Object, _ *Value) error {
 func finalizeProfiling(o Object) error {
 	p := o.(*ProfilingControl)
 	if !p.started || !p.stopped {
-		return status.BadParam("ProfilingControlDescriptor::finalize() failed: START and STOP must both be recorded")
+		return stepf(status.BadParam, "START and STOP must both be recorded")
 	}
 	if !p.events {
 		p.elapsedMs = float32(p.hostStop.Sub(p.hostStart).Seconds() * 1e3)
 		return nil
 	}
 	if err := p.rt.EventSynchronize(p.stop); err != nil {
-		return status.Internal("ProfilingControlDescriptor::finalize() failed: waiting for the stop event: %v", err)
+		return stepf(status.Internal, "waiting for the stop event: %v", err)
 	}
 	ms, err := p.rt.EventElapsedMs(p.start, p.stop)
 	if err != nil {
-		return status.Internal("ProfilingControlDescriptor::finalize() failed: elapsed time: %v", err)
+		return stepf(status.Internal, "elapsed time: %v", err)
 	}
 	if math.IsNaN(float64(ms)) || math.IsInf(float64(ms), 0) || ms < 0 {
-		return status.Internal("ProfilingControlDescriptor::finalize() failed: elapsed time %v is not a valid duration", ms)
+		return stepf(status.Internal, "elapsed time %v is not a valid duration", ms)
 	}
 	p.elapsedMs = ms
 	return nil

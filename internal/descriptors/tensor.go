@@ -56,14 +56,14 @@ func int64Value(x int64) Value { return Value{Set: true, Type: api.HIPDNN_TYPE_I
 
 func validDataType(o Object, v *Value) error {
 	if !api.DataType(v.I).IsValid() {
-		return status.BadParam("%s::setAttribute() failed: %d is not a hipdnnDataType_t", o.header().spec.Class, v.I)
+		return stepf(status.BadParam, "%d is not a hipdnnDataType_t", v.I)
 	}
 	return nil
 }
 
 func positiveScalar(o Object, v *Value) error {
 	if v.I <= 0 {
-		return status.BadParam("%s::setAttribute() failed: value must be positive, got %d", o.header().spec.Class, v.I)
+		return stepf(status.BadParam, "value must be positive, got %d", v.I)
 	}
 	return nil
 }
@@ -92,14 +92,14 @@ func setTensorValue(o Object, v *Value) error {
 	t := o.(*Tensor)
 	dt := t.value(api.HIPDNN_ATTR_TENSOR_DATA_TYPE)
 	if !dt.Set {
-		return status.BadParam("TensorDescriptor::setAttribute() failed: set HIPDNN_ATTR_TENSOR_DATA_TYPE before HIPDNN_ATTR_TENSOR_VALUE_EXT")
+		return stepf(status.BadParam, "set HIPDNN_ATTR_TENSOR_DATA_TYPE before HIPDNN_ATTR_TENSOR_VALUE_EXT")
 	}
 	want := scalarByteSize(api.DataType(dt.I))
 	if want == 0 {
-		return status.BadParam("TensorDescriptor::setAttribute() failed: %v tensors cannot carry a pass-by-value scalar", api.DataType(dt.I))
+		return stepf(status.BadParam, "%v tensors cannot carry a pass-by-value scalar", api.DataType(dt.I))
 	}
 	if len(v.Bytes) != want {
-		return status.BadParam("TensorDescriptor::setAttribute() failed: a %v value is %d bytes, got %d", api.DataType(dt.I), want, len(v.Bytes))
+		return stepf(status.BadParam, "a %v value is %d bytes, got %d", api.DataType(dt.I), want, len(v.Bytes))
 	}
 	t.scalar = append([]byte(nil), v.Bytes...)
 	return nil
@@ -108,7 +108,7 @@ func setTensorValue(o Object, v *Value) error {
 func getTensorValue(o Object) (Value, error) {
 	t := o.(*Tensor)
 	if t.scalar == nil {
-		return Value{}, status.BadParam("TensorDescriptor::getAttribute() failed: HIPDNN_ATTR_TENSOR_VALUE_EXT was never set")
+		return Value{}, stepf(status.BadParam, "HIPDNN_ATTR_TENSOR_VALUE_EXT was never set")
 	}
 	return Value{Set: true, Type: api.HIPDNN_TYPE_CHAR, Bytes: t.scalar}, nil
 }
@@ -144,18 +144,18 @@ func finalizeTensor(o Object) error {
 	dims := t.value(api.HIPDNN_ATTR_TENSOR_DIMENSIONS).Ints
 	strides := t.value(api.HIPDNN_ATTR_TENSOR_STRIDES).Ints
 	if len(dims) != len(strides) {
-		return status.BadParam("TensorDescriptor::finalize() failed: %d dimensions but %d strides", len(dims), len(strides))
+		return stepf(status.BadParam, "%d dimensions but %d strides", len(dims), len(strides))
 	}
 	for i, d := range dims {
 		if d <= 0 {
-			return status.BadParam("TensorDescriptor::finalize() failed: dimension %d is %d; dimensions must be positive", i, d)
+			return stepf(status.BadParam, "dimension %d is %d; dimensions must be positive", i, d)
 		}
 		if strides[i] <= 0 {
-			return status.BadParam("TensorDescriptor::finalize() failed: stride %d is %d; strides must be positive", i, strides[i])
+			return stepf(status.BadParam, "stride %d is %d; strides must be positive", i, strides[i])
 		}
 	}
 	if t.scalar != nil && t.value(api.HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT).I != 0 {
-		return status.BadParam("TensorDescriptor::finalize() failed: a tensor is either a constant (VALUE_EXT) or a runtime pass-by-value scalar, not both")
+		return stepf(status.BadParam, "a tensor is either a constant (VALUE_EXT) or a runtime pass-by-value scalar, not both")
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func finalizeVariantPack(o Object) error {
 		return nil
 	}
 	fail := func(format string, args ...any) error {
-		return status.BadParam("VariantDescriptor::finalize() failed: "+format, args...)
+		return stepf(status.BadParam, format, args...)
 	}
 	uids := v.value(api.HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS).Ints
 	ptrs := v.value(api.HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS).Ints
