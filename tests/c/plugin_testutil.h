@@ -210,6 +210,7 @@ typedef struct {
     bool override_shape; /* HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT */
     bool pass_by_value;  /* y = x * s with s a runtime pass-by-value scalar (uid 3) */
     hipdnnDataType_t scalar_type; /* data type of s (default FLOAT) */
+    int64_t preferred_engine;     /* HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT (0: not set) */
 } pt_graph_opts;
 
 static inline hipdnnBackendDescriptor_t pt_tensor(int64_t uid, int nd, const int64_t* dims,
@@ -235,22 +236,30 @@ static inline hipdnnBackendDescriptor_t pt_tensor(int64_t uid, int nd, const int
     return t;
 }
 
-static inline hipdnnBackendDescriptor_t pt_finish_graph(hipdnnHandle_t h, size_t nops,
-                                                        hipdnnBackendDescriptor_t* ops,
-                                                        bool override_shape) {
+static inline hipdnnBackendDescriptor_t pt_finish_graph_preferring(hipdnnHandle_t h, size_t nops,
+                                                                   hipdnnBackendDescriptor_t* ops,
+                                                                   bool override_shape, int64_t preferred) {
     hipdnnBackendDescriptor_t g = pt_new(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, (int64_t)nops, ops));
     if (override_shape)
         CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, &override_shape));
+    if (preferred != 0)
+        CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &preferred));
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
     CHECK_OK(hipdnnBackendFinalize(g));
     return g;
 }
 
+static inline hipdnnBackendDescriptor_t pt_finish_graph(hipdnnHandle_t h, size_t nops,
+                                                        hipdnnBackendDescriptor_t* ops,
+                                                        bool override_shape) {
+    return pt_finish_graph_preferring(h, nops, ops, override_shape, 0);
+}
+
 /* Pointwise graph on x (uid 1, float [2,3,4,5]) -> y (uid 2): y = relu(x), or y = x * s with
  * opts.pass_by_value (s: uid 3, [1,1,1,1], runtime pass-by-value). */
 static inline hipdnnBackendDescriptor_t pt_pointwise_graph(hipdnnHandle_t h, const pt_graph_opts* o) {
-    pt_graph_opts none = {0, false, false, HIPDNN_DATA_FLOAT};
+    pt_graph_opts none = {0, false, false, HIPDNN_DATA_FLOAT, 0};
     if (o == NULL) o = &none;
     const int64_t dims[4] = {2, 3, 4, 5};
     const int64_t one[4] = {1, 1, 1, 1};
@@ -269,7 +278,7 @@ static inline hipdnnBackendDescriptor_t pt_pointwise_graph(hipdnnHandle_t h, con
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
     CHECK_OK(hipdnnBackendFinalize(op));
-    return pt_finish_graph(h, 1, &op, o->override_shape);
+    return pt_finish_graph_preferring(h, 1, &op, o->override_shape, o->preferred_engine);
 }
 
 /* Convolution forward: x (uid 1, [1,8,10,10]) * w (uid 2, [4,8,3,3]) -> y (uid 3, [1,4,8,8]). */

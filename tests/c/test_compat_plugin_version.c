@@ -284,11 +284,11 @@ static void newer_minor(void) {
     CHECK_EQ_INT(read_stats(stats).executes, s1.executes + 1);
 
     /* Graphs needing the 1.2 and 1.3 floors are offered: 1.9.0 is above both. */
-    pt_graph_opts pbv = {0, false, true, HIPDNN_DATA_FLOAT};
+    pt_graph_opts pbv = {0, false, true, HIPDNN_DATA_FLOAT, 0};
     g = pt_pointwise_graph(h, &pbv);
     CHECK_IDS(pt_rank(g, -1, NULL, ids, 8), ids, id);
     CHECK_MIN(read_stats(stats), 1, 2, 0);
-    pt_graph_opts aligned = {64, false, false, HIPDNN_DATA_FLOAT};
+    pt_graph_opts aligned = {64, false, false, HIPDNN_DATA_FLOAT, 0};
     g = pt_pointwise_graph(h, &aligned);
     CHECK_IDS(pt_rank(g, -1, NULL, ids, 8), ids, id);
     CHECK_MIN(read_stats(stats), 1, 3, 0);
@@ -298,7 +298,7 @@ static void newer_minor(void) {
 
     /* Override shapes need 1.1.0 and the override entry point: the version alone is not enough,
      * so the plugin is never asked about such a graph. */
-    pt_graph_opts over = {0, true, false, HIPDNN_DATA_FLOAT};
+    pt_graph_opts over = {0, true, false, HIPDNN_DATA_FLOAT, 0};
     g = pt_pointwise_graph(h, &over);
     CHECK_EQ_INT(pt_rank(g, -1, NULL, ids, 8), 0);
     CHECK_EQ_INT(read_stats(stats).applicable, s2.applicable);

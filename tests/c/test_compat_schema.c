@@ -434,7 +434,7 @@ static void check_stamp(const char* what, hipdnnBackendDescriptor_t g, int major
 }
 
 static void check_stamps(hipdnnHandle_t h) {
-    pt_graph_opts o = {0, false, false, HIPDNN_DATA_FLOAT};
+    pt_graph_opts o = {0, false, false, HIPDNN_DATA_FLOAT, 0};
     check_stamp("plain", pt_pointwise_graph(h, &o), 1, 0);
     o.override_shape = true;
     check_stamp("override shapes", pt_pointwise_graph(h, &o), 1, 1);

@@ -155,7 +155,7 @@ static void execute_fails(hipdnnBackendDescriptor_t g, hipdnnHandle_t h) {
 
 /* A pointer that misses its tensor's byte alignment is BAD_PARAM; NULL is not checked. */
 static void alignment(hipdnnHandle_t h) {
-    pt_graph_opts o = {64, false, false, HIPDNN_DATA_FLOAT};
+    pt_graph_opts o = {64, false, false, HIPDNN_DATA_FLOAT, 0};
     hipdnnBackendDescriptor_t g = pt_pointwise_graph(h, &o);
     /* alignment other than 16 needs engine API 1.3.0: the 1.0.0 plugin is not offered it */
     hipdnnStatus_t st;

@@ -58,7 +58,7 @@ int main(void) {
     PT_FN(hipdnnTestGetExecuteStats_fn, omit_stats, OMIT, "hipdnnTestGetExecuteStats");
     CHECK(ovr_stats && ovr_last && liar_stats && omit_stats);
 
-    pt_graph_opts o = {0, true, false, HIPDNN_DATA_FLOAT};
+    pt_graph_opts o = {0, true, false, HIPDNN_DATA_FLOAT, 0};
     hipdnnBackendDescriptor_t gover = pt_pointwise_graph(h, &o);
     hipdnnBackendDescriptor_t gplain = pt_pointwise_graph(h, NULL);
 

@@ -18,7 +18,7 @@ int main(void) {
     PT_FN(hipdnnTestRecorderClear_fn, clear, RECORDER, "hipdnnTestRecorderClear");
     CHECK(last != NULL && clear != NULL);
 
-    pt_graph_opts o = {0, false, true, HIPDNN_DATA_FLOAT};
+    pt_graph_opts o = {0, false, true, HIPDNN_DATA_FLOAT, 0};
     hipdnnBackendDescriptor_t g = pt_pointwise_graph(h, &o);
     int64_t ids[8];
     int n = pt_rank(g, -1, NULL, ids, 8);
@@ -61,7 +61,7 @@ int main(void) {
     }
 
     /* a double scalar: 8 bytes */
-    pt_graph_opts od = {0, false, true, HIPDNN_DATA_DOUBLE};
+    pt_graph_opts od = {0, false, true, HIPDNN_DATA_DOUBLE, 0};
     hipdnnBackendDescriptor_t gd = pt_pointwise_graph(h, &od);
     hipdnnBackendDescriptor_t pland = pt_plan_for(gd, -25);
     double dgot = 0;

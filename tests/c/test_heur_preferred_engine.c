@@ -18,26 +18,6 @@ static void on_log(hipdnnUserLogCallbackHandle_t user, hipdnnSeverity_t sev, con
     pthread_mutex_unlock(&mu);
 }
 
-static hipdnnBackendDescriptor_t graph_preferring(hipdnnHandle_t h, int64_t engine) {
-    const int64_t dims[4] = {2, 3, 4, 5};
-    hipdnnPointwiseMode_t mode = HIPDNN_POINTWISE_RELU_FWD;
-    hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
-    hipdnnBackendDescriptor_t x = pt_tensor(1, 4, dims, HIPDNN_DATA_FLOAT, false, 0, false);
-    hipdnnBackendDescriptor_t y = pt_tensor(2, 4, dims, HIPDNN_DATA_FLOAT, false, 0, false);
-    hipdnnBackendDescriptor_t op = pt_new(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &x));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
-    CHECK_OK(hipdnnBackendFinalize(op));
-    hipdnnBackendDescriptor_t g = pt_new(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
-    CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &op));
-    CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &engine));
-    CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
-    CHECK_OK(hipdnnBackendFinalize(g));
-    return g;
-}
-
 int main(void) {
     int sink = 0;
     CHECK_OK(hipdnnSetUserLogCallback_ext(on_log, HIPDNN_SEV_WARN, HIPDNN_LOG_CALLBACK_SYNC, &sink));
@@ -77,7 +57,8 @@ int main(void) {
     pthread_mutex_unlock(&mu);
 
     /* The environment beats the graph's preferred engine: env first, the graph's second. */
-    hipdnnBackendDescriptor_t gp = graph_preferring(h, PT_ID_GOOD_DEFAULT);
+    pt_graph_opts prefer = {0, false, false, HIPDNN_DATA_FLOAT, PT_ID_GOOD_DEFAULT};
+    hipdnnBackendDescriptor_t gp = pt_pointwise_graph(h, &prefer);
     setenv("HIPDNN_PREFERRED_ENGINE", "TEST_HASHED_NAME_ENGINE", 1);
     CHECK_IDS(pt_rank(gp, -1, NULL, ids, 8) >= 2 ? 2 : 0, ids, PT_ID_HASHED, PT_ID_GOOD_DEFAULT);
     unsetenv("HIPDNN_PREFERRED_ENGINE");
