@@ -463,7 +463,7 @@ Case layernorm(int64_t rows, int64_t cols)
 
 int main(int argc, char** argv)
 {
-    int iters = 20;
+    int iters = 60;
     bool reference = true;
     for(int i = 1; i < argc; ++i)
     {
