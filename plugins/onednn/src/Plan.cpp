@@ -422,6 +422,8 @@ private:
     // channels-last or channels-first, else dense channels-last (then *reorder is set).
     mdesc nativeMd(const Tensor& t, bool* reorder)
     {
+        if(t.rank() < 3)
+            throw Unsupported("tensor " + t.label() + ": rank " + std::to_string(t.rank()) + " where [N, C, spatial...] is needed");
         const std::vector<int64_t> cl = denseStrides(t.dims, channelsLastOrder(t.rank()));
         const std::vector<int64_t> cf = denseStrides(t.dims, channelsFirstOrder(t.rank()));
         *reorder = false;
@@ -1106,9 +1108,11 @@ private:
     // bnData: x's md for batch normalization (dense channels-first or channels-last only).
     mdesc bnData(const Tensor& t, const std::string& node)
     {
+        if(t.rank() < 3)
+            throw Unsupported(node + ": batchnorm needs a tensor of rank >= 3");
         bool reorder = false;
         const mdesc m = nativeMd(t, &reorder);
-        if(reorder || t.rank() < 3)
+        if(reorder)
             throw Unsupported(node + ": batchnorm needs a dense channels-first or channels-last tensor of rank >= 3");
         return m;
     }
@@ -1123,8 +1127,8 @@ private:
         const Tensor& scale = tensor(a.scale_tensor_uid(), "scale", name);
         const Tensor& bias = tensor(a.bias_tensor_uid(), "bias", name);
         const float eps = static_cast<float>(scalarValue(a.epsilon_tensor_uid(), "epsilon", name));
+        const mdesc xMd = bnData(x, name); // rank >= 3 checked here
         const int64_t C = x.dims[1];
-        const mdesc xMd = bnData(x, name);
         if(y.dims != x.dims)
             throw Unsupported(name + ": batchnorm x and y dims differ");
         bool yR = false;
@@ -1228,8 +1232,8 @@ private:
             throw Unsupported(name + ": batchnorm backward without saved mean and inv_variance");
         const Tensor& mean = tensor(*a.mean_tensor_uid(), "mean", name);
         const Tensor& inv = tensor(*a.inv_variance_tensor_uid(), "inv_variance", name);
+        const mdesc xMd = bnData(x, name), dyMd = bnData(dy, name), dxMd = bnData(dx, name); // rank >= 3
         const int64_t C = x.dims[1];
-        const mdesc xMd = bnData(x, name), dyMd = bnData(dy, name), dxMd = bnData(dx, name);
         if(dy.dims != x.dims || dx.dims != x.dims || dyMd != dxMd)
             throw Unsupported(name + ": batchnorm backward needs dy and dx of one layout and type");
         const mdesc cMd = vectorMd(scale, C, "scale", name);
