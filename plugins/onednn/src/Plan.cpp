@@ -1677,6 +1677,8 @@ void PlanBuilder::run()
     {
         if(n == nullptr)
             throw Unsupported("graph has a null node");
+        if(n->attributes_type() != fbs::NodeAttributes::NONE && n->attributes() == nullptr)
+            throw Unsupported("node " + std::to_string(nodes_.size()) + " has a type but no attributes");
         nodes_.push_back(n);
     }
     // Count readers of every tensor (input uids of each node type we know).
