@@ -1272,7 +1272,6 @@ private:
             if(uid.has_value())
                 throw Unsupported(name + ": SDPA with " + what + " is not supported by the oneDNN engine");
         };
-        refuse(a.attn_mask_tensor_uid(), "an attention mask / bias tensor");
         refuse(a.seq_len_q_tensor_uid(), "sequence lengths (padding)");
         refuse(a.seq_len_kv_tensor_uid(), "sequence lengths (padding)");
         refuse(a.dropout_mask_tensor_uid(), "dropout");
@@ -1379,7 +1378,29 @@ private:
         const mdesc maskMd({1, 1, 1, Sq, Skv}, dt::f32, dnnl::memory::dims{Sq * Skv, Sq * Skv, Sq * Skv, Skv, 1});
         dnnl::primitive_attr attr;
         attr.set_post_ops(ops);
-        api::Built mm1, sm, mm2, madd;
+        // attn_mask: an additive floating-point bias broadcasting (right-aligned) to [B, H, Sq, Skv],
+        // viewed like S as [B, Hk, G, Sq, Skv] and added by a binary primitive. (A row whose biases
+        // are all -inf gives NaN here, 0 on the reference engine.)
+        const Tensor* bias = a.attn_mask_tensor_uid() ? &tensor(*a.attn_mask_tensor_uid(), "attn_mask", name) : nullptr;
+        mdesc biasMd, biasUser;
+        if(bias)
+        {
+            if(bias->isConstant || bias->isPassByValue || bias->rank() > 4
+               || !(bias->dtype == fbs::DataType::FLOAT || bias->dtype == fbs::DataType::BFLOAT16
+                    || bias->dtype == fbs::DataType::HALF))
+                throw Unsupported(name + ": SDPA attn_mask must be a floating-point tensor of rank 1 to 4");
+            const auto bd = broadcastTo(bias->dims, {B, H, Sq, Skv});
+            if(!bd)
+                throw Unsupported(name + ": SDPA attn_mask does not broadcast to [B, H, Sq, Skv]");
+            std::vector<int64_t> st(4 - bias->dims.size(), 0);
+            st.insert(st.end(), bias->strides.begin(), bias->strides.end());
+            const int64_t hb = (*bd)[1];
+            const dnnl::memory::dims d5{(*bd)[0], hb == 1 ? 1 : Hk, hb == 1 ? 1 : G, (*bd)[2], (*bd)[3]};
+            const dnnl::memory::dims s5v{st[0], hb == 1 ? st[1] : st[1] * G, st[1], st[2], st[3]};
+            biasUser = mdesc(d5, *mapType(bias->dtype), s5v);
+            biasMd = mdesc(d5, dt::f32, dnnl::memory::format_tag::abcde); // dense f32 copy
+        }
+        api::Built mm1, sm, mm2, madd, badd;
         const mdesc vF32({B, Hk, 1, Skv, Dv}, dt::f32, dnnl::memory::format_tag::abcde);
         const mdesc v5({B, Hk, 1, Skv, Dv}, *mapType(v.dtype), dnnl::memory::dims{v.strides[0], v.strides[1], v.strides[1], v.strides[2], v.strides[3]});
         const mdesc o5({B, Hk, G, Sq, Dv}, *mapType(o.dtype), dnnl::memory::dims{o.strides[0], o.strides[1] * G, o.strides[1], o.strides[2], o.strides[3]});
@@ -1391,6 +1412,8 @@ private:
             mm1 = api::matmul(q5, kT, s5, attr, build_);
             if(masked)
                 madd = api::binary(algorithm::binary_add, s5, maskMd, s5, {}, build_);
+            if(bias)
+                badd = api::binary(algorithm::binary_add, s5, biasMd, s5, {}, build_);
             sm = api::softmaxForward(s5, 4, build_);
             try
             {
@@ -1406,7 +1429,7 @@ private:
         {
             throw Unsupported(name + ": oneDNN has no matmul/softmax for this SDPA (" + e.what() + ")");
         }
-        for(const api::Built* b : {&mm1, &sm, &mm2, &madd})
+        for(const api::Built* b : {&mm1, &sm, &mm2, &madd, &badd})
             if(b->impl.find("ref") != std::string::npos)
                 throw Unsupported(name + ": oneDNN would run this SDPA on a reference kernel (" + b->impl
                                   + "), not faster than HIPDNNGO_CPU_REFERENCE");
@@ -1429,6 +1452,13 @@ private:
         if(masked)
             addStep(madd, {Arg{DNNL_ARG_SRC_0, s5, sb}, Arg{DNNL_ARG_SRC_1, maskMd, Buffer{Buffer::Kind::Constant, -1, maskOffset}},
                            Arg{DNNL_ARG_DST, s5, sb}}, "sdpa mask");
+        if(bias)
+        {
+            const Buffer t = temp(biasMd);
+            addReorder(biasUser, input(*bias, name), biasMd, t, name + " attn_mask to f32");
+            addStep(badd, {Arg{DNNL_ARG_SRC_0, s5, sb}, Arg{DNNL_ARG_SRC_1, biasMd, t}, Arg{DNNL_ARG_DST, s5, sb}},
+                    "sdpa bias");
+        }
         addStep(sm, {Arg{DNNL_ARG_SRC, s5, sb}, Arg{DNNL_ARG_DST, s5, sb}}, "sdpa softmax");
         Buffer vb = input(v, name);
         if(vConvert)
@@ -1745,6 +1775,8 @@ void PlanBuilder::run()
         {
             const auto* a = n->attributes_as_SdpaAttributes();
             reads(a->q_tensor_uid()), reads(a->k_tensor_uid()), reads(a->v_tensor_uid());
+            if(a->attn_mask_tensor_uid())
+                reads(*a->attn_mask_tensor_uid());
             break;
         }
         case fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt:

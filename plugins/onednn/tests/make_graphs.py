@@ -277,7 +277,7 @@ def pooling_bwd(name, xd, window, stride, pre, post, mode, layout=nchw, io="floa
     g.write()
 
 
-def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=True):
+def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=True, bias_dims=None):
     g = G(name, io)
     def dims_strides(heads, seq, dim):
         dims = [b, heads, seq, dim]
@@ -291,7 +291,10 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
     outputs = {"o_tensor_uid": o}
     if stats:
         outputs["stats_tensor_uid"] = g.t("stats", [b, h, sq, 1], dtype="float")
-    g.node("SdpaAttributes", "sdpa", {"q_tensor_uid": q, "k_tensor_uid": k, "v_tensor_uid": v}, outputs)
+    inputs = {"q_tensor_uid": q, "k_tensor_uid": k, "v_tensor_uid": v}
+    if bias_dims:
+        inputs["attn_mask_tensor_uid"] = g.t("attn_mask", bias_dims)
+    g.node("SdpaAttributes", "sdpa", inputs, outputs)
     a = {"alibi_mask": False, "padding_mask": False, "causal_mask": False, "causal_mask_bottom_right": False,
          "diagonal_alignment": "TOP_LEFT"}
     a.update(attrs or {})
@@ -380,6 +383,9 @@ def main():
          bhsd=False)
     sdpa("pass_sdpa_sliding_window_scale", 1, 2, 2, 64, 64, 32,
          attrs={"left_bound": 8, "right_bound": 0, "attn_scale_value": 0.3})
+    sdpa("pass_sdpa_gqa_bias_per_head", 2, 4, 2, 24, 40, 16, bias_dims=[1, 4, 24, 40])
+    sdpa("pass_sdpa_bias_2d_bf16_causal", 1, 2, 2, 32, 32, 32, io="bfloat16", bias_dims=[32, 32],
+         attrs={"causal_mask": True})
     sdpa("decline_sdpa_stats_output", 1, 2, 2, 16, 16, 16, stats=True)
     # Batch normalization inference (inv_variance and variance forms).
     for variant in ("inv", "var"):
