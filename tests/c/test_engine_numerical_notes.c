@@ -3,7 +3,7 @@
  *     configuration, on a finalized engine config those of its knob choices (the knobs plugin's
  *     engine -8 is NONDETERMINISTIC unless test.knobs.mode is "accurate");
  *   - a plugin without hipdnnEnginePluginGetNumericalNotesV1_ext reports none; the CPU reference
- *     engine exports it and reports none (deterministic);
+ *     and oneDNN engines export it and report none (deterministic);
  *   - HIPDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION names engine, knobs, workspace and notes. */
 #include "plugin_testutil.h"
 
@@ -76,6 +76,14 @@ int main(void) {
         CHECK_EQ_INT(notes_of(pt_config(ce), notes, 16), 0);
     } else {
         TU_FAIL("the CPU reference engine is not loaded from the default plugin folder");
+    }
+    /* The oneDNN engine (when installed) exports it too and reports none: its plans are
+     * bitwise reproducible. */
+    int64_t onednn = pt_fnv1a("HIPDNNGO_ONEDNN");
+    if (pt_has_engine(h, onednn)) {
+        hipdnnBackendDescriptor_t oe = pt_engine(g, onednn, &st);
+        CHECK_OK(st);
+        CHECK_EQ_INT(notes_of(oe, notes, 16), 0);
     }
 
     /* The plan's JSON: engine, sorted knobs, workspace, notes, and a stable name. */

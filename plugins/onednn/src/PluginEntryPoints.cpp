@@ -8,6 +8,7 @@
 #include "Plan.hpp"
 
 #include <hipdnn_plugin_sdk/EnginePluginApi.h>
+#include <hipdnn_plugin_sdk/EnginePluginExtensions.h>
 #include <hipdnn_plugin_sdk/PluginApi.h>
 #include <hipdnn_plugin_sdk/helpers/EngineId.h>
 #include <hipdnn_plugin_sdk/helpers/LastError.h>
@@ -339,6 +340,26 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSize(hip
         requireNotNull(handle, "handle");
         requireNotNull(workspace_size, "workspace_size");
         *workspace_size = makePlan(engine_config, op_graph, false)->workspaceSize();
+    });
+}
+
+// hipdnnEnginePluginGetNumericalNotesV1_ext (our extension): no notes. The primitives run in the
+// tensors' own types with f32 accumulation, and a plan gives bitwise-identical results run after
+// run, also from several threads (onednn_concurrency), so no NONDETERMINISTIC.
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_ext(hipdnnEnginePluginHandle_t handle,
+                                                                                    const hipdnnPluginConstData_t* engine_config,
+                                                                                    const hipdnnPluginConstData_t* op_graph,
+                                                                                    int32_t* notes,
+                                                                                    uint32_t max_notes,
+                                                                                    uint32_t* num_notes)
+{
+    (void)notes;
+    (void)max_notes;
+    return entry("GetNumericalNotesV1_ext", [&] {
+        requireNotNull(handle, "handle");
+        requireNotNull(num_notes, "num_notes");
+        makePlan(engine_config, op_graph, false); // verifies the config and the graph
+        *num_notes = 0;
     });
 }
 
