@@ -464,7 +464,7 @@ void expandSdpa(Model& m)
 // (both dims full and contiguous, or both broadcast), then pads back to rank 3: cuDNN's
 // pointwise engines take [1, 1, n]-style shapes where they refuse the rank-4 view of the same
 // memory (cuDNN 9.14: "no engine config" for a packed rank-4 ReLU).
-void coalescePointwise(Model& m)
+[[maybe_unused]] void coalescePointwise(Model& m)
 {
     for(const OpSpec& op : m.ops)
         if(op.kind != OpKind::Pointwise || op.mode == CUDNN_POINTWISE_GEN_INDEX)
@@ -868,7 +868,8 @@ Model readModel(const fbs::Graph& graph)
     }
 
     expandSdpa(m);
-    coalescePointwise(m);
+    // coalescePointwise(m): disabled: on the H200 its rank-3 views built plans that failed at
+    // execute or gave wrong results (corpus run 2); pointwise-only graphs are declined by cuDNN.
 
     // Check every op references tensors that exist; shift gen_index axes by the padding.
     for(OpSpec& op : m.ops)
