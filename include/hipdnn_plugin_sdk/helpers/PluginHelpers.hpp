@@ -12,7 +12,10 @@
 //     EngineDetails and check the settings an EngineConfig carries against them.
 //   * EngineDetailsBuilder / publishBuffer() / releaseBuffer(): hand a plugin-allocated
 //     FlatBuffer to the host (allocated with new[]) and free it again in the matching Destroy
-//     entry point.
+//     entry point; copyBuffer() keeps a borrowed one.
+//   * PluginLog: the host's logging callback and level (SetLoggingCallback / SetLogLevel).
+//   * hostFeatureProblem(): the graph-level features (shape overrides, minimum engine API) a
+//     plugin of this SDK's API version cannot honour.
 //
 // A typical entry point:
 //
@@ -38,6 +41,7 @@
 #define HIPDNN_PLUGIN_SDK_HELPERS_PLUGIN_HELPERS_HPP
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -59,6 +63,7 @@
 
 #include "../BehaviorNote.h"
 #include "../PluginApiDataTypes.h"
+#include "../engine_api_version.h"
 #include "EngineId.h"
 #include "LastError.h"
 
@@ -228,6 +233,83 @@ inline const fbs::TensorAttributes* findTensor(const fbs::Graph* graph, int64_t 
     return nullptr;
 }
 
+// The graph-level features a plugin built against this SDK cannot honour without more work:
+// execute-time shape overrides, and a minimum engine API newer than HIPDNN_ENGINE_API_VERSION.
+// Returns "" when there is none, else the reason (for a decline message).
+inline std::string hostFeatureProblem(const fbs::Graph& graph)
+{
+    if(graph.is_override_shape_enabled())
+    {
+        return "execute-time shape overrides are not supported";
+    }
+    if(const fbs::EngineApiVersion* v = graph.min_required_engine_api_version())
+    {
+        const bool newer = v->major() != HIPDNN_ENGINE_API_VERSION_MAJOR || v->minor() > HIPDNN_ENGINE_API_VERSION_MINOR
+                           || (v->minor() == HIPDNN_ENGINE_API_VERSION_MINOR && v->patch() > HIPDNN_ENGINE_API_VERSION_PATCH);
+        if(newer)
+        {
+            return "graph needs engine API " + std::to_string(v->major()) + "." + std::to_string(v->minor()) + "."
+                   + std::to_string(v->patch()) + ", plugin implements " HIPDNN_ENGINE_API_VERSION;
+        }
+    }
+    return "";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logging
+
+// PluginLog holds what SetLoggingCallback and SetLogLevel set and writes "[prefix] message"
+// lines through the host's callback. Lock-free; one instance per plugin.
+class PluginLog
+{
+public:
+    explicit constexpr PluginLog(const char* prefix) noexcept : prefix_(prefix) {}
+
+    void setCallback(hipdnnCallback_t callback) noexcept { callback_.store(callback); }
+    void setLevel(hipdnnSeverity_t level) noexcept { level_.store(static_cast<int>(level)); }
+
+    bool enabled(hipdnnSeverity_t severity) const noexcept
+    {
+        return callback_.load() != nullptr && static_cast<int>(severity) >= level_.load();
+    }
+
+    void operator()(hipdnnSeverity_t severity, const std::string& message) const
+    {
+        const hipdnnCallback_t cb = callback_.load();
+        if(cb != nullptr && static_cast<int>(severity) >= level_.load())
+        {
+            cb(severity, ("[" + std::string(prefix_) + "] " + message).c_str());
+        }
+    }
+
+private:
+    const char* prefix_;
+    std::atomic<hipdnnCallback_t> callback_{nullptr};
+    std::atomic<int> level_{HIPDNN_SEV_WARN};
+};
+
+// The constant (pass-by-value) value a tensor carries, as a double; nullopt when it has none. A
+// value kind this SDK cannot convert (an FP8 value, whose flavour the value does not say, or a
+// newer union member) throws Unsupported(message), the plugin's own decline exception.
+template <typename Unsupported>
+std::optional<double> constantValue(const fbs::TensorAttributes& t)
+{
+    switch(t.value_type())
+    {
+    case fbs::TensorValue::NONE: return std::nullopt;
+    case fbs::TensorValue::Float32Value: return t.value_as_Float32Value()->value();
+    case fbs::TensorValue::Float16Value: return t.value_as_Float16Value()->value();
+    case fbs::TensorValue::BFloat16Value: return t.value_as_BFloat16Value()->value();
+    case fbs::TensorValue::Int32Value: return t.value_as_Int32Value()->value();
+    case fbs::TensorValue::Float64Value: return t.value_as_Float64Value()->value();
+    case fbs::TensorValue::Int64Value: return static_cast<double>(t.value_as_Int64Value()->value());
+    case fbs::TensorValue::BoolValue: return t.value_as_BoolValue()->value() ? 1.0 : 0.0;
+    default: break;
+    }
+    throw Unsupported("tensor uid " + std::to_string(t.uid()) + ": constant value of type "
+                      + std::to_string(static_cast<int>(t.value_type())) + " is not supported");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Handing buffers to the host
 
@@ -254,6 +336,18 @@ inline void publishBytes(const void* data, size_t size, hipdnnPluginConstData_t*
     }
     out->ptr = bytes;
     out->size = size;
+}
+
+// Copies a borrowed buffer (a config, a graph, a serialized context) the plugin keeps past the
+// call; NULL or empty is BAD_PARAM naming what.
+inline std::vector<uint8_t> copyBuffer(const hipdnnPluginConstData_t* data, const char* what)
+{
+    if(data == nullptr || data->ptr == nullptr || data->size == 0)
+    {
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string(what) + " buffer is NULL or empty");
+    }
+    const auto* p = static_cast<const uint8_t*>(data->ptr);
+    return std::vector<uint8_t>(p, p + data->size);
 }
 
 // Frees a buffer from publishBuffer()/publishBytes() and zeroes the descriptor. NULL is fine.

@@ -40,16 +40,9 @@ constexpr const char* kKnobConfig = "cudnn.config";
 constexpr const char* kKnobEngine = "cudnn.engine";
 constexpr const char* kKnobKnobs = "cudnn.knobs";
 
-std::atomic<hipdnnCallback_t> gLogCallback{nullptr};
-std::atomic<int> gLogLevel{HIPDNN_SEV_WARN};
+hipdnn_plugin_sdk::PluginLog logAt{"hipdnngo_cudnn"};
 std::once_flag gUnavailableLogged;
 
-void logAt(hipdnnSeverity_t severity, const std::string& message)
-{
-    const hipdnnCallback_t cb = gLogCallback.load();
-    if(cb != nullptr && static_cast<int>(severity) >= gLogLevel.load())
-        cb(severity, ("[hipdnngo_cudnn] " + message).c_str());
-}
 
 template <typename Body>
 hipdnnPluginStatus_t entry(Body&& body) noexcept
@@ -100,25 +93,12 @@ cudaStream_t streamOf(HipdnnEnginePluginHandle* h)
     return h->stream;
 }
 
-std::string versionCheck(const fbs::Graph& graph)
-{
-    if(graph.is_override_shape_enabled())
-        return "execute-time shape overrides are not supported";
-    if(const fbs::EngineApiVersion* v = graph.min_required_engine_api_version())
-    {
-        const bool newer = v->major() != HIPDNN_ENGINE_API_VERSION_MAJOR || v->minor() > HIPDNN_ENGINE_API_VERSION_MINOR
-                           || (v->minor() == HIPDNN_ENGINE_API_VERSION_MINOR && v->patch() > HIPDNN_ENGINE_API_VERSION_PATCH);
-        if(newer)
-            return "graph needs a newer engine API than " HIPDNN_ENGINE_API_VERSION;
-    }
-    return "";
-}
 
 // graphEntry verifies and translates the graph buffer (cached by content and device).
 std::shared_ptr<GraphEntry> graphEntry(HipdnnEnginePluginHandle* h, const hipdnnPluginConstData_t* op_graph)
 {
     const fbs::Graph* graph = hipdnn_plugin_sdk::verifyGraph(op_graph);
-    const std::string v = versionCheck(*graph);
+    const std::string v = hipdnn_plugin_sdk::hostFeatureProblem(*graph);
     if(!v.empty())
         throw Unsupported(v);
     const cudaStream_t stream = streamOf(h);
@@ -317,7 +297,7 @@ HIPDNN_PLUGIN_EXPORT void hipdnnPluginGetLastErrorString(const char** error_str)
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginSetLoggingCallback(hipdnnCallback_t callback)
 {
-    gLogCallback.store(callback);
+    logAt.setCallback(callback);
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
@@ -326,7 +306,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginSetLogLevel(hipdnnSeverity
     return entry([&] {
         if(static_cast<int>(level) < HIPDNN_SEV_INFO || static_cast<int>(level) > HIPDNN_SEV_OFF)
             fail(HIPDNN_PLUGIN_STATUS_INVALID_VALUE, "log level " + std::to_string(static_cast<int>(level)) + " is unknown");
-        gLogLevel.store(static_cast<int>(level));
+        logAt.setLevel(level);
     });
 }
 

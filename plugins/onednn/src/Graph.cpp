@@ -1,5 +1,7 @@
 #include "Graph.hpp"
 
+#include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
+
 #include <algorithm>
 #include <numeric>
 #include <optional>
@@ -34,29 +36,6 @@ size_t dataTypeSize(fbs::DataType t)
     }
 }
 
-namespace
-{
-
-std::optional<double> scalarValue(const fbs::TensorAttributes& t)
-{
-    switch(t.value_type())
-    {
-    case fbs::TensorValue::NONE: return std::nullopt;
-    case fbs::TensorValue::Float32Value: return t.value_as_Float32Value()->value();
-    case fbs::TensorValue::Float16Value: return t.value_as_Float16Value()->value();
-    case fbs::TensorValue::BFloat16Value: return t.value_as_BFloat16Value()->value();
-    case fbs::TensorValue::Int32Value: return t.value_as_Int32Value()->value();
-    case fbs::TensorValue::Float64Value: return t.value_as_Float64Value()->value();
-    case fbs::TensorValue::Int64Value: return static_cast<double>(t.value_as_Int64Value()->value());
-    case fbs::TensorValue::BoolValue: return t.value_as_BoolValue()->value() ? 1.0 : 0.0;
-    default: break;
-    }
-    throw Unsupported("tensor uid " + std::to_string(t.uid()) + ": constant of value type "
-                      + std::to_string(static_cast<int>(t.value_type())) + " is not supported");
-}
-
-} // namespace
-
 TensorTable::TensorTable(const fbs::Graph& graph)
 {
     if(graph.tensors() == nullptr)
@@ -90,7 +69,7 @@ TensorTable::TensorTable(const fbs::Graph& graph)
         }
         info.isVirtual = t->virtual_();
         info.isPassByValue = t->is_runtime_pass_by_value();
-        if(const std::optional<double> v = scalarValue(*t))
+        if(const std::optional<double> v = hipdnn_plugin_sdk::constantValue<Unsupported>(*t))
         {
             info.isConstant = true;
             info.value = *v;

@@ -321,6 +321,40 @@ private:
         addStep(r, {Arg{DNNL_ARG_FROM, from, fromBuf}, Arg{DNNL_ARG_TO, to, toBuf}}, "reorder " + what);
     }
 
+    // inputAs is input(t) in layout `want`: the tensor's own buffer when `have` (its layout) is
+    // `want`, else a workspace copy reordered before the next step.
+    Buffer inputAs(const Tensor& t, const mdesc& have, const mdesc& want, const std::string& node, const std::string& what)
+    {
+        Buffer b = input(t, node);
+        if(want == have)
+            return b;
+        const Buffer copy = temp(want);
+        addReorder(have, b, want, copy, node + " " + what);
+        return copy;
+    }
+
+    // fastest builds a primitive with the tensors' own layouts (build(false)) and, when oneDNN
+    // would run that on a gemm or reference kernel, with layouts of oneDNN's choosing
+    // (build(true)), reordered around it.
+    template <typename Build>
+    static api::Built fastest(Build&& build)
+    {
+        api::Built built = build(false);
+        if(slowImpl(built))
+        {
+            try
+            {
+                api::Built alt = build(true);
+                if(!slowImpl(alt))
+                    built = alt;
+            }
+            catch(const dnnl::error&)
+            {
+            }
+        }
+        return built;
+    }
+
     // ---- post-op chains --------------------------------------------------------------------
     // collectChain: the pointwise nodes right after the current one that can become post-ops
     // of a primitive writing tensor `out` (each reads the previous result, which is virtual and
@@ -578,23 +612,9 @@ private:
         const Tensor& dst = used == 0 ? y : p_.tensors_.at(chain[used - 1].out);
         std::vector<Arg> args;
         // Source: the user's tensor, or a copy in the layout the primitive was created for.
-        Buffer xb = input(x, name);
-        if(built->src != mdOf(x))
-        {
-            const Buffer t = temp(built->src);
-            addReorder(mdOf(x), xb, built->src, t, name + " x");
-            xb = t;
-        }
-        args.push_back(Arg{DNNL_ARG_SRC, built->src, xb});
+        args.push_back(Arg{DNNL_ARG_SRC, built->src, inputAs(x, mdOf(x), built->src, name, "x")});
         // Weights: reordered into oneDNN's preferred layout unless it is the user's.
-        Buffer wb = input(w, name);
-        if(built->weights != cs.userW)
-        {
-            const Buffer t = temp(built->weights);
-            addReorder(cs.userW, wb, built->weights, t, name + " weights");
-            wb = t;
-        }
-        args.push_back(Arg{DNNL_ARG_WEIGHTS, built->weights, wb});
+        args.push_back(Arg{DNNL_ARG_WEIGHTS, built->weights, inputAs(w, cs.userW, built->weights, name, "weights")});
         std::string names;
         if(withBias)
         {
@@ -633,42 +653,19 @@ private:
         api::Built built;
         try
         {
-            built = api::convBackwardData(dxNative, cs.anyW, dyNative, g, build_);
-            if(slowImpl(built))
-            {
-                // Channels-first activations: let oneDNN pick (blocked) layouts and reorder.
-                try
-                {
-                    api::Built alt = api::convBackwardData(dxAny, cs.anyW, dyAny, g, build_);
-                    if(!slowImpl(alt))
-                        built = alt;
-                }
-                catch(const dnnl::error&)
-                {
-                }
-            }
+            // Channels-first activations: let oneDNN pick (blocked) layouts and reorder.
+            built = fastest([&](bool any) {
+                return any ? api::convBackwardData(dxAny, cs.anyW, dyAny, g, build_)
+                           : api::convBackwardData(dxNative, cs.anyW, dyNative, g, build_);
+            });
         }
         catch(const dnnl::error& e)
         {
             throw Unsupported(name + ": oneDNN has no convolution backward data for these shapes/types (" + e.what() + ")");
         }
         std::vector<Arg> args;
-        Buffer dyb = input(dy, name);
-        if(built.diffDst != mdOf(dy))
-        {
-            const Buffer t = temp(built.diffDst);
-            addReorder(mdOf(dy), dyb, built.diffDst, t, name + " dy");
-            dyb = t;
-        }
-        args.push_back(Arg{DNNL_ARG_DIFF_DST, built.diffDst, dyb});
-        Buffer wb = input(w, name);
-        if(built.weights != cs.userW)
-        {
-            const Buffer t = temp(built.weights);
-            addReorder(cs.userW, wb, built.weights, t, name + " weights");
-            wb = t;
-        }
-        args.push_back(Arg{DNNL_ARG_WEIGHTS, built.weights, wb});
+        args.push_back(Arg{DNNL_ARG_DIFF_DST, built.diffDst, inputAs(dy, mdOf(dy), built.diffDst, name, "dy")});
+        args.push_back(Arg{DNNL_ARG_WEIGHTS, built.weights, inputAs(w, cs.userW, built.weights, name, "weights")});
         const Buffer dxOut = output(dx, name);
         dxR = built.diffSrc != mdOf(dx);
         const Buffer dxb = dxR ? temp(built.diffSrc) : dxOut;
@@ -693,41 +690,18 @@ private:
         api::Built built;
         try
         {
-            built = api::convBackwardWeights(xNative, cs.anyW, dyNative, g, build_);
-            if(slowImpl(built))
-            {
-                try
-                {
-                    api::Built alt = api::convBackwardWeights(xAny, cs.anyW, dyAny, g, build_);
-                    if(!slowImpl(alt))
-                        built = alt;
-                }
-                catch(const dnnl::error&)
-                {
-                }
-            }
+            built = fastest([&](bool any) {
+                return any ? api::convBackwardWeights(xAny, cs.anyW, dyAny, g, build_)
+                           : api::convBackwardWeights(xNative, cs.anyW, dyNative, g, build_);
+            });
         }
         catch(const dnnl::error& e)
         {
             throw Unsupported(name + ": oneDNN has no convolution backward weights for these shapes/types (" + e.what() + ")");
         }
         std::vector<Arg> args;
-        Buffer xb = input(x, name);
-        if(built.src != mdOf(x))
-        {
-            const Buffer t = temp(built.src);
-            addReorder(mdOf(x), xb, built.src, t, name + " x");
-            xb = t;
-        }
-        args.push_back(Arg{DNNL_ARG_SRC, built.src, xb});
-        Buffer dyb = input(dy, name);
-        if(built.diffDst != mdOf(dy))
-        {
-            const Buffer t = temp(built.diffDst);
-            addReorder(mdOf(dy), dyb, built.diffDst, t, name + " dy");
-            dyb = t;
-        }
-        args.push_back(Arg{DNNL_ARG_DIFF_DST, built.diffDst, dyb});
+        args.push_back(Arg{DNNL_ARG_SRC, built.src, inputAs(x, mdOf(x), built.src, name, "x")});
+        args.push_back(Arg{DNNL_ARG_DIFF_DST, built.diffDst, inputAs(dy, mdOf(dy), built.diffDst, name, "dy")});
         const Buffer dwOut = output(dw, name);
         const bool wR = built.diffWeights != cs.userW;
         const Buffer dwb = wR ? temp(built.diffWeights) : dwOut;

@@ -43,15 +43,7 @@ constexpr const char* kEngineName = "HIPDNNGO_ONEDNN";
 constexpr int64_t kEngineId = hipdnn_plugin_sdk::engineNameToId("HIPDNNGO_ONEDNN");
 static_assert(kEngineId != 0, "engine id must not be 0");
 
-std::atomic<hipdnnCallback_t> gLog{nullptr};
-std::atomic<int> gLevel{HIPDNN_SEV_WARN};
-
-void log(hipdnnSeverity_t sev, const std::string& msg)
-{
-    const hipdnnCallback_t cb = gLog.load();
-    if(cb != nullptr && static_cast<int>(sev) >= gLevel.load())
-        cb(sev, ("[hipdnngo_onednn] " + msg).c_str());
-}
+hipdnn_plugin_sdk::PluginLog gLog{"hipdnngo_onednn"};
 
 template <typename Body>
 hipdnnPluginStatus_t entry(const char* what, Body&& body) noexcept
@@ -80,21 +72,6 @@ void requireEngine(int64_t id)
                                                  + std::to_string(kEngineId) + ")");
 }
 
-// graphProblem: "" when the graph-level features are ones this plugin honours.
-std::string graphProblem(const fbs::Graph& g)
-{
-    if(g.is_override_shape_enabled())
-        return "execute-time shape overrides are not supported";
-    if(const fbs::EngineApiVersion* v = g.min_required_engine_api_version())
-    {
-        if(v->major() != HIPDNN_ENGINE_API_VERSION_MAJOR || v->minor() > HIPDNN_ENGINE_API_VERSION_MINOR
-           || (v->minor() == HIPDNN_ENGINE_API_VERSION_MINOR && v->patch() > HIPDNN_ENGINE_API_VERSION_PATCH))
-            return "graph needs engine API " + std::to_string(v->major()) + "." + std::to_string(v->minor()) + "."
-                   + std::to_string(v->patch()) + ", plugin implements " HIPDNN_ENGINE_API_VERSION;
-    }
-    return "";
-}
-
 std::unique_ptr<Plan> makePlan(const hipdnnPluginConstData_t* engineConfig, const hipdnnPluginConstData_t* opGraph,
                                bool build)
 {
@@ -108,19 +85,12 @@ std::unique_ptr<Plan> makePlan(const hipdnnPluginConstData_t* engineConfig, cons
                 fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "HIPDNNGO_ONEDNN has no knob '" + id + "'");
         }
     const fbs::Graph* graph = hipdnn_plugin_sdk::verifyGraph(opGraph);
-    const std::string problem = graphProblem(*graph);
+    const std::string problem = hipdnn_plugin_sdk::hostFeatureProblem(*graph);
     if(!problem.empty())
         throw Unsupported(problem);
     return std::make_unique<Plan>(*graph, build);
 }
 
-std::vector<uint8_t> copyOf(const hipdnnPluginConstData_t* d, const char* what)
-{
-    if(d == nullptr || d->ptr == nullptr || d->size == 0)
-        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string(what) + " buffer is NULL or empty");
-    const auto* p = static_cast<const uint8_t*>(d->ptr);
-    return std::vector<uint8_t>(p, p + d->size);
-}
 
 // Serialized context: "HGOD", format version (u32 LE), then the EngineConfig and the Graph,
 // each as u64 LE size + bytes. Deserializing rebuilds the plan from them (oneDNN primitives are
@@ -138,7 +108,7 @@ HipdnnEnginePluginExecutionContext* newContext(std::vector<uint8_t> config, std:
 {
     const hipdnnPluginConstData_t c{config.data(), config.size()}, g{graph.data(), graph.size()};
     std::unique_ptr<Plan> plan = makePlan(&c, &g, true);
-    log(HIPDNN_SEV_INFO, "execution context: " + plan->describe() + "; workspace " + std::to_string(plan->workspaceSize())
+    gLog(HIPDNN_SEV_INFO, "execution context: " + plan->describe() + "; workspace " + std::to_string(plan->workspaceSize())
                              + " bytes");
     return new HipdnnEnginePluginExecutionContext{std::move(plan), std::move(config), std::move(graph)};
 }
@@ -195,8 +165,8 @@ HIPDNN_PLUGIN_EXPORT void hipdnnPluginGetLastErrorString(const char** error_str)
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginSetLoggingCallback(hipdnnCallback_t callback)
 {
-    gLog.store(callback);
-    log(HIPDNN_SEV_INFO, "oneDNN " + api::versionString());
+    gLog.setCallback(callback);
+    gLog(HIPDNN_SEV_INFO, "oneDNN " + api::versionString());
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
@@ -205,7 +175,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginSetLogLevel(hipdnnSeverity
     return entry("SetLogLevel", [&] {
         if(static_cast<int>(level) < HIPDNN_SEV_INFO || static_cast<int>(level) > HIPDNN_SEV_OFF)
             fail(HIPDNN_PLUGIN_STATUS_INVALID_VALUE, "unknown log level " + std::to_string(static_cast<int>(level)));
-        gLevel.store(static_cast<int>(level));
+        gLog.setLevel(level);
     });
 }
 
@@ -276,13 +246,13 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetApplicableEngineI
         requireNotNull(handle, "handle");
         requireNotNull(num_engines, "num_engines");
         const fbs::Graph* graph = hipdnn_plugin_sdk::verifyGraph(op_graph);
-        std::string reason = graphProblem(*graph);
+        std::string reason = hipdnn_plugin_sdk::hostFeatureProblem(*graph);
         if(reason.empty())
         {
             try
             {
                 const Plan plan(*graph, false);
-                log(HIPDNN_SEV_INFO, "applicable: " + plan.describe());
+                gLog(HIPDNN_SEV_INFO, "applicable: " + plan.describe());
             }
             catch(const Unsupported& e)
             {
@@ -295,7 +265,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetApplicableEngineI
         }
         if(!reason.empty())
         {
-            log(HIPDNN_SEV_INFO, "not applicable: " + reason);
+            gLog(HIPDNN_SEV_INFO, "not applicable: " + reason);
             *num_engines = 0;
             return;
         }
@@ -372,7 +342,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionConte
     return entry("CreateExecutionContext", [&] {
         requireNotNull(handle, "handle");
         requireNotNull(execution_context, "execution_context");
-        *execution_context = newContext(copyOf(engine_config, "EngineConfig"), copyOf(op_graph, "Graph"));
+        *execution_context = newContext(hipdnn_plugin_sdk::copyBuffer(engine_config, "EngineConfig"), hipdnn_plugin_sdk::copyBuffer(op_graph, "Graph"));
     });
 }
 
@@ -422,7 +392,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionConte
     return entry("CreateExecutionContextFromSerialized", [&] {
         requireNotNull(handle, "handle");
         requireNotNull(execution_context, "execution_context");
-        const std::vector<uint8_t> in = copyOf(serialized_context, "serialized context");
+        const std::vector<uint8_t> in = hipdnn_plugin_sdk::copyBuffer(serialized_context, "serialized context");
         size_t pos = 0;
         auto get = [&](int bytes) {
             if(in.size() - pos < static_cast<size_t>(bytes))

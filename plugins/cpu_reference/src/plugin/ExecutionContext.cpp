@@ -172,15 +172,6 @@ std::unique_ptr<ExecutionContext> buildContext(int64_t engineId, std::vector<uin
     return ctx;
 }
 
-std::vector<uint8_t> copyOf(const hipdnnPluginConstData_t* data, const char* what)
-{
-    if(data == nullptr || data->ptr == nullptr || data->size == 0)
-    {
-        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string(what) + " buffer is NULL or empty");
-    }
-    const auto* p = static_cast<const uint8_t*>(data->ptr);
-    return std::vector<uint8_t>(p, p + data->size);
-}
 
 void putU64(std::vector<uint8_t>& out, uint64_t v)
 {
@@ -194,7 +185,7 @@ std::unique_ptr<ExecutionContext> createContext(int64_t engineId,
                                                 const hipdnnPluginConstData_t* engineConfig,
                                                 const hipdnnPluginConstData_t* opGraph)
 {
-    return buildContext(engineId, copyOf(engineConfig, "EngineConfig"), copyOf(opGraph, "Graph"));
+    return buildContext(engineId, hipdnn_plugin_sdk::copyBuffer(engineConfig, "EngineConfig"), hipdnn_plugin_sdk::copyBuffer(opGraph, "Graph"));
 }
 
 std::vector<uint8_t> serializeContext(const ExecutionContext& ctx)
@@ -211,7 +202,7 @@ std::vector<uint8_t> serializeContext(const ExecutionContext& ctx)
 
 std::unique_ptr<ExecutionContext> deserializeContext(int64_t engineId, const hipdnnPluginConstData_t* payload)
 {
-    const std::vector<uint8_t> bytes = copyOf(payload, "serialized context");
+    const std::vector<uint8_t> bytes = hipdnn_plugin_sdk::copyBuffer(payload, "serialized context");
     size_t pos = 0;
     auto need = [&](uint64_t n) {
         if(n > bytes.size() - pos)

@@ -1,5 +1,7 @@
 #include "plugin/GraphModel.hpp"
 
+#include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
+
 #include <algorithm>
 
 namespace hipdnngo::cpu_reference
@@ -25,30 +27,6 @@ std::string TensorInfo::label() const
 {
     return "uid " + std::to_string(uid) + (name.empty() ? "" : " ('" + name + "')");
 }
-
-namespace
-{
-
-// constantOf reads TensorAttributes.value as a double; nullopt when absent.
-std::optional<double> constantOf(const fbs::TensorAttributes& t)
-{
-    switch(t.value_type())
-    {
-    case fbs::TensorValue::NONE: return std::nullopt;
-    case fbs::TensorValue::Float32Value: return t.value_as_Float32Value()->value();
-    case fbs::TensorValue::Float16Value: return t.value_as_Float16Value()->value();
-    case fbs::TensorValue::BFloat16Value: return t.value_as_BFloat16Value()->value();
-    case fbs::TensorValue::Int32Value: return t.value_as_Int32Value()->value();
-    case fbs::TensorValue::Float64Value: return t.value_as_Float64Value()->value();
-    case fbs::TensorValue::Int64Value: return static_cast<double>(t.value_as_Int64Value()->value());
-    case fbs::TensorValue::BoolValue: return t.value_as_BoolValue()->value() ? 1.0 : 0.0;
-    default: break; // Float8Value (which FP8 flavour is unknown) and future members
-    }
-    throw Unsupported("tensor uid " + std::to_string(t.uid()) + ": constant value of type "
-                      + std::to_string(static_cast<int>(t.value_type())) + " is not supported");
-}
-
-} // namespace
 
 TensorTable::TensorTable(const fbs::Graph& graph)
 {
@@ -108,7 +86,7 @@ TensorTable::TensorTable(const fbs::Graph& graph)
         info.shape = TensorView::make(nullptr, *dtype, dims, strides);
         info.isVirtual = t->virtual_();
         info.isPassByValue = t->is_runtime_pass_by_value();
-        const std::optional<double> constant = constantOf(*t);
+        const std::optional<double> constant = hipdnn_plugin_sdk::constantValue<Unsupported>(*t);
         if(constant)
         {
             info.isConstant = true;

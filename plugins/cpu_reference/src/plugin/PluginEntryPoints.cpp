@@ -43,17 +43,7 @@ constexpr const char* kEngineName = "HIPDNNGO_CPU_REFERENCE";
 constexpr int64_t kEngineId = hipdnn_plugin_sdk::engineNameToId("HIPDNNGO_CPU_REFERENCE");
 static_assert(kEngineId != 0, "engine id must be non-zero");
 
-std::atomic<hipdnnCallback_t> gLogCallback{nullptr};
-std::atomic<int> gLogLevel{HIPDNN_SEV_WARN};
-
-void logAt(hipdnnSeverity_t severity, const std::string& message)
-{
-    const hipdnnCallback_t cb = gLogCallback.load();
-    if(cb != nullptr && static_cast<int>(severity) >= gLogLevel.load())
-    {
-        cb(severity, ("[hipdnngo_cpu_reference] " + message).c_str());
-    }
-}
+hipdnn_plugin_sdk::PluginLog logAt{"hipdnngo_cpu_reference"};
 
 // entry runs an entry point body: kernel shape errors become BAD_PARAM, everything else maps as
 // in the SDK's guard (PluginError -> its status, bad_alloc -> ALLOC_FAILED, other ->
@@ -100,19 +90,9 @@ ExecutionContext& contextOf(hipdnnEnginePluginExecutionContext_t ctx)
 // applicabilityOf returns "" when the engine can run the graph, else the reason.
 std::string applicabilityOf(const fbs::Graph& graph)
 {
-    if(graph.is_override_shape_enabled())
+    if(std::string host = hipdnn_plugin_sdk::hostFeatureProblem(graph); !host.empty())
     {
-        return "execute-time shape overrides are not supported";
-    }
-    if(const fbs::EngineApiVersion* v = graph.min_required_engine_api_version())
-    {
-        const bool newer = v->major() != HIPDNN_ENGINE_API_VERSION_MAJOR || v->minor() > HIPDNN_ENGINE_API_VERSION_MINOR
-                           || (v->minor() == HIPDNN_ENGINE_API_VERSION_MINOR && v->patch() > HIPDNN_ENGINE_API_VERSION_PATCH);
-        if(newer)
-        {
-            return "graph needs engine API " + std::to_string(v->major()) + "." + std::to_string(v->minor()) + "."
-                   + std::to_string(v->patch()) + ", plugin implements " HIPDNN_ENGINE_API_VERSION;
-        }
+        return host;
     }
     try
     {
@@ -173,7 +153,7 @@ HIPDNN_PLUGIN_EXPORT void hipdnnPluginGetLastErrorString(const char** error_str)
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginSetLoggingCallback(hipdnnCallback_t callback)
 {
-    gLogCallback.store(callback);
+    logAt.setCallback(callback);
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
@@ -184,7 +164,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginSetLogLevel(hipdnnSeverity
         {
             fail(HIPDNN_PLUGIN_STATUS_INVALID_VALUE, "log level " + std::to_string(static_cast<int>(level)) + " is unknown");
         }
-        gLogLevel.store(static_cast<int>(level));
+        logAt.setLevel(level);
     });
 }
 
