@@ -193,16 +193,15 @@ func SetAttribute(o Object, name api.AttributeName, t api.AttributeType, count i
 		// The kind keeps the value its own way: decode into the kind's scratch value, whose
 		// arrays are reused from call to call. OnSet and Validate copy what they keep.
 		v := &h.vals[h.spec.scratch]
-		defer func() { v.Set = false }()
-		if err := decode(h, a, t, count, p, v); err != nil {
-			return err
+		err := decode(h, a, t, count, p, v)
+		if err == nil && a.Validate != nil {
+			err = a.Validate(o, v)
 		}
-		if a.Validate != nil {
-			if err := a.Validate(o, v); err != nil {
-				return prefixStep(err, h, "setAttribute")
-			}
+		if err == nil {
+			err = a.OnSet(o, v)
 		}
-		return prefixStep(a.OnSet(o, v), h, "setAttribute")
+		clear(v.Objs) // the scratch keeps no descriptor alive
+		return prefixStep(err, h, "setAttribute")
 	}
 	var v Value
 	if err := decode(h, a, t, count, p, &v); err != nil {

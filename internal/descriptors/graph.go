@@ -2,6 +2,7 @@ package descriptors
 
 import (
 	"crypto/rand"
+	"fmt"
 	"reflect"
 	"slices"
 
@@ -255,47 +256,87 @@ func featuresOf(m *wire.Graph) Features {
 // per tensor, nodes in topological order (hence no cycles), one connected graph, and virtual
 // tensors produced and consumed inside it.
 func validateGraph(ops []*Op, tensors map[int64]*Tensor) error {
+	return checkTopology(topology{
+		nodes:   len(ops),
+		outs:    func(i int) []int64 { return ops[i].node.TensorUIDs(wire.RoleOutput) },
+		ins:     func(i int) []int64 { return ops[i].node.TensorUIDs(wire.RoleInput) },
+		label:   func(i int) string { return fmt.Sprintf("operation %d (%s)", i, ops[i].spec.class) },
+		defined: func(uid int64) bool { return tensors[uid] != nil },
+		virtual: func(yield func(uid int64)) {
+			for uid, t := range tensors {
+				if t.Virtual() {
+					yield(uid)
+				}
+			}
+		},
+	}, true)
+}
+
+// topology is what checkTopology reads of a graph: each node's output and input tensor uids,
+// a label for messages, which uids are tensors of the graph, and its virtual tensors.
+type topology struct {
+	nodes     int
+	outs, ins func(i int) []int64
+	label     func(i int) string
+	defined   func(uid int64) bool
+	virtual   func(yield func(uid int64))
+}
+
+// checkTopology checks that every uid a node names is a tensor of the graph, one producer per
+// tensor and topological order; with whole set, also that virtual tensors are produced and
+// consumed inside the graph and that the graph is connected.
+func checkTopology(t topology, whole bool) error {
 	producer := map[int64]int{}
 	consumers := map[int64][]int{}
-	for i, op := range ops {
-		for _, uid := range op.node.TensorUIDs(wire.RoleOutput) {
+	for i := 0; i < t.nodes; i++ {
+		for _, uid := range t.outs(i) {
+			if !t.defined(uid) {
+				return stepf(status.BadParam, "%s writes tensor uid %d, which the graph does not define", t.label(i), uid)
+			}
 			if p, dup := producer[uid]; dup {
-				return stepf(status.BadParam, "tensor uid %d is written by operation %d (%s) and operation %d (%s)",
-					uid, p, ops[p].spec.class, i, op.spec.class)
+				return stepf(status.BadParam, "tensor uid %d is written by %s and %s", uid, t.label(p), t.label(i))
 			}
 			producer[uid] = i
 		}
 	}
-	for i, op := range ops {
-		for _, uid := range op.node.TensorUIDs(wire.RoleInput) {
+	for i := 0; i < t.nodes; i++ {
+		for _, uid := range t.ins(i) {
+			if !t.defined(uid) {
+				return stepf(status.BadParam, "%s reads tensor uid %d, which the graph does not define", t.label(i), uid)
+			}
 			if p, ok := producer[uid]; ok && p >= i {
 				if p == i {
-					return stepf(status.BadParam, "operation %d (%s) reads tensor uid %d that it writes itself", i, op.spec.class, uid)
+					return stepf(status.BadParam, "%s reads tensor uid %d that it writes itself", t.label(i), uid)
 				}
-				return stepf(status.BadParam, "operation %d (%s) reads tensor uid %d before operation %d (%s) writes it: operations must be in topological order",
-					i, op.spec.class, uid, p, ops[p].spec.class)
+				return stepf(status.BadParam, "%s reads tensor uid %d before %s writes it: operations must be in topological order",
+					t.label(i), uid, t.label(p))
 			}
 			consumers[uid] = append(consumers[uid], i)
 		}
 	}
-	for uid, t := range tensors {
-		if !t.Virtual() {
-			continue
+	if !whole {
+		return nil
+	}
+	var err error
+	t.virtual(func(uid int64) {
+		if err != nil {
+			return
 		}
 		if _, ok := producer[uid]; !ok {
-			return stepf(status.BadParam, "virtual tensor uid %d is read but no operation of the graph writes it", uid)
+			err = stepf(status.BadParam, "virtual tensor uid %d is read but no operation of the graph writes it", uid)
+		} else if len(consumers[uid]) == 0 {
+			err = stepf(status.BadParam, "virtual tensor uid %d is written but no operation of the graph reads it (make it non-virtual to keep it)", uid)
 		}
-		if len(consumers[uid]) == 0 {
-			return stepf(status.BadParam, "virtual tensor uid %d is written but no operation of the graph reads it (make it non-virtual to keep it)", uid)
-		}
+	})
+	if err != nil {
+		return err
 	}
-	// Connectivity: union the operations that share a tensor.
-	parent := make([]int, len(ops))
+	// Connectivity: union the nodes that share a tensor.
+	parent := make([]int, t.nodes)
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
@@ -312,10 +353,9 @@ func validateGraph(ops []*Op, tensors map[int64]*Tensor) error {
 			parent[find(c)] = find(cs[0])
 		}
 	}
-	for i := range ops {
+	for i := 0; i < t.nodes; i++ {
 		if find(i) != find(0) {
-			return stepf(status.BadParam, "operation %d (%s) shares no tensor with operation 0 (%s): a graph must be connected",
-				i, ops[i].spec.class, ops[0].spec.class)
+			return stepf(status.BadParam, "%s shares no tensor with %s: a graph must be connected", t.label(i), t.label(0))
 		}
 	}
 	return nil

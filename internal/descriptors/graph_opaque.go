@@ -104,88 +104,35 @@ func (g *Graph) buildOpaque(validate bool) error {
 // checked only when every node is of a known type; otherwise an unknown node may produce or
 // consume any tensor, so those checks are skipped (and the skip is logged at INFO).
 func validateReadable(m *wire.Graph, unknownNodes int) error {
-	label := func(i int) string {
-		n := &m.Nodes[i]
-		if n.Op == nil {
-			return fmt.Sprintf("node %d (%q, node type tag %d)", i, n.Name, n.Tag)
-		}
-		return fmt.Sprintf("node %d (%q, %s)", i, n.Name, n.Op.Name)
-	}
 	defined := make(map[int64]*wire.Tensor, len(m.Tensors))
 	for i := range m.Tensors {
 		defined[m.Tensors[i].UID] = &m.Tensors[i]
 	}
-	producer := map[int64]int{}
-	consumers := map[int64][]int{}
-	for i := range m.Nodes {
-		for _, uid := range m.Nodes[i].TensorUIDs(wire.RoleOutput) {
-			if defined[uid] == nil {
-				return stepf(status.BadParam, "%s writes tensor uid %d, which the graph does not define", label(i), uid)
+	whole := unknownNodes == 0
+	err := checkTopology(topology{
+		nodes: len(m.Nodes),
+		outs:  func(i int) []int64 { return m.Nodes[i].TensorUIDs(wire.RoleOutput) },
+		ins:   func(i int) []int64 { return m.Nodes[i].TensorUIDs(wire.RoleInput) },
+		label: func(i int) string {
+			n := &m.Nodes[i]
+			if n.Op == nil {
+				return fmt.Sprintf("node %d (%q, node type tag %d)", i, n.Name, n.Tag)
 			}
-			if p, dup := producer[uid]; dup {
-				return stepf(status.BadParam, "tensor uid %d is written by %s and %s", uid, label(p), label(i))
-			}
-			producer[uid] = i
-		}
-	}
-	for i := range m.Nodes {
-		for _, uid := range m.Nodes[i].TensorUIDs(wire.RoleInput) {
-			if defined[uid] == nil {
-				return stepf(status.BadParam, "%s reads tensor uid %d, which the graph does not define", label(i), uid)
-			}
-			if p, ok := producer[uid]; ok && p >= i {
-				if p == i {
-					return stepf(status.BadParam, "%s reads tensor uid %d that it writes itself", label(i), uid)
+			return fmt.Sprintf("node %d (%q, %s)", i, n.Name, n.Op.Name)
+		},
+		defined: func(uid int64) bool { return defined[uid] != nil },
+		virtual: func(yield func(uid int64)) {
+			for uid, t := range defined {
+				if t.Virtual {
+					yield(uid)
 				}
-				return stepf(status.BadParam, "%s reads tensor uid %d before %s writes it: operations must be in topological order", label(i), uid, label(p))
 			}
-			consumers[uid] = append(consumers[uid], i)
-		}
+		},
+	}, whole)
+	if err == nil && !whole && logging.Enabled(api.HIPDNN_SEV_INFO) {
+		logging.Infof("GraphDescriptor: graph %q: virtual-tensor and connectivity checks skipped: %d of its %d nodes are of a type this build cannot read", m.Name, unknownNodes, len(m.Nodes))
 	}
-	if unknownNodes > 0 {
-		if logging.Enabled(api.HIPDNN_SEV_INFO) {
-			logging.Infof("GraphDescriptor: graph %q: virtual-tensor and connectivity checks skipped: %d of its %d nodes are of a type this build cannot read", m.Name, unknownNodes, len(m.Nodes))
-		}
-		return nil
-	}
-	for uid, t := range defined {
-		if !t.Virtual {
-			continue
-		}
-		if _, ok := producer[uid]; !ok {
-			return stepf(status.BadParam, "virtual tensor uid %d is read but no operation of the graph writes it", uid)
-		}
-		if len(consumers[uid]) == 0 {
-			return stepf(status.BadParam, "virtual tensor uid %d is written but no operation of the graph reads it (make it non-virtual to keep it)", uid)
-		}
-	}
-	parent := make([]int, len(m.Nodes))
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	for uid, cs := range consumers {
-		if p, ok := producer[uid]; ok {
-			for _, c := range cs {
-				parent[find(c)] = find(p)
-			}
-		}
-		for _, c := range cs[1:] {
-			parent[find(c)] = find(cs[0])
-		}
-	}
-	for i := range m.Nodes {
-		if find(i) != find(0) {
-			return stepf(status.BadParam, "%s shares no tensor with %s: a graph must be connected", label(i), label(0))
-		}
-	}
-	return nil
+	return err
 }
 
 // noMatchReason is what the heuristic and the engine say when no engine accepts an opaque

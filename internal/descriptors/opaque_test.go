@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,7 +79,7 @@ func TestOpaqueGraphDeserializesAndFinalizes(t *testing.T) {
 			if n := len(g.Ops()); n != tt.ops {
 				t.Fatalf("%d operation descriptors, want %d", n, tt.ops)
 			}
-			if got := g.opaque.nodes; !equalInts(got, tt.nodes) {
+			if got := g.opaque.nodes; !slices.Equal(got, tt.nodes) {
 				t.Fatalf("opaque nodes %v, want %v", got, tt.nodes)
 			}
 			// Serializing before the handle is set gives the writer's bytes too.
@@ -123,18 +124,6 @@ func TestOpaqueGraphDeserializesAndFinalizes(t *testing.T) {
 	if n := g.Model().Nodes[1]; n.Op != nil || n.Tag != 24 || n.Name != "future_op" {
 		t.Fatalf("node 1 of the model: %+v", n)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Every attribute but the handle is refused on an opaque graph (NOT_SUPPORTED, naming why);
