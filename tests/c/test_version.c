@@ -4,14 +4,6 @@
 
 #include "testutil.h"
 
-static int deprecation_warnings;
-
-static void on_log(hipdnnUserLogCallbackHandle_t user, hipdnnSeverity_t sev, const char* msg) {
-    (void)user;
-    if (sev == HIPDNN_SEV_WARN && msg && strstr(msg, "hipdnnGetVersion_ext is deprecated; use hipdnnVersionString_ext"))
-        deprecation_warnings++;
-}
-
 static bool triple_le(const int64_t a[3], const int64_t b[3]) {
     if (a[0] != b[0]) return a[0] < b[0];
     if (a[1] != b[1]) return a[1] < b[1];
@@ -46,14 +38,14 @@ int main(void) {
     /* hipdnnGetVersion_ext: the same pointer; NULL is BAD_PARAM_NULL_POINTER. Its first call
      * with WARN enabled logs one deprecation WARN naming the replacement; later calls none. */
     const char* gv = NULL;
-    int sink = 0;
-    CHECK_OK(hipdnnSetUserLogCallback_ext(on_log, HIPDNN_SEV_WARN, HIPDNN_LOG_CALLBACK_SYNC, &sink));
+    tu_log_counter deprecation;
+    tu_count_logs(&deprecation, HIPDNN_SEV_WARN, "hipdnnGetVersion_ext is deprecated; use hipdnnVersionString_ext");
     CHECK_OK(hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_WARN));
     CHECK_OK(hipdnnGetVersion_ext(&gv));
     CHECK_OK(hipdnnGetVersion_ext(&gv));
-    CHECK_EQ_INT(deprecation_warnings, 1);
+    CHECK_EQ_INT(tu_logs_counted(&deprecation), 1);
     CHECK_OK(hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_OFF));
-    CHECK_OK(hipdnnSetUserLogCallback_ext(on_log, HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_SYNC, &sink));
+    tu_stop_counting(&deprecation);
     CHECK(gv == v);
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetVersion_ext: version is NULL", hipdnnGetVersion_ext(NULL));
     char msg[8] = "x";

@@ -5,6 +5,7 @@
 #define HIPDNN_TESTS_TESTUTIL_H
 
 #include <hipdnn_backend.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,42 @@ static inline int tu_finish(const char* name) {
     }
     printf("%s: all %d checks passed\n", name, tu_checks);
     return 0;
+}
+
+/* A log counter: counts the messages of one severity that contain a substring, through a
+ * synchronous user log callback (the global level must let them through). */
+typedef struct {
+    hipdnnSeverity_t severity;
+    const char* needle;
+    pthread_mutex_t mu;
+    int count;
+} tu_log_counter;
+
+static inline void tu_log_counter_cb(hipdnnUserLogCallbackHandle_t user, hipdnnSeverity_t sev, const char* msg) {
+    tu_log_counter* c = (tu_log_counter*)user;
+    if (sev != c->severity || msg == NULL || strstr(msg, c->needle) == NULL) return;
+    pthread_mutex_lock(&c->mu);
+    c->count++;
+    pthread_mutex_unlock(&c->mu);
+}
+
+static inline void tu_count_logs(tu_log_counter* c, hipdnnSeverity_t severity, const char* needle) {
+    c->severity = severity;
+    c->needle = needle;
+    c->count = 0;
+    pthread_mutex_init(&c->mu, NULL);
+    CHECK_OK(hipdnnSetUserLogCallback_ext(tu_log_counter_cb, severity, HIPDNN_LOG_CALLBACK_SYNC, c));
+}
+
+static inline int tu_logs_counted(tu_log_counter* c) {
+    pthread_mutex_lock(&c->mu);
+    int n = c->count;
+    pthread_mutex_unlock(&c->mu);
+    return n;
+}
+
+static inline void tu_stop_counting(tu_log_counter* c) {
+    CHECK_OK(hipdnnSetUserLogCallback_ext(tu_log_counter_cb, HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_SYNC, c));
 }
 
 #endif
