@@ -230,6 +230,11 @@ std::string refSdpaFwd(OpContext& c)
         stats->skip.assign(stats->v.size(), 0);
     }
     const double u = c.u;
+    // Fused attention holds the probabilities in Q's type for P.V (cuDNN's pattern requires it,
+    // as GPU flash-attention kernels do); P in a type narrower than the compute type adds
+    // u(Q)·Σ_j p_j·|v_j| to each output. Engines that keep P in the compute type are within it.
+    const Tensor* qt = c.tensor(c.node.uid("q_tensor_uid"));
+    const double uP = qt ? std::max(0.0, dtypeUnitRoundoff(qt->dtype) - u) : 0.0;
     std::vector<double> s(static_cast<size_t>(Skv)), es(static_cast<size_t>(Skv)), p(static_cast<size_t>(Skv));
     for(int64_t b = 0; b < B; ++b)
     {
@@ -302,7 +307,7 @@ std::string refSdpaFwd(OpContext& c)
                     }
                     o->v[rowO + static_cast<size_t>(dv)] = acc;
                     o->e[rowO + static_cast<size_t>(dv)] = sens + ev + kSumFactor * std::sqrt(static_cast<double>(valid)) * u * absPV
-                                                           + kOpFactor * u * std::fabs(acc);
+                                                           + uP * absPV + kOpFactor * u * std::fabs(acc);
                 }
                 if(stats)
                 {

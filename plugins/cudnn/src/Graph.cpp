@@ -313,7 +313,7 @@ void expandSdpa(Model& m)
         const TensorSpec* o = m.find(a.o_tensor_uid());
         if(!q || !k || !v || !o || q->dims.size() != 4 || k->dims.size() != 4 || v->dims.size() != 4 || o->dims.size() != 4)
             throw Unsupported("sdpa: Q, K, V, O must be rank-4 tensors [b, h, s, d]");
-        const int64_t b = q->dims[0], h = q->dims[1], sq = q->dims[2], skv = k->dims[2];
+        const int64_t b = q->dims[0], h = q->dims[1], sq = q->dims[2], skv = k->dims[2], dHead = q->dims[3];
         const int64_t qUid = q->uid, kUid = k->uid, vUid = v->uid, oUid = o->uid; // m.tensors grows below
         const cudnnDataType_t qType = q->dtype;
         // K enters the first matmul transposed: a [b, h_k, d, s_kv] view of the same memory.
@@ -349,13 +349,17 @@ void expandSdpa(Model& m)
         OpSpec& bmm1 = g.matmul(qUid, kUid, s);
         bmm1.mOverride = seqQ;
         bmm1.nOverride = seqKv;
-        // Scale.
+        // Scale: attn_scale_value, else the scale tensor, else hipDNN's default 1/sqrt(d) (as
+        // the reference engine; both given is ambiguous and declined there too).
+        refuse(a.attn_scale_value().has_value() && a.scale_tensor_uid().has_value(),
+               "attn_scale_value together with a scale tensor (ambiguous)");
         int64_t scale = -1;
         if(a.attn_scale_value().has_value())
             scale = g.constant(a.attn_scale_value().value());
         else if(a.scale_tensor_uid().has_value())
             scale = a.scale_tensor_uid().value();
-        if(scale >= 0)
+        else
+            scale = g.constant(1.0f / std::sqrt(static_cast<float>(dHead)));
         {
             const int64_t t = g.add(CUDNN_DATA_FLOAT, sDims).uid;
             g.pw(CUDNN_POINTWISE_MUL, s, scale, -1, t);
@@ -439,17 +443,28 @@ void expandSdpa(Model& m)
         g.pw(CUDNN_POINTWISE_EXP, sub, -1, -1, ex);
         const int64_t sum = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
         g.reduce(CUDNN_REDUCE_TENSOR_ADD, ex, sum);
+        // Stats (max + log(sum)) are part of the pattern even when the graph does not ask for
+        // them: without the log/add pair cuDNN 9.14 tags no fused-attention mode ("The mode for
+        // fused attention was not found"; H200 probe, also what cudnn-frontend emits). Unasked,
+        // they go to a virtual tensor.
+        int64_t stats = -1;
         if(a.stats_tensor_uid().has_value())
         {
             const TensorSpec* st = m.find(a.stats_tensor_uid().value());
             if(st == nullptr || st->dims != rowDims)
                 throw Unsupported("sdpa: stats must be [b, h, s_q, 1]");
-            const int64_t lg = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
-            g.pw(CUDNN_POINTWISE_LOG, sum, -1, -1, lg);
-            g.pw(CUDNN_POINTWISE_ADD, mx, lg, -1, st->uid);
+            if(st->dtype != CUDNN_DATA_FLOAT)
+                throw Unsupported("sdpa: stats must be fp32 (cuDNN writes them as fp32)");
+            stats = st->uid;
         }
+        else
+            stats = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+        const int64_t lg = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+        g.pw(CUDNN_POINTWISE_LOG, sum, -1, -1, lg);
+        g.pw(CUDNN_POINTWISE_ADD, mx, lg, -1, stats);
         // cuDNN takes the second matmul's A (the probabilities) in the I/O type of Q.
         const int64_t p = g.add(qType, sDims).uid;
+        m.sdpaNarrowP = m.sdpaNarrowP || qType != CUDNN_DATA_FLOAT;
         g.pw(CUDNN_POINTWISE_DIV, ex, sum, -1, p);
         OpSpec& bmm2 = g.matmul(p, vUid, oUid);
         bmm2.mOverride = seqQ;
@@ -868,6 +883,12 @@ Model readModel(const fbs::Graph& graph)
     }
 
     expandSdpa(m);
+    bool allFp32 = true, matmul = false;
+    for(const TensorSpec& t : m.tensors)
+        allFp32 = allFp32 && (t.dtype == CUDNN_DATA_FLOAT || t.dtype == CUDNN_DATA_BOOLEAN || t.dtype == CUDNN_DATA_INT32);
+    for(const OpSpec& op : m.ops)
+        matmul = matmul || op.kind == OpKind::Matmul;
+    m.fp32Matmul = allFp32 && matmul;
     // coalescePointwise(m): disabled: on the H200 its rank-3 views built plans that failed at
     // execute or gave wrong results (corpus run 2); pointwise-only graphs are declined by cuDNN.
 

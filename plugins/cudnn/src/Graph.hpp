@@ -104,6 +104,9 @@ struct Model
     std::vector<OpSpec> ops;
     std::string key; // canonical bytes of everything above: the plan-cache key
     std::string summary; // "conv_fwd+pointwise(add)+..." for messages
+    // Numerics the translation itself decides, reported as numerical notes next to cuDNN's:
+    bool sdpaNarrowP = false; // an SDPA's probabilities are rounded to a narrower Q type for P.V
+    bool fp32Matmul = false; // an all-fp32 graph with a matmul
 
     const TensorSpec* find(int64_t uid) const;
 };

@@ -155,6 +155,47 @@ int main()
         CHECK(m.ops.back().t[1] == 3 && m.ops.back().t[2] == 4);
         CHECK(m.ops[11].t[3] == 5); // stats = max + log(sum)
     }
+    { // SDPA without a stats output still computes them, into a virtual fp32 tensor: cuDNN
+      // recognises fused attention only with the max + log(sum) pair in the graph
+        GB g;
+        const std::vector<int64_t> d{1, 2, 64, 64}, s{8192, 4096, 64, 1};
+        for(int64_t uid = 1; uid <= 4; ++uid)
+            g.tensor(uid, fbs::DataType::BFLOAT16, d, s);
+        fbs::SdpaAttributesBuilder b(g.fbb);
+        b.add_q_tensor_uid(1);
+        b.add_k_tensor_uid(2);
+        b.add_v_tensor_uid(3);
+        b.add_o_tensor_uid(4);
+        const auto attrs = b.Finish();
+        g.node(fbs::NodeAttributes::SdpaAttributes, attrs.Union());
+        const Model m = readModel(*g.finish());
+        const OpSpec* add = nullptr;
+        for(size_t i = 1; i < m.ops.size(); ++i)
+            if(m.ops[i - 1].mode == CUDNN_POINTWISE_LOG && m.ops[i].mode == CUDNN_POINTWISE_ADD)
+                add = &m.ops[i];
+        CHECK(add != nullptr);
+        const TensorSpec* stats = add ? m.find(add->t[3]) : nullptr;
+        CHECK(stats != nullptr && stats->isVirtual && stats->dtype == CUDNN_DATA_FLOAT
+              && stats->dims == std::vector<int64_t>({1, 2, 64, 1}));
+        const TensorSpec* p = m.find(m.ops.back().t[0]);
+        CHECK(p != nullptr && p->dtype == CUDNN_DATA_BFLOAT16); // probabilities in Q's type
+    }
+    { // SDPA stats must be fp32, as cuDNN writes them
+        GB g;
+        const std::vector<int64_t> d{1, 2, 64, 64}, s{8192, 4096, 64, 1};
+        for(int64_t uid = 1; uid <= 4; ++uid)
+            g.tensor(uid, fbs::DataType::BFLOAT16, d, s);
+        g.tensor(5, fbs::DataType::BFLOAT16, {1, 2, 64, 1}, {128, 64, 1, 1});
+        fbs::SdpaAttributesBuilder b(g.fbb);
+        b.add_q_tensor_uid(1);
+        b.add_k_tensor_uid(2);
+        b.add_v_tensor_uid(3);
+        b.add_o_tensor_uid(4);
+        b.add_stats_tensor_uid(5);
+        const auto attrs = b.Finish();
+        g.node(fbs::NodeAttributes::SdpaAttributes, attrs.Union());
+        CHECK(throwsUnsupported(g.finish(), "stats must be fp32"));
+    }
     { // declines name the reason
         GB g;
         g.tensor(1, fbs::DataType::FLOAT, {4}, {1});
