@@ -48,6 +48,25 @@ int64_t getInt(const Desc& d, cudnnBackendAttributeName_t name)
     return v;
 }
 
+// addOwnNotes adds the numerical notes that cuDNN does not report for a config but that hold:
+// the SDPA translation rounds the probabilities to Q's type before P.V (DOWN_CONVERT_INPUTS), and
+// engine 0 runs an fp32 matmul on TF32 tensor cores without saying so (H200, cuDNN 9.14: the
+// corpus' fp32 matmuls miss fp32 tolerances on it and pass with NVIDIA_TF32_OVERRIDE=0).
+void addOwnNotes(Config& c, const Model& m)
+{
+    auto add = [&](int note) {
+        if(std::find(c.numericalNotes.begin(), c.numericalNotes.end(), note) == c.numericalNotes.end())
+            c.numericalNotes.push_back(note);
+    };
+    if(m.sdpaNarrowP)
+        add(CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS);
+    if(m.fp32Matmul && c.engineIndex == 0)
+    {
+        add(CUDNN_NUMERICAL_NOTE_TENSOR_CORE);
+        add(CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS);
+    }
+}
+
 // describe fills engine index, notes and knobs of a finalized engine config.
 void describe(Config& c)
 {
@@ -85,7 +104,7 @@ void describe(Config& c)
 }
 
 // heuristics returns the configs of one heuristic mode (empty, with *why, when it offers none).
-std::vector<Config> heuristics(const OpGraph& og, cudnnBackendHeurMode_t mode, const char* source, std::string* why)
+std::vector<Config> heuristics(const OpGraph& og, const Model& model, cudnnBackendHeurMode_t mode, const char* source, std::string* why)
 {
     std::vector<Config> out;
     try
@@ -115,6 +134,7 @@ std::vector<Config> heuristics(const OpGraph& og, cudnnBackendHeurMode_t mode, c
             c.cfg = cfgs[static_cast<size_t>(i)];
             c.source = source;
             describe(c);
+            addOwnNotes(c, model);
             out.push_back(std::move(c));
         }
         if(out.empty())
@@ -127,7 +147,7 @@ std::vector<Config> heuristics(const OpGraph& og, cudnnBackendHeurMode_t mode, c
     return out;
 }
 
-Config explicitConfig(const OpGraph& og, const Choice& choice)
+Config explicitConfig(const OpGraph& og, const Model& model, const Choice& choice)
 {
     Config c;
     c.source = "explicit";
@@ -161,6 +181,7 @@ Config explicitConfig(const OpGraph& og, const Choice& choice)
         c.numericalNotes.assign(notes, notes + std::min<int64_t>(n, 32));
     if(api().GetAttribute(engine->get(), CUDNN_ATTR_ENGINE_BEHAVIOR_NOTE, CUDNN_TYPE_BEHAVIOR_NOTE, 32, &n, notes) == 0)
         c.behaviorNotes.assign(notes, notes + std::min<int64_t>(n, 32));
+    addOwnNotes(c, model);
     return c;
 }
 
@@ -228,8 +249,8 @@ std::shared_ptr<GraphEntry> entryFor(Model&& model, int device, cudaStream_t str
         DeviceGuard guard(device);
         e->og = buildOpGraph(e->model, handleFor(device, stream));
         std::string whyA, whyF;
-        std::vector<Config> a = heuristics(*e->og, CUDNN_HEUR_MODE_A, "heuristics A", &whyA);
-        std::vector<Config> f = heuristics(*e->og, CUDNN_HEUR_MODE_FALLBACK, "fallback", &whyF);
+        std::vector<Config> a = heuristics(*e->og, e->model, CUDNN_HEUR_MODE_A, "heuristics A", &whyA);
+        std::vector<Config> f = heuristics(*e->og, e->model, CUDNN_HEUR_MODE_FALLBACK, "fallback", &whyF);
         e->configs = std::move(a);
         for(Config& c : f)
         {
@@ -303,7 +324,7 @@ std::shared_ptr<Plan> GraphEntry::plan(const Choice& choice)
         try
         {
             DeviceGuard guard(device);
-            c = explicitConfig(*og, choice);
+            c = explicitConfig(*og, model, choice);
         }
         catch(const Unsupported& e)
         {
@@ -317,24 +338,25 @@ std::shared_ptr<Plan> GraphEntry::plan(const Choice& choice)
                           + std::to_string(configs.size()) + " configs for this graph");
     if(choice.rank >= 0)
         return build(configs[static_cast<size_t>(choice.rank)], "r" + std::to_string(choice.rank));
-    // Default choice: cuDNN's order, except that an all-fp32 graph first tries the configs that
-    // keep fp32 inputs (no DOWN_CONVERT_INPUTS or TENSOR_CORE note, i.e. no TF32), so fp32
-    // results stay fp32.
+    // Default choice: cuDNN's order; an all-fp32 graph takes only configs that keep fp32 inputs
+    // (no DOWN_CONVERT_INPUTS or TENSOR_CORE note: on fp32 data a tensor-core engine is a TF32
+    // engine), so fp32 results stay fp32. A graph with none such is not applicable.
     bool lowPrecision = false;
     for(const TensorSpec& t : model.tensors)
         lowPrecision = lowPrecision || t.dtype == CUDNN_DATA_HALF || t.dtype == CUDNN_DATA_BFLOAT16
                        || t.dtype == CUDNN_DATA_FP8_E4M3 || t.dtype == CUDNN_DATA_FP8_E5M2;
     std::vector<size_t> order;
-    for(int pass = lowPrecision ? 1 : 0; pass < 2; ++pass)
-        for(size_t i = 0; i < configs.size(); ++i)
-        {
-            const auto& notes = configs[i].numericalNotes;
-            // On fp32 data a tensor-core engine is a TF32 engine.
-            const bool down = std::find(notes.begin(), notes.end(), CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS) != notes.end()
-                              || std::find(notes.begin(), notes.end(), CUDNN_NUMERICAL_NOTE_TENSOR_CORE) != notes.end();
-            if(pass == 1 ? (lowPrecision || down) : !down)
-                order.push_back(i);
-        }
+    for(size_t i = 0; i < configs.size(); ++i)
+    {
+        const auto& notes = configs[i].numericalNotes;
+        const bool down = std::find(notes.begin(), notes.end(), CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS) != notes.end()
+                          || std::find(notes.begin(), notes.end(), CUDNN_NUMERICAL_NOTE_TENSOR_CORE) != notes.end();
+        if(lowPrecision || !down)
+            order.push_back(i);
+    }
+    if(order.empty())
+        throw Unsupported("cuDNN offers only engine configs that down-convert fp32 inputs (TF32) for this all-fp32 graph ("
+                          + std::to_string(configs.size()) + " configs); fp32 results are not computed in TF32 by default");
     std::string reasons;
     for(size_t i : order)
     {

@@ -7,6 +7,7 @@
 #include "Engine.hpp"
 
 #include <hipdnn_plugin_sdk/EnginePluginApi.h>
+#include <hipdnn_plugin_sdk/EnginePluginExtensions.h>
 #include <hipdnn_plugin_sdk/PluginApi.h>
 #include <hipdnn_plugin_sdk/helpers/EngineId.h>
 #include <hipdnn_plugin_sdk/helpers/LastError.h>
@@ -468,6 +469,37 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSize(hip
         requireAvailable();
         const Choice c = choiceOf(engine_config);
         *workspace_size = static_cast<size_t>(graphEntry(handle, op_graph)->plan(c)->workspace);
+    });
+}
+
+// hipdnnEnginePluginGetNumericalNotesV1_ext (our extension): cuDNN's numerical notes of the
+// engine config this EngineConfig selects, the one CreateExecutionContext would run. cuDNN's
+// note values are hipDNN's (HipdnnBackendNumericalNote.h copies cuDNN's set); a note this
+// build does not know is left out rather than passed on as a value the host cannot name.
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_ext(hipdnnEnginePluginHandle_t handle,
+                                                                                    const hipdnnPluginConstData_t* engine_config,
+                                                                                    const hipdnnPluginConstData_t* op_graph,
+                                                                                    int32_t* notes,
+                                                                                    uint32_t max_notes,
+                                                                                    uint32_t* num_notes)
+{
+    return entry([&] {
+        requireNotNull(handle, "handle");
+        requireNotNull(num_notes, "num_notes");
+        if(max_notes > 0)
+            requireNotNull(notes, "notes");
+        requireAvailable();
+        const Choice c = choiceOf(engine_config);
+        uint32_t n = 0;
+        for(int note : graphEntry(handle, op_graph)->plan(c)->config.numericalNotes)
+        {
+            if(note < 0 || note >= HIPDNN_NUMERICAL_NOTE_TYPE_COUNT)
+                continue;
+            if(n < max_notes)
+                notes[n] = note;
+            ++n;
+        }
+        *num_notes = n;
     });
 }
 
