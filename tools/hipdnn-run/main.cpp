@@ -493,6 +493,18 @@ int runMain(Run& r)
         std::printf("engine: %s (id %s), %s\n", ename.c_str(), idText, how.c_str());
         std::printf("plan build: %.3f ms (%s + engine config + plan finalize), workspace %lld bytes\n", buildMs,
                     opt.engine.empty() ? "heuristic" : "engine", static_cast<long long>(wsSize));
+        // The plan as the backend describes it (engine, knob choices, workspace, numerical notes).
+        int64_t len = 0;
+        if(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, HIPDNN_TYPE_CHAR, 0, &len, nullptr)
+               == HIPDNN_STATUS_SUCCESS
+           && len > 0)
+        {
+            std::string json(static_cast<size_t>(len) + 1, '\0');
+            if(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, HIPDNN_TYPE_CHAR,
+                                         static_cast<int64_t>(json.size()), &len, json.data())
+               == HIPDNN_STATUS_SUCCESS)
+                std::printf("plan: %s\n", json.c_str());
+        }
     }
     char sum[160];
     std::snprintf(sum, sizeof sum, "engine %s, plan %.2f ms", ename.c_str(), buildMs);
