@@ -25,8 +25,15 @@ type memoryRuntime interface {
 	PointerKind(p unsafe.Pointer) (hip.MemoryKind, error)
 }
 
-// gpuRuntime is the runtime host-memory engines are checked against (a seam for tests).
-var gpuRuntime = func() memoryRuntime { return hip.Default() }
+// gpuRuntime is the runtime host-memory engines are checked against (a seam for tests); nil
+// while no GPU driver is loaded in the process (hip.InUse): then no pointer can be device
+// memory, and host work does not start a GPU runtime.
+var gpuRuntime = func() memoryRuntime {
+	if !hip.InUse() {
+		return nil
+	}
+	return hip.Default()
+}
 
 // Execute runs the context on a variant pack: workspace and b's {uid, pointer} pairs, with
 // execute-time shape overrides when ov holds any.
@@ -124,7 +131,7 @@ func (c *Context) execute(h, workspace uintptr, b *Buffers, ov *Overrides) error
 // Without a GPU runtime every pointer is host memory and nothing is checked.
 func (c *Context) checkHostMemory(workspace uintptr, b *Buffers, entries []deviceBuffer) error {
 	rt := gpuRuntime()
-	if rt.Kind() == hip.KindNone {
+	if rt == nil || rt.Kind() == hip.KindNone {
 		return nil
 	}
 	for i := range entries {

@@ -86,6 +86,11 @@ func (h *Handle) SetStream(s uintptr) error {
 }
 
 func logStreamDevice(s uintptr) {
+	if !hip.InUse() {
+		// Asking would start a GPU runtime; a process that made a GPU stream has one loaded.
+		logging.Infof("hipdnnSetStream: stream %#x, no GPU driver loaded in the process: host engines only", s)
+		return
+	}
 	rt := hip.Default()
 	if rt.Kind() == hip.KindNone {
 		logging.Infof("hipdnnSetStream: stream %#x, no GPU runtime (%s): host engines only", s, rt.Reason())

@@ -1,0 +1,37 @@
+//go:build cgo
+
+package hip
+
+import "testing"
+
+func TestInUseProbesWithoutLoading(t *testing.T) {
+	saved := driverLibraries
+	t.Cleanup(func() { driverLibraries = saved; inUse.Store(false) })
+
+	driverLibraries = []string{"libhipdnn_no_such_driver.so.1"}
+	inUse.Store(false)
+	if InUse() {
+		t.Fatal("InUse() = true with no driver library loaded")
+	}
+	// libc is mapped into every cgo process: found without loading anything new.
+	driverLibraries = []string{"libhipdnn_no_such_driver.so.1", "libc.so.6"}
+	if !InUse() {
+		t.Fatal("InUse() = false although libc.so.6 is loaded")
+	}
+	driverLibraries = []string{"libhipdnn_no_such_driver.so.1"}
+	if !InUse() {
+		t.Fatal("InUse() fell back to false after a driver was seen")
+	}
+}
+
+func TestInUseDoesNotLoad(t *testing.T) {
+	saved := driverLibraries
+	t.Cleanup(func() { driverLibraries = saved; inUse.Store(false) })
+	// libz is on every build machine (the toolchain needs it) but not linked into the test.
+	driverLibraries = []string{"libz.so.1"}
+	inUse.Store(false)
+	first := InUse()
+	if InUse() != first {
+		t.Fatal("probing changed the answer: the probe loaded the library")
+	}
+}
