@@ -335,8 +335,10 @@ int main(int argc, char** argv)
     if(rc == 0)
     {
         print_load_problems(&loading);
-        print_runtime(handle, engines);
+        /* The CUDA listing loads the driver, as a GPU program would, before the backend is
+           asked: the backend starts no GPU runtime in a process that has no driver loaded. */
         print_nvidia();
+        print_runtime(handle, engines);
     }
     if(hd_report(hipdnnDestroy(handle), "hipdnnDestroy", NULL, 0) != HIPDNN_STATUS_SUCCESS)
     {

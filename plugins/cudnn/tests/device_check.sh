@@ -5,12 +5,12 @@
 #   plugins/cudnn/tests/device_check.sh STAGE [STEPS]
 #
 # STAGE  a staged install (bin/, lib/ with lib/hipdnn_plugins/engines/libhipdnngo_cudnn.so)
-# STEPS  comma list of: headers,load,info,demo,sample,corpus,bench (default: all)
+# STEPS  comma list of: headers,load,info,demo,sample,notes,startup,corpus,bench (default: all)
 # Environment: CUDNN_INCLUDE (default /usr/include/x86_64-linux-gnu), CUDA_INCLUDE
 # (/usr/local/cuda/include), OUT (a folder for logs; default ./device-out).
 set -u
 stage="$(cd "${1:?usage: device_check.sh STAGE [STEPS]}" && pwd)"
-steps=",${2:-headers,load,info,demo,sample,corpus,bench},"
+steps=",${2:-headers,load,info,demo,sample,notes,startup,corpus,bench},"
 out="${OUT:-./device-out}"
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -47,6 +47,23 @@ if has sample; then
     echo "== hipdnn-run $f"
     "$stage/bin/hipdnn-run" "$f" --engine HIPDNNGO_CUDNN --check --iters 3
   done
+fi
+if has notes; then
+  # Numerical notes through the C API (the plan's JSON description): cuDNN's tensor-core note on
+  # a half-precision conv, and the down-conversion of SDPA's probabilities to Q's type.
+  for pair in "ckdsl_sdpa_extracted/ckdsl_sdpa_correctness_fp16causald64.json:HIPDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS" \
+              "ckdsl_sdpa_extracted/ckdsl_sdpa_correctness_fp16causald64.json:HIPDNN_NUMERICAL_NOTE_TENSOR_CORE"; do
+    f="${pair%%:*}"; note="${pair##*:}"
+    if "$stage/bin/hipdnn-run" "$repo/testdata/hipdnn_graphs/$f" --engine HIPDNNGO_CUDNN --iters 1 | grep '^plan:' | grep -q "\"$note\""; then
+      echo "PASS notes: $f reports $note"
+    else
+      echo "FAIL notes: $f does not report $note"; rc=1
+    fi
+  done
+fi
+if has startup; then
+  echo "== first plan build of a CPU graph (no GPU runtime start-up expected)"
+  bash "$here/startup_cost.sh" "$stage" "$stage/lib"
 fi
 if has corpus; then
   echo "== corpus on HIPDNNGO_CUDNN"
