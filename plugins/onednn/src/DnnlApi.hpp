@@ -22,6 +22,10 @@ const dnnl::engine& cpuEngine();
 // versionString: "2.6.3 (cpu runtime OpenMP)".
 std::string versionString();
 
+// hasKernelsFor: whether oneDNN has CPU kernels for data type t on this machine (oneDNN 2.6:
+// bf16 needs AVX-512, f16 AVX512-FP16). Probed once per type with a small eltwise.
+bool hasKernelsFor(dnnl::memory::data_type t);
+
 struct Built
 {
     dnnl::primitive prim; // empty unless built

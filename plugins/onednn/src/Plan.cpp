@@ -208,6 +208,7 @@ private:
     size_t wsTop_ = 0;
     size_t scratchMax_ = 0;
     size_t next_ = 0; // index of the next node to plan
+    bool viaF32_ = false; // the node being planned converts bf16/f16 inputs to f32 itself (SDPA)
 
     // ---- tensors ---------------------------------------------------------------------------
     const Tensor& tensor(int64_t uid, const char* role, const std::string& node)
@@ -218,6 +219,14 @@ private:
         if(!mapType(t->dtype))
             throw Unsupported(node + ": " + role + " tensor " + t->label() + " has data type "
                               + fbs::EnumNameDataType(t->dtype) + ", which the oneDNN engine does not handle");
+        // SDPA computes on exact f32 copies; every other node hands the type to oneDNN's kernels.
+        if(!viaF32_ && !api::hasKernelsFor(*mapType(t->dtype)))
+        {
+            const std::string type = fbs::EnumNameDataType(t->dtype), version = api::versionString();
+            throw Unsupported(node + ": " + role + " tensor " + t->label() + " is " + type + "; oneDNN "
+                              + version.substr(0, version.find(' ')) + " has no " + type
+                              + " kernels for this CPU (bfloat16 needs AVX-512, half AVX512-FP16)");
+        }
         return *t;
     }
 
@@ -1242,6 +1251,12 @@ private:
     void sdpaForward(const fbs::Node& n, const std::string& name)
     {
         const auto& a = *n.attributes_as_SdpaAttributes();
+        viaF32_ = true;
+        struct Reset
+        {
+            bool& flag;
+            ~Reset() { flag = false; }
+        } reset{viaF32_};
         auto refuse = [&](const flatbuffers::Optional<int64_t>& uid, const char* what) {
             if(uid.has_value())
                 throw Unsupported(name + ": SDPA with " + what + " is not supported by the oneDNN engine");
