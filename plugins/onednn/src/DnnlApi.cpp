@@ -294,6 +294,7 @@ Built poolingBackward(algorithm alg, const md& diffSrc, const md& diffDst, const
     Built b;
     b.diffSrc = pd.diff_src_desc();
     b.diffDst = pd.diff_dst_desc();
+    b.workspace = pd.workspace_desc();
     finish<pooling_backward>(b, pd, build);
     return b;
 }
