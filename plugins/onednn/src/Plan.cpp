@@ -1523,7 +1523,10 @@ private:
         {
         case fbs::ResampleMode::AVGPOOL_INCLUDE_PADDING: alg = algorithm::pooling_avg_include_padding; break;
         case fbs::ResampleMode::AVGPOOL_EXCLUDE_PADDING: alg = algorithm::pooling_avg_exclude_padding; break;
-        case fbs::ResampleMode::MAXPOOL: alg = algorithm::pooling_max; index = &maxPoolIndex(a, dy, padL, padR, kernel, name); break;
+        case fbs::ResampleMode::MAXPOOL:
+            alg = algorithm::pooling_max;
+            index = &maxPoolIndex(a, dy, padL, padR, kernel, name);
+            break;
         default: throw Unsupported(name + ": resample mode is not a pooling mode");
         }
         bool dyR = false, dxR = false;
@@ -1546,7 +1549,8 @@ private:
         }
         std::vector<Arg> args;
         if(index)
-            args.push_back(Arg{DNNL_ARG_WORKSPACE, b.workspace, indexAsWorkspace(*index, b.workspace, dy, dx, padL, strides, kernel, name)});
+            args.push_back(Arg{DNNL_ARG_WORKSPACE, b.workspace,
+                               indexAsWorkspace(*index, b.workspace, dy, dx, padL, strides, kernel, name)});
         const Buffer dxOut = output(dx, name);
         const Buffer dxb = dxR ? temp(dxMd) : dxOut;
         args.push_back(Arg{DNNL_ARG_DIFF_DST, dyMd, dyb});
@@ -1592,8 +1596,8 @@ private:
     // indexAsWorkspace: a workspace buffer in oneDNN's max-pool workspace layout `wsMd`, filled
     // from the index tensor by a conversion step before the backward primitive.
     Buffer indexAsWorkspace(const Tensor& index, const mdesc& wsMd, const Tensor& dy, const Tensor& dx,
-                            const dnnl::memory::dims& padL,
-                            const dnnl::memory::dims& strides, const dnnl::memory::dims& kernel, const std::string& name)
+                            const dnnl::memory::dims& padL, const dnnl::memory::dims& strides,
+                            const dnnl::memory::dims& kernel, const std::string& name)
     {
         const dnnl_memory_desc_t& w = wsMd.data;
         const bool plain = w.format_kind == dnnl_blocked && w.format_desc.blocking.inner_nblks == 0;
