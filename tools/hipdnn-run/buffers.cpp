@@ -2,6 +2,7 @@
 
 #include "hdtool.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -212,7 +213,18 @@ std::map<int64_t, FillRule> fillRules(const Graph& g)
         }
         else if(t == "ResampleBwdAttributes")
         {
-            setRule(&rules, n.uid("index_tensor_uid"), FillRule::Zero, "pooling index");
+            // An index must name a position inside its output's window, as a forward pass
+            // would have produced it.
+            const Tensor* dx = g.tensor(n.uid("dx_tensor_uid"));
+            setRule(&rules, n.uid("index_tensor_uid"), FillRule::PoolIndex, "pooling index");
+            auto it = rules.find(n.uid("index_tensor_uid"));
+            if(it != rules.end() && it->second.kind == FillRule::PoolIndex && dx && dx->dims.size() >= 3)
+            {
+                it->second.in.assign(dx->dims.begin() + 2, dx->dims.end());
+                it->second.window = n.ints("window");
+                it->second.stride = n.ints("stride");
+                it->second.pre = n.ints("pre_padding");
+            }
         }
     }
     return rules;
@@ -285,6 +297,41 @@ bool Buffers::allocateWorkspace(int64_t bytes, std::string* error)
     return true;
 }
 
+namespace
+{
+
+// poolIndex: for the element at row-major position lin of an index tensor [N, C, out...], a
+// random in-range input position of that output's window, flat within the input plane; -1 when
+// the window holds no input position or the geometry does not fit the tensor.
+int64_t poolIndex(const FillRule& r, const std::vector<int64_t>& dims, int64_t lin, hd_rng* rng)
+{
+    const size_t nsp = r.in.size();
+    if(dims.size() != nsp + 2 || r.window.size() != nsp || r.stride.size() != nsp || r.pre.size() != nsp)
+    {
+        return -1;
+    }
+    std::vector<int64_t> o(nsp);
+    for(size_t d = nsp; d-- > 0;)
+    {
+        o[d] = lin % dims[2 + d];
+        lin /= dims[2 + d];
+    }
+    int64_t flat = 0;
+    for(size_t d = 0; d < nsp; ++d)
+    {
+        const int64_t start = o[d] * r.stride[d] - r.pre[d];
+        const int64_t lo = std::max<int64_t>(start, 0), hi = std::min<int64_t>(start + r.window[d], r.in[d]) - 1;
+        if(lo > hi)
+        {
+            return -1;
+        }
+        flat = flat * r.in[d] + hd_rng_int(rng, lo, hi);
+    }
+    return flat;
+}
+
+} // namespace
+
 void Buffers::fill(const Graph& g, const std::map<int64_t, FillRule>& rules, uint64_t seed)
 {
     (void)g;
@@ -340,6 +387,7 @@ void Buffers::fill(const Graph& g, const std::map<int64_t, FillRule>& rules, uin
                 v = static_cast<double>(rule.limit > 0 ? lin % rule.limit : 0);
                 break;
             case FillRule::Zero: v = 0; break;
+            case FillRule::PoolIndex: v = static_cast<double>(poolIndex(rule, dims, lin, &rng)); break;
             }
             storeElement(t.dtype, b.data, off[0], v);
         });

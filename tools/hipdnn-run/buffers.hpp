@@ -96,10 +96,14 @@ struct FillRule
         Constant, // every element = value
         SeqLen, // integers in [1, limit] (valid sequence lengths)
         PageTable, // valid block indices in [0, limit)
-        Zero
+        Zero,
+        PoolIndex // max-pool argmax: a random in-range position of each output's window, as the
+                  // flat index within its (n, c) input plane; -1 where the window is all padding
     } kind = Uniform;
     double value = 0;
     int64_t limit = 0;
+    // PoolIndex geometry, per spatial dimension: input size, window, stride, pre-padding.
+    std::vector<int64_t> in, window, stride, pre;
     std::string why; // the role that chose the rule, for --verbose output
 };
 

@@ -36,6 +36,7 @@ const RefOpEntry kRefOps[] = {
     {"RMSNormAttributes", refRmsnorm},
     {"RMSNormBackwardAttributes", refRmsnormBackward},
     {"ResampleFwdAttributes", refResampleFwd},
+    {"ResampleBwdAttributes", refResampleBwd},
     {"SdpaAttributes", refSdpaFwd},
     {"SdpaBackwardAttributes", refSdpaBwd},
 };

@@ -1,5 +1,5 @@
 // Reference ops: convolution (fwd, bwd data, bwd filter), matmul, pointwise, reduction,
-// batchnorm inference, resample (pooling) forward. Normalizations with statistics live in
+// batchnorm inference, resample (pooling) forward and backward. Normalizations with statistics live in
 // reference_norm.cpp, SDPA in reference_sdpa.cpp.
 // Written from the op definitions (cuDNN / hipDNN semantics), in double, with the error
 // estimate described in reference.hpp. Nothing here is shared with any engine.
@@ -805,6 +805,107 @@ std::string refResampleFwd(OpContext& c)
             y->e[yi] = e;
         }
     });
+    return "";
+}
+
+// ------------------------------------------------------------------------------------------
+// Resample backward (pooling). dx is overwritten. AVGPOOL_*: every in-range input of output o's
+// window receives dy[o] / divisor(o) (window volume, or the number of in-range positions).
+// MAXPOOL: dx[index(o)] += dy[o], index being the flat position of the maximum within its
+// (n, c) input plane (d·H·W + h·W + w, PyTorch's convention); -1 (a padding maximum) routes
+// nothing. The node carries no forward input, so MAXPOOL needs the index tensor.
+
+std::string refResampleBwd(OpContext& c)
+{
+    const RefTensor* dy = c.in(c.node.uid("dy_tensor_uid"));
+    const Tensor* dxt = c.tensor(c.node.uid("dx_tensor_uid"));
+    if(!dy || !dxt)
+        return missing("dy or dx");
+    const std::string mode = c.node.str("resample_mode");
+    const bool maxpool = mode == "MAXPOOL";
+    const bool include = mode == "AVGPOOL_INCLUDE_PADDING";
+    if(!maxpool && !include && mode != "AVGPOOL_EXCLUDE_PADDING")
+        return "no reference for resample mode " + (mode.empty() ? std::string("(unset)") : mode);
+    const int64_t indexUid = c.node.uid("index_tensor_uid");
+    const RefTensor* index = indexUid >= 0 ? c.in(indexUid) : nullptr;
+    if(maxpool && !index)
+        return "no reference: MAXPOOL backward without an index tensor (the node carries no forward input)";
+    const auto& xd = dxt->dims;
+    const auto& yd = dy->dims;
+    if(xd.size() < 3 || yd.size() != xd.size() || xd[0] != yd[0] || xd[1] != yd[1])
+        return "no reference: resample shapes " + dimsText(xd) + " <- " + dimsText(yd) + " do not agree";
+    if(index && index->dims != yd)
+        return "no reference: index " + dimsText(index->dims) + " must have dy's dims " + dimsText(yd);
+    const size_t nsp = xd.size() - 2;
+    std::vector<int64_t> pre = c.node.ints("pre_padding"), post = c.node.ints("post_padding"),
+                         stride = c.node.ints("stride"), win = c.node.ints("window");
+    if(pre.size() != nsp || post.size() != nsp || stride.size() != nsp || win.size() != nsp)
+        return "no reference: padding, stride and window need " + std::to_string(nsp) + " entries each";
+    for(size_t d = 0; d < nsp; ++d)
+    {
+        if(stride[d] < 1 || win[d] < 1 || yd[2 + d] != (xd[2 + d] + pre[d] + post[d] - win[d]) / stride[d] + 1)
+            return "no reference: dy " + dimsText(yd) + " is not the pooled size of dx " + dimsText(xd);
+    }
+    std::vector<int64_t> in(xd.begin() + 2, xd.end()), out(yd.begin() + 2, yd.end());
+    const std::vector<int64_t> inStr = denseStrides(in);
+    const int64_t Sin = product(in), O = product(out), planes = xd[0] * xd[1];
+    const double volume = static_cast<double>(product(win));
+    RefTensor* dx = c.out(dxt->uid);
+    // Per dx element: Σ|terms| and the number of terms, for the summation bound.
+    std::vector<double> absSum(dx->v.size(), 0.0), terms(dx->v.size(), 0.0);
+    std::string bad;
+    forEachIndex(out, [&](const std::vector<int64_t>& o, int64_t ol) {
+        if(!bad.empty())
+            return;
+        std::vector<int64_t> inside;
+        forEachIndex(win, [&](const std::vector<int64_t>& w, int64_t) {
+            int64_t flat = 0;
+            for(size_t d = 0; d < nsp; ++d)
+            {
+                const int64_t i = o[d] * stride[d] - pre[d] + w[d];
+                if(i < 0 || i >= in[d])
+                    return;
+                flat += i * inStr[d];
+            }
+            inside.push_back(flat);
+        });
+        const double div = include ? volume : static_cast<double>(inside.size());
+        for(int64_t pl = 0; pl < planes; ++pl)
+        {
+            const int64_t yi = pl * O + ol;
+            const double g = dy->v[static_cast<size_t>(yi)], ge = dy->err(yi);
+            auto add = [&](int64_t at, double share, double shareErr) {
+                const size_t xi = static_cast<size_t>(pl * Sin + at);
+                dx->v[xi] += share;
+                dx->e[xi] += shareErr;
+                absSum[xi] += std::fabs(share);
+                terms[xi] += 1;
+            };
+            if(maxpool)
+            {
+                const double t = index->v[static_cast<size_t>(yi)];
+                if(t == -1)
+                    continue;
+                if(t < 0 || t >= static_cast<double>(Sin) || t != std::floor(t))
+                {
+                    bad = "no reference: index " + std::to_string(t) + " is outside the input plane of "
+                          + std::to_string(Sin) + " elements";
+                    return;
+                }
+                add(static_cast<int64_t>(t), g, ge);
+            }
+            else if(div > 0)
+            {
+                const double share = g / div;
+                for(int64_t i : inside)
+                    add(i, share, ge / div + kOpFactor * c.u * std::fabs(share));
+            }
+        }
+    });
+    if(!bad.empty())
+        return bad;
+    for(size_t i = 0; i < dx->v.size(); ++i)
+        dx->e[i] += terms[i] > 1 ? sumTol(c.u, terms[i], absSum[i]) : 0.0;
     return "";
 }
 

@@ -22,6 +22,7 @@ std::string refLayernormBackward(OpContext& c);
 std::string refRmsnormBackward(OpContext& c);
 std::string refBatchnormBackward(OpContext& c);
 std::string refResampleFwd(OpContext& c);
+std::string refResampleBwd(OpContext& c);
 std::string refSdpaFwd(OpContext& c);
 std::string refSdpaBwd(OpContext& c);
 

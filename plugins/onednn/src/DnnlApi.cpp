@@ -22,6 +22,31 @@ std::string versionString()
     return s;
 }
 
+bool hasKernelsFor(memory::data_type t)
+{
+    auto probe = [](memory::data_type type) {
+        try
+        {
+            const memory::desc d({16}, type, memory::format_tag::a);
+            eltwise_forward::primitive_desc(
+                eltwise_forward::desc(prop_kind::forward_inference, algorithm::eltwise_relu, d, 0.f), cpuEngine());
+            return true;
+        }
+        catch(const dnnl::error&)
+        {
+            return false;
+        }
+    };
+    static const bool bf16 = probe(memory::data_type::bf16);
+    static const bool f16 = probe(memory::data_type::f16);
+    switch(t)
+    {
+    case memory::data_type::bf16: return bf16;
+    case memory::data_type::f16: return f16;
+    default: return true;
+    }
+}
+
 namespace
 {
 
@@ -269,6 +294,7 @@ Built poolingBackward(algorithm alg, const md& diffSrc, const md& diffDst, const
     Built b;
     b.diffSrc = pd.diff_src_desc();
     b.diffDst = pd.diff_dst_desc();
+    b.workspace = pd.workspace_desc();
     finish<pooling_backward>(b, pd, build);
     return b;
 }

@@ -22,6 +22,10 @@ const dnnl::engine& cpuEngine();
 // versionString: "2.6.3 (cpu runtime OpenMP)".
 std::string versionString();
 
+// hasKernelsFor: whether oneDNN has CPU kernels for data type t on this machine (oneDNN 2.6:
+// bf16 needs AVX-512, f16 AVX512-FP16). Probed once per type with a small eltwise.
+bool hasKernelsFor(dnnl::memory::data_type t);
+
 struct Built
 {
     dnnl::primitive prim; // empty unless built
@@ -66,8 +70,8 @@ Built poolingForward(dnnl::algorithm alg, const md& src, const md& dst, const dn
                      const dnnl::memory::dims& kernel, const dnnl::memory::dims& padL,
                      const dnnl::memory::dims& padR, bool training, bool build);
 
-// Average pooling backward (diff_dst -> diff_src); max pooling needs oneDNN's forward workspace,
-// which hipDNN graphs do not carry.
+// Pooling backward (diff_dst -> diff_src). Max pooling reads a workspace (Built::workspace:
+// per output, the position of the maximum within its window; see PoolIndex.hpp).
 Built poolingBackward(dnnl::algorithm alg, const md& diffSrc, const md& diffDst, const dnnl::memory::dims& strides,
                       const dnnl::memory::dims& kernel, const dnnl::memory::dims& padL, const dnnl::memory::dims& padR,
                       bool build);

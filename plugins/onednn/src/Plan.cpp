@@ -208,6 +208,7 @@ private:
     size_t wsTop_ = 0;
     size_t scratchMax_ = 0;
     size_t next_ = 0; // index of the next node to plan
+    bool viaF32_ = false; // the node being planned converts bf16/f16 inputs to f32 itself (SDPA)
 
     // ---- tensors ---------------------------------------------------------------------------
     const Tensor& tensor(int64_t uid, const char* role, const std::string& node)
@@ -218,6 +219,14 @@ private:
         if(!mapType(t->dtype))
             throw Unsupported(node + ": " + role + " tensor " + t->label() + " has data type "
                               + fbs::EnumNameDataType(t->dtype) + ", which the oneDNN engine does not handle");
+        // SDPA computes on exact f32 copies; every other node hands the type to oneDNN's kernels.
+        if(!viaF32_ && !api::hasKernelsFor(*mapType(t->dtype)))
+        {
+            const std::string type = fbs::EnumNameDataType(t->dtype), version = api::versionString();
+            throw Unsupported(node + ": " + role + " tensor " + t->label() + " is " + type + "; oneDNN "
+                              + version.substr(0, version.find(' ')) + " has no " + type
+                              + " kernels for this CPU (bfloat16 needs AVX-512, half AVX512-FP16)");
+        }
         return *t;
     }
 
@@ -1242,6 +1251,12 @@ private:
     void sdpaForward(const fbs::Node& n, const std::string& name)
     {
         const auto& a = *n.attributes_as_SdpaAttributes();
+        viaF32_ = true;
+        struct Reset
+        {
+            bool& flag;
+            ~Reset() { flag = false; }
+        } reset{viaF32_};
         auto refuse = [&](const flatbuffers::Optional<int64_t>& uid, const char* what) {
             if(uid.has_value())
                 throw Unsupported(name + ": SDPA with " + what + " is not supported by the oneDNN engine");
@@ -1503,13 +1518,15 @@ private:
         const auto padL = read(a.pre_padding(), "pre_padding"), padR = read(a.post_padding(), "post_padding");
         const auto strides = read(a.stride(), "stride"), kernel = read(a.window(), "window");
         algorithm alg;
+        const Tensor* index = nullptr;
         switch(a.resample_mode())
         {
         case fbs::ResampleMode::AVGPOOL_INCLUDE_PADDING: alg = algorithm::pooling_avg_include_padding; break;
         case fbs::ResampleMode::AVGPOOL_EXCLUDE_PADDING: alg = algorithm::pooling_avg_exclude_padding; break;
         case fbs::ResampleMode::MAXPOOL:
-            throw Unsupported(name + ": max pooling backward (oneDNN routes it through its own forward workspace, "
-                                     "not hipDNN's index tensor)");
+            alg = algorithm::pooling_max;
+            index = &maxPoolIndex(a, dy, padL, padR, kernel, name);
+            break;
         default: throw Unsupported(name + ": resample mode is not a pooling mode");
         }
         bool dyR = false, dxR = false;
@@ -1530,11 +1547,92 @@ private:
             addReorder(mdOf(dy), dyb, dyMd, t, name + " dy");
             dyb = t;
         }
+        std::vector<Arg> args;
+        if(index)
+            args.push_back(Arg{DNNL_ARG_WORKSPACE, b.workspace,
+                               indexAsWorkspace(*index, b.workspace, dy, dx, padL, strides, kernel, name)});
         const Buffer dxOut = output(dx, name);
         const Buffer dxb = dxR ? temp(dxMd) : dxOut;
-        addStep(b, {Arg{DNNL_ARG_DIFF_DST, dyMd, dyb}, Arg{DNNL_ARG_DIFF_SRC, dxMd, dxb}}, "pooling_bwd");
+        args.push_back(Arg{DNNL_ARG_DIFF_DST, dyMd, dyb});
+        args.push_back(Arg{DNNL_ARG_DIFF_SRC, dxMd, dxb});
+        addStep(b, std::move(args), index ? "pooling_bwd(max)" : "pooling_bwd");
         if(dxR)
             addReorder(dxMd, dxb, mdOf(dx), dxOut, name + " dx");
+    }
+
+    // maxPoolIndex: the index tensor of a max-pool backward node, checked for what the
+    // conversion into oneDNN's workspace (PoolIndex.hpp) can express.
+    const Tensor& maxPoolIndex(const fbs::ResampleBwdAttributes& a, const Tensor& dy, const dnnl::memory::dims& padL,
+                               const dnnl::memory::dims& padR, const dnnl::memory::dims& kernel, const std::string& name)
+    {
+        if(!a.index_tensor_uid().has_value())
+            throw Unsupported(name + ": max pooling backward without an index tensor (the node carries no forward input "
+                                     "to recompute the maxima from)");
+        const Tensor* t = p_.tensors_.find(*a.index_tensor_uid());
+        if(t == nullptr)
+            throw Unsupported(name + ": index tensor uid " + std::to_string(*a.index_tensor_uid()) + " is not in the graph");
+        if(!indexTypeSupported(t->dtype))
+            throw Unsupported(name + ": index tensor " + t->label() + " has data type " + fbs::EnumNameDataType(t->dtype)
+                              + " (INT8, UINT8, INT32 or INT64 expected)");
+        if(t->dims != dy.dims || t->isConstant || t->isPassByValue)
+            throw Unsupported(name + ": index tensor " + t->label() + " must be a tensor with dy's dims");
+        bool padded = false, allPaddingWindow = false;
+        for(size_t d = 0; d < kernel.size(); ++d)
+        {
+            padded = padded || padL[d] != 0 || padR[d] != 0;
+            allPaddingWindow = allPaddingWindow || padL[d] >= kernel[d] || padR[d] >= kernel[d];
+        }
+        // Where the maximum can be a padding element, the index is -1 and its gradient goes
+        // nowhere; oneDNN's workspace always names a window position.
+        if(padded && a.padding_mode() == fbs::PaddingMode::ZERO_PAD)
+            throw Unsupported(name + ": max pooling backward with ZERO_PAD padding (a padding maximum, index -1, "
+                                     "has no oneDNN workspace form)");
+        if(allPaddingWindow)
+            throw Unsupported(name + ": max pooling backward with padding as wide as the window (a window of only "
+                                     "padding has index -1, which oneDNN's workspace cannot express)");
+        return *t;
+    }
+
+    // indexAsWorkspace: a workspace buffer in oneDNN's max-pool workspace layout `wsMd`, filled
+    // from the index tensor by a conversion step before the backward primitive.
+    Buffer indexAsWorkspace(const Tensor& index, const mdesc& wsMd, const Tensor& dy, const Tensor& dx,
+                            const dnnl::memory::dims& padL, const dnnl::memory::dims& strides,
+                            const dnnl::memory::dims& kernel, const std::string& name)
+    {
+        const dnnl_memory_desc_t& w = wsMd.data;
+        const bool plain = w.format_kind == dnnl_blocked && w.format_desc.blocking.inner_nblks == 0;
+        if(!plain || (w.data_type != dnnl_u8 && w.data_type != dnnl_s32) || w.ndims != dy.rank())
+            throw Unsupported(name + ": oneDNN's max-pool workspace for these shapes is not a plain u8/s32 tensor");
+        PoolIndexGeometry g;
+        const int spatial = dy.rank() - 2;
+        g.indexType = index.dtype;
+        g.workspaceS32 = w.data_type == dnnl_s32;
+        g.spatial = spatial;
+        g.n = dy.dims[0];
+        g.c = dy.dims[1];
+        g.indexStrides[0] = index.strides[0];
+        g.indexStrides[1] = index.strides[1];
+        g.workspaceStrides[0] = w.format_desc.blocking.strides[0];
+        g.workspaceStrides[1] = w.format_desc.blocking.strides[1];
+        for(int d = 0; d < spatial; ++d)
+        {
+            const int at = 3 - spatial + d; // spatial dims padded to three, leading 1s
+            const size_t s = static_cast<size_t>(d);
+            g.in[at] = dx.dims[2 + s];
+            g.out[at] = dy.dims[2 + s];
+            g.window[at] = kernel[s];
+            g.stride[at] = strides[s];
+            g.pre[at] = padL[s];
+            g.indexStrides[2 + at] = index.strides[2 + s];
+            g.workspaceStrides[2 + at] = w.format_desc.blocking.strides[2 + s];
+        }
+        g.indexLabel = index.label();
+        Step s;
+        s.what = "max-pool index to oneDNN workspace [hipdnngo]";
+        s.convert = IndexConversion{PoolIndexConverter(std::move(g)), input(index, name), temp(wsMd)};
+        const Buffer ws = s.convert->workspace;
+        p_.steps_.push_back(std::move(s));
+        return ws;
     }
 
     void poolingForward(const fbs::Node& n, const std::string& name)
@@ -1852,22 +1950,28 @@ void Plan::execute(void* workspace, const hipdnnPluginDeviceBuffer_t* buffers, u
     const dnnl::engine& eng = api::cpuEngine();
     dnnl::stream stream(eng);
     std::unordered_map<int, dnnl::memory> args;
+    auto where = [&](const Buffer& b) -> void* {
+        switch(b.kind)
+        {
+        case Buffer::Kind::External: return ptrs[static_cast<size_t>(b.tensor)];
+        case Buffer::Kind::Workspace: return ws + b.offset;
+        case Buffer::Kind::Scratch: return ws + scratchOffset_;
+        case Buffer::Kind::Constant: return constants + b.offset;
+        case Buffer::Kind::Fused: break; // never an argument
+        }
+        return nullptr;
+    };
     for(const Step& s : steps_)
     {
+        if(s.convert)
+        {
+            stream.wait(); // the index may be an earlier step's output
+            s.convert->converter.run(where(s.convert->index), where(s.convert->workspace));
+            continue;
+        }
         args.clear();
         for(const Arg& a : s.args)
-        {
-            void* p = nullptr;
-            switch(a.buf.kind)
-            {
-            case Buffer::Kind::External: p = ptrs[static_cast<size_t>(a.buf.tensor)]; break;
-            case Buffer::Kind::Workspace: p = ws + a.buf.offset; break;
-            case Buffer::Kind::Scratch: p = ws + scratchOffset_; break;
-            case Buffer::Kind::Constant: p = constants + a.buf.offset; break;
-            case Buffer::Kind::Fused: break; // never an argument
-            }
-            args.emplace(a.id, dnnl::memory(a.md, eng, p));
-        }
+            args.emplace(a.id, dnnl::memory(a.md, eng, where(a.buf)));
         s.prim.execute(stream, args);
     }
     stream.wait();

@@ -7,9 +7,11 @@
 
 #include "DnnlApi.hpp"
 #include "Graph.hpp"
+#include "PoolIndex.hpp"
 
 #include <hipdnn_plugin_sdk/PluginApiDataTypes.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,11 +40,19 @@ struct Arg
     Buffer buf;
 };
 
+// A step the engine computes itself: hipDNN's max-pool index into oneDNN's workspace.
+struct IndexConversion
+{
+    PoolIndexConverter converter;
+    Buffer index, workspace;
+};
+
 struct Step
 {
     dnnl::primitive prim;
     std::vector<Arg> args;
     std::string what; // "conv_fwd(+bias+relu) brgconv:avx512_core"
+    std::optional<IndexConversion> convert; // set: this step runs the conversion, not prim
 };
 
 class Plan

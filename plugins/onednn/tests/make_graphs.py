@@ -266,14 +266,19 @@ def ln_backward(name, xd, count, io="float"):
     g.write()
 
 
-def pooling_bwd(name, xd, window, stride, pre, post, mode, layout=nchw, io="float"):
+def pooling_bwd(name, xd, window, stride, pre, post, mode, layout=nchw, io="float", index=None,
+                pad_mode="ZERO_PAD", index_strides=None):
+    """index: the index tensor's data type (max pooling), or None for no index tensor."""
     g = G(name, io)
     sd = len(window)
     yd = xd[:2] + [(xd[2 + i] + pre[i] + post[i] - window[i]) // stride[i] + 1 for i in range(sd)]
     dy, dx = g.t("dy", yd, layout(yd)), g.t("dx", xd, layout(xd))
-    g.node("ResampleBwdAttributes", "poolb", {"dy_tensor_uid": dy}, {"dx_tensor_uid": dx})
+    inputs = {"dy_tensor_uid": dy}
+    if index:
+        inputs["index_tensor_uid"] = g.t("index", yd, index_strides or layout(yd), dtype=index)
+    g.node("ResampleBwdAttributes", "poolb", inputs, {"dx_tensor_uid": dx})
     g.nodes[-1]["attributes"] = {"pre_padding": pre, "post_padding": post, "stride": stride, "window": window,
-                                 "resample_mode": mode, "padding_mode": "ZERO_PAD"}
+                                 "resample_mode": mode, "padding_mode": pad_mode}
     g.write()
 
 
@@ -435,6 +440,27 @@ def main():
     pooling_bwd("pass_pool_bwd_avg_exclude_pad_nhwc", [2, 16, 10, 10], [2, 2], [2, 2], [0, 0], [0, 0],
                 "AVGPOOL_EXCLUDE_PADDING", layout=nhwc)
     pooling_bwd("decline_pool_bwd_max", [2, 8, 9, 9], [3, 3], [2, 2], [1, 1], [1, 1], "MAXPOOL")
+    # Max pooling backward through the index tensor: overlapping windows (stride < window) so
+    # that one input collects several gradients; int32, int64, uint8 and strided indices; 1-D,
+    # 2-D and 3-D; a window of 256+ elements (oneDNN's s32 workspace). Their indices are random
+    # positions inside each window (hipdnn-run's fill), not only maxima.
+    pooling_bwd("pass_pool_bwd_max_3x3_s2_index_i32", [2, 8, 9, 9], [3, 3], [2, 2], [1, 1], [1, 1], "MAXPOOL",
+                index="int32", pad_mode="NEG_INF_PAD")
+    pooling_bwd("pass_pool_bwd_max_nhwc_index_i64", [2, 16, 10, 11], [3, 2], [1, 2], [1, 0], [0, 1], "MAXPOOL",
+                layout=nhwc, index="int64", pad_mode="NEG_INF_PAD")
+    pooling_bwd("pass_pool_bwd_max_1d_index_u8", [2, 4, 20], [3], [1], [0], [0], "MAXPOOL", index="uint8",
+                pad_mode="ZERO_PAD")
+    pooling_bwd("pass_pool_bwd_max_3d_index_strided", [1, 3, 5, 6, 7], [2, 3, 2], [1, 2, 2], [1, 1, 0], [0, 1, 1],
+                "MAXPOOL", index="int32", pad_mode="NEG_INF_PAD",
+                index_strides=nhwc([1, 3, 5, 3, 4]))
+    pooling_bwd("pass_pool_bwd_max_window_17x17", [1, 2, 40, 40], [17, 17], [5, 5], [2, 2], [2, 2], "MAXPOOL",
+                index="int32", pad_mode="NEG_INF_PAD")
+    # A window wider than the input (padding on both sides): offsets from the window origin are
+    # ambiguous, the conversion divides instead of looking them up.
+    pooling_bwd("pass_pool_bwd_max_window_wider_than_input", [2, 3, 2, 3], [3, 4], [1, 1], [1, 1], [1, 1], "MAXPOOL",
+                index="int32", pad_mode="NEG_INF_PAD")
+    pooling_bwd("decline_pool_bwd_max_zero_pad", [2, 8, 9, 9], [3, 3], [2, 2], [1, 1], [1, 1], "MAXPOOL",
+                index="int32")
     pooling("pass_pool_max_1d", [2, 4, 20], [3], [1], [0], [0], "MAXPOOL", "NEG_INF_PAD")
     pointwise("decline_pw_sub_broadcast_first", "sub", [1, 5], [4, 5])
 

@@ -1,0 +1,96 @@
+// TestPlan: the C API steps shared by the oneDNN engine's C++ tests: a JSON graph finalized into
+// a plan on one named engine, and variant packs for it.
+#pragma once
+
+#include <hipdnn_backend.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace testplan
+{
+
+// ck exits the test on a failed call, printing the status and the library's last error.
+inline void ck(hipdnnStatus_t s, const char* what)
+{
+    if(s != HIPDNN_STATUS_SUCCESS)
+    {
+        char msg[2048] = {0};
+        hipdnnGetLastErrorString(msg, sizeof msg);
+        std::fprintf(stderr, "FAIL: %s: %s: %s\n", what, hipdnnGetErrorString(s), msg);
+        std::exit(1);
+    }
+}
+
+struct Plan
+{
+    hipdnnBackendDescriptor_t graph = nullptr, engine = nullptr, cfg = nullptr, plan = nullptr;
+    int64_t workspaceSize = 0;
+
+    Plan(hipdnnHandle_t h, const std::string& json, const char* engineName)
+    {
+        ck(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&graph, json.data(), json.size()), "deserialize");
+        ck(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h), "graph handle");
+        ck(hipdnnBackendFinalize(graph), "finalize graph");
+        int64_t id = 0;
+        ck(hipdnnGetEngineIdByName_ext(h, engineName, &id), "engine id");
+        ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &engine), "engine");
+        ck(hipdnnBackendSetAttribute(engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph),
+           "engine graph");
+        ck(hipdnnBackendSetAttribute(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id), "engine index");
+        ck(hipdnnBackendFinalize(engine), "finalize engine");
+        ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg), "config");
+        ck(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &engine),
+           "config engine");
+        ck(hipdnnBackendFinalize(cfg), "finalize config");
+        ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan), "plan");
+        ck(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg),
+           "plan config");
+        ck(hipdnnBackendFinalize(plan), "finalize plan");
+        ck(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, nullptr,
+                                     &workspaceSize),
+           "workspace size");
+    }
+    Plan(const Plan&) = delete;
+    Plan& operator=(const Plan&) = delete;
+    ~Plan()
+    {
+        for(auto* d : {plan, cfg, engine, graph})
+            hipdnnBackendDestroyDescriptor(d);
+    }
+};
+
+// Pack: a variant pack with its own 64-byte aligned workspace of the plan's size.
+struct Pack
+{
+    hipdnnBackendDescriptor_t pack = nullptr;
+    std::vector<uint8_t> ws;
+
+    Pack(const Plan& p, std::vector<int64_t> uids, std::vector<void*> ptrs)
+    {
+        ws.assign(static_cast<size_t>(p.workspaceSize) + 64, 0);
+        void* w = ws.data() + (64 - reinterpret_cast<uintptr_t>(ws.data()) % 64) % 64;
+        ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack), "pack");
+        ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
+                                     static_cast<int64_t>(uids.size()), uids.data()),
+           "uids");
+        ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
+                                     static_cast<int64_t>(ptrs.size()), ptrs.data()),
+           "ptrs");
+        ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &w), "ws");
+        ck(hipdnnBackendFinalize(pack), "finalize pack");
+    }
+    Pack(Pack&& o) noexcept : pack(o.pack), ws(std::move(o.ws)) { o.pack = nullptr; }
+    Pack(const Pack&) = delete;
+    Pack& operator=(const Pack&) = delete;
+    ~Pack()
+    {
+        if(pack)
+            hipdnnBackendDestroyDescriptor(pack);
+    }
+};
+
+} // namespace testplan
