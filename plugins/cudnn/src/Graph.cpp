@@ -76,6 +76,16 @@ bool mapType(fbs::DataType t, cudnnDataType_t* out)
     }
 }
 
+// requireKnown declines a value beyond this build's schema (a newer writer's graph, kept opaque
+// by the host): the engine cannot know what it asks for, so it never maps it to a default.
+template <typename E>
+void requireKnown(E v, E max, const char* what)
+{
+    const int n = static_cast<int>(v);
+    if(n < 0 || n > static_cast<int>(max))
+        throw Unsupported(std::string(what) + " value " + std::to_string(n) + " is not known to this engine (a newer schema)");
+}
+
 int pointwiseMode(fbs::PointwiseMode m)
 {
     using P = fbs::PointwiseMode;
@@ -589,6 +599,7 @@ Model readModel(const fbs::Graph& graph)
             op.postPad = longs(a->post_padding());
             op.stride = longs(a->stride());
             op.dilation = longs(a->dilation());
+            requireKnown(a->conv_mode(), fbs::ConvMode::MAX, "conv_mode");
             op.mode = a->conv_mode() == fbs::ConvMode::CONVOLUTION ? CUDNN_CONVOLUTION : CUDNN_CROSS_CORRELATION;
             const size_t sp = op.stride.size();
             if(sp < 2 || sp > 3 || op.prePad.size() != sp || op.postPad.size() != sp || op.dilation.size() != sp)
@@ -637,6 +648,7 @@ Model readModel(const fbs::Graph& graph)
         {
             const auto* a = n->attributes_as_PointwiseAttributes();
             op.kind = OpKind::Pointwise;
+            requireKnown(a->operation(), fbs::PointwiseMode::MAX, "pointwise mode");
             op.mode = pointwiseMode(a->operation());
             if(op.mode < 0)
                 throw Unsupported("pointwise mode " + std::string(fbs::EnumNamePointwiseMode(a->operation())) + " has no cuDNN equivalent");
@@ -670,6 +682,7 @@ Model readModel(const fbs::Graph& graph)
         {
             const auto* a = n->attributes_as_ReductionAttributes();
             op.kind = OpKind::Reduction;
+            requireKnown(a->mode(), fbs::ReductionMode::MAX, "reduction mode");
             op.mode = reductionOp(a->mode());
             if(op.mode < 0)
                 throw Unsupported("reduction mode " + std::string(fbs::EnumNameReductionMode(a->mode())) + " is not supported");
@@ -686,6 +699,7 @@ Model readModel(const fbs::Graph& graph)
             op.t = {a->x_tensor_uid(), a->scale_tensor_uid(), a->bias_tensor_uid(), a->epsilon_tensor_uid(), a->y_tensor_uid(),
                     a->mean_tensor_uid().has_value() ? a->mean_tensor_uid().value() : -1,
                     a->inv_variance_tensor_uid().has_value() ? a->inv_variance_tensor_uid().value() : -1};
+            requireKnown(a->forward_phase(), fbs::NormFwdPhase::MAX, "forward_phase");
             const bool training = a->forward_phase() == fbs::NormFwdPhase::TRAINING
                                   || (a->forward_phase() == fbs::NormFwdPhase::NOT_SET && op.t[5] >= 0);
             op.phase = training ? CUDNN_NORM_FWD_TRAINING : CUDNN_NORM_FWD_INFERENCE;
@@ -702,6 +716,7 @@ Model readModel(const fbs::Graph& graph)
             op.t = {a->x_tensor_uid(), a->scale_tensor_uid(), a->bias_tensor_uid().has_value() ? a->bias_tensor_uid().value() : -1,
                     a->epsilon_tensor_uid(), a->y_tensor_uid(), -1,
                     a->inv_rms_tensor_uid().has_value() ? a->inv_rms_tensor_uid().value() : -1};
+            requireKnown(a->forward_phase(), fbs::NormFwdPhase::MAX, "forward_phase");
             const bool training = a->forward_phase() == fbs::NormFwdPhase::TRAINING
                                   || (a->forward_phase() == fbs::NormFwdPhase::NOT_SET && op.t[6] >= 0);
             op.phase = training ? CUDNN_NORM_FWD_TRAINING : CUDNN_NORM_FWD_INFERENCE;
@@ -778,6 +793,15 @@ Model readModel(const fbs::Graph& graph)
         {
             op.kind = OpKind::Sdpa;
             op.sdpa = n->attributes_as_SdpaAttributes();
+            requireKnown(op.sdpa->diagonal_alignment(), fbs::DiagonalAlignment::MAX, "sdpa diagonal_alignment");
+            requireKnown(op.sdpa->implementation(), fbs::AttentionImplementation::MAX, "sdpa implementation");
+            requireKnown(op.sdpa->mma_core_mode(), fbs::DataType::MAX, "sdpa mma_core_mode");
+            if(op.sdpa->implementation() == fbs::AttentionImplementation::UNIFIED)
+                throw Unsupported("sdpa implementation UNIFIED is not offered: this engine lowers SDPA to cuDNN's composite pattern");
+            if(op.sdpa->mma_core_mode() != fbs::DataType::UNSET && op.sdpa->mma_core_mode() != fbs::DataType::HALF
+               && op.sdpa->mma_core_mode() != fbs::DataType::BFLOAT16)
+                throw Unsupported(std::string("sdpa mma_core_mode ") + fbs::EnumNameDataType(op.sdpa->mma_core_mode())
+                                  + " is not translated (fp8 attention)");
             minRank = std::max(minRank, 4);
             m.summary += "sdpa_fwd";
             break;

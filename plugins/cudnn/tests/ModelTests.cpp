@@ -179,6 +179,13 @@ int main()
               && stats->dims == std::vector<int64_t>({1, 2, 64, 1}));
         const TensorSpec* p = m.find(m.ops.back().t[0]);
         CHECK(p != nullptr && p->dtype == CUDNN_DATA_BFLOAT16); // probabilities in Q's type
+        // No scale given: hipDNN's default 1/sqrt(d) = 0.125, a by-value constant after Q.K^T.
+        CHECK(m.ops.size() > 1 && m.ops[1].mode == CUDNN_POINTWISE_MUL);
+        const TensorSpec* sc = m.ops.size() > 1 ? m.find(m.ops[1].t[1]) : nullptr;
+        float scale = 0;
+        if(sc != nullptr && sc->constant)
+            std::memcpy(&scale, sc->value.data(), sizeof scale);
+        CHECK(scale == 0.125f);
     }
     { // SDPA stats must be fp32, as cuDNN writes them
         GB g;
@@ -195,6 +202,31 @@ int main()
         const auto attrs = b.Finish();
         g.node(fbs::NodeAttributes::SdpaAttributes, attrs.Union());
         CHECK(throwsUnsupported(g.finish(), "stats must be fp32"));
+    }
+    { // values beyond this build's schema (a newer writer's, kept by the host) are declined, never
+      // mapped to a default: conv_mode 7, an SDPA diagonal_alignment 5
+        GB g;
+        g.tensor(1, fbs::DataType::HALF, {2, 8, 4, 4}, {128, 1, 32, 8});
+        g.tensor(2, fbs::DataType::HALF, {16, 8, 3, 3}, {72, 1, 24, 8});
+        g.tensor(3, fbs::DataType::HALF, {2, 16, 4, 4}, {256, 1, 64, 16});
+        const std::vector<int64_t> pad{1, 1}, one{1, 1};
+        g.node(fbs::NodeAttributes::ConvolutionFwdAttributes,
+               fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &pad, &pad, &one, &one, static_cast<fbs::ConvMode>(7)).Union());
+        CHECK(throwsUnsupported(g.finish(), "conv_mode value 7 is not known"));
+
+        GB h;
+        const std::vector<int64_t> d{1, 2, 64, 64}, st{8192, 4096, 64, 1};
+        for(int64_t uid = 1; uid <= 4; ++uid)
+            h.tensor(uid, fbs::DataType::BFLOAT16, d, st);
+        fbs::SdpaAttributesBuilder b(h.fbb);
+        b.add_q_tensor_uid(1);
+        b.add_k_tensor_uid(2);
+        b.add_v_tensor_uid(3);
+        b.add_o_tensor_uid(4);
+        b.add_diagonal_alignment(static_cast<fbs::DiagonalAlignment>(5));
+        const auto attrs = b.Finish();
+        h.node(fbs::NodeAttributes::SdpaAttributes, attrs.Union());
+        CHECK(throwsUnsupported(h.finish(), "sdpa diagonal_alignment value 5 is not known"));
     }
     { // declines name the reason
         GB g;
