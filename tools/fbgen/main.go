@@ -25,6 +25,12 @@
 // Usage (from internal/fb, see doc.go):
 //
 //	go run ../../tools/fbgen -schemas ../../schemas -out .
+//
+// With -wire FILE, fbgen instead parses the schemas itself (schema.go; flatc
+// is not needed) and writes internal/wire's op tables and enum domains to
+// FILE (wire.go says what they hold). From internal/wire:
+//
+//	go run ../../tools/fbgen -schemas ../../schemas -wire zz_generated.go
 package main
 
 import (
@@ -50,29 +56,69 @@ func main() {
 	out := flag.String("out", ".", "directory of the Go package to (re)generate")
 	flatc := flag.String("flatc", "flatc", "flatc executable")
 	keep := flag.Bool("keep", false, "keep the temporary directory (transformed schemas) and print its path")
+	wire := flag.String("wire", "", "write internal/wire's op tables to this file instead of running flatc")
 	flag.Parse()
-	if err := run(*schemas, *out, *flatc, *keep); err != nil {
+	var err error
+	if *wire != "" {
+		err = writeWire(*schemas, *wire)
+	} else {
+		err = run(*schemas, *out, *flatc, *keep)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "fbgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(schemaDir, outDir, flatc string, keep bool) error {
-	files, err := filepath.Glob(filepath.Join(schemaDir, "*.fbs"))
+// readSchemas returns the .fbs files of dir, file name -> text.
+func readSchemas(dir string) (map[string]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.fbs"))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("no .fbs files in %s", schemaDir)
+		return nil, fmt.Errorf("no .fbs files in %s", dir)
 	}
-	sort.Strings(files)
 	src := map[string]string{}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		src[filepath.Base(f)] = string(b)
+	}
+	return src, nil
+}
+
+// wireTables parses the schemas of dir and renders internal/wire's tables.
+func wireTables(schemaDir string) ([]byte, error) {
+	src, err := readSchemas(schemaDir)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return GenerateWire(s)
+}
+
+// writeWire writes the tables to path, leaving an identical file untouched.
+func writeWire(schemaDir, path string) error {
+	b, err := wireTables(schemaDir)
+	if err != nil {
+		return err
+	}
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, b) {
+		return nil
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+func run(schemaDir, outDir, flatc string, keep bool) error {
+	src, err := readSchemas(schemaDir)
+	if err != nil {
+		return err
 	}
 	transformed, err := Transform(src)
 	if err != nil {
