@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/hipdnn-go/backend/internal/fbread"
 )
 
 // SerializedExecutionPlan (execution_plan.fbs, no file identifier): the envelope of a
@@ -55,24 +57,24 @@ func DecodePlan(buf []byte) (p *Plan, err error) {
 			p, err = nil, malformedf("serialized execution plan: decoder fault: %v", x)
 		}
 	}()
-	r := newFBReader(buf)
-	t, err := rootTable(r, "SerializedExecutionPlan")
+	r := fbread.New(buf)
+	t, err := r.Root("SerializedExecutionPlan")
 	if err != nil {
 		return nil, envelopeErr("serialized execution plan", err)
 	}
 	p = &Plan{}
 	steps := []func() error{
-		func() error { v, _, e := r.i32(t, 0, "version"); p.Version = uint32(v); return e },
-		func() error { v, _, e := r.i64(t, 1, "engine_id"); p.EngineID = v; return e },
-		func() error { v, _, e := r.i64(t, 2, "workspace_size"); p.WorkspaceSize = v; return e },
-		func() error { v, _, e := r.longs(t, 3, "tensor_uids"); p.TensorUIDs = v; return e },
-		func() error { v, _, e := r.bytes(t, 4, "plugin_payload"); p.Payload = v; return e },
+		func() error { v, _, e := r.I32(t, 0, "version"); p.Version = uint32(v); return e },
+		func() error { v, _, e := r.I64(t, 1, "engine_id"); p.EngineID = v; return e },
+		func() error { v, _, e := r.I64(t, 2, "workspace_size"); p.WorkspaceSize = v; return e },
+		func() error { v, _, e := r.Longs(t, 3, "tensor_uids"); p.TensorUIDs = v; return e },
+		func() error { v, _, e := r.Bytes(t, 4, "plugin_payload"); p.Payload = v; return e },
 		func() error {
-			v, _, e := r.u8(t, 5, "is_override_shape_enabled")
+			v, _, e := r.Byte(t, 5, "is_override_shape_enabled")
 			p.IsOverrideShapeEnabled = v != 0
 			return e
 		},
-		func() error { v, _, e := r.longs(t, 6, "tensor_alignments"); p.TensorAlignments = v; return e },
+		func() error { v, _, e := r.Longs(t, 6, "tensor_alignments"); p.TensorAlignments = v; return e },
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {
@@ -85,25 +87,10 @@ func DecodePlan(buf []byte) (p *Plan, err error) {
 	return p, nil
 }
 
-// rootTable verifies the root offset and the root table of a buffer.
-func rootTable(r *fbReader, what string) (fbTable, error) {
-	if len(r.buf) < minBufferSize {
-		return fbTable{}, r.truncated("%d bytes, a flatbuffer needs at least %d", len(r.buf), minBufferSize)
-	}
-	if len(r.buf) >= maxBufferSize {
-		return fbTable{}, r.bad("%d bytes exceed the flatbuffer limit", len(r.buf))
-	}
-	pos, err := r.offset(0, what+" root")
-	if err != nil {
-		return fbTable{}, err
-	}
-	return r.table(pos, what)
-}
-
 func envelopeErr(what string, err error) error {
-	var fe *fbError
+	var fe *fbread.Error
 	if errors.As(err, &fe) {
-		return malformedf("%s: %s", what, fe.msg)
+		return malformedf("%s: %s", what, fe.Msg)
 	}
 	return prefixed(err, "%s", what)
 }

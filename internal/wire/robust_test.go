@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/hipdnn-go/backend/internal/fbread"
 )
 
 func mustEncode(t testing.TB, g *Graph) []byte {
@@ -31,26 +33,26 @@ type located struct {
 
 func locate(t testing.TB, buf []byte) located {
 	t.Helper()
-	r := newFBReader(buf)
-	root, err := r.offset(0, "root")
+	r := fbread.New(buf)
+	root, err := r.Offset(0, "root")
 	if err != nil {
 		t.Fatal(err)
 	}
-	gt, _ := r.table(root, "graph")
+	gt, _ := r.Table(root, "graph")
 	var l located
-	tv, err := r.offset(r.field(gt, graphTensors), "tensors")
+	tv, err := r.Offset(r.Field(gt, graphTensors), "tensors")
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.tensorsLen = tv
-	l.firstTensor, _ = r.offset(tv+4, "tensor")
-	tt, _ := r.table(l.firstTensor, "tensor")
-	l.firstDims, _ = r.offset(r.field(tt, tensorDims), "dims")
-	nv, _ := r.offset(r.field(gt, graphNodes), "nodes")
-	np, _ := r.offset(nv+4, "node")
-	nt, _ := r.table(np, "node")
-	l.nodeTag = r.field(nt, nodeAttributesType)
-	l.nodeAttrs = r.field(nt, nodeAttributes)
+	l.firstTensor, _ = r.Offset(tv+4, "tensor")
+	tt, _ := r.Table(l.firstTensor, "tensor")
+	l.firstDims, _ = r.Offset(r.Field(tt, tensorDims), "dims")
+	nv, _ := r.Offset(r.Field(gt, graphNodes), "nodes")
+	np, _ := r.Offset(nv+4, "node")
+	nt, _ := r.Table(np, "node")
+	l.nodeTag = r.Field(nt, nodeAttributesType)
+	l.nodeAttrs = r.Field(nt, nodeAttributes)
 	return l
 }
 
@@ -125,10 +127,10 @@ func TestHugeDeclaredLength(t *testing.T) {
 	b.Finish(b.EndObject())
 	buf := append([]byte(nil), b.FinishedBytes()...)
 	l := int64(-1)
-	r := newFBReader(buf)
-	root, _ := r.offset(0, "root")
-	gt, _ := r.table(root, "graph")
-	l, _ = r.offset(r.field(gt, graphTensors), "tensors")
+	r := fbread.New(buf)
+	root, _ := r.Offset(0, "root")
+	gt, _ := r.Table(root, "graph")
+	l, _ = r.Offset(r.Field(gt, graphTensors), "tensors")
 	for len(buf) < 100 {
 		buf = append(buf, 0)
 	}
@@ -174,13 +176,13 @@ func TestSharedDataBudget(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "exceeds 64 times the buffer size") {
 		t.Errorf("got %v", err)
 	}
-	if d := ms1.TotalAlloc - ms0.TotalAlloc; d > uint64(budgetPerByte*len(buf)+budgetFixed)*2 {
+	if d := ms1.TotalAlloc - ms0.TotalAlloc; d > uint64(fbread.BudgetPerByte*len(buf)+fbread.BudgetFixed)*2 {
 		t.Errorf("allocated %d bytes for a %d-byte buffer", d, len(buf))
 	}
 }
 
 func TestTableLimit(t *testing.T) {
-	const n = maxTables + 1
+	const n = fbread.MaxTables + 1
 	b := flatbuffers.NewBuilder(0)
 	b.StartObject(tensorSlots)
 	tensor := b.EndObject()

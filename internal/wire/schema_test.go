@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/hipdnn-go/backend/internal/fbread"
 )
 
 // TestOpTables checks the invariants the encoders and decoders rely on.
@@ -215,19 +217,19 @@ func TestDefaultsElided(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := newFBReader(buf)
-		root, _ := r.offset(0, "root")
-		gt, _ := r.table(root, "graph")
-		start, _, _, _ := r.vector(gt, graphNodes, 4, "nodes")
-		np, _ := r.offset(start, "node")
-		nt, _ := r.table(np, "node")
-		ap, err := r.offset(r.field(nt, nodeAttributes), "attributes")
+		r := fbread.New(buf)
+		root, _ := r.Offset(0, "root")
+		gt, _ := r.Table(root, "graph")
+		start, _, _, _ := r.Vector(gt, graphNodes, 4, "nodes")
+		np, _ := r.Offset(start, "node")
+		nt, _ := r.Table(np, "node")
+		ap, err := r.Offset(r.Field(nt, nodeAttributes), "attributes")
 		if err != nil {
 			t.Fatal(err)
 		}
-		at, _ := r.table(ap, op.Name)
+		at, _ := r.Table(ap, op.Name)
 		for s := 0; s < len(op.Fields); s++ {
-			if r.field(at, s) != 0 {
+			if r.Field(at, s) != 0 {
 				t.Errorf("%s: slot %d written although default/absent", op.Name, s)
 			}
 		}
