@@ -97,117 +97,123 @@ func (v *verifier) union(t fbread.Table, typeSlot int, required bool, what strin
 	return v.sub(p, what, fn)
 }
 
-// ---- schema: knob_value.fbs, engine_config.fbs, engine_details.fbs ----
+// ---- schema: knob_value.fbs, engine_config.fbs, engine_details.fbs (slots: zz_generated.go) ----
 
 func (v *verifier) knobValueMembers() map[byte]func(fbread.Table) error {
 	return map[byte]func(fbread.Table) error{
-		KnobInt:    func(t fbread.Table) error { return v.scalar(t, 0, 8, "IntValue.value") },
-		KnobFloat:  func(t fbread.Table) error { return v.scalar(t, 0, 8, "FloatValue.value") },
-		KnobString: func(t fbread.Table) error { return v.str(t, 0, false, "StringValue.value") },
+		KnobInt:    func(t fbread.Table) error { return v.scalar(t, slotIntValueValue, 8, "IntValue.value") },
+		KnobFloat:  func(t fbread.Table) error { return v.scalar(t, slotFloatValueValue, 8, "FloatValue.value") },
+		KnobString: func(t fbread.Table) error { return v.str(t, slotStringValueValue, false, "StringValue.value") },
 	}
 }
 
 func (v *verifier) knobSetting(t fbread.Table) error {
-	if err := v.str(t, 0, false, "KnobSetting.knob_id"); err != nil {
+	if err := v.str(t, slotKnobSettingKnobId, false, "KnobSetting.knob_id"); err != nil {
 		return err
 	}
-	return v.union(t, 1, false, "KnobSetting.value", v.knobValueMembers())
+	return v.union(t, slotKnobSettingValueType, false, "KnobSetting.value", v.knobValueMembers())
 }
 
 func (v *verifier) knob(t fbread.Table) error {
-	if err := v.str(t, 0, false, "Knob.knob_id"); err != nil {
+	if err := v.str(t, slotKnobKnobId, false, "Knob.knob_id"); err != nil {
 		return err
 	}
-	if err := v.str(t, 1, false, "Knob.description"); err != nil {
+	if err := v.str(t, slotKnobDescription, false, "Knob.description"); err != nil {
 		return err
 	}
-	if err := v.union(t, 2, true, "Knob.default_value", v.knobValueMembers()); err != nil {
+	if err := v.union(t, slotKnobDefaultValueType, true, "Knob.default_value", v.knobValueMembers()); err != nil {
 		return err
 	}
 	constraints := map[byte]func(fbread.Table) error{
 		KnobInt: func(t fbread.Table) error {
-			for slot := 0; slot < 3; slot++ {
+			for _, slot := range []int{slotIntConstraintMinValue, slotIntConstraintMaxValue, slotIntConstraintStep} {
 				if err := v.scalar(t, slot, 8, "IntConstraint"); err != nil {
 					return err
 				}
 			}
-			_, _, _, err := v.r.Vector(t, 3, 8, "IntConstraint.valid_values")
+			_, _, _, err := v.r.Vector(t, slotIntConstraintValidValues, 8, "IntConstraint.valid_values")
 			return err
 		},
 		KnobFloat: func(t fbread.Table) error {
-			if err := v.scalar(t, 0, 8, "FloatConstraint.min_value"); err != nil {
+			if err := v.scalar(t, slotFloatConstraintMinValue, 8, "FloatConstraint.min_value"); err != nil {
 				return err
 			}
-			return v.scalar(t, 1, 8, "FloatConstraint.max_value")
+			return v.scalar(t, slotFloatConstraintMaxValue, 8, "FloatConstraint.max_value")
 		},
 		KnobString: func(t fbread.Table) error {
-			if err := v.scalar(t, 0, 4, "StringConstraint.max_length"); err != nil {
+			if err := v.scalar(t, slotStringConstraintMaxLength, 4, "StringConstraint.max_length"); err != nil {
 				return err
 			}
-			return v.stringVector(t, 1, "StringConstraint.valid_values")
+			return v.stringVector(t, slotStringConstraintValidValues, "StringConstraint.valid_values")
 		},
 	}
-	if err := v.union(t, 4, false, "Knob.constraint", constraints); err != nil {
+	if err := v.union(t, slotKnobConstraintType, false, "Knob.constraint", constraints); err != nil {
 		return err
 	}
-	return v.scalar(t, 6, 1, "Knob.deprecated")
+	return v.scalar(t, slotKnobDeprecated, 1, "Knob.deprecated")
 }
 
 func (v *verifier) engineConfig(t fbread.Table) error {
-	if err := v.scalar(t, 0, 8, "EngineConfig.engine_id"); err != nil {
+	if err := v.scalar(t, slotEngineConfigEngineId, 8, "EngineConfig.engine_id"); err != nil {
 		return err
 	}
-	if err := v.tableVector(t, 1, "EngineConfig.knobs", v.knobSetting); err != nil {
+	if err := v.tableVector(t, slotEngineConfigKnobs, "EngineConfig.knobs", v.knobSetting); err != nil {
 		return err
 	}
-	return v.str(t, 2, false, "EngineConfig.ranking_metric")
+	return v.str(t, slotEngineConfigRankingMetric, false, "EngineConfig.ranking_metric")
 }
 
 func (v *verifier) engineCandidate(t fbread.Table) error {
-	if err := v.str(t, 0, true, "EngineCandidate.id"); err != nil {
+	if err := v.str(t, slotEngineCandidateId, true, "EngineCandidate.id"); err != nil {
 		return err
 	}
-	if err := v.tableVector(t, 1, "EngineCandidate.knob_settings", v.knobSetting); err != nil {
+	if err := v.tableVector(t, slotEngineCandidateKnobSettings, "EngineCandidate.knob_settings", v.knobSetting); err != nil {
 		return err
 	}
-	return v.str(t, 2, true, "EngineCandidate.kernel_features")
+	return v.str(t, slotEngineCandidateKernelFeatures, true, "EngineCandidate.kernel_features")
 }
 
 func (v *verifier) candidatePage(t fbread.Table) error {
-	for slot, name := range []string{"graph_id", "device_id", "device_arch", "problem_features", "device_features"} {
-		if err := v.str(t, slot, true, "EngineCandidatePage."+name); err != nil {
+	for _, f := range []struct {
+		slot     int
+		name     string
+		required bool
+	}{
+		{slotEngineCandidatePageGraphId, "graph_id", true},
+		{slotEngineCandidatePageDeviceId, "device_id", true},
+		{slotEngineCandidatePageDeviceArch, "device_arch", true},
+		{slotEngineCandidatePageProblemFeatures, "problem_features", true},
+		{slotEngineCandidatePageDeviceFeatures, "device_features", true},
+		{slotEngineCandidatePageEngineName, "engine_name", false},
+		{slotEngineCandidatePageEngineDescriptorId, "engine_descriptor_id", false},
+	} {
+		if err := v.str(t, f.slot, f.required, "EngineCandidatePage."+f.name); err != nil {
 			return err
 		}
 	}
-	if err := v.scalar(t, 5, 8, "EngineCandidatePage.total_count"); err != nil {
+	if err := v.scalar(t, slotEngineCandidatePageTotalCount, 8, "EngineCandidatePage.total_count"); err != nil {
 		return err
 	}
-	if err := v.scalar(t, 6, 8, "EngineCandidatePage.offset"); err != nil {
+	if err := v.scalar(t, slotEngineCandidatePageOffset, 8, "EngineCandidatePage.offset"); err != nil {
 		return err
 	}
-	if err := v.tableVector(t, 7, "EngineCandidatePage.candidates", v.engineCandidate); err != nil {
-		return err
-	}
-	if err := v.str(t, 8, false, "EngineCandidatePage.engine_name"); err != nil {
-		return err
-	}
-	return v.str(t, 9, false, "EngineCandidatePage.engine_descriptor_id")
+	return v.tableVector(t, slotEngineCandidatePageCandidates, "EngineCandidatePage.candidates", v.engineCandidate)
 }
 
 func (v *verifier) engineDetails(t fbread.Table) error {
-	if err := v.scalar(t, 0, 8, "EngineDetails.engine_id"); err != nil {
+	if err := v.scalar(t, slotEngineDetailsEngineId, 8, "EngineDetails.engine_id"); err != nil {
 		return err
 	}
-	if err := v.tableVector(t, 1, "EngineDetails.knobs", v.knob); err != nil {
+	if err := v.tableVector(t, slotEngineDetailsKnobs, "EngineDetails.knobs", v.knob); err != nil {
 		return err
 	}
-	if _, _, _, err := v.r.Vector(t, 2, 4, "EngineDetails.behavior_notes"); err != nil {
+	if _, _, _, err := v.r.Vector(t, slotEngineDetailsBehaviorNotes, 4, "EngineDetails.behavior_notes"); err != nil {
 		return err
 	}
-	if err := v.str(t, 3, false, "EngineDetails.name"); err != nil {
+	if err := v.str(t, slotEngineDetailsName, false, "EngineDetails.name"); err != nil {
 		return err
 	}
-	return v.subtable(t, 4, false, "EngineDetails.candidate_page", v.candidatePage)
+	return v.subtable(t, slotEngineDetailsCandidatePage, false, "EngineDetails.candidate_page", v.candidatePage)
 }
 
 // verifyRoot checks buf as a root table named what with fn.

@@ -389,23 +389,17 @@ func (r *Reader) StrAt(pos int64, what string) (string, error) {
 
 // Longs reads a [long] vector; empty gives nil.
 func (r *Reader) Longs(t Table, slot int, what string) ([]int64, bool, error) {
-	start, n, ok, err := r.Vector(t, slot, 8, what)
-	if !ok || err != nil || n == 0 {
-		return nil, ok, err
-	}
-	if err := r.Spend(int64(n) * 8); err != nil {
-		return nil, false, err
-	}
-	out := make([]int64, n)
-	for i := range out {
-		out[i] = int64(r.U64(start + int64(i)*8))
-	}
-	return out, true, nil
+	return r.integers(t, slot, 8, what, func(p int64) int64 { return int64(r.U64(p)) })
 }
 
 // Ints reads an [int] vector widened to int64; empty gives nil.
 func (r *Reader) Ints(t Table, slot int, what string) ([]int64, bool, error) {
-	start, n, ok, err := r.Vector(t, slot, 4, what)
+	return r.integers(t, slot, 4, what, func(p int64) int64 { return int64(int32(r.U32(p))) })
+}
+
+// integers reads a vector of size-byte integers with at, widened to int64.
+func (r *Reader) integers(t Table, slot int, size int64, what string, at func(int64) int64) ([]int64, bool, error) {
+	start, n, ok, err := r.Vector(t, slot, size, what)
 	if !ok || err != nil || n == 0 {
 		return nil, ok, err
 	}
@@ -414,7 +408,7 @@ func (r *Reader) Ints(t Table, slot int, what string) ([]int64, bool, error) {
 	}
 	out := make([]int64, n)
 	for i := range out {
-		out[i] = int64(int32(r.U32(start + int64(i)*4)))
+		out[i] = at(start + int64(i)*size)
 	}
 	return out, true, nil
 }

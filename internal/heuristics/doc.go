@@ -18,3 +18,5 @@
 // The package needs cgo. README.md describes the flow, the built-ins and the Config rule
 // file.
 package heuristics
+
+//go:generate go run ../../tools/fbgen -schemas ../../schemas -tables zz_generated.go -package heuristics -slots EnginePrediction

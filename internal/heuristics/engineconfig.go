@@ -50,20 +50,6 @@ type prediction struct {
 	hasConfig bool
 }
 
-// EnginePrediction slots.
-const (
-	epEngineID = iota
-	epKind
-	epStatus
-	epValue
-	epUhdID
-	epReason
-	epEngineConfig
-	epBindingJSON
-	epFeaturesJSON
-	epMetric
-)
-
 // decodePrediction verifies and reads an EnginePrediction buffer with the bounds-checked reader
 // of internal/fbread; its engine_config goes through the engine host's codec.
 func decodePrediction(buf []byte) (prediction, error) {
@@ -73,33 +59,33 @@ func decodePrediction(buf []byte) (prediction, error) {
 	if err != nil {
 		return p, err
 	}
-	if p.engineID, _, err = r.I64(t, epEngineID, "engine_id"); err != nil {
+	if p.engineID, _, err = r.I64(t, slotEnginePredictionEngineId, "engine_id"); err != nil {
 		return p, err
 	}
-	if p.kind, _, err = r.Byte(t, epKind, "kind"); err != nil {
+	if p.kind, _, err = r.Byte(t, slotEnginePredictionKind, "kind"); err != nil {
 		return p, err
 	}
-	if p.status, _, err = r.Byte(t, epStatus, "status"); err != nil {
+	if p.status, _, err = r.Byte(t, slotEnginePredictionStatus, "status"); err != nil {
 		return p, err
 	}
-	if p.value, _, err = r.F64(t, epValue, "value"); err != nil {
+	if p.value, _, err = r.F64(t, slotEnginePredictionValue, "value"); err != nil {
 		return p, err
 	}
-	if p.reason, _, err = r.Str(t, epReason, "reason"); err != nil {
+	if p.reason, _, err = r.Str(t, slotEnginePredictionReason, "reason"); err != nil {
 		return p, err
 	}
-	if p.metric, _, err = r.Str(t, epMetric, "metric"); err != nil {
+	if p.metric, _, err = r.Str(t, slotEnginePredictionMetric, "metric"); err != nil {
 		return p, err
 	}
 	for _, f := range []struct {
 		slot int
 		name string
-	}{{epUhdID, "uhd_id"}, {epBindingJSON, "binding_json"}, {epFeaturesJSON, "features_json"}} {
+	}{{slotEnginePredictionUhdId, "uhd_id"}, {slotEnginePredictionBindingJson, "binding_json"}, {slotEnginePredictionFeaturesJson, "features_json"}} {
 		if _, _, err := r.Str(t, f.slot, f.name); err != nil {
 			return p, err
 		}
 	}
-	ct, present, err := r.Sub(t, epEngineConfig, "engine_config")
+	ct, present, err := r.Sub(t, slotEnginePredictionEngineConfig, "engine_config")
 	if err != nil || !present {
 		return p, err
 	}

@@ -10,13 +10,6 @@ import (
 // buffer (serialized_graph_and_plan.fbs), at bytes 4..7.
 const ContainerIdentifier = "HDGP"
 
-// Slots of SerializedGraphAndPlan.
-const (
-	containerGraphBlob = iota
-	containerPlanBlob
-	containerSlots
-)
-
 // Container is a SerializedGraphAndPlan: a complete Graph buffer and,
 // optionally, a complete SerializedExecutionPlan buffer, each carried as
 // [ubyte]. A nil Plan means graph only.
@@ -71,10 +64,10 @@ func DecodeContainer(buf []byte) (c *Container, err error) {
 		return nil, wrap(err)
 	}
 	c = &Container{}
-	if c.Graph, _, err = r.Bytes(t, containerGraphBlob, "graph_blob"); err != nil {
+	if c.Graph, _, err = r.Bytes(t, slotSerializedGraphAndPlanGraphBlob, "graph_blob"); err != nil {
 		return nil, wrap(err)
 	}
-	if c.Plan, _, err = r.Bytes(t, containerPlanBlob, "plan_blob"); err != nil {
+	if c.Plan, _, err = r.Bytes(t, slotSerializedGraphAndPlanPlanBlob, "plan_blob"); err != nil {
 		return nil, wrap(err)
 	}
 	return c, nil
@@ -95,9 +88,9 @@ func EncodeContainer(c *Container) ([]byte, error) {
 		plan = b.CreateByteVector(c.Plan)
 	}
 	graph := b.CreateByteVector(c.Graph)
-	b.StartObject(containerSlots)
-	b.PrependUOffsetTSlot(containerGraphBlob, graph, 0)
-	b.PrependUOffsetTSlot(containerPlanBlob, plan, 0)
+	b.StartObject(slotsSerializedGraphAndPlan)
+	b.PrependUOffsetTSlot(slotSerializedGraphAndPlanGraphBlob, graph, 0)
+	b.PrependUOffsetTSlot(slotSerializedGraphAndPlanPlanBlob, plan, 0)
 	b.FinishWithFileIdentifier(b.EndObject(), []byte(ContainerIdentifier))
 	return append([]byte(nil), b.FinishedBytes()...), nil
 }

@@ -8,45 +8,6 @@ import (
 	"github.com/hipdnn-go/backend/internal/fbread"
 )
 
-// Slots of the tables that are not op tables (graph.fbs, tensor_attributes.fbs).
-const (
-	graphName = iota
-	graphComputeDataType
-	graphIntermediateDataType
-	graphIODataType
-	graphTensors
-	graphNodes
-	graphPreferredEngineID
-	graphIsOverrideShapeEnabled
-	graphMinRequiredEngineAPIVersion
-	graphID
-	graphSlots
-)
-
-const (
-	nodeName = iota
-	nodeComputeDataType
-	nodeAttributesType
-	nodeAttributes
-	nodeSlots
-)
-
-const (
-	tensorUID = iota
-	tensorName
-	tensorDataType
-	tensorStrides
-	tensorDims
-	tensorVirtual
-	tensorValueType
-	tensorValue
-	tensorIsRuntimePassByValue
-	tensorRaggedOffsetUID
-	tensorAlignment
-	tensorRaggedOffsetMultiplier
-	tensorSlots
-)
-
 // DecodeGraph parses a finished Graph flatbuffer (no file identifier, no
 // size prefix). It trusts nothing in buf: every read is bounds-checked as
 // the flatbuffers Verifier does, allocation is bounded by a multiple of
@@ -131,7 +92,7 @@ func (d *decoder) graph() (*Graph, error) {
 		return nil, err
 	}
 	d.at("", -1, "name")
-	if g.Name, _, err = r.Str(t, graphName, "name"); err != nil {
+	if g.Name, _, err = r.Str(t, slotGraphName, "name"); err != nil {
 		return nil, err
 	}
 	for _, f := range []struct {
@@ -139,9 +100,9 @@ func (d *decoder) graph() (*Graph, error) {
 		name string
 		dst  *DataType
 	}{
-		{graphComputeDataType, "compute_data_type", &g.ComputeDataType},
-		{graphIntermediateDataType, "intermediate_data_type", &g.IntermediateDataType},
-		{graphIODataType, "io_data_type", &g.IODataType},
+		{slotGraphComputeDataType, "compute_data_type", &g.ComputeDataType},
+		{slotGraphIntermediateDataType, "intermediate_data_type", &g.IntermediateDataType},
+		{slotGraphIoDataType, "io_data_type", &g.IODataType},
 	} {
 		d.at("", -1, f.name)
 		v, _, err := r.Byte(t, f.slot, f.name)
@@ -151,26 +112,26 @@ func (d *decoder) graph() (*Graph, error) {
 		*f.dst = DataType(int8(v))
 	}
 	d.at("", -1, "preferred_engine_id")
-	if v, ok, err := r.I64(t, graphPreferredEngineID, "preferred_engine_id"); err != nil {
+	if v, ok, err := r.I64(t, slotGraphPreferredEngineId, "preferred_engine_id"); err != nil {
 		return nil, err
 	} else if ok {
 		g.PreferredEngineID = &v
 	}
 	d.at("", -1, "is_override_shape_enabled")
-	if v, _, err := r.Byte(t, graphIsOverrideShapeEnabled, "is_override_shape_enabled"); err != nil {
+	if v, _, err := r.Byte(t, slotGraphIsOverrideShapeEnabled, "is_override_shape_enabled"); err != nil {
 		return nil, err
 	} else {
 		g.IsOverrideShapeEnabled = v != 0
 	}
 	d.at("", -1, "min_required_engine_api_version")
-	if p := r.Field(t, graphMinRequiredEngineAPIVersion); p != 0 {
+	if p := r.Field(t, slotGraphMinRequiredEngineApiVersion); p != 0 {
 		if err := r.StructAt(p, 12, 4, "min_required_engine_api_version"); err != nil {
 			return nil, err
 		}
 		g.MinRequiredEngineAPIVersion = &EngineAPIVersion{r.U32(p), r.U32(p + 4), r.U32(p + 8)}
 	}
 	d.at("", -1, "id")
-	if p := r.Field(t, graphID); p != 0 {
+	if p := r.Field(t, slotGraphId); p != 0 {
 		if err := r.StructAt(p, 16, 1, "id"); err != nil {
 			return nil, err
 		}
@@ -180,7 +141,7 @@ func (d *decoder) graph() (*Graph, error) {
 	}
 
 	d.at("", -1, "tensors")
-	start, n, _, err := r.Vector(t, graphTensors, 4, "tensors")
+	start, n, _, err := r.Vector(t, slotGraphTensors, 4, "tensors")
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +166,7 @@ func (d *decoder) graph() (*Graph, error) {
 	}
 
 	d.at("", -1, "nodes")
-	start, n, _, err = r.Vector(t, graphNodes, 4, "nodes")
+	start, n, _, err = r.Vector(t, slotGraphNodes, 4, "nodes")
 	if err != nil {
 		return nil, err
 	}
@@ -243,29 +204,29 @@ func (d *decoder) tensor(pos int64, out *Tensor) error {
 	set := func(field string) { d.at(loc, idx, field) }
 
 	set("uid")
-	if out.UID, _, err = r.I64(t, tensorUID, "uid"); err != nil {
+	if out.UID, _, err = r.I64(t, slotTensorAttributesUid, "uid"); err != nil {
 		return err
 	}
 	set("name")
-	if out.Name, _, err = r.Str(t, tensorName, "name"); err != nil {
+	if out.Name, _, err = r.Str(t, slotTensorAttributesName, "name"); err != nil {
 		return err
 	}
 	set("data_type")
-	v, _, err := r.Byte(t, tensorDataType, "data_type")
+	v, _, err := r.Byte(t, slotTensorAttributesDataType, "data_type")
 	if err != nil {
 		return err
 	}
 	out.DataType = DataType(int8(v))
 	set("strides")
-	if out.Strides, _, err = r.Longs(t, tensorStrides, "strides"); err != nil {
+	if out.Strides, _, err = r.Longs(t, slotTensorAttributesStrides, "strides"); err != nil {
 		return err
 	}
 	set("dims")
-	if out.Dims, _, err = r.Longs(t, tensorDims, "dims"); err != nil {
+	if out.Dims, _, err = r.Longs(t, slotTensorAttributesDims, "dims"); err != nil {
 		return err
 	}
 	set("virtual")
-	if v, _, err = r.Byte(t, tensorVirtual, "virtual"); err != nil {
+	if v, _, err = r.Byte(t, slotTensorAttributesVirtual, "virtual"); err != nil {
 		return err
 	}
 	out.Virtual = v != 0
@@ -274,26 +235,26 @@ func (d *decoder) tensor(pos int64, out *Tensor) error {
 		return err
 	}
 	set("is_runtime_pass_by_value")
-	if v, _, err = r.Byte(t, tensorIsRuntimePassByValue, "is_runtime_pass_by_value"); err != nil {
+	if v, _, err = r.Byte(t, slotTensorAttributesIsRuntimePassByValue, "is_runtime_pass_by_value"); err != nil {
 		return err
 	}
 	out.RuntimePassByValue = v != 0
 	set("ragged_offset_tensor_uid")
-	if u, ok, err := r.I64(t, tensorRaggedOffsetUID, "ragged_offset_tensor_uid"); err != nil {
+	if u, ok, err := r.I64(t, slotTensorAttributesRaggedOffsetTensorUid, "ragged_offset_tensor_uid"); err != nil {
 		return err
 	} else if ok {
 		out.RaggedOffsetUID = &u
 	}
 	set("alignment")
 	out.Alignment = DefaultAlignment
-	if a, ok, err := r.I64(t, tensorAlignment, "alignment"); err != nil {
+	if a, ok, err := r.I64(t, slotTensorAttributesAlignment, "alignment"); err != nil {
 		return err
 	} else if ok {
 		out.Alignment = a
 	}
 	set("ragged_offset_multiplier")
 	out.RaggedOffsetMultiplier = DefaultRaggedOffsetMultiplier
-	if m, ok, err := r.I64(t, tensorRaggedOffsetMultiplier, "ragged_offset_multiplier"); err != nil {
+	if m, ok, err := r.I64(t, slotTensorAttributesRaggedOffsetMultiplier, "ragged_offset_multiplier"); err != nil {
 		return err
 	} else if ok {
 		out.RaggedOffsetMultiplier = m
@@ -309,12 +270,12 @@ var valueLayout = [...]struct{ size, align int64 }{
 
 func (d *decoder) tensorValue(t fbread.Table) (*TensorValue, error) {
 	r := d.r
-	tag, _, err := r.Byte(t, tensorValueType, "value_type")
+	tag, _, err := r.Byte(t, slotTensorAttributesValueType, "value_type")
 	if err != nil || tag == 0 {
 		return nil, err
 	}
 	kind := ValueKind(tag)
-	p := r.Field(t, tensorValue)
+	p := r.Field(t, slotTensorAttributesValue)
 	if p == 0 {
 		return nil, fbread.Malformedf("value_type is %s but the value is missing", kind)
 	}
@@ -363,17 +324,17 @@ func (d *decoder) node(pos int64, out *Node) error {
 	set := func(field string) { d.at(loc, idx, field) }
 
 	set("name")
-	if out.Name, _, err = r.Str(t, nodeName, "name"); err != nil {
+	if out.Name, _, err = r.Str(t, slotNodeName, "name"); err != nil {
 		return err
 	}
 	set("compute_data_type")
-	v, _, err := r.Byte(t, nodeComputeDataType, "compute_data_type")
+	v, _, err := r.Byte(t, slotNodeComputeDataType, "compute_data_type")
 	if err != nil {
 		return err
 	}
 	out.ComputeDataType = DataType(int8(v))
 	set("attributes")
-	tag, _, err := r.Byte(t, nodeAttributesType, "attributes_type")
+	tag, _, err := r.Byte(t, slotNodeAttributesType, "attributes_type")
 	if err != nil {
 		return err
 	}
@@ -381,7 +342,7 @@ func (d *decoder) node(pos int64, out *Node) error {
 	if tag == 0 {
 		return fbread.Malformedf("attributes type is NONE; a node needs an operation")
 	}
-	p := r.Field(t, nodeAttributes)
+	p := r.Field(t, slotNodeAttributes)
 	if p == 0 {
 		return fbread.Malformedf("attributes type is %d but the attributes table is missing", tag)
 	}

@@ -38,14 +38,14 @@ func EncodePlan(p *Plan) []byte {
 	uids := longs(p.TensorUIDs)
 	aligns := longs(p.TensorAlignments)
 	payload := b.CreateByteVector(p.Payload)
-	b.StartObject(7)
-	b.PrependInt64Slot(1, p.EngineID, 0)
-	b.PrependInt64Slot(2, p.WorkspaceSize, 0)
-	b.PrependUOffsetTSlot(3, uids, 0)
-	b.PrependUOffsetTSlot(4, payload, 0)
-	b.PrependUOffsetTSlot(6, aligns, 0)
-	b.PrependUint32Slot(0, p.Version, 0)
-	b.PrependBoolSlot(5, p.IsOverrideShapeEnabled, false)
+	b.StartObject(slotsSerializedExecutionPlan)
+	b.PrependInt64Slot(slotSerializedExecutionPlanEngineId, p.EngineID, 0)
+	b.PrependInt64Slot(slotSerializedExecutionPlanWorkspaceSize, p.WorkspaceSize, 0)
+	b.PrependUOffsetTSlot(slotSerializedExecutionPlanTensorUids, uids, 0)
+	b.PrependUOffsetTSlot(slotSerializedExecutionPlanPluginPayload, payload, 0)
+	b.PrependUOffsetTSlot(slotSerializedExecutionPlanTensorAlignments, aligns, 0)
+	b.PrependUint32Slot(slotSerializedExecutionPlanVersion, p.Version, 0)
+	b.PrependBoolSlot(slotSerializedExecutionPlanIsOverrideShapeEnabled, p.IsOverrideShapeEnabled, false)
 	b.Finish(b.EndObject())
 	return b.FinishedBytes()
 }
@@ -64,17 +64,41 @@ func DecodePlan(buf []byte) (p *Plan, err error) {
 	}
 	p = &Plan{}
 	steps := []func() error{
-		func() error { v, _, e := r.I32(t, 0, "version"); p.Version = uint32(v); return e },
-		func() error { v, _, e := r.I64(t, 1, "engine_id"); p.EngineID = v; return e },
-		func() error { v, _, e := r.I64(t, 2, "workspace_size"); p.WorkspaceSize = v; return e },
-		func() error { v, _, e := r.Longs(t, 3, "tensor_uids"); p.TensorUIDs = v; return e },
-		func() error { v, _, e := r.Bytes(t, 4, "plugin_payload"); p.Payload = v; return e },
 		func() error {
-			v, _, e := r.Byte(t, 5, "is_override_shape_enabled")
+			v, _, e := r.I32(t, slotSerializedExecutionPlanVersion, "version")
+			p.Version = uint32(v)
+			return e
+		},
+		func() error {
+			v, _, e := r.I64(t, slotSerializedExecutionPlanEngineId, "engine_id")
+			p.EngineID = v
+			return e
+		},
+		func() error {
+			v, _, e := r.I64(t, slotSerializedExecutionPlanWorkspaceSize, "workspace_size")
+			p.WorkspaceSize = v
+			return e
+		},
+		func() error {
+			v, _, e := r.Longs(t, slotSerializedExecutionPlanTensorUids, "tensor_uids")
+			p.TensorUIDs = v
+			return e
+		},
+		func() error {
+			v, _, e := r.Bytes(t, slotSerializedExecutionPlanPluginPayload, "plugin_payload")
+			p.Payload = v
+			return e
+		},
+		func() error {
+			v, _, e := r.Byte(t, slotSerializedExecutionPlanIsOverrideShapeEnabled, "is_override_shape_enabled")
 			p.IsOverrideShapeEnabled = v != 0
 			return e
 		},
-		func() error { v, _, e := r.Longs(t, 6, "tensor_alignments"); p.TensorAlignments = v; return e },
+		func() error {
+			v, _, e := r.Longs(t, slotSerializedExecutionPlanTensorAlignments, "tensor_alignments")
+			p.TensorAlignments = v
+			return e
+		},
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {

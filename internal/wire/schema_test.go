@@ -220,10 +220,10 @@ func TestDefaultsElided(t *testing.T) {
 		r := fbread.New(buf)
 		root, _ := r.Offset(0, "root")
 		gt, _ := r.Table(root, "graph")
-		start, _, _, _ := r.Vector(gt, graphNodes, 4, "nodes")
+		start, _, _, _ := r.Vector(gt, slotGraphNodes, 4, "nodes")
 		np, _ := r.Offset(start, "node")
 		nt, _ := r.Table(np, "node")
-		ap, err := r.Offset(r.Field(nt, nodeAttributes), "attributes")
+		ap, err := r.Offset(r.Field(nt, slotNodeAttributes), "attributes")
 		if err != nil {
 			t.Fatal(err)
 		}

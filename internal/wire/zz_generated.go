@@ -398,3 +398,65 @@ var opList = []*OpSchema{
 		{Name: "dweight_tensor_uid", Slot: 3, Kind: KindUID, Role: RoleOutput},
 	}},
 }
+
+// Slots of table Graph (graph.fbs).
+const (
+	slotGraphName                        = 0
+	slotGraphComputeDataType             = 1
+	slotGraphIntermediateDataType        = 2
+	slotGraphIoDataType                  = 3
+	slotGraphTensors                     = 4
+	slotGraphNodes                       = 5
+	slotGraphPreferredEngineId           = 6
+	slotGraphIsOverrideShapeEnabled      = 7
+	slotGraphMinRequiredEngineApiVersion = 8
+	slotGraphId                          = 9
+	slotsGraph                           = 10
+)
+
+// Slots of table Node (graph.fbs).
+const (
+	slotNodeName            = 0
+	slotNodeComputeDataType = 1
+	slotNodeAttributesType  = 2
+	slotNodeAttributes      = 3
+	slotsNode               = 4
+)
+
+// Slots of table TensorAttributes (tensor_attributes.fbs).
+const (
+	slotTensorAttributesUid                       = 0
+	slotTensorAttributesName                      = 1
+	slotTensorAttributesDataType                  = 2
+	slotTensorAttributesStrides                   = 3
+	slotTensorAttributesDims                      = 4
+	slotTensorAttributesVirtual                   = 5
+	slotTensorAttributesValueType                 = 6
+	slotTensorAttributesValue                     = 7
+	slotTensorAttributesIsRuntimePassByValue      = 8
+	slotTensorAttributesRaggedOffsetTensorUid     = 9
+	slotTensorAttributesAlignment                 = 10
+	slotTensorAttributesRaggedOffsetMultiplier    = 11
+	slotsTensorAttributes                         = 12
+	defaultTensorAttributesAlignment              = 16
+	defaultTensorAttributesRaggedOffsetMultiplier = 1
+)
+
+// Slots of table SerializedGraphAndPlan (serialized_graph_and_plan.fbs).
+const (
+	slotSerializedGraphAndPlanGraphBlob = 0
+	slotSerializedGraphAndPlanPlanBlob  = 1
+	slotsSerializedGraphAndPlan         = 2
+)
+
+// Slots of table SerializedExecutionPlan (execution_plan.fbs).
+const (
+	slotSerializedExecutionPlanVersion                = 0
+	slotSerializedExecutionPlanEngineId               = 1
+	slotSerializedExecutionPlanWorkspaceSize          = 2
+	slotSerializedExecutionPlanTensorUids             = 3
+	slotSerializedExecutionPlanPluginPayload          = 4
+	slotSerializedExecutionPlanIsOverrideShapeEnabled = 5
+	slotSerializedExecutionPlanTensorAlignments       = 6
+	slotsSerializedExecutionPlan                      = 7
+)

@@ -420,21 +420,27 @@ func (p *parser) enum(s *Schema) error {
 	return nil
 }
 
-func (p *parser) union(s *Schema) error {
+// header reads "Name (attrs) {" of a union, table or struct declaration.
+func (p *parser) header(s *Schema) (string, error) {
 	name, err := p.ident()
+	if err != nil {
+		return "", err
+	}
+	if err := p.declare(s, name); err != nil {
+		return "", err
+	}
+	if _, err := p.attrs(); err != nil {
+		return "", err
+	}
+	return name, p.expect("{")
+}
+
+func (p *parser) union(s *Schema) error {
+	name, err := p.header(s)
 	if err != nil {
 		return err
 	}
-	if err := p.declare(s, name); err != nil {
-		return err
-	}
-	if _, err := p.attrs(); err != nil {
-		return err
-	}
 	u := &Union{Name: name, File: p.file}
-	if err := p.expect("{"); err != nil {
-		return err
-	}
 	for !p.accept("}") {
 		m, err := p.ident()
 		if err != nil {
@@ -453,20 +459,11 @@ func (p *parser) union(s *Schema) error {
 }
 
 func (p *parser) table(s *Schema, isStruct bool) error {
-	name, err := p.ident()
+	name, err := p.header(s)
 	if err != nil {
 		return err
 	}
-	if err := p.declare(s, name); err != nil {
-		return err
-	}
-	if _, err := p.attrs(); err != nil {
-		return err
-	}
 	t := &Table{Name: name, File: p.file, Struct: isStruct}
-	if err := p.expect("{"); err != nil {
-		return err
-	}
 	for !p.accept("}") {
 		f := &Field{}
 		if f.Name, err = p.ident(); err != nil {

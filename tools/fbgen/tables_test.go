@@ -2,33 +2,65 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// TestWireTablesUpToDate fails when a schema changed without
-// `go generate ./internal/wire` (or `make generate`).
-func TestWireTablesUpToDate(t *testing.T) {
-	fresh := filepath.Join(t.TempDir(), "zz_generated.go")
-	if err := writeWire(filepath.Join("..", "..", "schemas"), fresh); err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile(fresh)
+// fbgenDirective matches a go:generate line that runs fbgen.
+var fbgenDirective = regexp.MustCompile(`(?m)^//go:generate go run \S*tools/fbgen (.*)$`)
+
+// TestGeneratedTablesUpToDate regenerates, in a temporary directory, every
+// file a go:generate line under internal/ makes with fbgen -tables, and
+// fails when the committed file differs (run `make generate`).
+func TestGeneratedTablesUpToDate(t *testing.T) {
+	n := 0
+	err := filepath.WalkDir(filepath.Join("..", "..", "internal"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range fbgenDirective.FindAllStringSubmatch(string(src), -1) {
+			c, err := parseArgs(strings.Fields(m[1]))
+			if err != nil {
+				return fmt.Errorf("%s: %v", path, err)
+			}
+			if c.tables == "" {
+				continue
+			}
+			n++
+			dir := filepath.Dir(path)
+			fresh := filepath.Join(t.TempDir(), "fresh.go")
+			if err := writeTables(filepath.Join(dir, c.schemas), fresh, c.opt); err != nil {
+				return fmt.Errorf("%s: %v", path, err)
+			}
+			want, err := os.ReadFile(fresh)
+			if err != nil {
+				return err
+			}
+			got, err := os.ReadFile(filepath.Join(dir, c.tables))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s is stale: run make generate (or go generate ./%s)", filepath.Join(dir, c.tables), dir)
+			}
+			if !bytes.HasPrefix(want, []byte(TablesHeader)) {
+				t.Errorf("%s does not start with %q", c.tables, TablesHeader)
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(filepath.Join("..", "..", "internal", "wire", "zz_generated.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasPrefix(want, []byte(WireHeader)) {
-		t.Errorf("generated file does not start with %q", WireHeader)
-	}
-	if !bytes.Equal(got, want) {
-		t.Error("internal/wire/zz_generated.go is stale: run go generate ./internal/wire")
+	if n == 0 {
+		t.Fatal("no go:generate line runs fbgen -tables")
 	}
 }
 
@@ -56,7 +88,7 @@ table Op1 {
 }
 table Inner { v: long; }
 union Sub { Inner }
-table Op2 { sub: Sub; after: long; }
+table Op2 { sub: Sub; after: long = 16; }
 union NodeAttributes { Op1, Op2 }
 root_type Op1;
 `
@@ -89,17 +121,17 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func TestGenerateWire(t *testing.T) {
+func TestGenerateTables(t *testing.T) {
 	src := strings.Replace(testSchema, "union NodeAttributes { Op1, Op2 }", "union NodeAttributes { Op1 }", 1)
 	s, err := Parse(map[string]string{"t.fbs": src})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := GenerateWire(s)
+	b, err := GenerateTables(s, tableOptions{pkg: "wire", ops: true, slots: []string{"Op2"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := string(b)
+	out := strings.Join(strings.Fields(string(b)), " ") // gofmt aligns; compare words
 	for _, want := range []string{
 		`{Tag: 1, Name: "Op1", Fields: []Field{ // t.fbs`,
 		`{Name: "x_tensor_uid", Slot: 0, Kind: KindUID, Role: RoleInput}`,
@@ -117,10 +149,14 @@ func TestGenerateWire(t *testing.T) {
 		`{Name: "axis_tensor_uid", Slot: 12, Kind: KindOptLong, Role: RoleParam}`,
 		`Mode = &EnumDomain{Name: "Mode", Values: []EnumValue{`,
 		`{Value: 6, Name: "SLOWER"},`,
+		"slotOp2SubType = 0", "slotOp2Sub = 1", "slotOp2After = 2", "slotsOp2 = 3", "defaultOp2After = 16",
 	} {
-		if !strings.Contains(out, want) {
+		if !strings.Contains(out, strings.Join(strings.Fields(want), " ")) {
 			t.Errorf("generated code lacks %s\n%s", want, out)
 		}
+	}
+	if _, err := GenerateTables(s, tableOptions{pkg: "x", slots: []string{"Pair"}}); err == nil {
+		t.Error("-slots of a struct must fail")
 	}
 	if strings.Contains(out, `Name: "DataType"`) {
 		t.Error("DataType fields are KindDataType, not an enum domain")
@@ -153,7 +189,7 @@ func TestSchemaErrors(t *testing.T) {
 	for _, tt := range gen {
 		s, err := Parse(map[string]string{"e.fbs": `attribute "input"; attribute "output";` + tt.schema})
 		if err == nil {
-			_, err = GenerateWire(s)
+			_, err = GenerateTables(s, tableOptions{pkg: "wire", ops: true})
 		}
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want an error containing %q", tt.desc, err, tt.want)
