@@ -1,7 +1,6 @@
 package hip
 
 /*
-#cgo LDFLAGS: -ldl
 #cgo noescape hipdnn_hip_get_device_count
 #cgo nocallback hipdnn_hip_get_device_count
 #cgo noescape hipdnn_hip_get_device
@@ -33,6 +32,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/hipdnn-go/backend/internal/dl"
 )
 
 // symbol is one entry point: the slot it fills and its name in each family. Where several
@@ -147,14 +148,11 @@ func openFirst(libs []string) (unsafe.Pointer, error) {
 
 // dlopen opens lib; a library that does not exist is reported as "lib: not found".
 func dlopen(lib string) (unsafe.Pointer, error) {
-	var msg [1024]C.char
-	clib := C.CString(lib)
-	defer C.free(unsafe.Pointer(clib))
-	h := C.hipdnn_hip_dlopen(clib, &msg[0], C.size_t(len(msg)))
-	if h != nil {
+	h, err := dl.Open(lib)
+	if err == nil {
 		return h, nil
 	}
-	text := C.GoString(&msg[0])
+	text := err.Error()
 	if strings.Contains(text, "No such file or directory") {
 		return nil, fmt.Errorf("%s: not found", lib)
 	}
@@ -199,17 +197,14 @@ func resolve(kind Kind, h, driverHandle unsafe.Pointer) (*native, error) {
 
 // dlsymFirst returns the first of names that h defines.
 func dlsymFirst(h unsafe.Pointer, names []string) (unsafe.Pointer, string, error) {
-	var msg [1024]C.char
 	var first string
 	for _, name := range names {
-		cname := C.CString(name)
-		fn := C.hipdnn_hip_dlsym(h, cname, &msg[0], C.size_t(len(msg)))
-		C.free(unsafe.Pointer(cname))
-		if fn != nil {
+		fn, err := dl.Sym(h, name)
+		if err == nil {
 			return fn, name, nil
 		}
 		if first == "" {
-			first = C.GoString(&msg[0])
+			first = err.Error()
 		}
 	}
 	return nil, "", fmt.Errorf("missing %s: %s", strings.Join(names, " or "), first)
@@ -217,9 +212,7 @@ func dlsymFirst(h unsafe.Pointer, names []string) (unsafe.Pointer, string, error
 
 // objectPath returns the file that holds sym, or fallback.
 func objectPath(sym unsafe.Pointer, fallback string) string {
-	var buf [4096]C.char
-	C.hipdnn_hip_object_path(sym, &buf[0], C.size_t(len(buf)))
-	if p := C.GoString(&buf[0]); p != "" {
+	if p := dl.ObjectPath(sym); p != "" {
 		return p
 	}
 	return fallback

@@ -79,11 +79,7 @@ typedef struct hipdnn_hip_props {
   int failed_attr;  // the attribute asked for, when failed_slot is DEVICE_GET_ATTRIBUTE
 } hipdnn_hip_props;
 
-// Dynamic loading. Each copies dlerror() text into err before returning, because dlerror is
-// per thread and the goroutine may move to another thread between two cgo calls.
-HIPDNN_HIP_HIDDEN void *hipdnn_hip_dlopen(const char *path, char *err, size_t errlen);
-HIPDNN_HIP_HIDDEN void *hipdnn_hip_dlsym(void *handle, const char *name, char *err, size_t errlen);
-HIPDNN_HIP_HIDDEN void hipdnn_hip_object_path(void *sym, char *out, size_t outlen);
+// The entry-point table (table.c), filled with internal/dl's dlsym.
 
 HIPDNN_HIP_HIDDEN hipdnn_hip_api *hipdnn_hip_api_new(int kind);
 HIPDNN_HIP_HIDDEN void hipdnn_hip_api_free(hipdnn_hip_api *api);

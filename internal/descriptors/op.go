@@ -3,6 +3,7 @@ package descriptors
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/status"
@@ -40,7 +41,8 @@ type opAttr struct {
 	field    string
 	required bool
 	ctype    api.AttributeType // C element type for scalars and enums (default from the field kind)
-	enum     *enumMap          // C ↔ wire mapping of enum fields
+	enum     *enumMap          // the C enum of enum fields
+	offset   int64             // wire value − C value of enum fields, set by registerOp
 }
 
 func req(name api.AttributeName, field string) opAttr {
@@ -62,37 +64,88 @@ func enumOpt(name api.AttributeName, field string, ctype api.AttributeType, m *e
 	return opAttr{name: name, field: field, ctype: ctype, enum: m}
 }
 
-// enumMap converts a C enum attribute to the wire enum of its field.
+// enumMap is the C enum of an enum attribute: which values are valid, and the
+// enumerators by name, from which registerOp derives the conversion to the
+// field's wire enum.
 type enumMap struct {
-	valid    func(c int64) bool
-	toWire   func(c int64) int64
-	fromWire func(w int64) int64
+	valid func(c int64) bool
+	names map[string]int64
 	// legacyInt64 accepts HIPDNN_TYPE_INT64 holding the wire value directly (the older
 	// generation of CONV_MODE did that).
 	legacyInt64 bool
 }
 
-func identityEnum(valid func(int64) bool) *enumMap {
-	id := func(v int64) int64 { return v }
-	return &enumMap{valid: valid, toWire: id, fromWire: id}
+// cEnum describes the C enum T with the enumerators of the generated api package.
+func cEnum[T interface {
+	~int32
+	String() string
+	IsValid() bool
+}]() *enumMap {
+	m := &enumMap{valid: func(c int64) bool { return T(c).IsValid() }, names: map[string]int64{}}
+	for name, v := range api.AllConstants {
+		if v >= math.MinInt32 && v <= math.MaxInt32 && T(v).IsValid() && T(v).String() == name {
+			m.names[name] = v
+		}
+	}
+	return m
 }
 
 var (
-	convModeEnum = &enumMap{
-		valid:       func(c int64) bool { return api.ConvolutionMode(c).IsValid() },
-		toWire:      func(c int64) int64 { return c + 1 }, // C CONVOLUTION 0 → wire CONVOLUTION 1
-		fromWire:    func(w int64) int64 { return w - 1 },
-		legacyInt64: true,
-	}
-	pointwiseModeEnum = identityEnum(func(c int64) bool { return api.PointwiseMode(c).IsValid() })
-	reduceOpEnum      = identityEnum(func(c int64) bool { return api.ReduceTensorOp(c).IsValid() })
-	resampleModeEnum  = identityEnum(func(c int64) bool { return api.ResampleMode(c).IsValid() })
-	paddingModeEnum   = identityEnum(func(c int64) bool { return api.PaddingMode(c).IsValid() })
-	normPhaseEnum     = identityEnum(func(c int64) bool { return api.NormFwdPhase(c).IsValid() })
-	diagAlignEnum     = identityEnum(func(c int64) bool { return api.DiagonalAlignment(c).IsValid() })
-	attnImplEnum      = identityEnum(func(c int64) bool { return api.AttentionImplementation(c).IsValid() })
-	moeModeEnum       = identityEnum(func(c int64) bool { return api.MoeGroupedMatmulMode(c).IsValid() })
+	convModeEnum = func() *enumMap {
+		m := cEnum[api.ConvolutionMode]()
+		m.legacyInt64 = true
+		return m
+	}()
+	pointwiseModeEnum = cEnum[api.PointwiseMode]()
+	reduceOpEnum      = cEnum[api.ReduceTensorOp]()
+	resampleModeEnum  = cEnum[api.ResampleMode]()
+	paddingModeEnum   = cEnum[api.PaddingMode]()
+	normPhaseEnum     = cEnum[api.NormFwdPhase]()
+	diagAlignEnum     = cEnum[api.DiagonalAlignment]()
+	attnImplEnum      = cEnum[api.AttentionImplementation]()
+	moeModeEnum       = cEnum[api.MoeGroupedMatmulMode]()
 )
+
+// enumOffset derives wire value − C value from the names: the header and the
+// schema name the same values, the header with a common prefix
+// (HIPDNN_POINTWISE_) and at times an _EXT suffix, the schema with _OP after
+// MIN and MAX (flatc's C++ enums reserve the plain names). Every C value
+// must have its schema value, at one offset for all: the schema may add a
+// value in front (ConvMode's UNSET makes the offset 1), not reorder.
+func enumOffset(c map[string]int64, d *wire.EnumDomain) (int64, error) {
+	prefix := ""
+	for name := range c {
+		if prefix == "" {
+			prefix = name
+		}
+		for !strings.HasPrefix(name, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	prefix = prefix[:strings.LastIndexByte(prefix, '_')+1]
+	var offset int64
+	first := true
+	for name, cv := range c {
+		short := strings.TrimSuffix(strings.TrimPrefix(name, prefix), "_EXT")
+		var w *wire.EnumValue
+		for i := range d.Values {
+			if v := &d.Values[i]; v.Name == short || v.Name == short+"_OP" {
+				w = v
+			}
+		}
+		if w == nil {
+			return 0, fmt.Errorf("%s has no value for %s", d.Name, name)
+		}
+		if !first && w.Value-cv != offset {
+			return 0, fmt.Errorf("%s: %s is %d, %s is %d: no common offset", d.Name, name, cv, w.Name, w.Value)
+		}
+		offset, first = w.Value-cv, false
+	}
+	if first {
+		return 0, fmt.Errorf("%s: the C enum has no values", d.Name)
+	}
+	return offset, nil
+}
 
 var opSpecs = map[api.DescriptorType]*opSpec{}
 
@@ -109,6 +162,14 @@ func registerOp(s *opSpec) *opSpec {
 	k := &KindSpec{Kind: s.kind, Class: s.class, Finalize: finalizeOp,
 		New: func(k *KindSpec) Object { return newOp(s, k) }}
 	for _, oa := range s.attrs {
+		if oa.enum != nil {
+			_, f := s.schema.Field(oa.field)
+			off, err := enumOffset(oa.enum.names, f.Enum)
+			if err != nil {
+				panic(fmt.Sprintf("descriptors: %s.%s: %v", s.node, oa.field, err))
+			}
+			oa.offset = off
+		}
 		k.Attrs = append(k.Attrs, s.attr(oa))
 	}
 	k.Attrs = append(k.Attrs,
@@ -282,7 +343,7 @@ func (op *Op) setField(idx int, oa opAttr, v *Value) error {
 		if !oa.enum.valid(v.I) {
 			return stepf(status.BadParam, "%d is not a valid %v value for %v", v.I, oa.ctype, oa.name)
 		}
-		w.I = oa.enum.toWire(v.I)
+		w.I = v.I + oa.offset
 	case wire.KindDataType:
 		if !api.DataType(v.I).IsValid() {
 			return stepf(status.BadParam, "%d is not a hipdnnDataType_t", v.I)
@@ -329,7 +390,7 @@ func (op *Op) fieldValue(idx int, oa opAttr, t api.AttributeType) Value {
 			v.I = 1
 		}
 	case wire.KindEnum:
-		v.I = oa.enum.fromWire(w.I)
+		v.I = w.I - oa.offset
 	case wire.KindDataType:
 		c, ok := CDataType(wire.DataType(w.I))
 		if !ok {

@@ -124,3 +124,53 @@ func TestMatmulShapes(t *testing.T) {
 		t.Fatalf("message %q", err)
 	}
 }
+
+// TestEnumOffsets: every C value of every enum attribute converts to the wire
+// value of the same name, and the derivation refuses enums that disagree.
+func TestEnumOffsets(t *testing.T) {
+	n := 0
+	for _, s := range opSpecs {
+		for _, oa := range s.attrs {
+			if oa.enum == nil {
+				continue
+			}
+			_, f := s.schema.Field(oa.field)
+			off, err := enumOffset(oa.enum.names, f.Enum)
+			if err != nil {
+				t.Fatalf("%s.%s: %v", s.node, oa.field, err)
+			}
+			for name, c := range oa.enum.names {
+				var w *wire.EnumValue
+				for i := range f.Enum.Values {
+					if f.Enum.Values[i].Value == c+off {
+						w = &f.Enum.Values[i]
+					}
+				}
+				base := strings.TrimSuffix(name, "_EXT")
+				if w == nil || !strings.HasSuffix(base, "_"+w.Name) && !strings.HasSuffix(base, "_"+strings.TrimSuffix(w.Name, "_OP")) {
+					t.Errorf("%s.%s: %s (%d) converts to %d", s.node, oa.field, name, c, c+off)
+				}
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no enum attributes")
+	}
+	if off, _ := enumOffset(convModeEnum.names, wire.ConvMode); off != 1 {
+		t.Errorf("ConvMode offset %d, want 1 (the schema's UNSET = 0)", off)
+	}
+	d := &wire.EnumDomain{Name: "E", Values: []wire.EnumValue{{Value: 0, Name: "A"}, {Value: 5, Name: "B"}}}
+	for _, tt := range []struct {
+		c    map[string]int64
+		want string
+	}{
+		{map[string]int64{"HIPDNN_E_A": 0, "HIPDNN_E_B": 1}, "no common offset"},
+		{map[string]int64{"HIPDNN_E_A": 0, "HIPDNN_E_C": 1}, "no value for HIPDNN_E_C"},
+		{map[string]int64{}, "no values"},
+	} {
+		if _, err := enumOffset(tt.c, d); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: %v, want %q", tt.c, err, tt.want)
+		}
+	}
+}

@@ -9,3 +9,5 @@
 // and copies the plugin's last error on the same thread. README.md describes the load sequence,
 // the lifetime rules and the files.
 package engines
+
+//go:generate go run ../../tools/fbgen -schemas ../../schemas -tables zz_generated.go -package engines -slots IntValue,FloatValue,StringValue,IntConstraint,FloatConstraint,StringConstraint,Knob,KnobSetting,EngineConfig,EngineCandidate,EngineCandidatePage,EngineDetails

@@ -8,6 +8,7 @@ import (
 	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/hipdnn-go/backend/internal/fb"
+	"github.com/hipdnn-go/backend/internal/fbread"
 	"github.com/hipdnn-go/backend/internal/status"
 )
 
@@ -399,10 +400,28 @@ func EncodeEngineConfig(id int64, settings []KnobSetting, rankingMetric string) 
 // not known keeps that tag in Value.Kind and no value. A buffer that does not verify is
 // BAD_PARAM.
 func DecodeEngineConfig(buf []byte) (id int64, settings []KnobSetting, metric string, err error) {
-	if err := verifyEngineConfig(buf); err != nil {
+	r := fbread.New(buf)
+	t, err := r.Root("EngineConfig")
+	if err == nil {
+		id, settings, metric, err = EngineConfigAt(r, t)
+	}
+	if err != nil {
 		return 0, nil, "", status.BadParam("EngineConfig buffer (%d bytes) does not verify: %v", len(buf), err)
 	}
-	root := fb.GetRootAsEngineConfig(buf, 0)
+	return id, settings, metric, nil
+}
+
+// EngineConfigAt verifies and reads the EngineConfig table t of r's buffer: a root one, or one
+// nested in another table (EnginePrediction.engine_config). Settings as DecodeEngineConfig.
+func EngineConfigAt(r *fbread.Reader, t fbread.Table) (id int64, settings []KnobSetting, metric string, err error) {
+	r.Enter()
+	err = (&verifier{r: r}).engineConfig(t)
+	r.Leave()
+	if err != nil {
+		return 0, nil, "", err
+	}
+	var root fb.EngineConfig
+	root.Init(r.Buf(), flatbuffers.UOffsetT(t.Pos))
 	var ks fb.KnobSetting
 	for i := 0; i < root.KnobsLength(); i++ {
 		root.Knobs(&ks, i)

@@ -238,8 +238,7 @@ func FuzzDecodeDetails(f *testing.F) {
 	f.Add([]byte{4, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		decodeDetails(b) // any bytes: an error or details, never a panic
-		v := &verifier{buf: b}
-		if v.rootKnob() == nil {
+		if verifyKnob(b) == nil {
 			readKnob(fb.GetRootAsKnob(b, 0))
 		}
 	})

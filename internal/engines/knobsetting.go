@@ -10,12 +10,7 @@ import (
 // DecodeKnobSetting verifies and reads one KnobSetting flatbuffer, the element type of
 // HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE. A buffer that does not verify is BAD_PARAM.
 func DecodeKnobSetting(buf []byte) (KnobSetting, error) {
-	v := &verifier{buf: buf}
-	t, err := v.root("KnobSetting")
-	if err == nil {
-		err = v.knobSetting(t)
-	}
-	if err != nil {
+	if err := verifyKnobSetting(buf); err != nil {
 		return KnobSetting{}, status.BadParam("KnobSetting buffer (%d bytes) does not verify: %v", len(buf), err)
 	}
 	return readSetting(fb.GetRootAsKnobSetting(buf, 0)), nil

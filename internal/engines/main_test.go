@@ -17,6 +17,7 @@ import (
 
 	flatbuffers "github.com/google/flatbuffers/go"
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/dl"
 	"github.com/hipdnn-go/backend/internal/engines/probe"
 	"github.com/hipdnn-go/backend/internal/fb"
 	"github.com/hipdnn-go/backend/internal/logging"
@@ -276,11 +277,11 @@ func unloadable(t testing.TB, file string) bool {
 		t.Logf("%s is mapped before the test: the loader cannot unload it (GNU unique symbols? build test plugins with -fno-gnu-unique)", file)
 		return false
 	}
-	lib, why := dlopen(file)
-	if lib == nil {
-		t.Fatalf("dlopen %s: %s", file, why)
+	lib, err := dl.Open(file)
+	if err != nil {
+		t.Fatalf("dlopen %s: %v", file, err)
 	}
-	dlclose(lib)
+	dl.Close(lib)
 	if mapped(t, file) {
 		t.Logf("%s stays mapped after dlopen+dlclose: the loader cannot unload it (GNU unique symbols? build test plugins with -fno-gnu-unique)", file)
 		return false
@@ -301,6 +302,6 @@ func probeFn(p *Plugin, name string) unsafe.Pointer {
 	if p.lib == nil {
 		return nil
 	}
-	fn, _ := dlsym(p.lib, name)
+	fn, _ := dl.Sym(p.lib, name)
 	return fn
 }

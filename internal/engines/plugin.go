@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/dl"
 	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/status"
 	"github.com/hipdnn-go/backend/internal/version"
@@ -106,9 +107,9 @@ func pluginTypeName(t uint64) string {
 // openPlugin loads one file (dlopen RTLD_NOW | RTLD_LOCAL) and validates it as an engine
 // plugin. On any failure the library is closed again.
 func openPlugin(path string) (*Plugin, error) {
-	lib, derr := dlopen(path)
-	if lib == nil {
-		return nil, status.Plugin("Failed to load plugin library %s: %s", path, derr)
+	lib, derr := dl.Open(path)
+	if derr != nil {
+		return nil, status.Plugin("Failed to load plugin library %s: %v", path, derr)
 	}
 	p := &Plugin{Path: path, lib: lib, tbl: newTable(), dropped: map[int64]bool{}}
 	if err := p.validate(); err != nil {
@@ -163,8 +164,8 @@ func (p *Plugin) validate() (err error) {
 
 func (p *Plugin) resolve(syms []symbol) error {
 	for _, s := range syms {
-		fn, _ := dlsym(p.lib, s.name)
-		if fn == nil {
+		fn, err := dl.Sym(p.lib, s.name)
+		if err != nil {
 			if s.required {
 				return missingSymbol(s.name, p.Path)
 			}
@@ -300,7 +301,7 @@ func (p *Plugin) hostMemory(id int64) bool {
 // close unloads the library. The Manager calls it once no Session or Context uses the plugin.
 func (p *Plugin) close() {
 	if p.lib != nil {
-		dlclose(p.lib)
+		dl.Close(p.lib)
 		p.lib = nil
 	}
 	if p.tbl != nil {

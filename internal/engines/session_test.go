@@ -208,7 +208,7 @@ func TestEngineDetails(t *testing.T) {
 	}
 	// Serialized is each Knob as its own flatbuffer, readable on its own.
 	for _, k := range d.Knobs {
-		if err := (&verifier{buf: k.Serialized}).rootKnob(); err != nil {
+		if err := verifyKnob(k.Serialized); err != nil {
 			t.Errorf("knob %s: serialized form does not verify: %v", k.ID, err)
 			continue
 		}

@@ -79,11 +79,10 @@ typedef struct hd_overrides {
     const int64_t* const* strides;
 } hd_overrides;
 
-/* ---- dynamic loading (hd_dl.c) ---- */
-hd_result hd_dlopen(const char* path);     /* ptr = handle, or err = dlerror() */
-hd_result hd_dlsym(void* lib, const char* name); /* ptr = symbol, or err = dlerror() */
-void hd_dlclose(void* lib);
-hipdnnCallback_t hd_log_sink(void);        /* hipdnnLoggingCallback_ext, or the fallback */
+/* ---- log sink (hd_table.c) ---- */
+/* The sink handed to plugins when the backend's hipdnnLoggingCallback_ext is not in this
+ * object (go test): it forwards to the same Go logger. */
+hipdnnCallback_t hd_fallback_sink(void);
 int hd_is_fallback_sink(hipdnnCallback_t sink);
 
 hd_table* hd_table_new(void);

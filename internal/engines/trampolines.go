@@ -6,7 +6,6 @@ package engines
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../../include -O2
-#cgo LDFLAGS: -ldl
 #include <stdlib.h>
 #include "shim.h"
 */
@@ -14,6 +13,8 @@ import "C"
 
 import (
 	"unsafe"
+
+	"github.com/hipdnn-go/backend/internal/dl"
 )
 
 // callResult is an hd_result in Go terms. err is the plugin's last-error text after a failure.
@@ -75,27 +76,14 @@ const (
 	slotGetNumericalNotes     = int(C.HD_SLOT_GET_NUMERICAL_NOTES)
 )
 
-// ---- dynamic loading ----
-
-func dlopen(path string) (unsafe.Pointer, string) {
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	r := result(C.hd_dlopen(cpath))
-	return r.ptr, r.err
-}
-
-func dlsym(lib unsafe.Pointer, name string) (unsafe.Pointer, string) {
-	cname := C.CString(name)
-	defer C.free(unsafe.Pointer(cname))
-	r := result(C.hd_dlsym(lib, cname))
-	return r.ptr, r.err
-}
-
-func dlclose(lib unsafe.Pointer) { C.hd_dlclose(lib) }
-
 // logSink is the callback handed to plugins: the backend's exported hipdnnLoggingCallback_ext
 // when it is in this object, else a C stub forwarding to the same logger (go test).
-var logSink = C.hd_log_sink()
+var logSink = func() C.hipdnnCallback_t {
+	if sink := dl.SelfSym("hipdnnLoggingCallback_ext"); sink != nil {
+		return C.hipdnnCallback_t(sink)
+	}
+	return C.hd_fallback_sink()
+}()
 
 func logSinkIsFallback() bool { return C.hd_is_fallback_sink(logSink) != 0 }
 

@@ -11,6 +11,8 @@ import (
 	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/hipdnn-go/backend/internal/fb"
+	"github.com/hipdnn-go/backend/internal/fb/fbtest"
+	"github.com/hipdnn-go/backend/internal/wire"
 )
 
 var goldenUUID = [16]byte{0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef}
@@ -57,334 +59,45 @@ func offvec(b *flatbuffers.Builder, v []flatbuffers.UOffsetT) flatbuffers.UOffse
 	return b.EndVector(len(v))
 }
 
-// buildFullAttributes writes the attribute table of tag k with every field set.
-func buildFullAttributes(b *flatbuffers.Builder, tag fb.NodeAttributes) flatbuffers.UOffsetT {
-	k := int(tag)
-	L := func(s int) int64 { return vL(k, s) }
-	I := func(s int) int32 { return vI(k, s) }
-	F := func(s int) float32 { return vF(k, s) }
-	LV := func(s int) flatbuffers.UOffsetT { return i64vec(b, vLV(k, s)) }
-	S := func(s int) flatbuffers.UOffsetT { return b.CreateString(vS(k, s)) }
-	switch tag {
-	case fb.NodeAttributesBatchnormInferenceAttributes:
-		fb.BatchnormInferenceAttributesStart(b)
-		fb.BatchnormInferenceAttributesAddXTensorUid(b, L(0))
-		fb.BatchnormInferenceAttributesAddMeanTensorUid(b, L(1))
-		fb.BatchnormInferenceAttributesAddInvVarianceTensorUid(b, L(2))
-		fb.BatchnormInferenceAttributesAddScaleTensorUid(b, L(3))
-		fb.BatchnormInferenceAttributesAddBiasTensorUid(b, L(4))
-		fb.BatchnormInferenceAttributesAddYTensorUid(b, L(5))
-		return fb.BatchnormInferenceAttributesEnd(b)
-	case fb.NodeAttributesPointwiseAttributes:
-		fb.PointwiseAttributesStart(b)
-		fb.PointwiseAttributesAddOperation(b, fb.PointwiseModeGEN_INDEX)
-		fb.PointwiseAttributesAddReluLowerClip(b, F(1))
-		fb.PointwiseAttributesAddReluUpperClip(b, F(2))
-		fb.PointwiseAttributesAddReluLowerClipSlope(b, F(3))
-		fb.PointwiseAttributesAddAxisTensorUid(b, L(4))
-		fb.PointwiseAttributesAddIn0TensorUid(b, L(5))
-		fb.PointwiseAttributesAddIn1TensorUid(b, L(6))
-		fb.PointwiseAttributesAddIn2TensorUid(b, L(7))
-		fb.PointwiseAttributesAddOut0TensorUid(b, L(8))
-		fb.PointwiseAttributesAddSwishBeta(b, F(9))
-		fb.PointwiseAttributesAddEluAlpha(b, F(10))
-		fb.PointwiseAttributesAddSoftplusBeta(b, F(11))
-		return fb.PointwiseAttributesEnd(b)
-	case fb.NodeAttributesBatchnormBackwardAttributes:
-		peer := LV(5)
-		fb.BatchnormBackwardAttributesStart(b)
-		fb.BatchnormBackwardAttributesAddDyTensorUid(b, L(0))
-		fb.BatchnormBackwardAttributesAddXTensorUid(b, L(1))
-		fb.BatchnormBackwardAttributesAddMeanTensorUid(b, L(2))
-		fb.BatchnormBackwardAttributesAddInvVarianceTensorUid(b, L(3))
-		fb.BatchnormBackwardAttributesAddScaleTensorUid(b, L(4))
-		fb.BatchnormBackwardAttributesAddPeerStatsTensorUid(b, peer)
-		fb.BatchnormBackwardAttributesAddDxTensorUid(b, L(6))
-		fb.BatchnormBackwardAttributesAddDscaleTensorUid(b, L(7))
-		fb.BatchnormBackwardAttributesAddDbiasTensorUid(b, L(8))
-		return fb.BatchnormBackwardAttributesEnd(b)
-	case fb.NodeAttributesBatchnormAttributes:
-		peer := LV(4)
-		fb.BatchnormAttributesStart(b)
-		fb.BatchnormAttributesAddXTensorUid(b, L(0))
-		fb.BatchnormAttributesAddScaleTensorUid(b, L(1))
-		fb.BatchnormAttributesAddBiasTensorUid(b, L(2))
-		fb.BatchnormAttributesAddEpsilonTensorUid(b, L(3))
-		fb.BatchnormAttributesAddPeerStatsTensorUid(b, peer)
-		fb.BatchnormAttributesAddPrevRunningMeanTensorUid(b, L(5))
-		fb.BatchnormAttributesAddPrevRunningVarianceTensorUid(b, L(6))
-		fb.BatchnormAttributesAddMomentumTensorUid(b, L(7))
-		fb.BatchnormAttributesAddYTensorUid(b, L(8))
-		fb.BatchnormAttributesAddMeanTensorUid(b, L(9))
-		fb.BatchnormAttributesAddInvVarianceTensorUid(b, L(10))
-		fb.BatchnormAttributesAddNextRunningMeanTensorUid(b, L(11))
-		fb.BatchnormAttributesAddNextRunningVarianceTensorUid(b, L(12))
-		return fb.BatchnormAttributesEnd(b)
-	case fb.NodeAttributesConvolutionFwdAttributes:
-		pre, post, stride, dil, flops, bytes := LV(3), LV(4), LV(5), LV(6), S(8), S(9)
-		fb.ConvolutionFwdAttributesStart(b)
-		fb.ConvolutionFwdAttributesAddXTensorUid(b, L(0))
-		fb.ConvolutionFwdAttributesAddWTensorUid(b, L(1))
-		fb.ConvolutionFwdAttributesAddYTensorUid(b, L(2))
-		fb.ConvolutionFwdAttributesAddPrePadding(b, pre)
-		fb.ConvolutionFwdAttributesAddPostPadding(b, post)
-		fb.ConvolutionFwdAttributesAddStride(b, stride)
-		fb.ConvolutionFwdAttributesAddDilation(b, dil)
-		fb.ConvolutionFwdAttributesAddConvMode(b, fb.ConvModeCROSS_CORRELATION)
-		fb.ConvolutionFwdAttributesAddUmdFlops(b, flops)
-		fb.ConvolutionFwdAttributesAddUmdBytes(b, bytes)
-		return fb.ConvolutionFwdAttributesEnd(b)
-	case fb.NodeAttributesConvolutionBwdAttributes:
-		pre, post, stride, dil, flops, bytes := LV(3), LV(4), LV(5), LV(6), S(8), S(9)
-		fb.ConvolutionBwdAttributesStart(b)
-		fb.ConvolutionBwdAttributesAddDyTensorUid(b, L(0))
-		fb.ConvolutionBwdAttributesAddWTensorUid(b, L(1))
-		fb.ConvolutionBwdAttributesAddDxTensorUid(b, L(2))
-		fb.ConvolutionBwdAttributesAddPrePadding(b, pre)
-		fb.ConvolutionBwdAttributesAddPostPadding(b, post)
-		fb.ConvolutionBwdAttributesAddStride(b, stride)
-		fb.ConvolutionBwdAttributesAddDilation(b, dil)
-		fb.ConvolutionBwdAttributesAddConvMode(b, fb.ConvModeCROSS_CORRELATION)
-		fb.ConvolutionBwdAttributesAddUmdFlops(b, flops)
-		fb.ConvolutionBwdAttributesAddUmdBytes(b, bytes)
-		return fb.ConvolutionBwdAttributesEnd(b)
-	case fb.NodeAttributesConvolutionWrwAttributes:
-		pre, post, stride, dil, flops, bytes := LV(3), LV(4), LV(5), LV(6), S(8), S(9)
-		fb.ConvolutionWrwAttributesStart(b)
-		fb.ConvolutionWrwAttributesAddXTensorUid(b, L(0))
-		fb.ConvolutionWrwAttributesAddDyTensorUid(b, L(1))
-		fb.ConvolutionWrwAttributesAddDwTensorUid(b, L(2))
-		fb.ConvolutionWrwAttributesAddPrePadding(b, pre)
-		fb.ConvolutionWrwAttributesAddPostPadding(b, post)
-		fb.ConvolutionWrwAttributesAddStride(b, stride)
-		fb.ConvolutionWrwAttributesAddDilation(b, dil)
-		fb.ConvolutionWrwAttributesAddConvMode(b, fb.ConvModeCROSS_CORRELATION)
-		fb.ConvolutionWrwAttributesAddUmdFlops(b, flops)
-		fb.ConvolutionWrwAttributesAddUmdBytes(b, bytes)
-		return fb.ConvolutionWrwAttributesEnd(b)
-	case fb.NodeAttributesBatchnormInferenceAttributesVarianceExt:
-		fb.BatchnormInferenceAttributesVarianceExtStart(b)
-		fb.BatchnormInferenceAttributesVarianceExtAddXTensorUid(b, L(0))
-		fb.BatchnormInferenceAttributesVarianceExtAddMeanTensorUid(b, L(1))
-		fb.BatchnormInferenceAttributesVarianceExtAddVarianceTensorUid(b, L(2))
-		fb.BatchnormInferenceAttributesVarianceExtAddScaleTensorUid(b, L(3))
-		fb.BatchnormInferenceAttributesVarianceExtAddBiasTensorUid(b, L(4))
-		fb.BatchnormInferenceAttributesVarianceExtAddYTensorUid(b, L(5))
-		fb.BatchnormInferenceAttributesVarianceExtAddEpsilonTensorUid(b, L(6))
-		return fb.BatchnormInferenceAttributesVarianceExtEnd(b)
-	case fb.NodeAttributesMatmulAttributes:
-		flops, bytes := S(3), S(4)
-		fb.MatmulAttributesStart(b)
-		fb.MatmulAttributesAddATensorUid(b, L(0))
-		fb.MatmulAttributesAddBTensorUid(b, L(1))
-		fb.MatmulAttributesAddCTensorUid(b, L(2))
-		fb.MatmulAttributesAddUmdFlops(b, flops)
-		fb.MatmulAttributesAddUmdBytes(b, bytes)
-		return fb.MatmulAttributesEnd(b)
-	case fb.NodeAttributesRMSNormAttributes:
-		fb.RMSNormAttributesStart(b)
-		fb.RMSNormAttributesAddXTensorUid(b, L(0))
-		fb.RMSNormAttributesAddScaleTensorUid(b, L(1))
-		fb.RMSNormAttributesAddEpsilonTensorUid(b, L(2))
-		fb.RMSNormAttributesAddYTensorUid(b, L(3))
-		fb.RMSNormAttributesAddBiasTensorUid(b, L(4))
-		fb.RMSNormAttributesAddInvRmsTensorUid(b, L(5))
-		fb.RMSNormAttributesAddForwardPhase(b, fb.NormFwdPhaseTRAINING)
-		return fb.RMSNormAttributesEnd(b)
-	case fb.NodeAttributesLayernormAttributes:
-		fb.LayernormAttributesStart(b)
-		fb.LayernormAttributesAddXTensorUid(b, L(0))
-		fb.LayernormAttributesAddScaleTensorUid(b, L(1))
-		fb.LayernormAttributesAddBiasTensorUid(b, L(2))
-		fb.LayernormAttributesAddEpsilonTensorUid(b, L(3))
-		fb.LayernormAttributesAddYTensorUid(b, L(4))
-		fb.LayernormAttributesAddNormalizedDimCount(b, L(5))
-		fb.LayernormAttributesAddMeanTensorUid(b, L(6))
-		fb.LayernormAttributesAddInvVarianceTensorUid(b, L(7))
-		fb.LayernormAttributesAddForwardPhase(b, fb.NormFwdPhaseTRAINING)
-		return fb.LayernormAttributesEnd(b)
-	case fb.NodeAttributesSdpaAttributes:
-		flops, bytes := S(41), S(42)
-		fb.SdpaAttributesStart(b)
-		fb.SdpaAttributesAddQTensorUid(b, L(0))
-		fb.SdpaAttributesAddKTensorUid(b, L(1))
-		fb.SdpaAttributesAddVTensorUid(b, L(2))
-		fb.SdpaAttributesAddOTensorUid(b, L(3))
-		fb.SdpaAttributesAddAttnMaskTensorUid(b, L(4))
-		fb.SdpaAttributesAddScaleTensorUid(b, L(5))
-		fb.SdpaAttributesAddSeqLenQTensorUid(b, L(6))
-		fb.SdpaAttributesAddSeqLenKvTensorUid(b, L(7))
-		fb.SdpaAttributesAddSeedTensorUid(b, L(8))
-		fb.SdpaAttributesAddOffsetTensorUid(b, L(9))
-		fb.SdpaAttributesAddDropoutMaskTensorUid(b, L(10))
-		fb.SdpaAttributesAddDropoutScaleTensorUid(b, L(11))
-		fb.SdpaAttributesAddPageTableKTensorUid(b, L(12))
-		fb.SdpaAttributesAddPageTableVTensorUid(b, L(13))
-		fb.SdpaAttributesAddBlockMaskTensorUid(b, L(14))
-		fb.SdpaAttributesAddSinkTokenTensorUid(b, L(15))
-		fb.SdpaAttributesAddDescaleQTensorUid(b, L(16))
-		fb.SdpaAttributesAddDescaleKTensorUid(b, L(17))
-		fb.SdpaAttributesAddDescaleVTensorUid(b, L(18))
-		fb.SdpaAttributesAddDescaleSTensorUid(b, L(19))
-		fb.SdpaAttributesAddScaleSTensorUid(b, L(20))
-		fb.SdpaAttributesAddScaleOTensorUid(b, L(21))
-		fb.SdpaAttributesAddStatsTensorUid(b, L(22))
-		fb.SdpaAttributesAddMaxTensorUid(b, L(23))
-		fb.SdpaAttributesAddSumExpTensorUid(b, L(24))
-		fb.SdpaAttributesAddRngDumpTensorUid(b, L(25))
-		fb.SdpaAttributesAddAmaxSTensorUid(b, L(26))
-		fb.SdpaAttributesAddAmaxOTensorUid(b, L(27))
-		fb.SdpaAttributesAddGenerateStats(b, false)
-		fb.SdpaAttributesAddAlibiMask(b, true)
-		fb.SdpaAttributesAddPaddingMask(b, true)
-		fb.SdpaAttributesAddCausalMask(b, true)
-		fb.SdpaAttributesAddCausalMaskBottomRight(b, true)
-		fb.SdpaAttributesAddDropoutProbability(b, F(33))
-		fb.SdpaAttributesAddAttnScaleValue(b, F(34))
-		fb.SdpaAttributesAddLeftBound(b, L(35))
-		fb.SdpaAttributesAddRightBound(b, L(36))
-		fb.SdpaAttributesAddMaxSeqLenKv(b, I(37))
-		fb.SdpaAttributesAddDiagonalAlignment(b, fb.DiagonalAlignmentBOTTOM_RIGHT)
-		fb.SdpaAttributesAddMmaCoreMode(b, fb.DataTypeFP8_E4M3)
-		fb.SdpaAttributesAddImplementation(b, fb.AttentionImplementationUNIFIED)
-		fb.SdpaAttributesAddUmdFlops(b, flops)
-		fb.SdpaAttributesAddUmdBytes(b, bytes)
-		return fb.SdpaAttributesEnd(b)
-	case fb.NodeAttributesBlockScaleDequantizeAttributes:
-		bs := i32vec(b, vIV(k, 3))
-		fb.BlockScaleDequantizeAttributesStart(b)
-		fb.BlockScaleDequantizeAttributesAddXTensorUid(b, L(0))
-		fb.BlockScaleDequantizeAttributesAddScaleTensorUid(b, L(1))
-		fb.BlockScaleDequantizeAttributesAddYTensorUid(b, L(2))
-		fb.BlockScaleDequantizeAttributesAddBlockSize(b, bs)
-		fb.BlockScaleDequantizeAttributesAddIsNegativeScale(b, true)
-		return fb.BlockScaleDequantizeAttributesEnd(b)
-	case fb.NodeAttributesBlockScaleQuantizeAttributes:
-		fb.BlockScaleQuantizeAttributesStart(b)
-		fb.BlockScaleQuantizeAttributesAddXTensorUid(b, L(0))
-		fb.BlockScaleQuantizeAttributesAddYTensorUid(b, L(1))
-		fb.BlockScaleQuantizeAttributesAddScaleTensorUid(b, L(2))
-		fb.BlockScaleQuantizeAttributesAddBlockSize(b, I(3))
-		fb.BlockScaleQuantizeAttributesAddAxis(b, L(4))
-		fb.BlockScaleQuantizeAttributesAddTranspose(b, true)
-		return fb.BlockScaleQuantizeAttributesEnd(b)
-	case fb.NodeAttributesSdpaBackwardAttributes:
-		fb.SdpaBackwardAttributesStart(b)
-		fb.SdpaBackwardAttributesAddQTensorUid(b, L(0))
-		fb.SdpaBackwardAttributesAddKTensorUid(b, L(1))
-		fb.SdpaBackwardAttributesAddVTensorUid(b, L(2))
-		fb.SdpaBackwardAttributesAddOTensorUid(b, L(3))
-		fb.SdpaBackwardAttributesAddDoTensorUid(b, L(4))
-		fb.SdpaBackwardAttributesAddStatsTensorUid(b, L(5))
-		fb.SdpaBackwardAttributesAddDqTensorUid(b, L(6))
-		fb.SdpaBackwardAttributesAddDkTensorUid(b, L(7))
-		fb.SdpaBackwardAttributesAddDvTensorUid(b, L(8))
-		fb.SdpaBackwardAttributesAddScaleTensorUid(b, L(9))
-		fb.SdpaBackwardAttributesAddAttnMaskTensorUid(b, L(10))
-		fb.SdpaBackwardAttributesAddSeqLenQTensorUid(b, L(11))
-		fb.SdpaBackwardAttributesAddSeqLenKvTensorUid(b, L(12))
-		fb.SdpaBackwardAttributesAddSeedTensorUid(b, L(13))
-		fb.SdpaBackwardAttributesAddOffsetTensorUid(b, L(14))
-		fb.SdpaBackwardAttributesAddDropoutMaskTensorUid(b, L(15))
-		fb.SdpaBackwardAttributesAddDropoutScaleTensorUid(b, L(16))
-		fb.SdpaBackwardAttributesAddDropoutScaleInvTensorUid(b, L(17))
-		fb.SdpaBackwardAttributesAddDbiasTensorUid(b, L(18))
-		fb.SdpaBackwardAttributesAddAlibiMask(b, true)
-		fb.SdpaBackwardAttributesAddPaddingMask(b, true)
-		fb.SdpaBackwardAttributesAddCausalMask(b, true)
-		fb.SdpaBackwardAttributesAddCausalMaskBottomRight(b, true)
-		fb.SdpaBackwardAttributesAddDropoutProbability(b, F(23))
-		fb.SdpaBackwardAttributesAddAttnScaleValue(b, F(24))
-		fb.SdpaBackwardAttributesAddLeftBound(b, L(25))
-		fb.SdpaBackwardAttributesAddRightBound(b, L(26))
-		fb.SdpaBackwardAttributesAddDiagonalAlignment(b, fb.DiagonalAlignmentBOTTOM_RIGHT)
-		return fb.SdpaBackwardAttributesEnd(b)
-	case fb.NodeAttributesCustomOpAttributes:
-		id, in, out, data := S(0), LV(1), LV(2), b.CreateByteVector(vBV(k, 3))
-		fb.CustomOpAttributesStart(b)
-		fb.CustomOpAttributesAddCustomOpId(b, id)
-		fb.CustomOpAttributesAddInputTensorUids(b, in)
-		fb.CustomOpAttributesAddOutputTensorUids(b, out)
-		fb.CustomOpAttributesAddData(b, data)
-		fb.CustomOpAttributesAddTestGenerationMarker(b, I(4))
-		return fb.CustomOpAttributesEnd(b)
-	case fb.NodeAttributesRMSNormBackwardAttributes:
-		fb.RMSNormBackwardAttributesStart(b)
-		fb.RMSNormBackwardAttributesAddDyTensorUid(b, L(0))
-		fb.RMSNormBackwardAttributesAddXTensorUid(b, L(1))
-		fb.RMSNormBackwardAttributesAddScaleTensorUid(b, L(2))
-		fb.RMSNormBackwardAttributesAddInvRmsTensorUid(b, L(3))
-		fb.RMSNormBackwardAttributesAddDxTensorUid(b, L(4))
-		fb.RMSNormBackwardAttributesAddDscaleTensorUid(b, L(5))
-		fb.RMSNormBackwardAttributesAddDbiasTensorUid(b, L(6))
-		return fb.RMSNormBackwardAttributesEnd(b)
-	case fb.NodeAttributesReductionAttributes:
-		fb.ReductionAttributesStart(b)
-		fb.ReductionAttributesAddMode(b, fb.ReductionModeMUL_NO_ZEROS)
-		fb.ReductionAttributesAddInTensorUid(b, L(1))
-		fb.ReductionAttributesAddOutTensorUid(b, L(2))
-		fb.ReductionAttributesAddIsDeterministic(b, true)
-		return fb.ReductionAttributesEnd(b)
-	case fb.NodeAttributesResampleFwdAttributes:
-		pre, post, stride, win := LV(3), LV(4), LV(5), LV(6)
-		fb.ResampleFwdAttributesStart(b)
-		fb.ResampleFwdAttributesAddXTensorUid(b, L(0))
-		fb.ResampleFwdAttributesAddYTensorUid(b, L(1))
-		fb.ResampleFwdAttributesAddIndexTensorUid(b, L(2))
-		fb.ResampleFwdAttributesAddPrePadding(b, pre)
-		fb.ResampleFwdAttributesAddPostPadding(b, post)
-		fb.ResampleFwdAttributesAddStride(b, stride)
-		fb.ResampleFwdAttributesAddWindow(b, win)
-		fb.ResampleFwdAttributesAddResampleMode(b, fb.ResampleModeAVGPOOL_INCLUDE_PADDING)
-		fb.ResampleFwdAttributesAddPaddingMode(b, fb.PaddingModeZERO_PAD)
-		fb.ResampleFwdAttributesAddGenerateIndex(b, false)
-		return fb.ResampleFwdAttributesEnd(b)
-	case fb.NodeAttributesLayernormBackwardAttributes:
-		fb.LayernormBackwardAttributesStart(b)
-		fb.LayernormBackwardAttributesAddDyTensorUid(b, L(0))
-		fb.LayernormBackwardAttributesAddXTensorUid(b, L(1))
-		fb.LayernormBackwardAttributesAddScaleTensorUid(b, L(2))
-		fb.LayernormBackwardAttributesAddMeanTensorUid(b, L(3))
-		fb.LayernormBackwardAttributesAddInvVarianceTensorUid(b, L(4))
-		fb.LayernormBackwardAttributesAddEpsilonTensorUid(b, L(5))
-		fb.LayernormBackwardAttributesAddDxTensorUid(b, L(6))
-		fb.LayernormBackwardAttributesAddDscaleTensorUid(b, L(7))
-		fb.LayernormBackwardAttributesAddDbiasTensorUid(b, L(8))
-		fb.LayernormBackwardAttributesAddNormalizedDimCount(b, L(9))
-		return fb.LayernormBackwardAttributesEnd(b)
-	case fb.NodeAttributesResampleBwdAttributes:
-		pre, post, stride, win := LV(3), LV(4), LV(5), LV(6)
-		fb.ResampleBwdAttributesStart(b)
-		fb.ResampleBwdAttributesAddDyTensorUid(b, L(0))
-		fb.ResampleBwdAttributesAddDxTensorUid(b, L(1))
-		fb.ResampleBwdAttributesAddIndexTensorUid(b, L(2))
-		fb.ResampleBwdAttributesAddPrePadding(b, pre)
-		fb.ResampleBwdAttributesAddPostPadding(b, post)
-		fb.ResampleBwdAttributesAddStride(b, stride)
-		fb.ResampleBwdAttributesAddWindow(b, win)
-		fb.ResampleBwdAttributesAddResampleMode(b, fb.ResampleModeAVGPOOL_INCLUDE_PADDING)
-		fb.ResampleBwdAttributesAddPaddingMode(b, fb.PaddingModeZERO_PAD)
-		return fb.ResampleBwdAttributesEnd(b)
-	case fb.NodeAttributesMoeGroupedMatmulAttributes:
-		fb.MoeGroupedMatmulAttributesStart(b)
-		fb.MoeGroupedMatmulAttributesAddTokenTensorUid(b, L(0))
-		fb.MoeGroupedMatmulAttributesAddWeightTensorUid(b, L(1))
-		fb.MoeGroupedMatmulAttributesAddFirstTokenOffsetTensorUid(b, L(2))
-		fb.MoeGroupedMatmulAttributesAddTokenIndexTensorUid(b, L(3))
-		fb.MoeGroupedMatmulAttributesAddTokenKsTensorUid(b, L(4))
-		fb.MoeGroupedMatmulAttributesAddOutputTensorUid(b, L(5))
-		fb.MoeGroupedMatmulAttributesAddMode(b, fb.MoeGroupedMatmulModeSCATTER)
-		fb.MoeGroupedMatmulAttributesAddTopK(b, I(7))
-		return fb.MoeGroupedMatmulAttributesEnd(b)
-	case fb.NodeAttributesMoeGroupedMatmulBwdAttributes:
-		fb.MoeGroupedMatmulBwdAttributesStart(b)
-		fb.MoeGroupedMatmulBwdAttributesAddDoutputTensorUid(b, L(0))
-		fb.MoeGroupedMatmulBwdAttributesAddTokenTensorUid(b, L(1))
-		fb.MoeGroupedMatmulBwdAttributesAddFirstTokenOffsetTensorUid(b, L(2))
-		fb.MoeGroupedMatmulBwdAttributesAddDweightTensorUid(b, L(3))
-		return fb.MoeGroupedMatmulBwdAttributesEnd(b)
+// buildFullAttributes writes op's attribute table with every field set to
+// its golden value, at the slots of the op tables (flatc's Go builders are
+// not used: the C++-built golden buffers are the independent check).
+func buildFullAttributes(b *flatbuffers.Builder, op *wire.OpSchema) flatbuffers.UOffsetT {
+	k := int(op.Tag)
+	offs := make([]flatbuffers.UOffsetT, len(op.Fields))
+	for i, f := range op.Fields {
+		switch f.Kind {
+		case wire.KindUIDList, wire.KindLongList:
+			offs[i] = i64vec(b, fbtest.Longs(k, f.Slot))
+		case wire.KindIntList:
+			offs[i] = i32vec(b, fbtest.Ints(k, f.Slot))
+		case wire.KindBytes:
+			offs[i] = b.CreateByteVector(fbtest.Bytes(k, f.Slot))
+		case wire.KindString:
+			offs[i] = b.CreateString(fbtest.String(k, f.Slot))
+		}
 	}
-	panic(fmt.Sprintf("unknown tag %d", tag))
+	b.StartObject(len(op.Fields))
+	for i, f := range op.Fields {
+		switch f.Kind {
+		case wire.KindUID, wire.KindOptUID, wire.KindLong, wire.KindOptLong:
+			b.PrependInt64(fbtest.Long(k, f.Slot))
+		case wire.KindInt, wire.KindOptInt:
+			b.PrependInt32(fbtest.Int(k, f.Slot))
+		case wire.KindFloat, wire.KindOptFloat:
+			b.PrependFloat32(fbtest.Float(k, f.Slot))
+		case wire.KindBool:
+			b.PrependBool(true)
+		case wire.KindOptBool:
+			b.PrependBool(false)
+		case wire.KindEnum, wire.KindDataType:
+			b.PrependInt8(goldenEnum(&op.Fields[i]))
+		default:
+			b.PrependUOffsetT(offs[i])
+		}
+		b.Slot(f.Slot)
+	}
+	return b.EndObject()
 }
 
 func buildValueTensor(b *flatbuffers.Builder, vt valueTensor) flatbuffers.UOffsetT {
@@ -437,14 +150,14 @@ func buildGoldenGraph() []byte {
 		tensors = append(tensors, fb.TensorAttributesEnd(b))
 	}
 	var nodes []flatbuffers.UOffsetT
-	for k := 1; k <= 23; k++ {
-		tag := fb.NodeAttributes(k)
-		attrs := buildFullAttributes(b, tag)
+	for _, op := range wire.Ops() {
+		k := int(op.Tag)
+		attrs := buildFullAttributes(b, op)
 		name := b.CreateString(fmt.Sprintf("node%d", k))
 		fb.NodeStart(b)
 		fb.NodeAddName(b, name)
 		fb.NodeAddComputeDataType(b, fb.DataType(k%17+1))
-		fb.NodeAddAttributesType(b, tag)
+		fb.NodeAddAttributesType(b, fb.NodeAttributes(op.Tag))
 		fb.NodeAddAttributes(b, attrs)
 		nodes = append(nodes, fb.NodeEnd(b))
 	}
@@ -473,8 +186,8 @@ func buildMinimalGraph() []byte {
 	t := fb.TensorAttributesEnd(b)
 
 	fb.PointwiseAttributesStart(b)
-	fb.PointwiseAttributesAddIn0TensorUid(b, vL(2, 5)) // golden rule, like the full tables
-	fb.PointwiseAttributesAddOut0TensorUid(b, vL(2, 8))
+	fb.PointwiseAttributesAddIn0TensorUid(b, fbtest.Long(2, 5)) // golden rule, like the full tables
+	fb.PointwiseAttributesAddOut0TensorUid(b, fbtest.Long(2, 8))
 	pw := fb.PointwiseAttributesEnd(b)
 	fb.NodeStart(b)
 	fb.NodeAddAttributesType(b, fb.NodeAttributesPointwiseAttributes)
@@ -482,10 +195,10 @@ func buildMinimalGraph() []byte {
 	n0 := fb.NodeEnd(b)
 
 	fb.SdpaAttributesStart(b)
-	fb.SdpaAttributesAddQTensorUid(b, vL(12, 0))
-	fb.SdpaAttributesAddKTensorUid(b, vL(12, 1))
-	fb.SdpaAttributesAddVTensorUid(b, vL(12, 2))
-	fb.SdpaAttributesAddOTensorUid(b, vL(12, 3))
+	fb.SdpaAttributesAddQTensorUid(b, fbtest.Long(12, 0))
+	fb.SdpaAttributesAddKTensorUid(b, fbtest.Long(12, 1))
+	fb.SdpaAttributesAddVTensorUid(b, fbtest.Long(12, 2))
+	fb.SdpaAttributesAddOTensorUid(b, fbtest.Long(12, 3))
 	sd := fb.SdpaAttributesEnd(b)
 	fb.NodeStart(b)
 	fb.NodeAddAttributesType(b, fb.NodeAttributesSdpaAttributes)
@@ -834,8 +547,8 @@ func checkGoldenGraph(t *testing.T, buf []byte) {
 
 	// Nodes, raw (graph.fbs Node: 0 name, 1 compute_data_type, 2-3 attributes).
 	ns := r.subs(5, "nodes")
-	if len(ns) != 23 {
-		t.Fatalf("%d nodes, want 23", len(ns))
+	if len(ns) != len(wire.Ops()) {
+		t.Fatalf("%d nodes, want one per op (%d)", len(ns), len(wire.Ops()))
 	}
 	for i, n := range ns {
 		k := i + 1
@@ -843,12 +556,13 @@ func checkGoldenGraph(t *testing.T, buf []byte) {
 			t.Errorf("node %d name / compute_data_type", k)
 		}
 		tag, ar := n.union(2, "attributes")
-		if int(tag) != k {
+		op := wire.OpByTag(tag)
+		if int(tag) != k || op == nil {
 			t.Errorf("node %d: attributes_type %d", k, tag)
 			continue
 		}
-		ar.what = opSpecs[i].table
-		checkOpRaw(t, ar, opSpecs[i], nil)
+		ar.what = op.Name
+		checkOpRaw(t, ar, op, nil)
 	}
 
 	// The same through the generated accessors and the hand-written helpers.
@@ -907,12 +621,12 @@ func checkGoldenGraph(t *testing.T, buf []byte) {
 	var ut flatbuffers.Table
 	for i := 0; i < g.NodesLength(); i++ {
 		g.Nodes(&node, i)
-		spec := opSpecs[i]
-		if node.AttributesType() != spec.tag || !node.Attributes(&ut) {
+		op := wire.OpByTag(uint8(node.AttributesType()))
+		if op == nil || int(op.Tag) != i+1 || !node.Attributes(&ut) {
 			t.Errorf("node %d: union", i)
 			continue
 		}
-		checkOpAccessors(t, attributeObject(spec.tag, ut), spec, nil)
+		checkOpAccessors(t, attributeObject(t, op, ut), op, nil)
 	}
 }
 
@@ -989,21 +703,21 @@ func checkMinimalGraph(t *testing.T, buf []byte) {
 		{"in_0_tensor_uid": true, "out_0_tensor_uid": true},
 		{"q_tensor_uid": true, "k_tensor_uid": true, "v_tensor_uid": true, "o_tensor_uid": true},
 	}
-	specs := []opSpec{opSpecs[1], opSpecs[11]}
+	specs := []*wire.OpSchema{opByName(t, "PointwiseAttributes"), opByName(t, "SdpaAttributes")}
 	var node fb.Node
 	var ut flatbuffers.Table
 	for i, n := range ns {
 		n.absent(0, "name")
 		n.absent(1, "compute_data_type")
 		tag, ar := n.union(2, "attributes")
-		if fb.NodeAttributes(tag) != specs[i].tag {
+		if tag != specs[i].Tag {
 			t.Fatalf("minimal node %d tag %d", i, tag)
 		}
-		ar.what = specs[i].table + "(minimal)"
+		ar.what = specs[i].Name + "(minimal)"
 		checkOpRaw(t, ar, specs[i], sets[i])
 		g.Nodes(&node, i)
 		node.Attributes(&ut)
-		checkOpAccessors(t, attributeObject(specs[i].tag, ut), specs[i], sets[i])
+		checkOpAccessors(t, attributeObject(t, specs[i], ut), specs[i], sets[i])
 	}
 }
 

@@ -1,174 +1,28 @@
 package fb_test
 
-// Slot tables written from the wire specification (plugin_api.md §3), kept
-// independent of the schemas and of the generated code: every golden buffer
-// (Go-built and C++-built) is checked against them by reading raw vtable
-// slots (vtable byte offset 4 + 2·slot; a union takes two slots).
+// The op tables are internal/wire's, generated from schemas/*.fbs by
+// tools/fbgen. Every golden buffer, the C++-built ones above all (written by
+// schemas/golden/make_golden.cpp with flatc's C++ code), is read through raw
+// vtable slots (vtable byte offset 4 + 2·slot) at the slot and width those
+// tables give, and through flatc's Go accessors: a table that disagrees with
+// flatc's reading of the schemas fails here.
 
 import (
 	"fmt"
 	"math"
+	"os"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/hipdnn-go/backend/internal/fb"
+	"github.com/hipdnn-go/backend/internal/fb/fbtest"
+	"github.com/hipdnn-go/backend/internal/wire"
 )
-
-type kind int
-
-const (
-	kLong     kind = iota // long, default 0
-	kLongOpt              // long = null
-	kInt                  // int, default 0
-	kIntOpt               // int = null
-	kFloatOpt             // float = null
-	kBool                 // bool, default false
-	kBoolOpt              // bool = null
-	kEnum                 // byte enum; want = the golden value, def = its default
-	kLongVec              // [long]
-	kIntVec               // [int]
-	kByteVec              // [ubyte]
-	kString               // string
-)
-
-type field struct {
-	slot int
-	name string
-	k    kind
-	want int8 // kEnum: golden (non-default) value
-	def  int8 // kEnum: schema default
-}
-
-func f(slot int, name string, k kind) field { return field{slot: slot, name: name, k: k} }
-func e(slot int, name string, want, def int8) field {
-	return field{slot: slot, name: name, k: kEnum, want: want, def: def}
-}
-
-// longs builds consecutive tensor-uid fields of one kind.
-func longs(first int, k kind, names ...string) []field {
-	out := make([]field, len(names))
-	for i, n := range names {
-		out[i] = f(first+i, n+"_tensor_uid", k)
-	}
-	return out
-}
-
-func cat(parts ...[]field) []field {
-	var out []field
-	for _, p := range parts {
-		out = append(out, p...)
-	}
-	return out
-}
-
-type opSpec struct {
-	tag    fb.NodeAttributes
-	table  string // Go type name
-	fields []field
-}
-
-// opSpecs: one entry per NodeAttributes member, in tag order 1..23.
-var opSpecs = []opSpec{
-	{1, "BatchnormInferenceAttributes", longs(0, kLong, "x", "mean", "inv_variance", "scale", "bias", "y")},
-	{2, "PointwiseAttributes", []field{
-		e(0, "operation", 22 /*GEN_INDEX*/, 0),
-		f(1, "relu_lower_clip", kFloatOpt), f(2, "relu_upper_clip", kFloatOpt), f(3, "relu_lower_clip_slope", kFloatOpt),
-		f(4, "axis_tensor_uid", kLongOpt), f(5, "in_0_tensor_uid", kLong), f(6, "in_1_tensor_uid", kLongOpt),
-		f(7, "in_2_tensor_uid", kLongOpt), f(8, "out_0_tensor_uid", kLong),
-		f(9, "swish_beta", kFloatOpt), f(10, "elu_alpha", kFloatOpt), f(11, "softplus_beta", kFloatOpt),
-	}},
-	{3, "BatchnormBackwardAttributes", cat(
-		longs(0, kLong, "dy", "x"), longs(2, kLongOpt, "mean", "inv_variance"), longs(4, kLong, "scale"),
-		[]field{f(5, "peer_stats_tensor_uid", kLongVec)}, longs(6, kLong, "dx", "dscale", "dbias"))},
-	{4, "BatchnormAttributes", cat(
-		longs(0, kLong, "x", "scale", "bias", "epsilon"), []field{f(4, "peer_stats_tensor_uid", kLongVec)},
-		longs(5, kLongOpt, "prev_running_mean", "prev_running_variance", "momentum"), longs(8, kLong, "y"),
-		longs(9, kLongOpt, "mean", "inv_variance", "next_running_mean", "next_running_variance"))},
-	{5, "ConvolutionFwdAttributes", convFields("x", "w", "y")},
-	{6, "ConvolutionBwdAttributes", convFields("dy", "w", "dx")},
-	{7, "ConvolutionWrwAttributes", convFields("x", "dy", "dw")},
-	{8, "BatchnormInferenceAttributesVarianceExt", longs(0, kLong, "x", "mean", "variance", "scale", "bias", "y", "epsilon")},
-	{9, "MatmulAttributes", cat(longs(0, kLong, "a", "b", "c"), []field{f(3, "umd_flops", kString), f(4, "umd_bytes", kString)})},
-	{10, "RMSNormAttributes", cat(longs(0, kLong, "x", "scale", "epsilon", "y"), longs(4, kLongOpt, "bias", "inv_rms"),
-		[]field{e(6, "forward_phase", 2 /*TRAINING*/, 0)})},
-	{11, "LayernormAttributes", cat(longs(0, kLong, "x", "scale", "bias", "epsilon", "y"),
-		[]field{f(5, "normalized_dim_count", kLong)}, longs(6, kLongOpt, "mean", "inv_variance"),
-		[]field{e(8, "forward_phase", 2 /*TRAINING*/, 0)})},
-	{12, "SdpaAttributes", cat(longs(0, kLong, "q", "k", "v", "o"),
-		longs(4, kLongOpt, "attn_mask", "scale", "seq_len_q", "seq_len_kv", "seed", "offset", "dropout_mask",
-			"dropout_scale", "page_table_k", "page_table_v", "block_mask", "sink_token", "descale_q", "descale_k",
-			"descale_v", "descale_s", "scale_s", "scale_o", "stats", "max", "sum_exp", "rng_dump", "amax_s", "amax_o"),
-		[]field{
-			f(28, "generate_stats", kBoolOpt), f(29, "alibi_mask", kBool), f(30, "padding_mask", kBool),
-			f(31, "causal_mask", kBool), f(32, "causal_mask_bottom_right", kBool),
-			f(33, "dropout_probability", kFloatOpt), f(34, "attn_scale_value", kFloatOpt),
-			f(35, "left_bound", kLongOpt), f(36, "right_bound", kLongOpt), f(37, "max_seq_len_kv", kIntOpt),
-			e(38, "diagonal_alignment", 1 /*BOTTOM_RIGHT*/, 0), e(39, "mma_core_mode", 8 /*FP8_E4M3*/, 0),
-			e(40, "implementation", 2 /*UNIFIED*/, 0),
-			f(41, "umd_flops", kString), f(42, "umd_bytes", kString),
-		})},
-	{13, "BlockScaleDequantizeAttributes", cat(longs(0, kLong, "x", "scale", "y"),
-		[]field{f(3, "block_size", kIntVec), f(4, "is_negative_scale", kBool)})},
-	{14, "BlockScaleQuantizeAttributes", cat(longs(0, kLong, "x", "y", "scale"),
-		[]field{f(3, "block_size", kInt), f(4, "axis", kLongOpt), f(5, "transpose", kBool)})},
-	{15, "SdpaBackwardAttributes", cat(longs(0, kLong, "q", "k", "v", "o", "do", "stats", "dq", "dk", "dv"),
-		longs(9, kLongOpt, "scale", "attn_mask", "seq_len_q", "seq_len_kv", "seed", "offset", "dropout_mask",
-			"dropout_scale", "dropout_scale_inv", "dbias"),
-		[]field{
-			f(19, "alibi_mask", kBool), f(20, "padding_mask", kBool), f(21, "causal_mask", kBool),
-			f(22, "causal_mask_bottom_right", kBool), f(23, "dropout_probability", kFloatOpt),
-			f(24, "attn_scale_value", kFloatOpt), f(25, "left_bound", kLongOpt), f(26, "right_bound", kLongOpt),
-			e(27, "diagonal_alignment", 1 /*BOTTOM_RIGHT*/, 0),
-		})},
-	{16, "CustomOpAttributes", []field{
-		f(0, "custom_op_id", kString), f(1, "input_tensor_uids", kLongVec), f(2, "output_tensor_uids", kLongVec),
-		f(3, "data", kByteVec), f(4, "test_generation_marker", kInt),
-	}},
-	{17, "RMSNormBackwardAttributes", cat(longs(0, kLong, "dy", "x", "scale", "inv_rms", "dx", "dscale"),
-		longs(6, kLongOpt, "dbias"))},
-	{18, "ReductionAttributes", []field{
-		e(0, "mode", 9 /*MUL_NO_ZEROS*/, 0), f(1, "in_tensor_uid", kLong), f(2, "out_tensor_uid", kLong),
-		f(3, "is_deterministic", kBool),
-	}},
-	{19, "ResampleFwdAttributes", cat(longs(0, kLong, "x", "y"), longs(2, kLongOpt, "index"), resampleTail(),
-		[]field{f(9, "generate_index", kBoolOpt)})},
-	{20, "LayernormBackwardAttributes", cat(longs(0, kLong, "dy", "x", "scale"),
-		longs(3, kLongOpt, "mean", "inv_variance", "epsilon"), longs(6, kLong, "dx", "dscale", "dbias"),
-		[]field{f(9, "normalized_dim_count", kLong)})},
-	{21, "ResampleBwdAttributes", cat(longs(0, kLong, "dy", "dx"), longs(2, kLongOpt, "index"), resampleTail())},
-	{22, "MoeGroupedMatmulAttributes", cat(longs(0, kLong, "token", "weight", "first_token_offset"),
-		longs(3, kLongOpt, "token_index", "token_ks"), longs(5, kLong, "output"),
-		[]field{e(6, "mode", 2 /*SCATTER*/, 0), f(7, "top_k", kInt)})},
-	{23, "MoeGroupedMatmulBwdAttributes", longs(0, kLong, "doutput", "token", "first_token_offset", "dweight")},
-}
-
-func convFields(a, b, c string) []field {
-	return cat(longs(0, kLong, a, b, c), []field{
-		f(3, "pre_padding", kLongVec), f(4, "post_padding", kLongVec), f(5, "stride", kLongVec),
-		f(6, "dilation", kLongVec), e(7, "conv_mode", 2 /*CROSS_CORRELATION*/, 0),
-		f(8, "umd_flops", kString), f(9, "umd_bytes", kString),
-	})
-}
-
-func resampleTail() []field {
-	return []field{
-		f(3, "pre_padding", kLongVec), f(4, "post_padding", kLongVec), f(5, "stride", kLongVec),
-		f(6, "window", kLongVec), e(7, "resample_mode", 3 /*AVGPOOL_INCLUDE_PADDING*/, 0),
-		e(8, "padding_mode", 2 /*ZERO_PAD*/, 0),
-	}
-}
-
-// The golden value rule (mirrored in schemas/golden/make_golden.cpp).
-func vL(k, s int) int64    { return int64(k)*1000 + int64(s) }
-func vI(k, s int) int32    { return int32(k*1000 + s) }
-func vF(k, s int) float32  { return float32(k) + float32(s)*0.25 }
-func vLV(k, s int) []int64 { return []int64{int64(k), int64(s), -1} }
-func vIV(k, s int) []int32 { return []int32{int32(k), int32(s)} }
-func vBV(k, s int) []byte  { return []byte{byte(k), byte(s), 255, 0} }
-func vS(k, s int) string   { return fmt.Sprintf("k%ds%d", k, s) }
 
 // raw reads a table through its vtable only.
 type raw struct {
@@ -318,86 +172,98 @@ func (r raw) union(slot int, name string) (byte, raw) {
 
 func eqInt64s(a, b []int64) bool { return reflect.DeepEqual(a, b) }
 
-// checkOpRaw checks the attribute table of tag k against its spec through
-// raw slots. full: every field set per the golden rule; otherwise only the
-// fields named in set are expected (with the golden rule) and every other
-// slot must be absent.
-func checkOpRaw(t *testing.T, r raw, spec opSpec, set map[string]bool) {
+// goldenEnum is the golden value of an enum field: the largest value its
+// enum declares (flatc's Go view of the schema for DataType).
+func goldenEnum(f *wire.Field) int8 {
+	var m int64
+	if f.Kind == wire.KindDataType {
+		for v := range fb.EnumNamesDataType {
+			m = max(m, int64(v))
+		}
+		return int8(m)
+	}
+	for _, v := range f.Enum.Values {
+		m = max(m, v.Value)
+	}
+	return int8(m)
+}
+
+func optionalKind(k wire.FieldKind) bool {
+	switch k {
+	case wire.KindOptUID, wire.KindOptLong, wire.KindOptInt, wire.KindOptFloat, wire.KindOptBool:
+		return true
+	}
+	return false
+}
+
+// checkOpRaw checks an op's attribute table through raw slots. With set nil
+// every field must hold its golden value; otherwise only the fields named in
+// set are expected (golden values) and every other slot must be absent.
+func checkOpRaw(t *testing.T, r raw, op *wire.OpSchema, set map[string]bool) {
 	t.Helper()
-	k := int(spec.tag)
+	k := int(op.Tag)
 	full := set == nil
-	if full && r.vtableSlots() != len(spec.fields) {
-		t.Errorf("%s: vtable describes %d slots, spec has %d", r.what, r.vtableSlots(), len(spec.fields))
+	if full && r.vtableSlots() != len(op.Fields) {
+		t.Errorf("%s: vtable describes %d slots, the table has %d fields", r.what, r.vtableSlots(), len(op.Fields))
 	}
-	for i, fl := range spec.fields {
-		if fl.slot != i {
-			t.Fatalf("spec %s: field %s listed at position %d with slot %d", spec.table, fl.name, i, fl.slot)
-		}
-		s := fl.slot
-		if !full && !set[fl.name] {
-			r.absent(s, fl.name)
+	for i := range op.Fields {
+		fl := &op.Fields[i]
+		s := fl.Slot
+		if !full && !set[fl.Name] {
+			r.absent(s, fl.Name)
 			continue
 		}
-		var bad bool
 		var got, want any
-		switch fl.k {
-		case kLong, kLongOpt:
-			got, want = r.i64(s, fl.name), vL(k, s)
-		case kInt, kIntOpt:
-			got, want = r.i32(s, fl.name), vI(k, s)
-		case kFloatOpt:
-			got, want = r.f32(s, fl.name), vF(k, s)
-		case kBool:
-			got, want = r.b(s, fl.name), true
-		case kBoolOpt:
-			got, want = r.b(s, fl.name), false
-		case kEnum:
-			got, want = r.i8(s, fl.name), fl.want
-		case kLongVec:
-			got, want = r.i64s(s, fl.name), vLV(k, s)
-		case kIntVec:
-			got, want = r.i32s(s, fl.name), vIV(k, s)
-		case kByteVec:
-			got, want = r.bytes(s, fl.name), vBV(k, s)
-		case kString:
-			got, want = r.str(s, fl.name), vS(k, s)
+		switch fl.Kind {
+		case wire.KindUID, wire.KindOptUID, wire.KindLong, wire.KindOptLong:
+			got, want = r.i64(s, fl.Name), fbtest.Long(k, s)
+		case wire.KindInt, wire.KindOptInt:
+			got, want = r.i32(s, fl.Name), fbtest.Int(k, s)
+		case wire.KindFloat, wire.KindOptFloat:
+			got, want = r.f32(s, fl.Name), fbtest.Float(k, s)
+		case wire.KindBool:
+			got, want = r.b(s, fl.Name), true
+		case wire.KindOptBool:
+			got, want = r.b(s, fl.Name), false
+		case wire.KindEnum, wire.KindDataType:
+			got, want = r.i8(s, fl.Name), goldenEnum(fl)
+		case wire.KindUIDList, wire.KindLongList:
+			got, want = r.i64s(s, fl.Name), fbtest.Longs(k, s)
+		case wire.KindIntList:
+			got, want = r.i32s(s, fl.Name), fbtest.Ints(k, s)
+		case wire.KindBytes:
+			got, want = r.bytes(s, fl.Name), fbtest.Bytes(k, s)
+		case wire.KindString:
+			got, want = r.str(s, fl.Name), fbtest.String(k, s)
+		default:
+			t.Fatalf("%s.%s: kind %v has no golden rule", op.Name, fl.Name, fl.Kind)
 		}
-		bad = !reflect.DeepEqual(got, want)
-		if bad {
-			t.Errorf("%s: slot %d (%s) = %v, want %v", r.what, s, fl.name, got, want)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: slot %d (%s) = %v, want %v", r.what, s, fl.Name, got, want)
 		}
 	}
 }
 
-// camel converts a schema field name to flatc's Go accessor name.
-func camel(name string) string {
-	var b strings.Builder
-	for _, p := range strings.Split(name, "_") {
-		if p != "" {
-			b.WriteString(strings.ToUpper(p[:1]) + p[1:])
-		}
-	}
-	return b.String()
-}
-
-// checkOpAccessors reads the same table through the generated Go accessors
-// (found by reflection from the spec's field names), so it also proves the
-// generated API has one accessor per spec field with the right optionality.
-func checkOpAccessors(t *testing.T, obj any, spec opSpec, set map[string]bool) {
+// checkOpAccessors reads the same table through flatc's Go accessors (found
+// by reflection from the field names), so it also proves that flatc's API
+// has one accessor per field with the field's optionality.
+func checkOpAccessors(t *testing.T, obj any, op *wire.OpSchema, set map[string]bool) {
 	t.Helper()
-	k := int(spec.tag)
+	k := int(op.Tag)
 	v := reflect.ValueOf(obj)
-	for _, fl := range spec.fields {
-		isSet := set == nil || set[fl.name]
-		m := v.MethodByName(camel(fl.name))
+	for i := range op.Fields {
+		fl := &op.Fields[i]
+		isSet := set == nil || set[fl.Name]
+		name := fbtest.Accessor(fl.Name)
+		m := v.MethodByName(name)
 		if !m.IsValid() {
-			t.Errorf("%s: no generated accessor %s for field %s", spec.table, camel(fl.name), fl.name)
+			t.Errorf("%s: no generated accessor %s for field %s", op.Name, name, fl.Name)
 			continue
 		}
-		where := spec.table + "." + camel(fl.name)
-		switch fl.k {
-		case kLongVec, kIntVec, kByteVec:
-			n := int(v.MethodByName(camel(fl.name) + "Length").Call(nil)[0].Int())
+		where := op.Name + "." + name
+		switch fl.Kind {
+		case wire.KindUIDList, wire.KindLongList, wire.KindIntList, wire.KindBytes:
+			n := int(v.MethodByName(name + "Length").Call(nil)[0].Int())
 			var got []int64
 			for j := 0; j < n; j++ {
 				x := m.Call([]reflect.Value{reflect.ValueOf(j)})[0]
@@ -409,17 +275,17 @@ func checkOpAccessors(t *testing.T, obj any, spec opSpec, set map[string]bool) {
 			}
 			var want []int64
 			if isSet {
-				switch fl.k {
-				case kLongVec:
-					want = vLV(k, fl.slot)
-				case kIntVec:
-					for _, x := range vIV(k, fl.slot) {
+				switch fl.Kind {
+				case wire.KindIntList:
+					for _, x := range fbtest.Ints(k, fl.Slot) {
 						want = append(want, int64(x))
 					}
-				case kByteVec:
-					for _, x := range vBV(k, fl.slot) {
+				case wire.KindBytes:
+					for _, x := range fbtest.Bytes(k, fl.Slot) {
 						want = append(want, int64(x))
 					}
+				default:
+					want = fbtest.Longs(k, fl.Slot)
 				}
 			}
 			if !eqInt64s(got, want) {
@@ -428,9 +294,9 @@ func checkOpAccessors(t *testing.T, obj any, spec opSpec, set map[string]bool) {
 			continue
 		}
 		out := m.Call(nil)[0]
-		opt := fl.k == kLongOpt || fl.k == kIntOpt || fl.k == kFloatOpt || fl.k == kBoolOpt
+		opt := optionalKind(fl.Kind)
 		if opt != (out.Kind() == reflect.Pointer) {
-			t.Errorf("%s returns %s; optional per spec: %v", where, out.Type(), opt)
+			t.Errorf("%s returns %s; optional per the schema: %v", where, out.Type(), opt)
 			continue
 		}
 		if opt {
@@ -447,30 +313,33 @@ func checkOpAccessors(t *testing.T, obj any, spec opSpec, set map[string]bool) {
 			out = out.Elem()
 		}
 		var got, want any
-		switch fl.k {
-		case kLong, kLongOpt:
-			got, want = out.Int(), vL(k, fl.slot)
+		switch fl.Kind {
+		case wire.KindUID, wire.KindOptUID, wire.KindLong, wire.KindOptLong:
+			got, want = out.Int(), fbtest.Long(k, fl.Slot)
 			if !isSet {
-				want = int64(0)
+				want = fl.Default
 			}
-		case kInt, kIntOpt:
-			got, want = out.Int(), int64(vI(k, fl.slot))
+		case wire.KindInt, wire.KindOptInt:
+			got, want = out.Int(), int64(fbtest.Int(k, fl.Slot))
 			if !isSet {
-				want = int64(0)
+				want = fl.Default
 			}
-		case kFloatOpt:
-			got, want = float32(out.Float()), vF(k, fl.slot)
-		case kBool:
+		case wire.KindFloat, wire.KindOptFloat:
+			got, want = float32(out.Float()), fbtest.Float(k, fl.Slot)
+			if !isSet {
+				want = float32(fl.DefaultF)
+			}
+		case wire.KindBool:
 			got, want = out.Bool(), isSet
-		case kBoolOpt:
+		case wire.KindOptBool:
 			got, want = out.Bool(), false
-		case kEnum:
-			got, want = int8(out.Int()), fl.want
+		case wire.KindEnum, wire.KindDataType:
+			got, want = int8(out.Int()), goldenEnum(fl)
 			if !isSet {
-				want = fl.def
+				want = int8(fl.Default)
 			}
-		case kString:
-			got, want = string(out.Bytes()), vS(k, fl.slot)
+		case wire.KindString:
+			got, want = string(out.Bytes()), fbtest.String(k, fl.Slot)
 			if !isSet {
 				want = ""
 			}
@@ -481,89 +350,33 @@ func checkOpAccessors(t *testing.T, obj any, spec opSpec, set map[string]bool) {
 	}
 }
 
-// attributeObject returns a *fb.<Table> for the union value of a node.
-func attributeObject(tag fb.NodeAttributes, tab flatbuffers.Table) any {
-	var obj interface {
-		Init([]byte, flatbuffers.UOffsetT)
+// attributeObject returns flatc's reader for a node's attribute table.
+func attributeObject(t *testing.T, op *wire.OpSchema, tab flatbuffers.Table) any {
+	t.Helper()
+	obj := fbtest.OpTable(op.Name, tab)
+	if obj == nil {
+		t.Fatalf("internal/fb/fbtest lists no type for %s", op.Name)
 	}
-	switch tag {
-	case fb.NodeAttributesBatchnormInferenceAttributes:
-		obj = new(fb.BatchnormInferenceAttributes)
-	case fb.NodeAttributesPointwiseAttributes:
-		obj = new(fb.PointwiseAttributes)
-	case fb.NodeAttributesBatchnormBackwardAttributes:
-		obj = new(fb.BatchnormBackwardAttributes)
-	case fb.NodeAttributesBatchnormAttributes:
-		obj = new(fb.BatchnormAttributes)
-	case fb.NodeAttributesConvolutionFwdAttributes:
-		obj = new(fb.ConvolutionFwdAttributes)
-	case fb.NodeAttributesConvolutionBwdAttributes:
-		obj = new(fb.ConvolutionBwdAttributes)
-	case fb.NodeAttributesConvolutionWrwAttributes:
-		obj = new(fb.ConvolutionWrwAttributes)
-	case fb.NodeAttributesBatchnormInferenceAttributesVarianceExt:
-		obj = new(fb.BatchnormInferenceAttributesVarianceExt)
-	case fb.NodeAttributesMatmulAttributes:
-		obj = new(fb.MatmulAttributes)
-	case fb.NodeAttributesRMSNormAttributes:
-		obj = new(fb.RMSNormAttributes)
-	case fb.NodeAttributesLayernormAttributes:
-		obj = new(fb.LayernormAttributes)
-	case fb.NodeAttributesSdpaAttributes:
-		obj = new(fb.SdpaAttributes)
-	case fb.NodeAttributesBlockScaleDequantizeAttributes:
-		obj = new(fb.BlockScaleDequantizeAttributes)
-	case fb.NodeAttributesBlockScaleQuantizeAttributes:
-		obj = new(fb.BlockScaleQuantizeAttributes)
-	case fb.NodeAttributesSdpaBackwardAttributes:
-		obj = new(fb.SdpaBackwardAttributes)
-	case fb.NodeAttributesCustomOpAttributes:
-		obj = new(fb.CustomOpAttributes)
-	case fb.NodeAttributesRMSNormBackwardAttributes:
-		obj = new(fb.RMSNormBackwardAttributes)
-	case fb.NodeAttributesReductionAttributes:
-		obj = new(fb.ReductionAttributes)
-	case fb.NodeAttributesResampleFwdAttributes:
-		obj = new(fb.ResampleFwdAttributes)
-	case fb.NodeAttributesLayernormBackwardAttributes:
-		obj = new(fb.LayernormBackwardAttributes)
-	case fb.NodeAttributesResampleBwdAttributes:
-		obj = new(fb.ResampleBwdAttributes)
-	case fb.NodeAttributesMoeGroupedMatmulAttributes:
-		obj = new(fb.MoeGroupedMatmulAttributes)
-	case fb.NodeAttributesMoeGroupedMatmulBwdAttributes:
-		obj = new(fb.MoeGroupedMatmulBwdAttributes)
-	default:
-		return nil
-	}
-	obj.Init(tab.Bytes, tab.Pos)
 	return obj
 }
 
-// TestSpecTables checks the spec tables themselves and the generated API
-// shape: union tags, the type names, and that each generated table type has
-// an accessor for every spec field and no accessor the spec lacks.
+// TestSpecTables checks the op tables against flatc's Go output: union tags
+// and names, and for each table a type with an accessor for every field and
+// none more.
 func TestSpecTables(t *testing.T) {
-	if len(opSpecs) != 23 {
-		t.Fatalf("opSpecs has %d entries, want 23", len(opSpecs))
+	ops := wire.Ops()
+	if len(fb.EnumNamesNodeAttributes) != len(ops)+1 || fbtest.OpTableCount() != len(ops) {
+		t.Fatalf("flatc's NodeAttributes has %d members, fbtest lists %d types, internal/wire has %d ops",
+			len(fb.EnumNamesNodeAttributes)-1, fbtest.OpTableCount(), len(ops))
 	}
-	for i, s := range opSpecs {
-		if int(s.tag) != i+1 {
-			t.Errorf("opSpecs[%d].tag = %d", i, s.tag)
+	for _, op := range ops {
+		if got := fb.EnumNamesNodeAttributes[fb.NodeAttributes(op.Tag)]; got != op.Name {
+			t.Errorf("NodeAttributes tag %d is %q in flatc's code, %q in the op tables", op.Tag, got, op.Name)
 		}
-		if got := fb.EnumNamesNodeAttributes[s.tag]; got != s.table {
-			t.Errorf("NodeAttributes tag %d is %q in generated code, spec says %q", s.tag, got, s.table)
-		}
-		obj := attributeObject(s.tag, flatbuffers.Table{})
-		if obj == nil {
-			t.Fatalf("no Go type for tag %d", s.tag)
-		}
-		if name := reflect.TypeOf(obj).Elem().Name(); name != s.table {
-			t.Errorf("tag %d: Go type %s, want %s", s.tag, name, s.table)
-		}
+		obj := attributeObject(t, op, flatbuffers.Table{})
 		want := map[string]bool{}
-		for _, fl := range s.fields {
-			want[camel(fl.name)] = true
+		for _, fl := range op.Fields {
+			want[fbtest.Accessor(fl.Name)] = true
 		}
 		typ := reflect.TypeOf(obj)
 		for i := 0; i < typ.NumMethod(); i++ {
@@ -573,12 +386,9 @@ func TestSpecTables(t *testing.T) {
 			}
 			base := strings.TrimSuffix(strings.TrimSuffix(n, "Length"), "Bytes")
 			if !want[n] && !want[base] {
-				t.Errorf("%s has accessor %s that the spec does not list", s.table, n)
+				t.Errorf("%s has accessor %s that the op table lacks", op.Name, n)
 			}
 		}
-	}
-	if fb.NodeAttributesMoeGroupedMatmulBwdAttributes != 23 {
-		t.Errorf("last NodeAttributes tag = %d, want 23", fb.NodeAttributesMoeGroupedMatmulBwdAttributes)
 	}
 	tv := []fb.TensorValue{fb.TensorValueNONE, fb.TensorValueFloat32Value, fb.TensorValueFloat16Value,
 		fb.TensorValueBFloat16Value, fb.TensorValueFloat8Value, fb.TensorValueInt32Value,
@@ -594,10 +404,72 @@ func TestSpecTables(t *testing.T) {
 	if fb.KnobConstraintIntConstraint != 1 || fb.KnobConstraintFloatConstraint != 2 || fb.KnobConstraintStringConstraint != 3 {
 		t.Error("KnobConstraint tags differ from the spec")
 	}
-	if fb.DataTypeFP8_E5M2_FNUZ != 17 || fb.PointwiseModeTANH_FWD != 47 || fb.ReductionModeMUL_NO_ZEROS != 9 {
-		t.Error("enum values differ from the spec")
-	}
-	if math.Float32bits(vF(2, 1)) != math.Float32bits(2.25) {
+	if math.Float32bits(fbtest.Float(2, 1)) != math.Float32bits(2.25) {
 		t.Error("value rule broken")
 	}
+}
+
+// flatcEnumValue matches a constant of a flatc-generated enum file, e.g.
+// "ConvModeCROSS_CORRELATION ConvMode = 2".
+var flatcEnumValue = regexp.MustCompile(`(?m)^\t(\w+)\s+(\w+)\s*=\s*(-?\d+)$`)
+
+// TestEnumDomainsMatchFlatc compares every enum domain of the op tables,
+// read from the schemas by tools/fbgen, with flatc's reading of the same
+// enum (the constants of the generated <Enum>.go here).
+func TestEnumDomainsMatchFlatc(t *testing.T) {
+	seen := map[*wire.EnumDomain]bool{}
+	for _, op := range wire.Ops() {
+		for _, fl := range op.Fields {
+			d := fl.Enum
+			if d == nil || seen[d] {
+				continue
+			}
+			seen[d] = true
+			src, err := os.ReadFile(d.Name + ".go")
+			if err != nil {
+				t.Errorf("%s.%s: %v", op.Name, fl.Name, err)
+				continue
+			}
+			n := 0
+			for _, m := range flatcEnumValue.FindAllStringSubmatch(string(src), -1) {
+				if m[2] != d.Name || !strings.HasPrefix(m[1], d.Name) {
+					continue
+				}
+				n++
+				name := strings.TrimPrefix(m[1], d.Name)
+				v, _ := strconv.ParseInt(m[3], 10, 64)
+				if !domainHas(d, name, v) {
+					t.Errorf("flatc's %s has %s = %d, the op tables do not", d.Name, name, v)
+				}
+			}
+			if n != len(d.Values) {
+				t.Errorf("%s: flatc declares %d values, the op tables %d", d.Name, n, len(d.Values))
+			}
+		}
+	}
+	if len(seen) == 0 {
+		t.Fatal("no enum fields in the op tables")
+	}
+}
+
+func domainHas(d *wire.EnumDomain, name string, v int64) bool {
+	for _, ev := range d.Values {
+		if ev.Value != v {
+			continue
+		}
+		if ev.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// opByName returns the op table called name.
+func opByName(t *testing.T, name string) *wire.OpSchema {
+	t.Helper()
+	op := wire.OpByName(name)
+	if op == nil {
+		t.Fatalf("internal/wire has no op %s", name)
+	}
+	return op
 }

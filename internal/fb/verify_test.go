@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/hipdnn-go/backend/internal/fb"
+	"github.com/hipdnn-go/backend/internal/wire"
 )
 
 var verifyKinds = map[string]string{
@@ -88,8 +89,8 @@ func checkGraphDump(t *testing.T, out string) {
 			t.Errorf("C++ dump lacks %q:\n%s", w, out)
 		}
 	}
-	for i, s := range opSpecs {
-		if w := fmt.Sprintf("node %d %s", i, s.table); !contains(lines, w) {
+	for i, op := range wire.Ops() {
+		if w := fmt.Sprintf("node %d %s", i, op.Name); !contains(lines, w) {
 			t.Errorf("C++ dump lacks %q", w)
 		}
 	}

@@ -270,17 +270,9 @@ func parseCriterion(op *configOp, key string, raw json.RawMessage) (criterion, e
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return criterion{}, fmt.Errorf("criteria %q must be an integer or an enum name", key)
 	}
-	for _, ev := range f.Enum.Values {
-		if strings.EqualFold(ev.JSON, s) {
-			c.value = ev.Value
-			return c, nil
-		}
-		for _, a := range ev.Aliases {
-			if strings.EqualFold(a, s) {
-				c.value = ev.Value
-				return c, nil
-			}
-		}
+	if ev := f.Enum.ByName(s); ev != nil {
+		c.value = ev.Value
+		return c, nil
 	}
 	return criterion{}, fmt.Errorf("criteria %q: %q is not a %s value", key, s, f.Enum.Name)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hipdnn-go/backend/hip"
 	"github.com/hipdnn-go/backend/internal/fb"
+	"github.com/hipdnn-go/backend/internal/fbread"
 )
 
 func TestDevicePropertiesBlobRoundTrip(t *testing.T) {
@@ -33,7 +34,7 @@ func TestDevicePropertiesBlobRoundTrip(t *testing.T) {
 			if !flatbuffers.BufferHasIdentifier(blob, DevicePropertiesIdentifier) {
 				t.Fatalf("identifier %q, want HDDP", blob[4:8])
 			}
-			if _, err := fbRoot(blob); err != nil {
+			if _, err := fbread.New(blob).Root("DeviceProperties"); err != nil {
 				t.Fatalf("blob does not verify: %v", err)
 			}
 			p := fb.GetRootAsDeviceProperties(blob, 0)

@@ -13,8 +13,10 @@
 // Session (session.go) is one hipdnnHandle's set of heuristic handles; Session.Rank runs the
 // resolved policy order (order.go) in the resolved ranking metric (metric.go) with the
 // device properties of DevicePropertiesBlob (deviceprops.go). Buffers a policy returns are
-// verified with a bounds-checked flatbuffer reader (fbread.go, engineconfig.go).
+// verified with the bounds-checked flatbuffer reader of internal/fbread (engineconfig.go).
 //
 // The package needs cgo. README.md describes the flow, the built-ins and the Config rule
 // file.
 package heuristics
+
+//go:generate go run ../../tools/fbgen -schemas ../../schemas -tables zz_generated.go -package heuristics -slots EnginePrediction

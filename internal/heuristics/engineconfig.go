@@ -5,15 +5,16 @@ import (
 
 	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/fb"
+	"github.com/hipdnn-go/backend/internal/fbread"
 )
 
 // engineconfig.go: the EngineConfig and EnginePrediction tables a policy hands back
 // (engine_config.fbs, engine_prediction.fbs).
 
-// engineConfig is an EngineConfig a policy returned inside an EnginePrediction. Root
-// EngineConfig buffers are decoded, and every EngineConfig is encoded, by the engine host's
-// codec (engines.DecodeEngineConfig, engines.EncodeEngineConfig): re-encoding is how the host
-// "overwrites" ranking_metric. Fields a newer schema might append are not carried over.
+// engineConfig is an EngineConfig a policy returned, as a root buffer or inside an
+// EnginePrediction. The engine host's codec decodes and encodes it (engines.EngineConfigAt,
+// engines.EncodeEngineConfig): re-encoding is how the host "overwrites" ranking_metric, so
+// fields a newer schema might append are not carried over.
 type engineConfig struct {
 	engineID int64
 	knobs    []engines.KnobSetting
@@ -24,71 +25,6 @@ type engineConfig struct {
 func decodeEngineConfig(buf []byte) (engineConfig, error) {
 	id, knobs, metric, err := engines.DecodeEngineConfig(buf)
 	return engineConfig{engineID: id, knobs: knobs, metric: metric}, err
-}
-
-// EngineConfig slots.
-const (
-	ecEngineID = iota
-	ecKnobs
-	ecRankingMetric
-)
-
-// KnobSetting slots (the union takes two).
-const (
-	ksKnobID = iota
-	ksValueType
-	ksValue
-)
-
-// engineConfigFrom reads an EngineConfig table nested in a verified buffer.
-func engineConfigFrom(t fbTable) (engineConfig, error) {
-	var c engineConfig
-	var err error
-	if c.engineID, err = t.i64(ecEngineID, 0); err != nil {
-		return c, err
-	}
-	if c.metric, _, err = t.str(ecRankingMetric); err != nil {
-		return c, err
-	}
-	ks, err := t.tables(ecKnobs)
-	if err != nil {
-		return c, err
-	}
-	for _, k := range ks {
-		var s engines.KnobSetting
-		if s.ID, _, err = k.str(ksKnobID); err != nil {
-			return c, err
-		}
-		tag, err := k.u8(ksValueType, 0)
-		if err != nil {
-			return c, err
-		}
-		s.Value.Kind = int(tag)
-		if tag != uint8(fb.KnobValueNONE) {
-			v, present, err := k.table(ksValue)
-			if err != nil {
-				return c, err
-			}
-			if !present {
-				return c, fbErrorf("knob %q has value type %d but no value", s.ID, tag)
-			}
-			switch fb.KnobValue(tag) {
-			case fb.KnobValueIntValue:
-				s.Value.I, err = v.i64(0, 0)
-			case fb.KnobValueFloatValue:
-				s.Value.F, err = v.f64(0, 0)
-			case fb.KnobValueStringValue:
-				s.Value.S, _, err = v.str(0)
-			default:
-				err = fbErrorf("knob %q has unknown value type %d", s.ID, tag)
-			}
-			if err != nil {
-				return c, err
-			}
-		}
-		c.knobs = append(c.knobs, s)
-	}
-	return c, nil
 }
 
 // encode serializes c as a root EngineConfig with ranking_metric set to metric.
@@ -114,60 +50,50 @@ type prediction struct {
 	hasConfig bool
 }
 
-// EnginePrediction slots.
-const (
-	epEngineID = iota
-	epKind
-	epStatus
-	epValue
-	epUhdID
-	epReason
-	epEngineConfig
-	epBindingJSON
-	epFeaturesJSON
-	epMetric
-)
-
+// decodePrediction verifies and reads an EnginePrediction buffer with the bounds-checked reader
+// of internal/fbread; its engine_config goes through the engine host's codec.
 func decodePrediction(buf []byte) (prediction, error) {
 	var p prediction
-	t, err := fbRoot(buf)
+	r := fbread.New(buf)
+	t, err := r.Root("EnginePrediction")
 	if err != nil {
 		return p, err
 	}
-	if p.engineID, err = t.i64(epEngineID, 0); err != nil {
+	if p.engineID, _, err = r.I64(t, slotEnginePredictionEngineId, "engine_id"); err != nil {
 		return p, err
 	}
-	if p.kind, err = t.u8(epKind, 0); err != nil {
+	if p.kind, _, err = r.Byte(t, slotEnginePredictionKind, "kind"); err != nil {
 		return p, err
 	}
-	if p.status, err = t.u8(epStatus, 0); err != nil {
+	if p.status, _, err = r.Byte(t, slotEnginePredictionStatus, "status"); err != nil {
 		return p, err
 	}
-	if p.value, err = t.f64(epValue, 0); err != nil {
+	if p.value, _, err = r.F64(t, slotEnginePredictionValue, "value"); err != nil {
 		return p, err
 	}
-	if p.reason, _, err = t.str(epReason); err != nil {
+	if p.reason, _, err = r.Str(t, slotEnginePredictionReason, "reason"); err != nil {
 		return p, err
 	}
-	if p.metric, _, err = t.str(epMetric); err != nil {
+	if p.metric, _, err = r.Str(t, slotEnginePredictionMetric, "metric"); err != nil {
 		return p, err
 	}
-	ct, present, err := t.table(epEngineConfig)
-	if err != nil {
-		return p, err
-	}
-	if present {
-		c, err := engineConfigFrom(ct)
-		if err != nil {
-			return p, err
-		}
-		p.config, p.hasConfig = &c, true
-	}
-	for _, slot := range []int{epUhdID, epBindingJSON, epFeaturesJSON} {
-		if _, _, err := t.str(slot); err != nil {
+	for _, f := range []struct {
+		slot int
+		name string
+	}{{slotEnginePredictionUhdId, "uhd_id"}, {slotEnginePredictionBindingJson, "binding_json"}, {slotEnginePredictionFeaturesJson, "features_json"}} {
+		if _, _, err := r.Str(t, f.slot, f.name); err != nil {
 			return p, err
 		}
 	}
+	ct, present, err := r.Sub(t, slotEnginePredictionEngineConfig, "engine_config")
+	if err != nil || !present {
+		return p, err
+	}
+	var c engineConfig
+	if c.engineID, c.knobs, c.metric, err = engines.EngineConfigAt(r, ct); err != nil {
+		return p, err
+	}
+	p.config, p.hasConfig = &c, true
 	return p, nil
 }
 

@@ -1,7 +1,9 @@
-// plugin.c: dlopen/dlsym/dladdr and the call helpers declared in plugin.h, plus the two C
-// functions plugins call back into: the log sink and the host table's get_prediction.
-#define _GNU_SOURCE
-#include <dlfcn.h>
+// plugin.c: the call helpers declared in plugin.h, plus the two C functions plugins call back
+// into: the log sink and the host table's get_prediction. Loading goes through dl.h, the
+// backend's one loader shim (internal/dl), included here because the entry-point table is
+// filled in C.
+#include "dl.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,23 +11,12 @@
 #include "plugin.h"
 #include "_cgo_export.h"
 
-static void copy_text(char *dst, size_t n, const char *src) {
-  if (dst == NULL || n == 0) {
-    return;
-  }
-  if (src == NULL) {
-    src = "";
-  }
-  strncpy(dst, src, n - 1);
-  dst[n - 1] = '\0';
-}
-
 // fail copies the plugin's last error for a non-success status and passes the status on.
 static int fail(const hipdnn_heur_plugin *p, int status, char *err, size_t errlen) {
   if (status != HIPDNN_PLUGIN_STATUS_SUCCESS) {
     const char *text = NULL;
     p->get_last_error(&text);
-    copy_text(err, errlen, text);
+    hd_dl_text(err, errlen, text, "");
   }
   return status;
 }
@@ -48,26 +39,22 @@ static hipdnnPluginStatus_t get_prediction(void *context, int64_t engine_id, hip
   return (hipdnnPluginStatus_t)hipdnngoHeurGetPrediction((uintptr_t)context, engine_id, (int)kind, prediction);
 }
 
-#define RESOLVE(field, name, required)                                                  \
-  do {                                                                                  \
-    dlerror();                                                                          \
-    *(void **)(&p->field) = dlsym(p->lib, name);                                        \
-    if (p->field == NULL && (required)) {                                               \
-      const char *e = dlerror();                                                        \
-      snprintf(err, errlen, "Failed to get symbol %s: %s", name, e ? e : "not found");  \
-      dlclose(p->lib);                                                                  \
-      memset(p, 0, sizeof *p);                                                          \
-      return 2;                                                                         \
-    }                                                                                   \
+#define RESOLVE(field, name, required)                                       \
+  do {                                                                       \
+    char why[512];                                                           \
+    *(void **)(&p->field) = hd_dl_sym(p->lib, name, why, sizeof why);        \
+    if (p->field == NULL && (required)) {                                    \
+      snprintf(err, errlen, "Failed to get symbol %s: %s", name, why);       \
+      dlclose(p->lib);                                                       \
+      memset(p, 0, sizeof *p);                                               \
+      return 2;                                                              \
+    }                                                                        \
   } while (0)
 
 int hipdnn_heur_open(const char *path, hipdnn_heur_plugin *p, char *err, size_t errlen) {
   memset(p, 0, sizeof *p);
-  dlerror();
-  p->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  p->lib = hd_dl_open(path, err, errlen);
   if (p->lib == NULL) {
-    const char *e = dlerror();
-    copy_text(err, errlen, e ? e : "dlopen failed");
     return 1;
   }
   RESOLVE(get_name, "hipdnnPluginGetName", 1);

@@ -1,7 +1,7 @@
 package heuristics
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../include
+#cgo CFLAGS: -I${SRCDIR}/../../include -I${SRCDIR}/../dl
 #cgo LDFLAGS: -ldl
 #include <stdlib.h>
 #include "plugin.h"

@@ -1,17 +1,14 @@
 package wire
 
-import flatbuffers "github.com/google/flatbuffers/go"
+import (
+	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/hipdnn-go/backend/internal/fbread"
+)
 
 // ContainerIdentifier is the file identifier of a SerializedGraphAndPlan
 // buffer (serialized_graph_and_plan.fbs), at bytes 4..7.
 const ContainerIdentifier = "HDGP"
-
-// Slots of SerializedGraphAndPlan.
-const (
-	containerGraphBlob = iota
-	containerPlanBlob
-	containerSlots
-)
 
 // Container is a SerializedGraphAndPlan: a complete Graph buffer and,
 // optionally, a complete SerializedExecutionPlan buffer, each carried as
@@ -38,39 +35,39 @@ func DecodeContainer(buf []byte) (c *Container, err error) {
 			c, err = nil, malformedf("graph-and-plan container: decoder fault: %v", p)
 		}
 	}()
-	if len(buf) >= maxBufferSize {
-		return nil, malformedf("graph-and-plan container of %d bytes exceeds the flatbuffer limit of %d", len(buf), maxBufferSize-1)
+	if len(buf) >= fbread.MaxBufferSize {
+		return nil, malformedf("graph-and-plan container of %d bytes exceeds the flatbuffer limit of %d", len(buf), fbread.MaxBufferSize-1)
 	}
-	if len(buf) < minBufferSize+4 {
+	if len(buf) < fbread.MinBufferSize+4 {
 		return nil, malformedf("graph-and-plan container truncated: %d bytes", len(buf))
 	}
 	if !IsContainer(buf) {
 		return nil, malformedf("graph-and-plan container: identifier is %q, want %q", buf[4:8], ContainerIdentifier)
 	}
-	r := newFBReader(buf)
+	r := fbread.New(buf)
 	wrap := func(err error) error {
-		if fe, ok := err.(*fbError); ok {
+		if fe, ok := err.(*fbread.Error); ok {
 			kind := "malformed"
-			if fe.truncated {
+			if fe.Truncated {
 				kind = "truncated"
 			}
-			return malformedf("graph-and-plan container %s: %s", kind, fe.msg)
+			return malformedf("graph-and-plan container %s: %s", kind, fe.Msg)
 		}
 		return err
 	}
-	root, err := r.offset(0, "root table")
+	root, err := r.Offset(0, "root table")
 	if err != nil {
 		return nil, wrap(err)
 	}
-	t, err := r.table(root, "root")
+	t, err := r.Table(root, "root")
 	if err != nil {
 		return nil, wrap(err)
 	}
 	c = &Container{}
-	if c.Graph, _, err = r.bytes(t, containerGraphBlob, "graph_blob"); err != nil {
+	if c.Graph, _, err = r.Bytes(t, slotSerializedGraphAndPlanGraphBlob, "graph_blob"); err != nil {
 		return nil, wrap(err)
 	}
-	if c.Plan, _, err = r.bytes(t, containerPlanBlob, "plan_blob"); err != nil {
+	if c.Plan, _, err = r.Bytes(t, slotSerializedGraphAndPlanPlanBlob, "plan_blob"); err != nil {
 		return nil, wrap(err)
 	}
 	return c, nil
@@ -82,7 +79,7 @@ func EncodeContainer(c *Container) ([]byte, error) {
 	if c == nil {
 		return nil, malformedf("container is nil")
 	}
-	if len(c.Graph)+len(c.Plan) >= maxBufferSize-64 {
+	if len(c.Graph)+len(c.Plan) >= fbread.MaxBufferSize-64 {
 		return nil, malformedf("graph-and-plan container would exceed the flatbuffer limit")
 	}
 	b := flatbuffers.NewBuilder(len(c.Graph) + len(c.Plan) + 64)
@@ -91,9 +88,9 @@ func EncodeContainer(c *Container) ([]byte, error) {
 		plan = b.CreateByteVector(c.Plan)
 	}
 	graph := b.CreateByteVector(c.Graph)
-	b.StartObject(containerSlots)
-	b.PrependUOffsetTSlot(containerGraphBlob, graph, 0)
-	b.PrependUOffsetTSlot(containerPlanBlob, plan, 0)
+	b.StartObject(slotsSerializedGraphAndPlan)
+	b.PrependUOffsetTSlot(slotSerializedGraphAndPlanGraphBlob, graph, 0)
+	b.PrependUOffsetTSlot(slotSerializedGraphAndPlanPlanBlob, plan, 0)
 	b.FinishWithFileIdentifier(b.EndObject(), []byte(ContainerIdentifier))
 	return append([]byte(nil), b.FinishedBytes()...), nil
 }

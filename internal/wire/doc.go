@@ -11,7 +11,11 @@
 // (Ops, OpByTag, OpByName) listing its Fields with vtable slot, FieldKind,
 // Role, default, enum domain and JSON section, and a Node carries one Value
 // per Field. Both encoders and both decoders are generic code driven by
-// those tables, so an op is added by adding its table.
+// those tables. The tables, the enum domains and the slots of the other
+// tables are generated from schemas/*.fbs into zz_generated.go (go
+// generate; the (input) and (output) attributes of tensor_roles.fbs give the
+// roles), so an op or a field is added by editing its schema; ops.go adds
+// only what the schemas do not say: JSON sections and JSON spellings.
 //
 // Values are in canonical form after decoding (either encoding):
 // non-optional scalars are Set with the schema default filled in when the
@@ -97,3 +101,5 @@
 // All functions are safe for concurrent use; Graph values are not
 // synchronised.
 package wire
+
+//go:generate go run ../../tools/fbgen -schemas ../../schemas -tables zz_generated.go -package wire -ops -slots Graph,Node,TensorAttributes,SerializedGraphAndPlan,SerializedExecutionPlan

@@ -82,32 +82,32 @@ func (e *encoder) graph(g *Graph) (flatbuffers.UOffsetT, error) {
 	nodes := e.tableVector(e.nodes)
 	name := b.CreateString(g.Name)
 
-	b.StartObject(graphSlots)
+	b.StartObject(slotsGraph)
 	if g.PreferredEngineID != nil {
 		b.PrependInt64(*g.PreferredEngineID)
-		b.Slot(graphPreferredEngineID)
+		b.Slot(slotGraphPreferredEngineId)
 	}
-	b.PrependUOffsetTSlot(graphName, name, 0)
-	b.PrependUOffsetTSlot(graphTensors, tensors, 0)
-	b.PrependUOffsetTSlot(graphNodes, nodes, 0)
+	b.PrependUOffsetTSlot(slotGraphName, name, 0)
+	b.PrependUOffsetTSlot(slotGraphTensors, tensors, 0)
+	b.PrependUOffsetTSlot(slotGraphNodes, nodes, 0)
 	if v := g.MinRequiredEngineAPIVersion; v != nil {
 		b.Prep(4, 12)
 		b.PrependUint32(v.Patch)
 		b.PrependUint32(v.Minor)
 		b.PrependUint32(v.Major)
-		b.PrependStructSlot(graphMinRequiredEngineAPIVersion, b.Offset(), 0)
+		b.PrependStructSlot(slotGraphMinRequiredEngineApiVersion, b.Offset(), 0)
 	}
 	if g.ID != nil {
 		b.Prep(1, 16)
 		for i := 15; i >= 0; i-- {
 			b.PrependByte(g.ID[i])
 		}
-		b.PrependStructSlot(graphID, b.Offset(), 0)
+		b.PrependStructSlot(slotGraphId, b.Offset(), 0)
 	}
-	b.PrependInt8Slot(graphComputeDataType, int8(g.ComputeDataType), 0)
-	b.PrependInt8Slot(graphIntermediateDataType, int8(g.IntermediateDataType), 0)
-	b.PrependInt8Slot(graphIODataType, int8(g.IODataType), 0)
-	b.PrependBoolSlot(graphIsOverrideShapeEnabled, g.IsOverrideShapeEnabled, false)
+	b.PrependInt8Slot(slotGraphComputeDataType, int8(g.ComputeDataType), 0)
+	b.PrependInt8Slot(slotGraphIntermediateDataType, int8(g.IntermediateDataType), 0)
+	b.PrependInt8Slot(slotGraphIoDataType, int8(g.IODataType), 0)
+	b.PrependBoolSlot(slotGraphIsOverrideShapeEnabled, g.IsOverrideShapeEnabled, false)
 	return b.EndObject(), nil
 }
 
@@ -155,28 +155,28 @@ func (e *encoder) tensor(t *Tensor) (flatbuffers.UOffsetT, error) {
 			return 0, err
 		}
 	}
-	b.StartObject(tensorSlots)
-	b.PrependInt64Slot(tensorUID, t.UID, 0)
-	b.PrependInt64Slot(tensorAlignment, t.Alignment, DefaultAlignment)
-	b.PrependInt64Slot(tensorRaggedOffsetMultiplier, t.RaggedOffsetMultiplier, DefaultRaggedOffsetMultiplier)
+	b.StartObject(slotsTensorAttributes)
+	b.PrependInt64Slot(slotTensorAttributesUid, t.UID, 0)
+	b.PrependInt64Slot(slotTensorAttributesAlignment, t.Alignment, DefaultAlignment)
+	b.PrependInt64Slot(slotTensorAttributesRaggedOffsetMultiplier, t.RaggedOffsetMultiplier, DefaultRaggedOffsetMultiplier)
 	if t.RaggedOffsetUID != nil {
 		b.PrependInt64(*t.RaggedOffsetUID)
-		b.Slot(tensorRaggedOffsetUID)
+		b.Slot(slotTensorAttributesRaggedOffsetTensorUid)
 	}
-	b.PrependUOffsetTSlot(tensorName, name, 0)
-	b.PrependUOffsetTSlot(tensorStrides, strides, 0)
-	b.PrependUOffsetTSlot(tensorDims, dims, 0)
+	b.PrependUOffsetTSlot(slotTensorAttributesName, name, 0)
+	b.PrependUOffsetTSlot(slotTensorAttributesStrides, strides, 0)
+	b.PrependUOffsetTSlot(slotTensorAttributesDims, dims, 0)
 	if value != 0 {
-		b.PrependUOffsetTSlot(tensorValue, value, 0)
-		b.PrependUint8Slot(tensorValueType, uint8(t.Value.Kind), 0)
+		b.PrependUOffsetTSlot(slotTensorAttributesValue, value, 0)
+		b.PrependUint8Slot(slotTensorAttributesValueType, uint8(t.Value.Kind), 0)
 	}
-	b.PrependInt8Slot(tensorDataType, int8(t.DataType), 0)
-	b.PrependBoolSlot(tensorVirtual, t.Virtual, false)
-	b.PrependBoolSlot(tensorIsRuntimePassByValue, t.RuntimePassByValue, false)
+	b.PrependInt8Slot(slotTensorAttributesDataType, int8(t.DataType), 0)
+	b.PrependBoolSlot(slotTensorAttributesVirtual, t.Virtual, false)
+	b.PrependBoolSlot(slotTensorAttributesIsRuntimePassByValue, t.RuntimePassByValue, false)
 	return b.EndObject(), nil
 }
 
-// tensorValue writes the union's struct out of line and returns its offset.
+// slotTensorAttributesValue writes the union's struct out of line and returns its offset.
 func (e *encoder) tensorValue(v *TensorValue) (flatbuffers.UOffsetT, error) {
 	b := e.b
 	switch v.Kind {
@@ -233,11 +233,11 @@ func (e *encoder) node(n *Node) (flatbuffers.UOffsetT, error) {
 		return 0, err
 	}
 	name := b.CreateString(n.Name)
-	b.StartObject(nodeSlots)
-	b.PrependUOffsetTSlot(nodeName, name, 0)
-	b.PrependUOffsetTSlot(nodeAttributes, attrs, 0)
-	b.PrependInt8Slot(nodeComputeDataType, int8(n.ComputeDataType), 0)
-	b.PrependUint8Slot(nodeAttributesType, n.Op.Tag, 0)
+	b.StartObject(slotsNode)
+	b.PrependUOffsetTSlot(slotNodeName, name, 0)
+	b.PrependUOffsetTSlot(slotNodeAttributes, attrs, 0)
+	b.PrependInt8Slot(slotNodeComputeDataType, int8(n.ComputeDataType), 0)
+	b.PrependUint8Slot(slotNodeAttributesType, n.Op.Tag, 0)
 	return b.EndObject(), nil
 }
 

@@ -182,18 +182,18 @@ func TestEvolutionFutureFieldsReadExactly(t *testing.T) {
 
 	// The fixture really carries fields beyond this build's schema.
 	root := binary.LittleEndian.Uint32(b)
-	if n := vtableSlots(t, b, root); n <= graphSlots {
-		t.Fatalf("Graph vtable has %d slots; the future fixture should have more than %d", n, graphSlots)
+	if n := vtableSlots(t, b, root); n <= slotsGraph {
+		t.Fatalf("Graph vtable has %d slots; the future fixture should have more than %d", n, slotsGraph)
 	}
-	tensor0 := firstElement(b, fieldTarget(t, b, root, graphTensors))
-	if n := vtableSlots(t, b, tensor0); n <= tensorSlots {
-		t.Fatalf("TensorAttributes vtable has %d slots, want more than %d", n, tensorSlots)
+	tensor0 := firstElement(b, fieldTarget(t, b, root, slotGraphTensors))
+	if n := vtableSlots(t, b, tensor0); n <= slotsTensorAttributes {
+		t.Fatalf("TensorAttributes vtable has %d slots, want more than %d", n, slotsTensorAttributes)
 	}
-	node0 := firstElement(b, fieldTarget(t, b, root, graphNodes))
-	if n := vtableSlots(t, b, node0); n <= nodeSlots {
-		t.Fatalf("Node vtable has %d slots, want more than %d", n, nodeSlots)
+	node0 := firstElement(b, fieldTarget(t, b, root, slotGraphNodes))
+	if n := vtableSlots(t, b, node0); n <= slotsNode {
+		t.Fatalf("Node vtable has %d slots, want more than %d", n, slotsNode)
 	}
-	conv := fieldTarget(t, b, node0, nodeAttributes)
+	conv := fieldTarget(t, b, node0, slotNodeAttributes)
 	if n, known := vtableSlots(t, b, conv), len(OpByName("ConvolutionFwdAttributes").Fields); n <= known {
 		t.Fatalf("ConvolutionFwdAttributes vtable has %d slots, want more than %d", n, known)
 	}
@@ -297,16 +297,16 @@ func TestEvolutionPastDefaults(t *testing.T) {
 		// the most slots each table of the fixture may have (it was written without the rest)
 		graph, tensor, op int
 	}{
-		{"past_sdpa", pastSdpaGraph, graphMinRequiredEngineAPIVersion, tensorRaggedOffsetUID, 40},
-		{"past_pointwise", pastPointwiseGraph, graphMinRequiredEngineAPIVersion, tensorRaggedOffsetUID, 12},
+		{"past_sdpa", pastSdpaGraph, slotGraphMinRequiredEngineApiVersion, slotTensorAttributesRaggedOffsetTensorUid, 40},
+		{"past_pointwise", pastPointwiseGraph, slotGraphMinRequiredEngineApiVersion, slotTensorAttributesRaggedOffsetTensorUid, 12},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
 			b := readEvolution(t, tt.fixture+".bin")
 			root := binary.LittleEndian.Uint32(b)
-			tensor0 := firstElement(b, fieldTarget(t, b, root, graphTensors))
-			node0 := firstElement(b, fieldTarget(t, b, root, graphNodes))
-			op := fieldTarget(t, b, node0, nodeAttributes)
+			tensor0 := firstElement(b, fieldTarget(t, b, root, slotGraphTensors))
+			node0 := firstElement(b, fieldTarget(t, b, root, slotGraphNodes))
+			op := fieldTarget(t, b, node0, slotNodeAttributes)
 			if g, tn, o := vtableSlots(t, b, root), vtableSlots(t, b, tensor0), vtableSlots(t, b, op); g > tt.graph || tn > tt.tensor || o > tt.op {
 				t.Fatalf("fixture has vtables of %d/%d/%d slots; a past writer could write at most %d/%d/%d", g, tn, o, tt.graph, tt.tensor, tt.op)
 			}

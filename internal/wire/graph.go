@@ -69,8 +69,8 @@ type Tensor struct {
 
 // Schema defaults of TensorAttributes fields that are not zero.
 const (
-	DefaultAlignment              = 16
-	DefaultRaggedOffsetMultiplier = 1
+	DefaultAlignment              = defaultTensorAttributesAlignment
+	DefaultRaggedOffsetMultiplier = defaultTensorAttributesRaggedOffsetMultiplier
 )
 
 // EngineAPIVersion is the EngineApiVersion struct of graph.fbs.

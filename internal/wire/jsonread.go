@@ -604,7 +604,7 @@ func enumFromJSON(f *Field, raw any) (int64, error) {
 	label := enumLabels[f.Enum]
 	switch x := raw.(type) {
 	case string:
-		if ev := f.Enum.byName(x); ev != nil {
+		if ev := f.Enum.ByName(x); ev != nil {
 			return ev.Value, nil
 		}
 		return 0, unsupportedf("unknown %s %q", label, x)

@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/hipdnn-go/backend/internal/fbread"
 )
 
 // SerializedExecutionPlan (execution_plan.fbs, no file identifier): the envelope of a
@@ -36,14 +38,14 @@ func EncodePlan(p *Plan) []byte {
 	uids := longs(p.TensorUIDs)
 	aligns := longs(p.TensorAlignments)
 	payload := b.CreateByteVector(p.Payload)
-	b.StartObject(7)
-	b.PrependInt64Slot(1, p.EngineID, 0)
-	b.PrependInt64Slot(2, p.WorkspaceSize, 0)
-	b.PrependUOffsetTSlot(3, uids, 0)
-	b.PrependUOffsetTSlot(4, payload, 0)
-	b.PrependUOffsetTSlot(6, aligns, 0)
-	b.PrependUint32Slot(0, p.Version, 0)
-	b.PrependBoolSlot(5, p.IsOverrideShapeEnabled, false)
+	b.StartObject(slotsSerializedExecutionPlan)
+	b.PrependInt64Slot(slotSerializedExecutionPlanEngineId, p.EngineID, 0)
+	b.PrependInt64Slot(slotSerializedExecutionPlanWorkspaceSize, p.WorkspaceSize, 0)
+	b.PrependUOffsetTSlot(slotSerializedExecutionPlanTensorUids, uids, 0)
+	b.PrependUOffsetTSlot(slotSerializedExecutionPlanPluginPayload, payload, 0)
+	b.PrependUOffsetTSlot(slotSerializedExecutionPlanTensorAlignments, aligns, 0)
+	b.PrependUint32Slot(slotSerializedExecutionPlanVersion, p.Version, 0)
+	b.PrependBoolSlot(slotSerializedExecutionPlanIsOverrideShapeEnabled, p.IsOverrideShapeEnabled, false)
 	b.Finish(b.EndObject())
 	return b.FinishedBytes()
 }
@@ -55,24 +57,48 @@ func DecodePlan(buf []byte) (p *Plan, err error) {
 			p, err = nil, malformedf("serialized execution plan: decoder fault: %v", x)
 		}
 	}()
-	r := newFBReader(buf)
-	t, err := rootTable(r, "SerializedExecutionPlan")
+	r := fbread.New(buf)
+	t, err := r.Root("SerializedExecutionPlan")
 	if err != nil {
 		return nil, envelopeErr("serialized execution plan", err)
 	}
 	p = &Plan{}
 	steps := []func() error{
-		func() error { v, _, e := r.i32(t, 0, "version"); p.Version = uint32(v); return e },
-		func() error { v, _, e := r.i64(t, 1, "engine_id"); p.EngineID = v; return e },
-		func() error { v, _, e := r.i64(t, 2, "workspace_size"); p.WorkspaceSize = v; return e },
-		func() error { v, _, e := r.longs(t, 3, "tensor_uids"); p.TensorUIDs = v; return e },
-		func() error { v, _, e := r.bytes(t, 4, "plugin_payload"); p.Payload = v; return e },
 		func() error {
-			v, _, e := r.u8(t, 5, "is_override_shape_enabled")
+			v, _, e := r.I32(t, slotSerializedExecutionPlanVersion, "version")
+			p.Version = uint32(v)
+			return e
+		},
+		func() error {
+			v, _, e := r.I64(t, slotSerializedExecutionPlanEngineId, "engine_id")
+			p.EngineID = v
+			return e
+		},
+		func() error {
+			v, _, e := r.I64(t, slotSerializedExecutionPlanWorkspaceSize, "workspace_size")
+			p.WorkspaceSize = v
+			return e
+		},
+		func() error {
+			v, _, e := r.Longs(t, slotSerializedExecutionPlanTensorUids, "tensor_uids")
+			p.TensorUIDs = v
+			return e
+		},
+		func() error {
+			v, _, e := r.Bytes(t, slotSerializedExecutionPlanPluginPayload, "plugin_payload")
+			p.Payload = v
+			return e
+		},
+		func() error {
+			v, _, e := r.Byte(t, slotSerializedExecutionPlanIsOverrideShapeEnabled, "is_override_shape_enabled")
 			p.IsOverrideShapeEnabled = v != 0
 			return e
 		},
-		func() error { v, _, e := r.longs(t, 6, "tensor_alignments"); p.TensorAlignments = v; return e },
+		func() error {
+			v, _, e := r.Longs(t, slotSerializedExecutionPlanTensorAlignments, "tensor_alignments")
+			p.TensorAlignments = v
+			return e
+		},
 	}
 	for _, s := range steps {
 		if err := s(); err != nil {
@@ -85,25 +111,10 @@ func DecodePlan(buf []byte) (p *Plan, err error) {
 	return p, nil
 }
 
-// rootTable verifies the root offset and the root table of a buffer.
-func rootTable(r *fbReader, what string) (fbTable, error) {
-	if len(r.buf) < minBufferSize {
-		return fbTable{}, r.truncated("%d bytes, a flatbuffer needs at least %d", len(r.buf), minBufferSize)
-	}
-	if len(r.buf) >= maxBufferSize {
-		return fbTable{}, r.bad("%d bytes exceed the flatbuffer limit", len(r.buf))
-	}
-	pos, err := r.offset(0, what+" root")
-	if err != nil {
-		return fbTable{}, err
-	}
-	return r.table(pos, what)
-}
-
 func envelopeErr(what string, err error) error {
-	var fe *fbError
+	var fe *fbread.Error
 	if errors.As(err, &fe) {
-		return malformedf("%s: %s", what, fe.msg)
+		return malformedf("%s: %s", what, fe.Msg)
 	}
 	return prefixed(err, "%s", what)
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/hipdnn-go/backend/internal/fbread"
 )
 
 func mustEncode(t testing.TB, g *Graph) []byte {
@@ -31,26 +33,26 @@ type located struct {
 
 func locate(t testing.TB, buf []byte) located {
 	t.Helper()
-	r := newFBReader(buf)
-	root, err := r.offset(0, "root")
+	r := fbread.New(buf)
+	root, err := r.Offset(0, "root")
 	if err != nil {
 		t.Fatal(err)
 	}
-	gt, _ := r.table(root, "graph")
+	gt, _ := r.Table(root, "graph")
 	var l located
-	tv, err := r.offset(r.field(gt, graphTensors), "tensors")
+	tv, err := r.Offset(r.Field(gt, slotGraphTensors), "tensors")
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.tensorsLen = tv
-	l.firstTensor, _ = r.offset(tv+4, "tensor")
-	tt, _ := r.table(l.firstTensor, "tensor")
-	l.firstDims, _ = r.offset(r.field(tt, tensorDims), "dims")
-	nv, _ := r.offset(r.field(gt, graphNodes), "nodes")
-	np, _ := r.offset(nv+4, "node")
-	nt, _ := r.table(np, "node")
-	l.nodeTag = r.field(nt, nodeAttributesType)
-	l.nodeAttrs = r.field(nt, nodeAttributes)
+	l.firstTensor, _ = r.Offset(tv+4, "tensor")
+	tt, _ := r.Table(l.firstTensor, "tensor")
+	l.firstDims, _ = r.Offset(r.Field(tt, slotTensorAttributesDims), "dims")
+	nv, _ := r.Offset(r.Field(gt, slotGraphNodes), "nodes")
+	np, _ := r.Offset(nv+4, "node")
+	nt, _ := r.Table(np, "node")
+	l.nodeTag = r.Field(nt, slotNodeAttributesType)
+	l.nodeAttrs = r.Field(nt, slotNodeAttributes)
 	return l
 }
 
@@ -63,12 +65,12 @@ func patched(buf []byte, f func(b []byte)) []byte {
 // valueTypeOnly is a graph whose only tensor has a value_type and no value.
 func valueTypeOnly() []byte {
 	b := flatbuffers.NewBuilder(0)
-	b.StartObject(tensorSlots)
-	b.PrependUint8Slot(tensorValueType, uint8(ValueFloat64), 0)
+	b.StartObject(slotsTensorAttributes)
+	b.PrependUint8Slot(slotTensorAttributesValueType, uint8(ValueFloat64), 0)
 	tensor := b.EndObject()
 	tv := (&encoder{b: b}).tableVector([]flatbuffers.UOffsetT{tensor})
-	b.StartObject(graphSlots)
-	b.PrependUOffsetTSlot(graphTensors, tv, 0)
+	b.StartObject(slotsGraph)
+	b.PrependUOffsetTSlot(slotGraphTensors, tv, 0)
 	b.Finish(b.EndObject())
 	return b.FinishedBytes()
 }
@@ -120,15 +122,15 @@ func TestHugeDeclaredLength(t *testing.T) {
 	b := flatbuffers.NewBuilder(0)
 	b.StartVector(4, 0, 4)
 	vec := b.EndVector(0)
-	b.StartObject(graphSlots)
-	b.PrependUOffsetTSlot(graphTensors, vec, 0)
+	b.StartObject(slotsGraph)
+	b.PrependUOffsetTSlot(slotGraphTensors, vec, 0)
 	b.Finish(b.EndObject())
 	buf := append([]byte(nil), b.FinishedBytes()...)
 	l := int64(-1)
-	r := newFBReader(buf)
-	root, _ := r.offset(0, "root")
-	gt, _ := r.table(root, "graph")
-	l, _ = r.offset(r.field(gt, graphTensors), "tensors")
+	r := fbread.New(buf)
+	root, _ := r.Offset(0, "root")
+	gt, _ := r.Table(root, "graph")
+	l, _ = r.Offset(r.Field(gt, slotGraphTensors), "tensors")
 	for len(buf) < 100 {
 		buf = append(buf, 0)
 	}
@@ -155,16 +157,16 @@ func TestSharedDataBudget(t *testing.T) {
 	dims := make([]int64, n)
 	e := &encoder{b: b}
 	dv := e.longVector(dims)
-	b.StartObject(tensorSlots)
-	b.PrependUOffsetTSlot(tensorDims, dv, 0)
+	b.StartObject(slotsTensorAttributes)
+	b.PrependUOffsetTSlot(slotTensorAttributesDims, dv, 0)
 	tensor := b.EndObject()
 	offs := make([]flatbuffers.UOffsetT, n)
 	for i := range offs {
 		offs[i] = tensor
 	}
 	tv := e.tableVector(offs)
-	b.StartObject(graphSlots)
-	b.PrependUOffsetTSlot(graphTensors, tv, 0)
+	b.StartObject(slotsGraph)
+	b.PrependUOffsetTSlot(slotGraphTensors, tv, 0)
 	b.Finish(b.EndObject())
 	buf := b.FinishedBytes()
 	var ms0, ms1 runtime.MemStats
@@ -174,15 +176,15 @@ func TestSharedDataBudget(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "exceeds 64 times the buffer size") {
 		t.Errorf("got %v", err)
 	}
-	if d := ms1.TotalAlloc - ms0.TotalAlloc; d > uint64(budgetPerByte*len(buf)+budgetFixed)*2 {
+	if d := ms1.TotalAlloc - ms0.TotalAlloc; d > uint64(fbread.BudgetPerByte*len(buf)+fbread.BudgetFixed)*2 {
 		t.Errorf("allocated %d bytes for a %d-byte buffer", d, len(buf))
 	}
 }
 
 func TestTableLimit(t *testing.T) {
-	const n = maxTables + 1
+	const n = fbread.MaxTables + 1
 	b := flatbuffers.NewBuilder(0)
-	b.StartObject(tensorSlots)
+	b.StartObject(slotsTensorAttributes)
 	tensor := b.EndObject()
 	offs := make([]flatbuffers.UOffsetT, n)
 	for i := range offs {
@@ -190,8 +192,8 @@ func TestTableLimit(t *testing.T) {
 	}
 	e := &encoder{b: b}
 	tv := e.tableVector(offs)
-	b.StartObject(graphSlots)
-	b.PrependUOffsetTSlot(graphTensors, tv, 0)
+	b.StartObject(slotsGraph)
+	b.PrependUOffsetTSlot(slotGraphTensors, tv, 0)
 	b.Finish(b.EndObject())
 	_, err := DecodeGraph(b.FinishedBytes())
 	if err == nil || !strings.Contains(err.Error(), "would exceed the limit of 1000000") {

@@ -74,12 +74,12 @@ const (
 	RoleParam
 )
 
-// EnumValue is one value of an enum domain. JSON is the spelling writers
-// use; Aliases are further spellings readers accept (matching ignores case).
+// EnumValue is one value of an enum domain. Name is the schema's spelling,
+// JSON the one writers use; readers accept either, ignoring case.
 type EnumValue struct {
-	Value   int64
-	JSON    string
-	Aliases []string
+	Value int64
+	Name  string
+	JSON  string
 }
 
 // EnumDomain is a byte enum of the schema, e.g. ConvMode.
@@ -97,16 +97,13 @@ func (d *EnumDomain) byValue(v int64) *EnumValue {
 	return nil
 }
 
-func (d *EnumDomain) byName(s string) *EnumValue {
+// ByName returns the value whose JSON or schema spelling is s, ignoring
+// case, or nil.
+func (d *EnumDomain) ByName(s string) *EnumValue {
 	for i := range d.Values {
 		ev := &d.Values[i]
-		if strings.EqualFold(ev.JSON, s) {
+		if strings.EqualFold(ev.JSON, s) || strings.EqualFold(ev.Name, s) {
 			return ev
-		}
-		for _, a := range ev.Aliases {
-			if strings.EqualFold(a, s) {
-				return ev
-			}
 		}
 	}
 	return nil

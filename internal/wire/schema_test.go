@@ -6,149 +6,94 @@ import (
 	"testing"
 
 	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/hipdnn-go/backend/internal/fbread"
 )
 
-// specOps restates §3.4/§3.5 of the plugin API reference independently of
-// ops.go: tag, union member name, then each field in slot order as
-// name:kind, with ">" marking output tensors and "=v" a non-zero default.
-// Kinds: u uid, U optional uid, L uid list, l long, o optional long, i int,
-// I optional int, n [int], N [long], F optional float, b bool, B optional
-// bool, e enum, d DataType, s string, y [ubyte].
-const specOps = `
-1 BatchnormInferenceAttributes x:u mean:u inv_variance:u scale:u bias:u y:u>
-2 PointwiseAttributes operation:e relu_lower_clip:F relu_upper_clip:F relu_lower_clip_slope:F axis_tensor_uid:o in_0:u in_1:U in_2:U out_0:u> swish_beta:F elu_alpha:F softplus_beta:F
-3 BatchnormBackwardAttributes dy:u x:u mean:U inv_variance:U scale:u peer_stats_tensor_uid:L dx:u> dscale:u> dbias:u>
-4 BatchnormAttributes x:u scale:u bias:u epsilon:u peer_stats_tensor_uid:L prev_running_mean:U prev_running_variance:U momentum:U y:u> mean:U> inv_variance:U> next_running_mean:U> next_running_variance:U>
-5 ConvolutionFwdAttributes x:u w:u y:u> pre_padding:N post_padding:N stride:N dilation:N conv_mode:e umd_flops:s umd_bytes:s
-6 ConvolutionBwdAttributes dy:u w:u dx:u> pre_padding:N post_padding:N stride:N dilation:N conv_mode:e umd_flops:s umd_bytes:s
-7 ConvolutionWrwAttributes x:u dy:u dw:u> pre_padding:N post_padding:N stride:N dilation:N conv_mode:e umd_flops:s umd_bytes:s
-8 BatchnormInferenceAttributesVarianceExt x:u mean:u variance:u scale:u bias:u y:u> epsilon:u
-9 MatmulAttributes a:u b:u c:u> umd_flops:s umd_bytes:s
-10 RMSNormAttributes x:u scale:u epsilon:u y:u> bias:U inv_rms:U> forward_phase:e
-11 LayernormAttributes x:u scale:u bias:u epsilon:u y:u> normalized_dim_count:l mean:U> inv_variance:U> forward_phase:e
-12 SdpaAttributes q:u k:u v:u o:u> attn_mask:U scale:U seq_len_q:U seq_len_kv:U seed:U offset:U dropout_mask:U dropout_scale:U page_table_k:U page_table_v:U block_mask:U sink_token:U descale_q:U descale_k:U descale_v:U descale_s:U scale_s:U scale_o:U stats:U> max:U> sum_exp:U> rng_dump:U> amax_s:U> amax_o:U> generate_stats:B alibi_mask:b padding_mask:b causal_mask:b causal_mask_bottom_right:b dropout_probability:F attn_scale_value:F left_bound:o right_bound:o max_seq_len_kv:I diagonal_alignment:e mma_core_mode:d implementation:e umd_flops:s umd_bytes:s
-13 BlockScaleDequantizeAttributes x:u scale:u y:u> block_size:n is_negative_scale:b
-14 BlockScaleQuantizeAttributes x:u y:u> scale:u> block_size:i axis:o transpose:b
-15 SdpaBackwardAttributes q:u k:u v:u o:u do:u stats:u dq:u> dk:u> dv:u> scale:U attn_mask:U seq_len_q:U seq_len_kv:U seed:U offset:U dropout_mask:U dropout_scale:U dropout_scale_inv:U dbias:U> alibi_mask:b padding_mask:b causal_mask:b causal_mask_bottom_right:b dropout_probability:F attn_scale_value:F left_bound:o right_bound:o diagonal_alignment:e
-16 CustomOpAttributes custom_op_id:s input_tensor_uids:L output_tensor_uids:L> data:y test_generation_marker:i
-17 RMSNormBackwardAttributes dy:u x:u scale:u inv_rms:u dx:u> dscale:u> dbias:U>
-18 ReductionAttributes mode:e in:u out:u> is_deterministic:b
-19 ResampleFwdAttributes x:u y:u> index:U> pre_padding:N post_padding:N stride:N window:N resample_mode:e padding_mode:e generate_index:B
-20 LayernormBackwardAttributes dy:u x:u scale:u mean:U inv_variance:U epsilon:U dx:u> dscale:u> dbias:u> normalized_dim_count:l
-21 ResampleBwdAttributes dy:u dx:u> index:U pre_padding:N post_padding:N stride:N window:N resample_mode:e padding_mode:e
-22 MoeGroupedMatmulAttributes token:u weight:u first_token_offset:u token_index:U token_ks:U output:u> mode:e top_k:i
-23 MoeGroupedMatmulBwdAttributes doutput:u token:u first_token_offset:u dweight:u>
-`
-
-var specKinds = map[string]FieldKind{
-	"u": KindUID, "U": KindOptUID, "L": KindUIDList, "l": KindLong, "o": KindOptLong, "i": KindInt,
-	"I": KindOptInt, "n": KindIntList, "N": KindLongList, "F": KindOptFloat, "b": KindBool,
-	"B": KindOptBool, "e": KindEnum, "d": KindDataType, "s": KindString, "y": KindBytes,
-}
-
-func TestOpTablesMatchSpec(t *testing.T) {
-	lines := strings.Split(strings.TrimSpace(specOps), "\n")
-	if len(Ops()) != len(lines) || len(lines) != 23 {
-		t.Fatalf("Ops() has %d ops, spec lists %d", len(Ops()), len(lines))
+// TestOpTables checks the invariants the encoders and decoders rely on.
+// What the tables say is checked against the schemas' other readers: flatc's
+// Go and C++ code, through the golden buffers (internal/fb TestCppGolden,
+// TestDecodeCppGolden here); tools/fbgen's tests keep the file fresh.
+func TestOpTables(t *testing.T) {
+	if len(Ops()) == 0 {
+		t.Fatal("no op tables")
 	}
-	for li, line := range lines {
-		words := strings.Fields(line)
-		op := Ops()[li]
-		if fmt.Sprint(op.Tag) != words[0] || op.Name != words[1] {
-			t.Errorf("op %d: got tag %d %s, spec says %s %s", li, op.Tag, op.Name, words[0], words[1])
-			continue
+	for i, op := range Ops() {
+		if int(op.Tag) != i+1 || OpByTag(op.Tag) != op || OpByName(op.Name) != op {
+			t.Errorf("%s: tag %d at index %d, or lookup by tag or name does not return it", op.Name, op.Tag, i)
 		}
-		if OpByTag(op.Tag) != op || OpByName(op.Name) != op {
-			t.Errorf("%s: lookup by tag or name does not return it", op.Name)
+		if op.numSlots != len(op.Fields) || len(op.encOrder) != len(op.Fields) {
+			t.Errorf("%s: %d slots, %d encoded fields, %d fields", op.Name, op.numSlots, len(op.encOrder), len(op.Fields))
 		}
-		specFields := words[2:]
-		if len(specFields) != len(op.Fields) {
-			t.Errorf("%s: %d fields, spec lists %d", op.Name, len(op.Fields), len(specFields))
-			continue
-		}
-		for i, sf := range specFields {
-			name, kind, _ := strings.Cut(sf, ":")
-			role := RoleInput
-			if strings.HasSuffix(kind, ">") {
-				kind, role = strings.TrimSuffix(kind, ">"), RoleOutput
-			}
-			k := specKinds[kind]
-			switch k {
-			case KindUID, KindOptUID:
-				name += "_tensor_uid"
-			case KindUIDList:
-			default:
-				role = RoleParam
-			}
-			f := op.Fields[i]
-			if f.Name != name || f.Slot != i || f.Kind != k || f.Role != role {
-				t.Errorf("%s slot %d: got %s slot %d %v role %d, spec says %s %v role %d",
-					op.Name, i, f.Name, f.Slot, f.Kind, f.Role, name, k, role)
+		for j := range op.Fields {
+			f := &op.Fields[j]
+			if f.Slot != j {
+				t.Errorf("%s.%s: slot %d at index %d (op tables hold no unions)", op.Name, f.Name, f.Slot, j)
 			}
 			if (f.Kind == KindEnum) != (f.Enum != nil) {
 				t.Errorf("%s.%s: enum domain presence does not match kind", op.Name, f.Name)
 			}
-			if idx, got := op.Field(name); idx != i || got != &op.Fields[i] {
-				t.Errorf("%s.Field(%q) = %d", op.Name, name, idx)
+			if idx, got := op.Field(f.Name); idx != j || got != f {
+				t.Errorf("%s.Field(%q) = %d", op.Name, f.Name, idx)
 			}
-			wantSection := map[Role]string{RoleInput: SectionInputs, RoleOutput: SectionOutputs}[role]
-			if role == RoleParam {
-				wantSection = map[string]string{
-					"PointwiseAttributes": SectionInputs, "ConvolutionFwdAttributes": SectionParameters,
-					"ConvolutionBwdAttributes": SectionParameters, "ConvolutionWrwAttributes": SectionParameters,
-					"SdpaBackwardAttributes": SectionParameters,
-				}[op.Name]
-				if wantSection == "" {
-					wantSection = SectionAttributes
-				}
+			tensor := f.Kind == KindUID || f.Kind == KindOptUID || f.Kind == KindUIDList
+			if tensor != (f.Role != RoleParam) {
+				t.Errorf("%s.%s: kind %v with role %d", op.Name, f.Name, f.Kind, f.Role)
 			}
-			if f.JSONSection != wantSection {
-				t.Errorf("%s.%s: JSON section %q, want %q", op.Name, f.Name, f.JSONSection, wantSection)
+			if want := map[Role]string{RoleInput: SectionInputs, RoleOutput: SectionOutputs}[f.Role]; want != "" && f.JSONSection != want {
+				t.Errorf("%s.%s: JSON section %q, want %q", op.Name, f.Name, f.JSONSection, want)
 			}
-			// Every default in these tables is the zero value (TOP_LEFT, AUTO,
-			// NONE, NOT_SET, UNSET, false, 0).
-			if f.Default != 0 || f.DefaultF != 0 {
-				t.Errorf("%s.%s: default %d/%g, schema default is 0", op.Name, f.Name, f.Default, f.DefaultF)
+		}
+		for j := 1; j < len(op.encOrder); j++ {
+			if op.Fields[op.encOrder[j-1]].Kind.wireSize() < op.Fields[op.encOrder[j]].Kind.wireSize() {
+				t.Errorf("%s: encode order is not widest first", op.Name)
 			}
 		}
 	}
-	if OpByTag(0) != nil || OpByTag(24) != nil || OpByName("PoolingFwdAttributes") != nil {
+	if OpByTag(0) != nil || OpByTag(uint8(len(Ops())+1)) != nil || OpByName("PoolingFwdAttributes") != nil {
 		t.Error("unknown tags and names must give nil")
 	}
 }
 
-func TestEnumDomains(t *testing.T) {
+// TestJSONSections pins where AMD's JSON puts a node's parameters.
+func TestJSONSections(t *testing.T) {
+	for _, tt := range []struct{ op, field, section string }{
+		{"PointwiseAttributes", "operation", SectionInputs},
+		{"PointwiseAttributes", "axis_tensor_uid", SectionInputs},
+		{"PointwiseAttributes", "out_0_tensor_uid", SectionOutputs},
+		{"ConvolutionFwdAttributes", "pre_padding", SectionParameters},
+		{"ConvolutionWrwAttributes", "dw_tensor_uid", SectionOutputs},
+		{"SdpaBackwardAttributes", "diagonal_alignment", SectionParameters},
+		{"SdpaAttributes", "implementation", SectionAttributes},
+		{"ReductionAttributes", "mode", SectionAttributes},
+		{"CustomOpAttributes", "input_tensor_uids", SectionInputs},
+	} {
+		_, f := OpByName(tt.op).Field(tt.field)
+		if f == nil || f.JSONSection != tt.section {
+			t.Errorf("%s.%s: %+v, want section %q", tt.op, tt.field, f, tt.section)
+		}
+	}
+}
+
+// TestEnumJSONSpellings pins the spellings that differ from the schema names.
+func TestEnumJSONSpellings(t *testing.T) {
 	tests := []struct {
 		d    *EnumDomain
-		n    int
 		spot map[int64]string
 	}{
-		{ConvMode, 3, map[int64]string{2: "CROSS_CORRELATION"}},
-		{PointwiseMode, 48, map[int64]string{0: "unset", 28: "max_op", 29: "min_op", 34: "relu_fwd", 47: "tanh_fwd", 22: "gen_index"}},
-		{ReductionMode, 10, map[int64]string{3: "MIN", 4: "MAX", 9: "MUL_NO_ZEROS"}},
-		{ResampleMode, 4, map[int64]string{2: "AVGPOOL_EXCLUDE_PADDING"}},
-		{PaddingMode, 3, map[int64]string{0: "PADDING_NOT_SET", 2: "ZERO_PAD"}},
-		{NormFwdPhase, 3, map[int64]string{2: "TRAINING"}},
-		{DiagonalAlignment, 2, map[int64]string{1: "BOTTOM_RIGHT"}},
-		{AttentionImplementation, 3, map[int64]string{0: "AUTO", 2: "UNIFIED"}},
-		{MoeGroupedMatmulMode, 3, map[int64]string{2: "SCATTER"}},
+		{ConvMode, map[int64]string{2: "CROSS_CORRELATION"}},
+		{PointwiseMode, map[int64]string{0: "unset", 28: "max_op", 29: "min_op", 34: "relu_fwd", 47: "tanh_fwd", 22: "gen_index"}},
+		{ReductionMode, map[int64]string{3: "MIN", 4: "MAX", 9: "MUL_NO_ZEROS"}},
+		{PaddingMode, map[int64]string{0: "PADDING_NOT_SET", 2: "ZERO_PAD"}},
 	}
 	for _, tt := range tests {
-		if len(tt.d.Values) != tt.n {
-			t.Errorf("%s: %d values, want %d", tt.d.Name, len(tt.d.Values), tt.n)
-		}
-		for i, v := range tt.d.Values {
-			if v.Value != int64(i) {
-				t.Errorf("%s: value %d at index %d", tt.d.Name, v.Value, i)
-			}
-		}
 		for v, name := range tt.spot {
 			if got := tt.d.byValue(v); got == nil || got.JSON != name {
 				t.Errorf("%s %d: got %+v, want %q", tt.d.Name, v, got, name)
 			}
 		}
 	}
-	if ReductionMode.byName("min_op").Value != 3 || PointwiseMode.byName("RELU_FWD").Value != 34 {
+	if ReductionMode.ByName("min_op").Value != 3 || PointwiseMode.ByName("RELU_FWD").Value != 34 {
 		t.Error("aliases and case-insensitive names must resolve")
 	}
 }
@@ -272,19 +217,19 @@ func TestDefaultsElided(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := newFBReader(buf)
-		root, _ := r.offset(0, "root")
-		gt, _ := r.table(root, "graph")
-		start, _, _, _ := r.vector(gt, graphNodes, 4, "nodes")
-		np, _ := r.offset(start, "node")
-		nt, _ := r.table(np, "node")
-		ap, err := r.offset(r.field(nt, nodeAttributes), "attributes")
+		r := fbread.New(buf)
+		root, _ := r.Offset(0, "root")
+		gt, _ := r.Table(root, "graph")
+		start, _, _, _ := r.Vector(gt, slotGraphNodes, 4, "nodes")
+		np, _ := r.Offset(start, "node")
+		nt, _ := r.Table(np, "node")
+		ap, err := r.Offset(r.Field(nt, slotNodeAttributes), "attributes")
 		if err != nil {
 			t.Fatal(err)
 		}
-		at, _ := r.table(ap, op.Name)
+		at, _ := r.Table(ap, op.Name)
 		for s := 0; s < len(op.Fields); s++ {
-			if r.field(at, s) != 0 {
+			if r.Field(at, s) != 0 {
 				t.Errorf("%s: slot %d written although default/absent", op.Name, s)
 			}
 		}

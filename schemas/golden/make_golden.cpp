@@ -14,7 +14,7 @@
 //   string fields              "k<k>s<s>"
 //   bool with default false    true
 //   optional bool (= null)     false (present)
-//   enums                      a fixed non-default value (see each table)
+//   enums                      the largest value the enum declares
 #include <hipdnn_flatbuffers_sdk/device_properties_generated.h>
 #include <hipdnn_flatbuffers_sdk/engine_details_generated.h>
 #include <hipdnn_flatbuffers_sdk/engine_prediction_generated.h>
@@ -70,7 +70,7 @@ Offset<void> fullAttributes(FlatBufferBuilder& b, fbs::NodeAttributes tag) {
     }
     case fbs::NodeAttributes::PointwiseAttributes: {
       fbs::PointwiseAttributesBuilder t(b);
-      t.add_operation(fbs::PointwiseMode::GEN_INDEX);
+      t.add_operation(fbs::PointwiseMode::TANH_FWD);
       t.add_relu_lower_clip(F(k, 1));
       t.add_relu_upper_clip(F(k, 2));
       t.add_relu_lower_clip_slope(F(k, 3));
@@ -265,7 +265,7 @@ Offset<void> fullAttributes(FlatBufferBuilder& b, fbs::NodeAttributes tag) {
       t.add_right_bound(L(k, 36));
       t.add_max_seq_len_kv(I(k, 37));
       t.add_diagonal_alignment(fbs::DiagonalAlignment::BOTTOM_RIGHT);
-      t.add_mma_core_mode(fbs::DataType::FP8_E4M3);
+      t.add_mma_core_mode(fbs::DataType::FP8_E5M2_FNUZ);
       t.add_implementation(fbs::AttentionImplementation::UNIFIED);
       t.add_umd_flops(flops);
       t.add_umd_bytes(bytes);

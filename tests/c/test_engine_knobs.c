@@ -314,7 +314,7 @@ static void check_constraints(hipdnnBackendDescriptor_t e) {
     uint8_t junk[24];
     memset(junk, 0x7F, sizeof junk);
     hipdnnBackendFlatbufferData_t bad = {junk, sizeof junk};
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::setAttribute() failed: HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE element 0: KnobSetting buffer (24 bytes) does not verify: KnobSetting: offset at 0 points outside the buffer", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &bad));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::setAttribute() failed: HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE element 0: KnobSetting buffer (24 bytes) does not verify: KnobSetting root at 2139062143 (1 bytes) exceeds 24-byte buffer", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &bad));
     bad.size = 0;
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::setAttribute() failed: HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE element 0 has size 0", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &bad));
     hipdnnBackendFlatbufferData_t null_ptr = {NULL, 16};
