@@ -2,27 +2,10 @@
 
 package hip
 
-/*
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <stdlib.h>
-
-// hipdnn_hip_is_loaded reports whether lib is already mapped into the process, without loading
-// it (RTLD_NOLOAD); the reference the probe takes is given back at once.
-static int hipdnn_hip_is_loaded(const char *lib) {
-  void *h = dlopen(lib, RTLD_NOW | RTLD_NOLOAD);
-  if (h == NULL) {
-    return 0;
-  }
-  dlclose(h);
-  return 1;
-}
-*/
-import "C"
-
 import (
 	"sync/atomic"
-	"unsafe"
+
+	"github.com/hipdnn-go/backend/internal/dl"
 )
 
 // driverLibraries are the libraries without which a process can hold no device memory: the
@@ -43,10 +26,7 @@ func InUse() bool {
 		return true
 	}
 	for _, lib := range driverLibraries {
-		c := C.CString(lib)
-		loaded := C.hipdnn_hip_is_loaded(c) != 0
-		C.free(unsafe.Pointer(c))
-		if loaded {
+		if dl.Loaded(lib) {
 			inUse.Store(true)
 			return true
 		}

@@ -65,6 +65,14 @@ func Sym(lib unsafe.Pointer, name string) (unsafe.Pointer, error) {
 	return p, nil
 }
 
+// Loaded reports whether the library named lib is already mapped into the process, without
+// loading it.
+func Loaded(lib string) bool {
+	clib := C.CString(lib)
+	defer C.free(unsafe.Pointer(clib))
+	return C.hd_dl_loaded(clib) != 0
+}
+
 // Close unloads lib; nil is ignored.
 func Close(lib unsafe.Pointer) {
 	if lib != nil {

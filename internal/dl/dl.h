@@ -47,6 +47,17 @@ static inline void *hd_dl_sym(void *lib, const char *name, char *err, size_t err
   return p;
 }
 
+/* hd_dl_loaded: 1 when lib is already mapped into the process, found without loading it
+ * (RTLD_NOLOAD); the reference the probe takes is given back at once. */
+static inline int hd_dl_loaded(const char *lib) {
+  void *h = dlopen(lib, RTLD_NOW | RTLD_NOLOAD);
+  if (h == NULL) {
+    return 0;
+  }
+  dlclose(h);
+  return 1;
+}
+
 /* hd_dl_object_path: the file of the loaded object that holds addr (dladdr), or "". */
 static inline void hd_dl_object_path(const void *addr, char *out, size_t outlen) {
   Dl_info info;
