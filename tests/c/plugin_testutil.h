@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conv_op.h"
 #include "testutil.h"
 #include "../plugins/test_plugin_accessors.h"
 
@@ -284,23 +285,12 @@ static inline hipdnnBackendDescriptor_t pt_pointwise_graph(hipdnnHandle_t h, con
 /* Convolution forward: x (uid 1, [1,8,10,10]) * w (uid 2, [4,8,3,3]) -> y (uid 3, [1,4,8,8]). */
 static inline hipdnnBackendDescriptor_t pt_conv_graph(hipdnnHandle_t h) {
     const int64_t xd[4] = {1, 8, 10, 10}, wd[4] = {4, 8, 3, 3}, yd[4] = {1, 4, 8, 8};
-    int64_t pad[2] = {0, 0}, one[2] = {1, 1};
-    hipdnnConvolutionMode_t mode = HIPDNN_CROSS_CORRELATION;
-    hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
     hipdnnBackendDescriptor_t x = pt_tensor(1, 4, xd, HIPDNN_DATA_FLOAT, false, 0, false);
     hipdnnBackendDescriptor_t w = pt_tensor(2, 4, wd, HIPDNN_DATA_FLOAT, false, 0, false);
     hipdnnBackendDescriptor_t y = pt_tensor(3, 4, yd, HIPDNN_DATA_FLOAT, false, 0, false);
-    hipdnnBackendDescriptor_t c = pt_new(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    CHECK_OK(hipdnnBackendSetAttribute(c, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &x));
-    CHECK_OK(hipdnnBackendSetAttribute(c, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &w));
-    CHECK_OK(hipdnnBackendSetAttribute(c, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y));
-    CHECK_OK(hipdnnBackendSetAttribute(c, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
-    CHECK_OK(hipdnnBackendSetAttribute(c, HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
-    CHECK_OK(hipdnnBackendSetAttribute(c, HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES, HIPDNN_TYPE_INT64, 2, one));
-    CHECK_OK(hipdnnBackendSetAttribute(c, HIPDNN_ATTR_CONVOLUTION_DILATIONS, HIPDNN_TYPE_INT64, 2, one));
-    CHECK_OK(hipdnnBackendSetAttribute(c, HIPDNN_ATTR_CONVOLUTION_CONV_MODE, HIPDNN_TYPE_CONVOLUTION_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendSetAttribute(c, HIPDNN_ATTR_CONVOLUTION_COMP_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &comp));
-    CHECK_OK(hipdnnBackendFinalize(c));
+    hipdnnBackendDescriptor_t c = NULL;
+    CHECK_OK(tu_conv_fwd(&c, x, w, y, 0, 1, NULL));
+    pt_track(c);
     return pt_finish_graph(h, 1, &c, false);
 }
 

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "conv_op.h"
 #include "testutil.h"
 
 enum { N = 2, C = 3, H = 6, W = 5, K = 4, R = 3, S = 3 };
@@ -50,20 +51,7 @@ int main(void) {
     hipdnnBackendDescriptor_t y = make_tensor(6, N, K, H, W, false);
 
     hipdnnBackendDescriptor_t conv = NULL;
-    int64_t pad[2] = {1, 1}, one[2] = {1, 1};
-    hipdnnConvolutionMode_t mode = HIPDNN_CROSS_CORRELATION;
-    hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, &conv));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &x));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &w));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &conv_out));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES, HIPDNN_TYPE_INT64, 2, one));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_DILATIONS, HIPDNN_TYPE_INT64, 2, one));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_CONV_MODE, HIPDNN_TYPE_CONVOLUTION_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_COMP_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &comp));
-    CHECK_OK(hipdnnBackendFinalize(conv));
+    CHECK_OK(tu_conv_fwd(&conv, x, w, conv_out, 1, 1, NULL));
     hipdnnBackendDescriptor_t add = make_pointwise(HIPDNN_POINTWISE_ADD, conv_out, b, biased);
     hipdnnBackendDescriptor_t relu = make_pointwise(HIPDNN_POINTWISE_RELU_FWD, biased, NULL, y);
 

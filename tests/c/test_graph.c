@@ -6,6 +6,7 @@
  * serialized, deserialized and finalized again. */
 #include <stdbool.h>
 
+#include "conv_op.h"
 #include "testutil.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -63,23 +64,7 @@ static void make_cbr(struct cbr* g) {
     g->t[3] = make_tensor(4, "bias", 1, K, 1, 1, false);
     g->t[4] = make_tensor(5, "biased", N, K, H, W, true);
     g->t[5] = make_tensor(6, "y", N, K, H, W, false);
-    hipdnnBackendDescriptor_t conv = NULL;
-    int64_t pad[2] = {1, 1}, one[2] = {1, 1};
-    hipdnnConvolutionMode_t mode = HIPDNN_CROSS_CORRELATION;
-    hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, &conv));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g->t[0]));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g->t[1]));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g->t[2]));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES, HIPDNN_TYPE_INT64, 2, one));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_DILATIONS, HIPDNN_TYPE_INT64, 2, one));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_CONV_MODE, HIPDNN_TYPE_CONVOLUTION_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_COMP_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &comp));
-    CHECK_OK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_NAME_EXT, HIPDNN_TYPE_CHAR, 4, "conv"));
-    CHECK_OK(hipdnnBackendFinalize(conv));
-    g->ops[0] = conv;
+    CHECK_OK(tu_conv_fwd(&g->ops[0], g->t[0], g->t[1], g->t[2], 1, 1, "conv"));
     g->ops[1] = make_pointwise(HIPDNN_POINTWISE_ADD, "bias_add", g->t[2], g->t[3], g->t[4]);
     g->ops[2] = make_pointwise(HIPDNN_POINTWISE_RELU_FWD, "relu", g->t[4], NULL, g->t[5]);
 }

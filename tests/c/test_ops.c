@@ -7,6 +7,7 @@
  * backend adds (convolution output size, matmul inner dimensions, pointwise arity, ...). */
 #include <stdbool.h>
 
+#include "conv_op.h"
 #include "testutil.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -545,20 +546,7 @@ static hipdnnBackendDescriptor_t t3(int64_t uid, int64_t a, int64_t b, int64_t c
 static hipdnnStatus_t conv_finalize(hipdnnBackendDescriptor_t x, hipdnnBackendDescriptor_t w, hipdnnBackendDescriptor_t y,
                                     int64_t pad, int64_t stride) {
     hipdnnBackendDescriptor_t op = NULL;
-    int64_t p[2] = {pad, pad}, s[2] = {stride, stride}, one[2] = {1, 1};
-    hipdnnConvolutionMode_t mode = HIPDNN_CROSS_CORRELATION;
-    hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, &op));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &x));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &w));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, p));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS, HIPDNN_TYPE_INT64, 2, p));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES, HIPDNN_TYPE_INT64, 2, s));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_CONVOLUTION_DILATIONS, HIPDNN_TYPE_INT64, 2, one));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_CONVOLUTION_CONV_MODE, HIPDNN_TYPE_CONVOLUTION_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_CONVOLUTION_COMP_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &comp));
-    hipdnnStatus_t st = hipdnnBackendFinalize(op);
+    hipdnnStatus_t st = tu_conv_fwd(&op, x, w, y, pad, stride, NULL);
     CHECK_OK(hipdnnBackendDestroyDescriptor(op));
     return st;
 }

@@ -4,6 +4,7 @@
  * of the original and the deserialized plan giving the same numbers. */
 #include <stdbool.h>
 
+#include "conv_op.h"
 #include "testutil.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -35,20 +36,8 @@ static void make_graph(struct graph* s, hipdnnHandle_t h) {
     s->t[1] = make_tensor(2, K, C, R, S, false);
     s->t[2] = make_tensor(3, N, K, H, W, true);
     s->t[3] = make_tensor(4, N, K, H, W, false);
-    int64_t pad[2] = {1, 1}, one[2] = {1, 1};
-    hipdnnConvolutionMode_t mode = HIPDNN_CROSS_CORRELATION;
     hipdnnDataType_t f = HIPDNN_DATA_FLOAT;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, &s->conv));
-    CHECK_OK(hipdnnBackendSetAttribute(s->conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &s->t[0]));
-    CHECK_OK(hipdnnBackendSetAttribute(s->conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &s->t[1]));
-    CHECK_OK(hipdnnBackendSetAttribute(s->conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &s->t[2]));
-    CHECK_OK(hipdnnBackendSetAttribute(s->conv, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
-    CHECK_OK(hipdnnBackendSetAttribute(s->conv, HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
-    CHECK_OK(hipdnnBackendSetAttribute(s->conv, HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES, HIPDNN_TYPE_INT64, 2, one));
-    CHECK_OK(hipdnnBackendSetAttribute(s->conv, HIPDNN_ATTR_CONVOLUTION_DILATIONS, HIPDNN_TYPE_INT64, 2, one));
-    CHECK_OK(hipdnnBackendSetAttribute(s->conv, HIPDNN_ATTR_CONVOLUTION_CONV_MODE, HIPDNN_TYPE_CONVOLUTION_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendSetAttribute(s->conv, HIPDNN_ATTR_CONVOLUTION_COMP_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &f));
-    CHECK_OK(hipdnnBackendFinalize(s->conv));
+    CHECK_OK(tu_conv_fwd(&s->conv, s->t[0], s->t[1], s->t[2], 1, 1, NULL));
     hipdnnPointwiseMode_t relu = HIPDNN_POINTWISE_RELU_FWD;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &s->relu));
     CHECK_OK(hipdnnBackendSetAttribute(s->relu, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &s->t[2]));

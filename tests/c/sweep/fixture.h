@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../conv_op.h"
+
 /* The first failure of a fixture call: the call's text, its status and the last error. */
 typedef struct {
     char text[512];
@@ -123,22 +125,7 @@ static inline hipdnnStatus_t fx_conv_build(fx_err* e, fx_conv* f, hipdnnHandle_t
     FX_TRY(e, fx_tensor(e, &f->t[3], 4, 1, k, 1, 1, false));
     FX_TRY(e, fx_tensor(e, &f->t[4], 5, n, k, h, w, true));
     FX_TRY(e, fx_tensor(e, &f->t[5], 6, n, k, h, w, false));
-    {
-        int64_t pad[2] = {1, 1}, one[2] = {1, 1};
-        hipdnnConvolutionMode_t mode = HIPDNN_CROSS_CORRELATION;
-        hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
-        FX_TRY(e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, &f->conv));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &f->t[0]));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &f->t[1]));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &f->t[2]));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->conv, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->conv, HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->conv, HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES, HIPDNN_TYPE_INT64, 2, one));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->conv, HIPDNN_ATTR_CONVOLUTION_DILATIONS, HIPDNN_TYPE_INT64, 2, one));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->conv, HIPDNN_ATTR_CONVOLUTION_CONV_MODE, HIPDNN_TYPE_CONVOLUTION_MODE, 1, &mode));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->conv, HIPDNN_ATTR_CONVOLUTION_COMP_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &comp));
-        FX_TRY(e, hipdnnBackendFinalize(f->conv));
-    }
+    FX_TRY(e, tu_conv_fwd(&f->conv, f->t[0], f->t[1], f->t[2], 1, 1, NULL));
     FX_TRY(e, fx_pointwise(e, &f->add, HIPDNN_POINTWISE_ADD, f->t[2], f->t[3], f->t[4]));
     FX_TRY(e, fx_pointwise(e, &f->relu, HIPDNN_POINTWISE_RELU_FWD, f->t[4], NULL, f->t[5]));
     {
