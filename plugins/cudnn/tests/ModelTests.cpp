@@ -65,6 +65,24 @@ bool throwsUnsupported(const fbs::Graph* g, const char* needle)
 }
 } // namespace
 
+// sdpaGraph: Q, K, V, O (uids 1-4, type t, dims d, strides st) and one SDPA node over them;
+// `more` adds attributes (and g.tensor calls made before it add tensors such as stats).
+template <typename More>
+const fbs::Graph* sdpaGraph(GB& g, fbs::DataType t, const std::vector<int64_t>& d, const std::vector<int64_t>& st, More&& more)
+{
+    for(int64_t uid = 1; uid <= 4; ++uid)
+        g.tensor(uid, t, d, st);
+    fbs::SdpaAttributesBuilder b(g.fbb);
+    b.add_q_tensor_uid(1);
+    b.add_k_tensor_uid(2);
+    b.add_v_tensor_uid(3);
+    b.add_o_tensor_uid(4);
+    more(b);
+    const auto attrs = b.Finish();
+    g.node(fbs::NodeAttributes::SdpaAttributes, attrs.Union());
+    return g.finish();
+}
+
 int main()
 {
     { // conv -> bias -> ReLU, NHWC fp16
@@ -117,21 +135,13 @@ int main()
     }
     { // SDPA causal with stats: the fused-attention op pattern, K transposed in place
         GB g;
-        const std::vector<int64_t> d{2, 4, 32, 16}, s{2048, 512, 16, 1};
-        for(int64_t uid = 1; uid <= 4; ++uid)
-            g.tensor(uid, fbs::DataType::HALF, d, s);
         g.tensor(5, fbs::DataType::FLOAT, {2, 4, 32, 1}, {128, 32, 1, 1});
-        fbs::SdpaAttributesBuilder b(g.fbb);
-        b.add_q_tensor_uid(1);
-        b.add_k_tensor_uid(2);
-        b.add_v_tensor_uid(3);
-        b.add_o_tensor_uid(4);
-        b.add_stats_tensor_uid(5);
-        b.add_causal_mask(true);
-        b.add_attn_scale_value(0.25f);
-        const auto attrs = b.Finish();
-        g.node(fbs::NodeAttributes::SdpaAttributes, attrs.Union());
-        const Model m = readModel(*g.finish());
+        const fbs::Graph* graph = sdpaGraph(g, fbs::DataType::HALF, {2, 4, 32, 16}, {2048, 512, 16, 1}, [](fbs::SdpaAttributesBuilder& b) {
+            b.add_stats_tensor_uid(5);
+            b.add_causal_mask(true);
+            b.add_attn_scale_value(0.25f);
+        });
+        const Model m = readModel(*graph);
         CHECK(m.find(2)->dims == std::vector<int64_t>({2, 4, 16, 32}));
         CHECK(m.find(2)->strides == std::vector<int64_t>({2048, 512, 1, 16}));
         std::vector<int> kinds;
@@ -158,17 +168,7 @@ int main()
     { // SDPA without a stats output still computes them, into a virtual fp32 tensor: cuDNN
       // recognises fused attention only with the max + log(sum) pair in the graph
         GB g;
-        const std::vector<int64_t> d{1, 2, 64, 64}, s{8192, 4096, 64, 1};
-        for(int64_t uid = 1; uid <= 4; ++uid)
-            g.tensor(uid, fbs::DataType::BFLOAT16, d, s);
-        fbs::SdpaAttributesBuilder b(g.fbb);
-        b.add_q_tensor_uid(1);
-        b.add_k_tensor_uid(2);
-        b.add_v_tensor_uid(3);
-        b.add_o_tensor_uid(4);
-        const auto attrs = b.Finish();
-        g.node(fbs::NodeAttributes::SdpaAttributes, attrs.Union());
-        const Model m = readModel(*g.finish());
+        const Model m = readModel(*sdpaGraph(g, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1}, [](fbs::SdpaAttributesBuilder&) {}));
         const OpSpec* add = nullptr;
         for(size_t i = 1; i < m.ops.size(); ++i)
             if(m.ops[i - 1].mode == CUDNN_POINTWISE_LOG && m.ops[i].mode == CUDNN_POINTWISE_ADD)
@@ -189,19 +189,10 @@ int main()
     }
     { // SDPA stats must be fp32, as cuDNN writes them
         GB g;
-        const std::vector<int64_t> d{1, 2, 64, 64}, s{8192, 4096, 64, 1};
-        for(int64_t uid = 1; uid <= 4; ++uid)
-            g.tensor(uid, fbs::DataType::BFLOAT16, d, s);
         g.tensor(5, fbs::DataType::BFLOAT16, {1, 2, 64, 1}, {128, 64, 1, 1});
-        fbs::SdpaAttributesBuilder b(g.fbb);
-        b.add_q_tensor_uid(1);
-        b.add_k_tensor_uid(2);
-        b.add_v_tensor_uid(3);
-        b.add_o_tensor_uid(4);
-        b.add_stats_tensor_uid(5);
-        const auto attrs = b.Finish();
-        g.node(fbs::NodeAttributes::SdpaAttributes, attrs.Union());
-        CHECK(throwsUnsupported(g.finish(), "stats must be fp32"));
+        CHECK(throwsUnsupported(sdpaGraph(g, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1},
+                                          [](fbs::SdpaAttributesBuilder& b) { b.add_stats_tensor_uid(5); }),
+                                "stats must be fp32"));
     }
     { // values beyond this build's schema (a newer writer's, kept by the host) are declined, never
       // mapped to a default: conv_mode 7, an SDPA diagonal_alignment 5
@@ -215,18 +206,9 @@ int main()
         CHECK(throwsUnsupported(g.finish(), "conv_mode value 7 is not known"));
 
         GB h;
-        const std::vector<int64_t> d{1, 2, 64, 64}, st{8192, 4096, 64, 1};
-        for(int64_t uid = 1; uid <= 4; ++uid)
-            h.tensor(uid, fbs::DataType::BFLOAT16, d, st);
-        fbs::SdpaAttributesBuilder b(h.fbb);
-        b.add_q_tensor_uid(1);
-        b.add_k_tensor_uid(2);
-        b.add_v_tensor_uid(3);
-        b.add_o_tensor_uid(4);
-        b.add_diagonal_alignment(static_cast<fbs::DiagonalAlignment>(5));
-        const auto attrs = b.Finish();
-        h.node(fbs::NodeAttributes::SdpaAttributes, attrs.Union());
-        CHECK(throwsUnsupported(h.finish(), "sdpa diagonal_alignment value 5 is not known"));
+        CHECK(throwsUnsupported(sdpaGraph(h, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1},
+                                          [](fbs::SdpaAttributesBuilder& b) { b.add_diagonal_alignment(static_cast<fbs::DiagonalAlignment>(5)); }),
+                                "sdpa diagonal_alignment value 5 is not known"));
     }
     { // declines name the reason
         GB g;
