@@ -143,8 +143,8 @@ struct GB
     }
     GraphSpec finish()
     {
-        fbb.Finish(fbs::CreateGraphDirect(fbb, spec.name.c_str(), fbs::DataType::FLOAT, fbs::DataType::FLOAT, fbs::DataType::FLOAT,
-                                          &tensors, &nodes));
+        fbb.Finish(fbs::CreateGraphDirect(fbb, spec.name.c_str(), fbs::DataType::FLOAT, fbs::DataType::FLOAT,
+                                          fbs::DataType::FLOAT, &tensors, &nodes));
         spec.bytes.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
         return spec;
     }
@@ -153,9 +153,9 @@ struct GB
 void pointwise(GB& g, fbs::PointwiseMode m, int64_t in0, int64_t in1, int64_t out)
 {
     g.node(fbs::NodeAttributes::PointwiseAttributes,
-           fbs::CreatePointwiseAttributes(g.fbb, m, flatbuffers::nullopt, flatbuffers::nullopt, flatbuffers::nullopt,
-                                          flatbuffers::nullopt, in0, in1 >= 0 ? flatbuffers::Optional<int64_t>(in1) : flatbuffers::nullopt,
-                                          flatbuffers::nullopt, out)
+           fbs::CreatePointwiseAttributes(
+               g.fbb, m, flatbuffers::nullopt, flatbuffers::nullopt, flatbuffers::nullopt, flatbuffers::nullopt, in0,
+               in1 >= 0 ? flatbuffers::Optional<int64_t>(in1) : flatbuffers::nullopt, flatbuffers::nullopt, out)
                .Union());
 }
 
@@ -168,7 +168,8 @@ GraphSpec convGraph(fbs::DataType dt, const char* name, bool biasRelu, int64_t N
     const std::vector<int64_t> pad{1, 1}, one{1, 1};
     g.tensor(3, biasRelu ? fbs::DataType::FLOAT : dt, {N, K, H, W}, {H * W * K, 1, W * K, K}, biasRelu);
     g.node(fbs::NodeAttributes::ConvolutionFwdAttributes,
-           fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &pad, &pad, &one, &one, fbs::ConvMode::CROSS_CORRELATION).Union());
+           fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &pad, &pad, &one, &one, fbs::ConvMode::CROSS_CORRELATION)
+               .Union());
     if(biasRelu)
     {
         g.tensor(4, dt, {1, K, 1, 1}, {K, 1, K, K});
@@ -283,23 +284,28 @@ Ours buildOurs(hipdnnHandle_t h, const GraphSpec& g, int64_t rank)
     int64_t id = 0;
     H(hipdnnGetEngineIdByName_ext(h, "HIPDNNGO_CUDNN", &id), "engine id");
     H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &o.engine), "engine");
-    H(hipdnnBackendSetAttribute(o.engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.graph), "engine graph");
+    H(hipdnnBackendSetAttribute(o.engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.graph),
+      "engine graph");
     H(hipdnnBackendSetAttribute(o.engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id), "engine index");
     H(hipdnnBackendFinalize(o.engine), "finalize engine (does HIPDNNGO_CUDNN apply?)");
     H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &o.knob), "knob choice");
     const char* knob = "cudnn.config";
-    H(hipdnnBackendSetAttribute(o.knob, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR, static_cast<int64_t>(std::strlen(knob)), knob),
+    H(hipdnnBackendSetAttribute(o.knob, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR,
+                                static_cast<int64_t>(std::strlen(knob)), knob),
       "knob type");
     H(hipdnnBackendSetAttribute(o.knob, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &rank), "knob value");
     H(hipdnnBackendFinalize(o.knob), "finalize knob choice");
     H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &o.cfg), "engine config");
     H(hipdnnBackendSetAttribute(o.cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.engine), "cfg engine");
-    H(hipdnnBackendSetAttribute(o.cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.knob), "cfg knobs");
+    H(hipdnnBackendSetAttribute(o.cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.knob),
+      "cfg knobs");
     H(hipdnnBackendFinalize(o.cfg), "finalize engine config");
     H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &o.plan), "plan");
-    H(hipdnnBackendSetAttribute(o.plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.cfg), "plan cfg");
+    H(hipdnnBackendSetAttribute(o.plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.cfg),
+      "plan cfg");
     H(hipdnnBackendFinalize(o.plan), "finalize plan");
-    H(hipdnnBackendGetAttribute(o.plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, nullptr, &o.ws), "workspace");
+    H(hipdnnBackendGetAttribute(o.plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, nullptr, &o.ws),
+      "workspace");
     return o;
 }
 
@@ -314,11 +320,11 @@ void destroyOurs(Ours& o)
 void bindOurs(Ours& o, const Bound& b)
 {
     H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &o.pack), "variant pack");
-    H(hipdnnBackendSetAttribute(o.pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, static_cast<int64_t>(b.uids.size()),
-                                b.uids.data()),
+    H(hipdnnBackendSetAttribute(o.pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
+                                static_cast<int64_t>(b.uids.size()), b.uids.data()),
       "pack uids");
-    H(hipdnnBackendSetAttribute(o.pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, static_cast<int64_t>(b.ptrs.size()),
-                                b.ptrs.data()),
+    H(hipdnnBackendSetAttribute(o.pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
+                                static_cast<int64_t>(b.ptrs.size()), b.ptrs.data()),
       "pack ptrs");
     void* ws = b.ws;
     H(hipdnnBackendSetAttribute(o.pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws), "pack ws");
@@ -367,7 +373,8 @@ void bindDirect(Direct& d, const Bound& b)
             ptrs.push_back(const_cast<unsigned char*>(t.value.data()));
         }
     a.CreateDescriptor(cd::CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &d.pack);
-    a.SetAttribute(d.pack, cd::CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, cd::CUDNN_TYPE_INT64, static_cast<int64_t>(uids.size()), uids.data());
+    a.SetAttribute(d.pack, cd::CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, cd::CUDNN_TYPE_INT64, static_cast<int64_t>(uids.size()),
+                   uids.data());
     a.SetAttribute(d.pack, cd::CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, cd::CUDNN_TYPE_VOID_PTR, static_cast<int64_t>(ptrs.size()),
                    ptrs.data());
     void* ws = b.ws;
@@ -433,11 +440,14 @@ int main(int argc, char** argv)
     H(hipdnnCreate(&h), "hipdnnCreate");
     H(hipdnnSetStream(h, reinterpret_cast<hipStream_t>(stream)), "hipdnnSetStream");
 
-    std::printf("cuDNN %zu, CUDA runtime %d, driver %d\n\n", cd::api().cudnnVersion, cd::api().cudartVersion, cd::api().driverVersion);
+    std::printf("cuDNN %zu, CUDA runtime %d, driver %d\n\n", cd::api().cudnnVersion, cd::api().cudartVersion,
+                cd::api().driverVersion);
     std::vector<GraphSpec> graphs;
     graphs.push_back(convGraph(fbs::DataType::HALF, "conv fwd 3x3 N32 C256 56x56 K256 NHWC fp16", false, 32, 256, 56, 56, 256));
-    graphs.push_back(convGraph(fbs::DataType::BFLOAT16, "conv fwd 3x3 N32 C256 56x56 K256 NHWC bf16", false, 32, 256, 56, 56, 256));
-    graphs.push_back(convGraph(fbs::DataType::HALF, "conv fwd+bias+ReLU (fused) N32 C256 56x56 K256 fp16", true, 32, 256, 56, 56, 256));
+    graphs.push_back(
+        convGraph(fbs::DataType::BFLOAT16, "conv fwd 3x3 N32 C256 56x56 K256 NHWC bf16", false, 32, 256, 56, 56, 256));
+    graphs.push_back(
+        convGraph(fbs::DataType::HALF, "conv fwd+bias+ReLU (fused) N32 C256 56x56 K256 fp16", true, 32, 256, 56, 56, 256));
     graphs.push_back(matmulGraph(fbs::DataType::BFLOAT16, "matmul 8192^3 bf16", 8192, 8192, 8192));
     graphs.push_back(matmulGraph(fbs::DataType::HALF, "matmul 8192^3 fp16", 8192, 8192, 8192));
     graphs.push_back(sdpaGraph(8, 16, 2048, 128));
@@ -459,7 +469,8 @@ int main(int argc, char** argv)
         }
         Ours o = buildOurs(h, g, d.rank);
         if(o.ws != d.plan->workspace)
-            die(g.name + ": workspace differs (ours " + std::to_string(o.ws) + ", direct " + std::to_string(d.plan->workspace) + ")");
+            die(g.name + ": workspace differs (ours " + std::to_string(o.ws) + ", direct " + std::to_string(d.plan->workspace)
+                + ")");
         Bound b = allocate(g, std::max<int64_t>(o.ws, d.plan->workspace));
         bindOurs(o, b);
         bindDirect(d, b);
@@ -496,8 +507,8 @@ int main(int argc, char** argv)
         const double tOurs = median(tO), tDirect = median(tD), r = median(ratio);
         const double work = g.flops > 0 ? g.flops : g.traffic; // per ms: /1e9 gives TFLOP/s or TB/s
         const char* unit = g.flops > 0 ? "TFLOP/s" : "TB/s";
-        std::printf("| %s | %s | %.4f | %.4f | %.2f %s | %.2f %s | %.3f |\n", g.name.c_str(), d.plan->config.label().c_str(), tOurs,
-                    tDirect, work / tOurs / 1e9, unit, work / tDirect / 1e9, unit, r);
+        std::printf("| %s | %s | %.4f | %.4f | %.2f %s | %.2f %s | %.3f |\n", g.name.c_str(), d.plan->config.label().c_str(),
+                    tOurs, tDirect, work / tOurs / 1e9, unit, work / tDirect / 1e9, unit, r);
         std::fflush(stdout);
         a.DestroyDescriptor(d.pack);
         destroyOurs(o);
@@ -550,7 +561,8 @@ int main(int argc, char** argv)
         hd /= 2;
         ho /= 2;
         std::printf("\n| host time per execute (%s) | µs |\n|---|---|\n", g.name.c_str());
-        std::printf("| cudnnBackendExecute (direct) | %.2f |\n| hipdnnBackendExecute (ours) | %.2f |\n| overhead | %+.2f |\n", hd, ho, ho - hd);
+        std::printf("| cudnnBackendExecute (direct) | %.2f |\n| hipdnnBackendExecute (ours) | %.2f |\n| overhead | %+.2f |\n", hd,
+                    ho, ho - hd);
         std::printf("\n| graph -> plan (%s) | µs |\n|---|---|\n", g.name.c_str());
         std::printf("| cuDNN direct, fresh (op graph + heuristics A/fallback + plan) | %.0f |\n", directFresh);
         std::printf("| ours, fresh graph (deserialize + finalize + heuristics + engine + plan) | %.0f |\n", oursFresh);

@@ -28,17 +28,20 @@
 #include <hipdnn_plugin_sdk/EnginePluginApi.h>
 #include <hipdnn_plugin_sdk/helpers/EngineId.h>
 
-namespace {
+namespace
+{
 
 // Private hooks of a library built with -tags hipdnnbench (make bench builds one; the shipped
 // library has no such symbols), looked up at start-up.
 void (*hipdnn_bench_nop)(void);
 uint64_t (*hipdnn_bench_go_allocs)(void);
 
-void loadBenchHooks() {
+void loadBenchHooks()
+{
     hipdnn_bench_nop = reinterpret_cast<void (*)(void)>(dlsym(RTLD_DEFAULT, "hipdnn_bench_nop"));
     hipdnn_bench_go_allocs = reinterpret_cast<uint64_t (*)(void)>(dlsym(RTLD_DEFAULT, "hipdnn_bench_go_allocs"));
-    if (hipdnn_bench_nop == nullptr || hipdnn_bench_go_allocs == nullptr) {
+    if(hipdnn_bench_nop == nullptr || hipdnn_bench_go_allocs == nullptr)
+    {
         std::fprintf(stderr, "hipdnn-bench: the loaded libhipdnn_backend.so has no benchmark hooks; "
                              "run it against the -tags hipdnnbench build (make bench does)\n");
         std::exit(2);
@@ -49,8 +52,10 @@ using Clock = std::chrono::steady_clock;
 
 int failures = 0;
 
-void check(hipdnnStatus_t st, const char* what) {
-    if (st != HIPDNN_STATUS_SUCCESS) {
+void check(hipdnnStatus_t st, const char* what)
+{
+    if(st != HIPDNN_STATUS_SUCCESS)
+    {
         char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
         hipdnnGetLastErrorString(msg, sizeof msg);
         std::fprintf(stderr, "hipdnn-bench: %s failed: %s: %s\n", what, hipdnnGetErrorString(st), msg);
@@ -60,34 +65,42 @@ void check(hipdnnStatus_t st, const char* what) {
 #define CHECK(call) check((call), #call)
 
 template <class F>
-double nsPerCall(F&& f, int iters) {
+double nsPerCall(F&& f, int iters)
+{
     auto t0 = Clock::now();
-    for (int i = 0; i < iters; i++) f();
+    for(int i = 0; i < iters; i++)
+        f();
     return std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / iters;
 }
 
-double median(std::vector<double> v) {
+double median(std::vector<double> v)
+{
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
 }
 
 // Runs both measurements interleaved, reps times, and returns their medians.
 template <class A, class B>
-std::pair<double, double> sideBySide(A&& a, B&& b, int iters, int reps = 15) {
+std::pair<double, double> sideBySide(A&& a, B&& b, int iters, int reps = 15)
+{
     std::vector<double> ra, rb;
-    for (int r = 0; r < reps; r++) {
+    for(int r = 0; r < reps; r++)
+    {
         ra.push_back(nsPerCall(a, iters));
         rb.push_back(nsPerCall(b, iters));
     }
     return {median(ra), median(rb)};
 }
 
-void report(const char* figure, const std::string& value, const std::string& against, const std::string& budget, bool ok) {
+void report(const char* figure, const std::string& value, const std::string& against, const std::string& budget, bool ok)
+{
     std::printf("%-52s %-22s %-34s %-16s %s\n", figure, value.c_str(), against.c_str(), budget.c_str(), ok ? "ok" : "MISSED");
-    if (!ok) failures++;
+    if(!ok)
+        failures++;
 }
 
-std::string fmt(const char* f, double v) {
+std::string fmt(const char* f, double v)
+{
     char b[64];
     std::snprintf(b, sizeof b, f, v);
     return b;
@@ -95,10 +108,12 @@ std::string fmt(const char* f, double v) {
 
 // ---- graph building -----------------------------------------------------------------------
 
-hipdnnBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims, bool virt) {
+hipdnnBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims, bool virt)
+{
     std::vector<int64_t> strides(dims.size());
     int64_t s = 1;
-    for (size_t i = dims.size(); i-- > 0;) {
+    for(size_t i = dims.size(); i-- > 0;)
+    {
         strides[i] = s;
         s *= dims[i];
     }
@@ -115,12 +130,14 @@ hipdnnBackendDescriptor_t tensor(int64_t uid, std::vector<int64_t> dims, bool vi
 }
 
 hipdnnBackendDescriptor_t pointwise(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t in0, hipdnnBackendDescriptor_t in1,
-                                    hipdnnBackendDescriptor_t out) {
+                                    hipdnnBackendDescriptor_t out)
+{
     hipdnnBackendDescriptor_t op;
     hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
     CHECK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in0));
-    if (in1) CHECK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in1));
+    if(in1)
+        CHECK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in1));
     CHECK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &out));
     CHECK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
     CHECK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
@@ -129,7 +146,8 @@ hipdnnBackendDescriptor_t pointwise(hipdnnPointwiseMode_t mode, hipdnnBackendDes
 }
 
 // convBiasRelu returns the serialized bytes of y = relu(conv(x, w) + b).
-std::vector<uint8_t> convBiasRelu(hipdnnHandle_t handle) {
+std::vector<uint8_t> convBiasRelu(hipdnnHandle_t handle)
+{
     auto x = tensor(1, {1, 16, 32, 32}, false), w = tensor(2, {32, 16, 3, 3}, false);
     auto c = tensor(3, {1, 32, 32, 32}, true), b = tensor(4, {1, 32, 1, 1}, false);
     auto s = tensor(5, {1, 32, 32, 32}, true), y = tensor(6, {1, 32, 32, 32}, false);
@@ -159,18 +177,21 @@ std::vector<uint8_t> convBiasRelu(hipdnnHandle_t handle) {
     CHECK(hipdnnBackendGetSerializedBinaryGraph_ext(graph, 0, &n, nullptr));
     std::vector<uint8_t> bytes(n);
     CHECK(hipdnnBackendGetSerializedBinaryGraph_ext(graph, n, &n, bytes.data()));
-    for (auto d : {graph, relu, add, conv, y, s, b, c, w, x}) CHECK(hipdnnBackendDestroyDescriptor(d));
+    for(auto d : {graph, relu, add, conv, y, s, b, c, w, x})
+        CHECK(hipdnnBackendDestroyDescriptor(d));
     return bytes;
 }
 
 // Plan is everything one execution needs: graph → heuristic → config → plan, and a pack.
-struct Plan {
+struct Plan
+{
     hipdnnBackendDescriptor_t graph{}, heur{}, cfg{}, plan{}, pack{};
     std::vector<float> data[4];
     void* ptrs[4]{};
 };
 
-Plan buildPlan(hipdnnHandle_t handle, const std::vector<uint8_t>& bytes) {
+Plan buildPlan(hipdnnHandle_t handle, const std::vector<uint8_t>& bytes)
+{
     Plan p;
     CHECK(hipdnnBackendCreateAndDeserializeGraph_ext(&p.graph, bytes.data(), bytes.size()));
     CHECK(hipdnnBackendSetAttribute(p.graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
@@ -191,10 +212,12 @@ Plan buildPlan(hipdnnHandle_t handle, const std::vector<uint8_t>& bytes) {
 }
 
 // attachPack gives a plan its buffers and variant pack (not part of the plan-build figure).
-void attachPack(Plan& p) {
+void attachPack(Plan& p)
+{
     size_t sizes[4] = {16 * 32 * 32, 32 * 16 * 9, 32, 32 * 32 * 32};
     int64_t uids[4] = {1, 2, 4, 6};
-    for (int i = 0; i < 4; i++) {
+    for(int i = 0; i < 4; i++)
+    {
         p.data[i].assign(sizes[i], 0.5f);
         p.ptrs[i] = p.data[i].data();
     }
@@ -206,25 +229,30 @@ void attachPack(Plan& p) {
     CHECK(hipdnnBackendFinalize(p.pack));
 }
 
-Plan buildPlanWithPack(hipdnnHandle_t handle, const std::vector<uint8_t>& bytes) {
+Plan buildPlanWithPack(hipdnnHandle_t handle, const std::vector<uint8_t>& bytes)
+{
     Plan p = buildPlan(handle, bytes);
     attachPack(p);
     return p;
 }
 
-void destroyPlan(Plan& p) {
-    for (auto d : {p.pack, p.plan, p.cfg, p.heur, p.graph})
-        if (d != nullptr) CHECK(hipdnnBackendDestroyDescriptor(d));
+void destroyPlan(Plan& p)
+{
+    for(auto d : {p.pack, p.plan, p.cfg, p.heur, p.graph})
+        if(d != nullptr)
+            CHECK(hipdnnBackendDestroyDescriptor(d));
 }
 
 // ---- figures ------------------------------------------------------------------------------
 
-void attributeFigures() {
+void attributeFigures()
+{
     hipdnnBackendDescriptor_t t;
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
     int64_t dims[4] = {8, 64, 56, 56};
-    auto [set, bare] = sideBySide([&] { hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, dims); },
-                                  [] { hipdnn_bench_nop(); }, 200000);
+    auto [set, bare] =
+        sideBySide([&] { hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, dims); },
+                   [] { hipdnn_bench_nop(); }, 200000);
     report("hipdnnBackendSetAttribute (tensor dims, 4 int64)", fmt("%.1f ns", set), fmt("bare C->Go call %.1f ns", bare),
            "<= 3.0x", set / bare <= 3.0);
     std::printf("  ratio %.2fx\n", set / bare);
@@ -233,8 +261,9 @@ void attributeFigures() {
     CHECK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 4, dims));
     CHECK(hipdnnBackendFinalize(t));
     int64_t out[4], n;
-    auto [get, bare2] = sideBySide([&] { hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, &n, out); },
-                                   [] { hipdnn_bench_nop(); }, 200000);
+    auto [get, bare2] =
+        sideBySide([&] { hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, &n, out); },
+                   [] { hipdnn_bench_nop(); }, 200000);
     report("hipdnnBackendGetAttribute (tensor dims, 4 int64)", fmt("%.1f ns", get), fmt("bare C->Go call %.1f ns", bare2),
            "<= 3.0x", get / bare2 <= 3.0);
     std::printf("  ratio %.2fx\n", get / bare2);
@@ -244,25 +273,28 @@ void attributeFigures() {
     hipdnnBackendDescriptor_t conv;
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, &conv));
     int64_t pads[2] = {1, 1};
-    auto [opSet, bare3] = sideBySide(
-        [&] { hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pads); },
-        [] { hipdnn_bench_nop(); }, 200000);
+    auto [opSet, bare3] =
+        sideBySide([&] { hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pads); },
+                   [] { hipdnn_bench_nop(); }, 200000);
     report("hipdnnBackendSetAttribute (conv pre-paddings, 2 int64)", fmt("%.1f ns", opSet), fmt("bare C->Go call %.1f ns", bare3),
            "<= 3.0x", opSet / bare3 <= 3.0);
     std::printf("  ratio %.2fx\n", opSet / bare3);
     uint64_t allocs0 = hipdnn_bench_go_allocs();
     const int iters = 100000;
-    for (int i = 0; i < iters; i++) hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pads);
+    for(int i = 0; i < iters; i++)
+        hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pads);
     double allocs = double(hipdnn_bench_go_allocs() - allocs0) / iters;
     report("  Go allocations per op SetAttribute", fmt("%.3f", allocs), "none", "0", allocs < 0.01);
     CHECK(hipdnnBackendDestroyDescriptor(conv));
 }
 
-void executeFigure(hipdnnHandle_t handle, const std::vector<uint8_t>& graphBytes) {
+void executeFigure(hipdnnHandle_t handle, const std::vector<uint8_t>& graphBytes)
+{
     Plan p = buildPlanWithPack(handle, graphBytes);
     // The same plugin instance the backend loaded, driven directly with the same buffers.
     void* lib = dlopen(BENCH_NOOP_PLUGIN, RTLD_NOW | RTLD_NOLOAD);
-    if (!lib) {
+    if(!lib)
+    {
         std::fprintf(stderr, "hipdnn-bench: no-op plugin not loaded: %s\n", dlerror());
         std::exit(2);
     }
@@ -277,26 +309,30 @@ void executeFigure(hipdnnHandle_t handle, const std::vector<uint8_t>& graphBytes
     fbb.Finish(hipdnn_flatbuffers_sdk::data_objects::CreateEngineConfig(fbb, hipdnnPluginEngineNameToId("HIPDNNGO_BENCH_NOOP")));
     hipdnnPluginConstData_t cfg{fbb.GetBufferPointer(), fbb.GetSize()}, graph{graphBytes.data(), graphBytes.size()};
     hipdnnEnginePluginExecutionContext_t ctx;
-    if (createCtx(ph, &cfg, &graph, &ctx) != HIPDNN_PLUGIN_STATUS_SUCCESS) {
+    if(createCtx(ph, &cfg, &graph, &ctx) != HIPDNN_PLUGIN_STATUS_SUCCESS)
+    {
         std::fprintf(stderr, "hipdnn-bench: direct context creation failed\n");
         std::exit(2);
     }
     hipdnnPluginDeviceBuffer_t bufs[4];
     int64_t uids[4] = {1, 2, 4, 6};
-    for (int i = 0; i < 4; i++) bufs[i] = {uids[i], p.ptrs[i]};
+    for(int i = 0; i < 4; i++)
+        bufs[i] = {uids[i], p.ptrs[i]};
 
     uint64_t allocs0 = hipdnn_bench_go_allocs();
     const int iters = 100000;
-    for (int i = 0; i < iters; i++) hipdnnBackendExecute(handle, p.plan, p.pack);
+    for(int i = 0; i < iters; i++)
+        hipdnnBackendExecute(handle, p.plan, p.pack);
     double allocsPerCall = double(hipdnn_bench_go_allocs() - allocs0) / iters;
 
-    auto [viaBackend, direct] = sideBySide([&] { hipdnnBackendExecute(handle, p.plan, p.pack); },
-                                           [&] { execute(ph, ctx, nullptr, bufs, 4); }, 100000);
+    auto [viaBackend, direct] =
+        sideBySide([&] { hipdnnBackendExecute(handle, p.plan, p.pack); }, [&] { execute(ph, ctx, nullptr, bufs, 4); }, 100000);
     double added = viaBackend - direct;
     report("hipdnnBackendExecute, no-op engine", fmt("%.1f ns", viaBackend), fmt("plugin execute directly %.1f ns", direct),
            "<= +1000 ns", added <= 1000);
     std::printf("  added %.1f ns per call; Go allocations per call %.3f (budget 0)\n", added, allocsPerCall);
-    if (allocsPerCall > 0.001) {
+    if(allocsPerCall > 0.001)
+    {
         std::printf("  MISSED: Execute allocates\n");
         failures++;
     }
@@ -306,7 +342,8 @@ void executeFigure(hipdnnHandle_t handle, const std::vector<uint8_t>& graphBytes
     destroyPlan(p);
 }
 
-void planBuildFigure(hipdnnHandle_t handle, const std::vector<uint8_t>& graphBytes) {
+void planBuildFigure(hipdnnHandle_t handle, const std::vector<uint8_t>& graphBytes)
+{
     // The first builds of a process also pay for growing the Go heap (page faults, which are
     // slow in a VM); they are reported on their own, and the budget is the steady state after
     // a warm-up, which is what a program building plans repeatedly sees.
@@ -314,45 +351,55 @@ void planBuildFigure(hipdnnHandle_t handle, const std::vector<uint8_t>& graphByt
     int runs = getenv("HIPDNN_BENCH_PLAN_RUNS") ? atoi(getenv("HIPDNN_BENCH_PLAN_RUNS")) : 1000;
     std::vector<double> us;
     double first = 0;
-    for (int r = 0; r < warmup + runs; r++) {
+    for(int r = 0; r < warmup + runs; r++)
+    {
         auto t0 = Clock::now();
         Plan p = buildPlan(handle, graphBytes);
         double t = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-        if (r == 0) first = t;
-        if (r >= warmup) us.push_back(t);
+        if(r == 0)
+            first = t;
+        if(r >= warmup)
+            us.push_back(t);
         destroyPlan(p);
     }
     double m = median(us);
-    report("deserialize conv+bias+relu -> heuristics -> plan", fmt("%.1f us", m), fmt("(median of %.0f after warm-up)", double(runs)), "<= 50 us",
-           m <= 50);
+    report("deserialize conv+bias+relu -> heuristics -> plan", fmt("%.1f us", m),
+           fmt("(median of %.0f after warm-up)", double(runs)), "<= 50 us", m <= 50);
     report("  the same, first build in this process", fmt("%.1f us", first), "(cold: heap growth)", "report", true);
 }
 
-void createFigure() {
+void createFigure()
+{
     std::vector<double> us;
-    for (int r = 0; r < 50; r++) {
+    for(int r = 0; r < 50; r++)
+    {
         auto t0 = Clock::now();
         hipdnnHandle_t h;
         CHECK(hipdnnCreate(&h));
         us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
         CHECK(hipdnnDestroy(h));
     }
-    report("hipdnnCreate, 3 plugins loaded (later handles)", fmt("%.1f us", median(us)), "(plugins load once per process)", "report", true);
+    report("hipdnnCreate, 3 plugins loaded (later handles)", fmt("%.1f us", median(us)), "(plugins load once per process)",
+           "report", true);
 }
 
 // threadThroughput runs call(i) in a loop on each of `threads` threads for 400 ms and returns
 // calls per second. Each thread makes one call before the clock starts (attaching it to Go).
 template <typename Call>
-double threadThroughput(int threads, Call call) {
+double threadThroughput(int threads, Call call)
+{
     std::atomic<bool> go{false}, stop{false};
     std::atomic<uint64_t> total{0};
     std::vector<std::thread> ts;
-    for (int i = 0; i < threads; i++) {
+    for(int i = 0; i < threads; i++)
+    {
         ts.emplace_back([&, i] {
             call(i);
-            while (!go.load()) std::this_thread::yield();
+            while(!go.load())
+                std::this_thread::yield();
             uint64_t n = 0;
-            while (!stop.load(std::memory_order_relaxed)) {
+            while(!stop.load(std::memory_order_relaxed))
+            {
                 call(i);
                 n++;
             }
@@ -365,30 +412,35 @@ double threadThroughput(int threads, Call call) {
     std::this_thread::sleep_for(std::chrono::milliseconds(400));
     stop = true;
     double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-    for (auto& t : ts) t.join();
+    for(auto& t : ts)
+        t.join();
     return total.load() / secs;
 }
 
-void scalingFigure(hipdnnHandle_t handle, const std::vector<uint8_t>& graphBytes) {
+void scalingFigure(hipdnnHandle_t handle, const std::vector<uint8_t>& graphBytes)
+{
     std::vector<Plan> plans;
-    for (int i = 0; i < 16; i++) plans.push_back(buildPlanWithPack(handle, graphBytes));
+    for(int i = 0; i < 16; i++)
+        plans.push_back(buildPlanWithPack(handle, graphBytes));
     auto execute = [&](int i) { hipdnnBackendExecute(handle, plans[i].plan, plans[i].pack); };
     auto bare = [](int) { hipdnn_bench_nop(); };
     // The bare C->Go call is the ceiling: every exported call passes the Go runtime's own
     // cgo-callback path, which takes a runtime lock (see README, Performance).
     std::vector<double> ratios, one, many, bareRatios;
-    for (int r = 0; r < 5; r++) {
+    for(int r = 0; r < 5; r++)
+    {
         double a = threadThroughput(1, execute), b = threadThroughput(16, execute);
         one.push_back(a);
         many.push_back(b);
         ratios.push_back(b / a);
         bareRatios.push_back(threadThroughput(16, bare) / threadThroughput(1, bare));
     }
-    for (auto& p : plans) destroyPlan(p);
+    for(auto& p : plans)
+        destroyPlan(p);
     unsigned cores = std::thread::hardware_concurrency();
     double need = cores >= 2 ? 1.7 : 0.9;
-    report("16 threads executing on one handle", fmt("%.2f Mexec/s", median(many) / 1e6), fmt("1 thread %.2f Mexec/s", median(one) / 1e6),
-           cores >= 2 ? ">= 1.7x" : ">= 0.9x (1 core)", median(ratios) >= need);
+    report("16 threads executing on one handle", fmt("%.2f Mexec/s", median(many) / 1e6),
+           fmt("1 thread %.2f Mexec/s", median(one) / 1e6), cores >= 2 ? ">= 1.7x" : ">= 0.9x (1 core)", median(ratios) >= need);
     std::printf("  scaling %.2fx on %u cores; a bare C->Go call scales %.2fx in the same run\n", median(ratios), cores,
                 median(bareRatios));
 }
@@ -397,7 +449,8 @@ void scalingFigure(hipdnnHandle_t handle, const std::vector<uint8_t>& graphBytes
 
 // hipdnn-bench [FIGURE]: FIGURE (create, attributes, execute, plan, scaling) runs only that
 // figure, for profiling; the default runs all of them.
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
     std::string only = argc > 1 ? argv[1] : "";
     auto wanted = [&](const char* name) { return only.empty() || only == name; };
     loadBenchHooks();
@@ -417,14 +470,19 @@ int main(int argc, char** argv) {
 
     std::printf("hipdnn-bench  backend %s, %u cores\n\n", hipdnnVersionString_ext(), std::thread::hardware_concurrency());
     std::printf("%-52s %-22s %-34s %-16s %s\n", "figure", "value", "compared with", "budget", "result");
-    report("hipdnnCreate, first handle (loads plugins)", fmt("%.0f us", firstUs), fmt("%.0f plugins loaded", double(nplugins)), "report",
-           nplugins == 3);
-    if (wanted("create")) createFigure();
-    if (wanted("attributes")) attributeFigures();
+    report("hipdnnCreate, first handle (loads plugins)", fmt("%.0f us", firstUs), fmt("%.0f plugins loaded", double(nplugins)),
+           "report", nplugins == 3);
+    if(wanted("create"))
+        createFigure();
+    if(wanted("attributes"))
+        attributeFigures();
     auto graphBytes = convBiasRelu(handle);
-    if (wanted("execute")) executeFigure(handle, graphBytes);
-    if (wanted("plan")) planBuildFigure(handle, graphBytes);
-    if (wanted("scaling")) scalingFigure(handle, graphBytes);
+    if(wanted("execute"))
+        executeFigure(handle, graphBytes);
+    if(wanted("plan"))
+        planBuildFigure(handle, graphBytes);
+    if(wanted("scaling"))
+        scalingFigure(handle, graphBytes);
     CHECK(hipdnnDestroy(handle));
     std::printf("\n%s\n", failures ? "SOME BUDGETS MISSED" : "all budgets met");
     return failures ? 1 : 0;

@@ -43,10 +43,7 @@ using dnnl::memory;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-double nowMs()
-{
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double nowMs() { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 // onceMs times one run of fn (the slow reference engine, after its warm-up run).
 double onceMs(const std::function<void()>& fn)
@@ -144,16 +141,17 @@ std::string list(const std::vector<int64_t>& v)
 
 std::string tensorJson(const T& t)
 {
-    return "{\"uid\": " + std::to_string(t.uid) + ", \"name\": \"" + t.name + "\", \"data_type\": \"" + t.type
-           + "\", \"dims\": " + list(t.dims) + ", \"strides\": " + list(t.strides)
-           + ", \"virtual\": " + (t.isVirtual ? "true" : "false") + "}";
+    return "{\"uid\": " + std::to_string(t.uid) + ", \"name\": \"" + t.name + "\", \"data_type\": \"" + t.type + "\", \"dims\": "
+           + list(t.dims) + ", \"strides\": " + list(t.strides) + ", \"virtual\": " + (t.isVirtual ? "true" : "false") + "}";
 }
 
 std::string graphJson(const std::string& name, const std::string& io, const std::vector<T>& tensors,
                       const std::vector<std::string>& nodes, const std::string& extraTensors)
 {
-    std::string s = "{\"name\": \"" + name + "\", \"compute_data_type\": \"float\", \"intermediate_data_type\": \"float\", "
-                    "\"io_data_type\": \"" + io + "\", \"is_override_shape_enabled\": false, \"tensors\": [";
+    std::string s = "{\"name\": \"" + name
+                    + "\", \"compute_data_type\": \"float\", \"intermediate_data_type\": \"float\", "
+                      "\"io_data_type\": \""
+                    + io + "\", \"is_override_shape_enabled\": false, \"tensors\": [";
     for(size_t i = 0; i < tensors.size(); ++i)
         s += (i ? ", " : "") + tensorJson(tensors[i]);
     s += extraTensors + "], \"nodes\": [";
@@ -169,10 +167,7 @@ std::string convParams()
 }
 
 // NHWC strides of an [N, C, H, W] tensor.
-std::vector<int64_t> nhwc(const std::vector<int64_t>& d)
-{
-    return {d[1] * d[2] * d[3], 1, d[3] * d[1], d[1]};
-}
+std::vector<int64_t> nhwc(const std::vector<int64_t>& d) { return {d[1] * d[2] * d[3], 1, d[3] * d[1], d[1]}; }
 
 // ---- the backend side -------------------------------------------------------------------------
 
@@ -259,7 +254,8 @@ private:
         ck(hipdnnBackendSetAttribute(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id), "engine index");
         ck(hipdnnBackendFinalize(engine), "finalize engine");
         ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg), "create engine config");
-        ck(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &engine), "config engine");
+        ck(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &engine),
+           "config engine");
         ck(hipdnnBackendFinalize(cfg), "finalize engine config");
         ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan), "create plan");
         ck(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle), "plan handle");
@@ -280,9 +276,11 @@ private:
             }
         ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack), "create variant pack");
         ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
-                                     static_cast<int64_t>(uids.size()), uids.data()), "pack uids");
+                                     static_cast<int64_t>(uids.size()), uids.data()),
+           "pack uids");
         ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
-                                     static_cast<int64_t>(ptrs.size()), ptrs.data()), "pack pointers");
+                                     static_cast<int64_t>(ptrs.size()), ptrs.data()),
+           "pack pointers");
         ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws), "pack workspace");
         ck(hipdnnBackendFinalize(pack), "finalize variant pack");
     }
@@ -346,10 +344,7 @@ struct Direct
     }
 };
 
-memory::desc userMd(const T& t)
-{
-    return memory::desc(t.dims, t.type == "float" ? dt::f32 : dt::bf16, t.strides);
-}
+memory::desc userMd(const T& t) { return memory::desc(t.dims, t.type == "float" ? dt::f32 : dt::bf16, t.strides); }
 
 dnnl::primitive_attr userScratch(dnnl::post_ops ops = {})
 {
@@ -378,7 +373,7 @@ struct Case
     std::string io;
     std::function<void(Direct&, Buffers&)> direct;
     std::string extraTensors; // JSON of tensors without buffers (constants)
-    double bytes = 0;         // memory-bound problems: bytes moved, for GB/s
+    double bytes = 0; // memory-bound problems: bytes moved, for GB/s
 };
 
 const memory::dims kS{1, 1}, kD{0, 0}, kP{1, 1};
@@ -413,12 +408,11 @@ Case convFwd(bool fused)
         dnnl::post_ops ops;
         if(fused)
             ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
-        const auto desc = fused ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                                  dnnl::algorithm::convolution_direct, xMd, wAny, bMd, yMd,
-                                                                  kS, kD, kP, kP)
-                                : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                                  dnnl::algorithm::convolution_direct, xMd, wAny, yMd, kS,
-                                                                  kD, kP, kP);
+        const auto desc =
+            fused ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, xMd,
+                                                    wAny, bMd, yMd, kS, kD, kP, kP)
+                  : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, xMd,
+                                                    wAny, yMd, kS, kD, kP, kP);
         const dnnl::convolution_forward::primitive_desc pd(desc, userScratch(ops), eng());
         const memory wUser(userMd(tw), eng(), bufs.ptr(2));
         const memory wMem = weightsIn(d, wUser, pd.weights_desc());
@@ -435,10 +429,10 @@ Case convFwd(bool fused)
 
 dnnl::convolution_forward::primitive_desc convHint(const memory::desc& x, const memory::desc& w, const memory::desc& y)
 {
-    return dnnl::convolution_forward::primitive_desc(
-        dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, x, w, y,
-                                        kS, kD, kP, kP),
-        eng());
+    return dnnl::convolution_forward::primitive_desc(dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
+                                                                                     dnnl::algorithm::convolution_direct, x, w, y,
+                                                                                     kS, kD, kP, kP),
+                                                     eng());
 }
 
 Case convBwdData()
@@ -460,10 +454,10 @@ Case convBwdData()
             userScratch(), eng(), convHint(dxMd, wAny, dyMd));
         const memory wMem = weightsIn(d, memory(userMd(c.tensors[1]), eng(), bufs.ptr(2)), pd.weights_desc());
         d.add({dnnl::convolution_backward_data(pd),
-                           {{DNNL_ARG_DIFF_DST, memory(dyMd, eng(), bufs.ptr(1))},
-                            {DNNL_ARG_WEIGHTS, wMem},
-                            {DNNL_ARG_DIFF_SRC, memory(dxMd, eng(), bufs.ptr(3))},
-                            {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
+               {{DNNL_ARG_DIFF_DST, memory(dyMd, eng(), bufs.ptr(1))},
+                {DNNL_ARG_WEIGHTS, wMem},
+                {DNNL_ARG_DIFF_SRC, memory(dxMd, eng(), bufs.ptr(3))},
+                {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
     };
     return c;
 }
@@ -489,10 +483,10 @@ Case convBwdWeights()
         const bool reorderOut = pd.diff_weights_desc() != dwUser;
         const memory dw = reorderOut ? d.temp(pd.diff_weights_desc()) : dwOut;
         d.add({dnnl::convolution_backward_weights(pd),
-                           {{DNNL_ARG_SRC, memory(xMd, eng(), bufs.ptr(1))},
-                            {DNNL_ARG_DIFF_DST, memory(dyMd, eng(), bufs.ptr(2))},
-                            {DNNL_ARG_DIFF_WEIGHTS, dw},
-                            {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
+               {{DNNL_ARG_SRC, memory(xMd, eng(), bufs.ptr(1))},
+                {DNNL_ARG_DIFF_DST, memory(dyMd, eng(), bufs.ptr(2))},
+                {DNNL_ARG_DIFF_WEIGHTS, dw},
+                {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
         if(reorderOut)
             d.add({dnnl::reorder(dw, dwOut), {{DNNL_ARG_FROM, dw}, {DNNL_ARG_TO, dwOut}}});
     };
@@ -502,8 +496,8 @@ Case convBwdWeights()
 Case matmul(const std::string& type, int64_t M, int64_t K, int64_t N)
 {
     Case c;
-    c.name = "matmul " + std::string(type == "float" ? "fp32" : "bf16") + " " + std::to_string(M) + "x"
-             + std::to_string(K) + "x" + std::to_string(N);
+    c.name = "matmul " + std::string(type == "float" ? "fp32" : "bf16") + " " + std::to_string(M) + "x" + std::to_string(K) + "x"
+             + std::to_string(N);
     c.gflop = 2.0 * M * K * N * 1e-9;
     c.io = type;
     c.tensors = {{1, "a", type, {M, K}, {K, 1}}, {2, "b", type, {K, N}, {N, 1}}, {3, "c", type, {M, N}, {N, 1}}};
@@ -513,10 +507,10 @@ Case matmul(const std::string& type, int64_t M, int64_t K, int64_t N)
         const memory::desc a = userMd(c.tensors[0]), b = userMd(c.tensors[1]), o = userMd(c.tensors[2]);
         const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, o), userScratch(), eng());
         d.add({dnnl::matmul(pd),
-                           {{DNNL_ARG_SRC, memory(a, eng(), bufs.ptr(1))},
-                            {DNNL_ARG_WEIGHTS, memory(b, eng(), bufs.ptr(2))},
-                            {DNNL_ARG_DST, memory(o, eng(), bufs.ptr(3))},
-                            {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
+               {{DNNL_ARG_SRC, memory(a, eng(), bufs.ptr(1))},
+                {DNNL_ARG_WEIGHTS, memory(b, eng(), bufs.ptr(2))},
+                {DNNL_ARG_DST, memory(o, eng(), bufs.ptr(3))},
+                {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
     };
     return c;
 }
@@ -527,8 +521,10 @@ Case layernorm(int64_t rows, int64_t cols)
     c.name = "layernorm fp32 [" + std::to_string(rows) + ", " + std::to_string(cols) + "] inference";
     c.gflop = 0; // memory bound: GB/s is printed instead
     c.io = "float";
-    c.tensors = {{1, "x", "float", {rows, cols}, {cols, 1}}, {2, "scale", "float", {cols}, {1}},
-                 {3, "bias", "float", {cols}, {1}}, {5, "y", "float", {rows, cols}, {cols, 1}}};
+    c.tensors = {{1, "x", "float", {rows, cols}, {cols, 1}},
+                 {2, "scale", "float", {cols}, {1}},
+                 {3, "bias", "float", {cols}, {1}},
+                 {5, "y", "float", {rows, cols}, {cols, 1}}};
     c.extraTensors = ", {\"uid\": 4, \"name\": \"epsilon\", \"data_type\": \"double\", \"dims\": [1], "
                      "\"strides\": [1], \"virtual\": false, \"value_type\": \"Float64Value\", \"value\": 1e-05}";
     c.nodes.push_back("{\"type\": \"LayernormAttributes\", \"name\": \"ln\", \"compute_data_type\": \"float\", "
@@ -540,15 +536,14 @@ Case layernorm(int64_t rows, int64_t cols)
         const memory::desc x = userMd(c.tensors[0]), stat({rows}, dt::f32, tag::a), sc({cols}, dt::f32, tag::a);
         const dnnl::layer_normalization_forward::primitive_desc pd(
             dnnl::layer_normalization_forward::desc(dnnl::prop_kind::forward_inference, x, stat, 1e-5f,
-                                                    dnnl::normalization_flags::use_scale
-                                                        | dnnl::normalization_flags::use_shift),
+                                                    dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift),
             userScratch(), eng());
         d.add({dnnl::layer_normalization_forward(pd),
-                           {{DNNL_ARG_SRC, memory(x, eng(), bufs.ptr(1))},
-                            {DNNL_ARG_SCALE, memory(sc, eng(), bufs.ptr(2))},
-                            {DNNL_ARG_SHIFT, memory(sc, eng(), bufs.ptr(3))},
-                            {DNNL_ARG_DST, memory(x, eng(), bufs.ptr(5))},
-                            {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
+               {{DNNL_ARG_SRC, memory(x, eng(), bufs.ptr(1))},
+                {DNNL_ARG_SCALE, memory(sc, eng(), bufs.ptr(2))},
+                {DNNL_ARG_SHIFT, memory(sc, eng(), bufs.ptr(3))},
+                {DNNL_ARG_DST, memory(x, eng(), bufs.ptr(5))},
+                {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
     };
     return c;
 }
@@ -663,11 +658,15 @@ int main(int argc, char** argv)
                 "in alternating order (a block's fastest run counts); ratio = direct / backend per round: median\n"
                 "[inter-quartile range] (budget: median >= 0.90). Times: medians of the block minima.\n\n",
                 v->major, v->minor, v->patch, omp ? omp : "(unset)", rounds);
-    std::printf("%-50s %9s %10s %11s %6s %13s %6s %11s %8s\n", "problem", "direct ms", "backend ms", "backend",
-                "ratio", "[q1, q3]", "block", "ref ms", "speed-up");
+    std::printf("%-50s %9s %10s %11s %6s %13s %6s %11s %8s\n", "problem", "direct ms", "backend ms", "backend", "ratio",
+                "[q1, q3]", "block", "ref ms", "speed-up");
 
-    std::vector<Case> cases{convFwd(false), convBwdData(), convBwdWeights(), matmul("float", 1024, 1024, 1024),
-                            matmul("bfloat16", 1024, 1024, 1024), convFwd(true),
+    std::vector<Case> cases{convFwd(false),
+                            convBwdData(),
+                            convBwdWeights(),
+                            matmul("float", 1024, 1024, 1024),
+                            matmul("bfloat16", 1024, 1024, 1024),
+                            convFwd(true),
                             layernorm(4096, 1024)};
     int missed = 0, notRun = 0;
     std::vector<std::string> implLines;
@@ -719,9 +718,9 @@ int main(int argc, char** argv)
         // Both sides must run the same oneDNN implementations in the same order.
         const std::vector<std::string> backendImpls = implsOf(loggedAfter("execution context: "));
         const bool sameImpls = backendImpls == direct.impls;
-        implLines.push_back(c.name + ": " + (sameImpls ? "both " + joined(direct.impls)
-                                                       : "DIFFERENT: direct " + joined(direct.impls) + "; backend "
-                                                             + joined(backendImpls)));
+        implLines.push_back(c.name + ": "
+                            + (sameImpls ? "both " + joined(direct.impls)
+                                         : "DIFFERENT: direct " + joined(direct.impls) + "; backend " + joined(backendImpls)));
 
         const Figure f = measure(direct, *run, rounds);
         std::string refMs = "-", speedup = "-";
@@ -743,9 +742,11 @@ int main(int argc, char** argv)
         else
             std::snprintf(rate, sizeof rate, "%.1f GB/s", c.bytes * 1e-9 / (f.backendMs * 1e-3));
         std::snprintf(spread, sizeof spread, "[%.2f, %.2f]", f.q1, f.q3);
-        std::printf("%-50s %9.3f %10.3f %11s %5.2fx %13s %6d %11s %8s%s\n", c.name.c_str(), f.directMs, f.backendMs,
-                    rate, f.ratio, spread, f.block, refMs.c_str(), speedup.c_str(),
-                    ok ? "" : sameImpls ? "  BUDGET MISSED" : "  DIFFERENT IMPLEMENTATIONS");
+        std::printf("%-50s %9.3f %10.3f %11s %5.2fx %13s %6d %11s %8s%s\n", c.name.c_str(), f.directMs, f.backendMs, rate,
+                    f.ratio, spread, f.block, refMs.c_str(), speedup.c_str(),
+                    ok          ? ""
+                    : sameImpls ? "  BUDGET MISSED"
+                                : "  DIFFERENT IMPLEMENTATIONS");
         std::fflush(stdout);
     }
     hipdnnSetUserLogCallback_ext(captureLog, HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_SYNC, &logTag);
@@ -753,8 +754,9 @@ int main(int argc, char** argv)
     std::printf("\noneDNN implementations (direct and backend, in step order):\n");
     for(const std::string& l : implLines)
         std::printf("  %s\n", l.c_str());
-    std::printf("\n%s%s\n", missed ? "some figures are below the 0.90 budget or run other implementations"
-                                    : "all measured figures within budget (median >= 0.90x of oneDNN direct)",
+    std::printf("\n%s%s\n",
+                missed ? "some figures are below the 0.90 budget or run other implementations"
+                       : "all measured figures within budget (median >= 0.90x of oneDNN direct)",
                 notRun ? "; some problems not measured (see above)" : "");
     return missed ? 1 : 0;
 }

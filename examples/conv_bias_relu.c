@@ -100,13 +100,13 @@ static int check(hipdnnStatus_t status, const char* call, int line)
     return 1;
 }
 
-#define CHECK(call)                               \
-    do                                            \
-    {                                             \
-        if(check((call), #call, __LINE__) != 0)   \
-        {                                         \
-            exit(1);                              \
-        }                                         \
+#define CHECK(call)                             \
+    do                                          \
+    {                                           \
+        if(check((call), #call, __LINE__) != 0) \
+        {                                       \
+            exit(1);                            \
+        }                                       \
     } while(0)
 
 static double now_ms(void)
@@ -201,8 +201,8 @@ int main(int argc, char** argv)
     int gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
     void* device[4] = {NULL, NULL, NULL, NULL};
 
-    printf("hipdnn-demo: conv [%d,%d,%d,%d] * [%d,%d,%d,%d] (pad %d) -> + bias -> ReLU, float32 NCHW\n", N, C, H, W,
-           K, C, R, S, PAD);
+    printf("hipdnn-demo: conv [%d,%d,%d,%d] * [%d,%d,%d,%d] (pad %d) -> + bias -> ReLU, float32 NCHW\n", N, C, H, W, K, C, R, S,
+           PAD);
     printf("library: hipDNN backend %s\n", hipdnnVersionString_ext());
     CHECK(hipdnnCreate(&handle));
 
@@ -217,7 +217,8 @@ int main(int argc, char** argv)
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR, &conv));
     CHECK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &xt));
     CHECK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &wt));
-    CHECK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &conv_out));
+    CHECK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                    &conv_out));
     CHECK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
     CHECK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
     CHECK(hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES, HIPDNN_TYPE_INT64, 2, one));
@@ -259,14 +260,17 @@ int main(int argc, char** argv)
     {
         CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &configs[i]));
     }
-    CHECK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, count, &returned, configs));
+    CHECK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, count, &returned,
+                                    configs));
     for(i = 0; i < returned && chosen == NULL; i++)
     {
         hipdnnBackendDescriptor_t engine = NULL;
         int64_t len = 0;
         CHECK(hipdnnBackendFinalize(configs[i]));
-        CHECK(hipdnnBackendGetAttribute(configs[i], HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, NULL, &engine));
-        CHECK(hipdnnBackendGetAttribute(engine, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, (int64_t)sizeof engine_name, &len, engine_name));
+        CHECK(hipdnnBackendGetAttribute(configs[i], HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, NULL,
+                                        &engine));
+        CHECK(hipdnnBackendGetAttribute(engine, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, (int64_t)sizeof engine_name, &len,
+                                        engine_name));
         CHECK(hipdnnBackendGetAttribute(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, NULL, &engine_id));
         CHECK(hipdnnBackendDestroyDescriptor(engine));
         if(gpu ? strcmp(engine_name, "HIPDNNGO_CUDNN") == 0 : is_cpu_engine(engine_name))
@@ -284,9 +288,10 @@ int main(int argc, char** argv)
     CHECK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &chosen));
     CHECK(hipdnnBackendFinalize(plan));
     build_ms = now_ms() - t0;
-    CHECK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, NULL, &workspace_size));
-    printf("engine: %s (id 0x%016llX), first %s engine of %lld heuristic result(s)\n", engine_name,
-           (unsigned long long)engine_id, gpu ? "GPU" : "CPU", (long long)returned);
+    CHECK(
+        hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, NULL, &workspace_size));
+    printf("engine: %s (id 0x%016llX), first %s engine of %lld heuristic result(s)\n", engine_name, (unsigned long long)engine_id,
+           gpu ? "GPU" : "CPU", (long long)returned);
     printf("plan build: %.3f ms (heuristic + engine config + plan finalize)\n", build_ms);
 
     /* Host buffers from a seeded generator. */
@@ -296,9 +301,10 @@ int main(int argc, char** argv)
         w[i] = uniform();
     for(i = 0; i < K; i++)
         b[i] = uniform();
-    if(gpu && (load_cudart() || to_device(&device[0], x, sizeof x) || to_device(&device[1], w, sizeof w)
-               || to_device(&device[2], b, sizeof b) || to_device(&device[3], NULL, sizeof y)
-               || (workspace_size > 0 && to_device(&workspace, NULL, (size_t)workspace_size))))
+    if(gpu
+       && (load_cudart() || to_device(&device[0], x, sizeof x) || to_device(&device[1], w, sizeof w)
+           || to_device(&device[2], b, sizeof b) || to_device(&device[3], NULL, sizeof y)
+           || (workspace_size > 0 && to_device(&workspace, NULL, (size_t)workspace_size))))
         return 1;
     if(workspace_size > 0 && !gpu)
     {
@@ -341,8 +347,8 @@ int main(int argc, char** argv)
         return 1;
     }
     qsort(times, ITERS, sizeof times[0], compare_doubles);
-    printf("execute: %.3f ms median of %d runs (workspace %lld bytes)\n", 0.5 * (times[ITERS / 2 - 1] + times[ITERS / 2]),
-           ITERS, (long long)workspace_size);
+    printf("execute: %.3f ms median of %d runs (workspace %lld bytes)\n", 0.5 * (times[ITERS / 2 - 1] + times[ITERS / 2]), ITERS,
+           (long long)workspace_size);
 
     /* Naive double loop. Tolerance per element: 2^-20 * (sum |x*w| + |b|), i.e. 16 float32 unit
      * roundoffs of the terms' magnitude, ample for a 144-term float32 sum. */

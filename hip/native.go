@@ -1,26 +1,26 @@
 package hip
 
 /*
-#cgo noescape hipdnn_hip_get_device_count
-#cgo nocallback hipdnn_hip_get_device_count
-#cgo noescape hipdnn_hip_get_device
-#cgo nocallback hipdnn_hip_get_device
-#cgo noescape hipdnn_hip_stream_get_device
-#cgo nocallback hipdnn_hip_stream_get_device
-#cgo noescape hipdnn_hip_stream_synchronize
-#cgo nocallback hipdnn_hip_stream_synchronize
-#cgo noescape hipdnn_hip_pointer_attributes
-#cgo nocallback hipdnn_hip_pointer_attributes
-#cgo noescape hipdnn_hip_malloc
-#cgo nocallback hipdnn_hip_malloc
-#cgo noescape hipdnn_hip_memcpy
-#cgo nocallback hipdnn_hip_memcpy
-#cgo noescape hipdnn_hip_event_create
-#cgo nocallback hipdnn_hip_event_create
-#cgo noescape hipdnn_hip_event_elapsed_time
-#cgo nocallback hipdnn_hip_event_elapsed_time
-#cgo noescape hipdnn_hip_device_props
-#cgo nocallback hipdnn_hip_device_props
+#cgo noescape hd_hip_get_device_count
+#cgo nocallback hd_hip_get_device_count
+#cgo noescape hd_hip_get_device
+#cgo nocallback hd_hip_get_device
+#cgo noescape hd_hip_stream_get_device
+#cgo nocallback hd_hip_stream_get_device
+#cgo noescape hd_hip_stream_synchronize
+#cgo nocallback hd_hip_stream_synchronize
+#cgo noescape hd_hip_pointer_attributes
+#cgo nocallback hd_hip_pointer_attributes
+#cgo noescape hd_hip_malloc
+#cgo nocallback hd_hip_malloc
+#cgo noescape hd_hip_memcpy
+#cgo nocallback hd_hip_memcpy
+#cgo noescape hd_hip_event_create
+#cgo nocallback hd_hip_event_create
+#cgo noescape hd_hip_event_elapsed_time
+#cgo nocallback hd_hip_event_elapsed_time
+#cgo noescape hd_hip_device_props
+#cgo nocallback hd_hip_device_props
 #include <stdlib.h>
 #include "shim.h"
 */
@@ -90,7 +90,7 @@ const (
 // native is a loaded HIP or CUDA runtime.
 type native struct {
 	kind  Kind
-	api   *C.hipdnn_hip_api // C memory, read-only after load, never freed
+	api   *C.hd_hip_api // C memory, read-only after load, never freed
 	names [C.HIPDNN_HIP_SLOT_COUNT]string
 	// major is the runtime's major version (ROCm or CUDA), which decides how hipMemoryType
 	// values read: ROCm 6 renumbered them to match CUDA.
@@ -124,7 +124,7 @@ func openNative(kind Kind, libs, driverLibs []string) (driver, string, error) {
 		}
 		path := objectPath(n.api.fn[C.HIPDNN_HIP_GET_DEVICE_COUNT], lib)
 		if err := n.checkVersion(path); err != nil {
-			C.hipdnn_hip_api_free(n.api)
+			C.hd_hip_api_free(n.api)
 			tried = append(tried, path+": "+err.Error())
 			continue
 		}
@@ -164,7 +164,7 @@ func dlopen(lib string) (unsafe.Pointer, error) {
 
 // resolve fills a table for kind from the runtime library h (and the CUDA driver library).
 func resolve(kind Kind, h, driverHandle unsafe.Pointer) (*native, error) {
-	api := C.hipdnn_hip_api_new(C.int(kind))
+	api := C.hd_hip_api_new(C.int(kind))
 	if api == nil {
 		return nil, fmt.Errorf("out of memory")
 	}
@@ -185,10 +185,10 @@ func resolve(kind Kind, h, driverHandle unsafe.Pointer) (*native, error) {
 			if s.optional {
 				continue
 			}
-			C.hipdnn_hip_api_free(api)
+			C.hd_hip_api_free(api)
 			return nil, err
 		}
-		C.hipdnn_hip_api_set(api, s.slot, fn)
+		C.hd_hip_api_set(api, s.slot, fn)
 		n.names[s.slot] = name
 	}
 	n.streamGetDevice = api.fn[C.HIPDNN_HIP_STREAM_GET_DEVICE] != nil
@@ -226,7 +226,7 @@ var sonameMajor = regexp.MustCompile(`\.so\.(\d+)`)
 // the soname's number (libamdhip64.so.5) decides, and failing that the newest numbering.
 func (n *native) checkVersion(path string) error {
 	var v C.int
-	code := C.hipdnn_hip_runtime_version(n.api, &v)
+	code := C.hd_hip_runtime_version(n.api, &v)
 	if n.kind == KindCUDA {
 		if code != 0 {
 			return n.fail(C.HIPDNN_HIP_RUNTIME_GET_VERSION, code)
@@ -258,7 +258,7 @@ func (n *native) fail(slot C.int, code C.int) error {
 		return nil
 	}
 	var name, msg *C.char
-	C.hipdnn_hip_error_text(n.api, slot, code, &name, &msg)
+	C.hd_hip_error_text(n.api, slot, code, &name, &msg)
 	e := &Error{Kind: n.kind, Call: n.names[slot], Code: int(code), Name: "unknown error", Message: ""}
 	if name != nil {
 		e.Name = C.GoString(name)
@@ -274,7 +274,7 @@ const errNoDevice = 100
 
 func (n *native) deviceCount() (int, error) {
 	var c C.int
-	code := C.hipdnn_hip_get_device_count(n.api, &c)
+	code := C.hd_hip_get_device_count(n.api, &c)
 	if code == errNoDevice {
 		return 0, nil
 	}
@@ -286,15 +286,15 @@ func (n *native) deviceCount() (int, error) {
 
 func (n *native) currentDevice() (int, error) {
 	var d C.int
-	if code := C.hipdnn_hip_get_device(n.api, &d); code != 0 {
+	if code := C.hd_hip_get_device(n.api, &d); code != 0 {
 		return 0, n.fail(C.HIPDNN_HIP_GET_DEVICE, code)
 	}
 	return int(d), nil
 }
 
 func (n *native) deviceProperties(device int) (DeviceProperties, error) {
-	var p C.hipdnn_hip_props
-	if code := C.hipdnn_hip_device_props(n.api, C.int(device), &p); code != 0 {
+	var p C.hd_hip_props
+	if code := C.hd_hip_device_props(n.api, C.int(device), &p); code != 0 {
 		err := n.fail(C.int(p.failed_slot), code)
 		if p.failed_slot == C.HIPDNN_HIP_DEVICE_GET_ATTRIBUTE {
 			if e, ok := err.(*Error); ok {
@@ -324,14 +324,14 @@ func (n *native) streamDevice(stream uintptr) (int, error) {
 		return n.currentDevice()
 	}
 	var d C.int
-	if code := C.hipdnn_hip_stream_get_device(n.api, C.uintptr_t(stream), &d); code != 0 {
+	if code := C.hd_hip_stream_get_device(n.api, C.uintptr_t(stream), &d); code != 0 {
 		return 0, n.fail(C.HIPDNN_HIP_STREAM_GET_DEVICE, code)
 	}
 	return int(d), nil
 }
 
 func (n *native) streamSynchronize(stream uintptr) error {
-	return n.fail(C.HIPDNN_HIP_STREAM_SYNCHRONIZE, C.hipdnn_hip_stream_synchronize(n.api, C.uintptr_t(stream)))
+	return n.fail(C.HIPDNN_HIP_STREAM_SYNCHRONIZE, C.hd_hip_stream_synchronize(n.api, C.uintptr_t(stream)))
 }
 
 // errInvalidValue is hipErrorInvalidValue, which ROCm 5 returns for unregistered host memory.
@@ -340,7 +340,7 @@ const errInvalidValue = 1
 
 func (n *native) pointerKind(p unsafe.Pointer) (MemoryKind, error) {
 	var typ, managed C.int
-	code := C.hipdnn_hip_pointer_attributes(n.api, p, &typ, &managed)
+	code := C.hd_hip_pointer_attributes(n.api, p, &typ, &managed)
 	if code != 0 {
 		switch {
 		case n.kind == KindAMD && code == errInvalidValue:
@@ -393,50 +393,50 @@ func memoryKind(kind Kind, major, typ int) MemoryKind {
 
 func (n *native) malloc(size uintptr) (unsafe.Pointer, error) {
 	var p unsafe.Pointer
-	if code := C.hipdnn_hip_malloc(n.api, &p, C.size_t(size)); code != 0 {
+	if code := C.hd_hip_malloc(n.api, &p, C.size_t(size)); code != 0 {
 		return nil, n.fail(C.HIPDNN_HIP_MALLOC, code)
 	}
 	return p, nil
 }
 
 func (n *native) free(p unsafe.Pointer) error {
-	return n.fail(C.HIPDNN_HIP_FREE, C.hipdnn_hip_free(n.api, p))
+	return n.fail(C.HIPDNN_HIP_FREE, C.hd_hip_free(n.api, p))
 }
 
 func (n *native) memcpy(dst, src unsafe.Pointer, size uintptr, kind copyKind) error {
-	return n.fail(C.HIPDNN_HIP_MEMCPY, C.hipdnn_hip_memcpy(n.api, dst, src, C.size_t(size), C.int(kind)))
+	return n.fail(C.HIPDNN_HIP_MEMCPY, C.hd_hip_memcpy(n.api, dst, src, C.size_t(size), C.int(kind)))
 }
 
 func (n *native) deviceSynchronize() error {
-	return n.fail(C.HIPDNN_HIP_DEVICE_SYNCHRONIZE, C.hipdnn_hip_device_synchronize(n.api))
+	return n.fail(C.HIPDNN_HIP_DEVICE_SYNCHRONIZE, C.hd_hip_device_synchronize(n.api))
 }
 
 func (n *native) eventCreate() (Event, error) {
 	var e unsafe.Pointer
-	if code := C.hipdnn_hip_event_create(n.api, &e); code != 0 {
+	if code := C.hd_hip_event_create(n.api, &e); code != 0 {
 		return Event{}, n.fail(C.HIPDNN_HIP_EVENT_CREATE, code)
 	}
 	return Event{handle: e}, nil
 }
 
 func (n *native) eventRecord(e Event, stream uintptr) error {
-	return n.fail(C.HIPDNN_HIP_EVENT_RECORD, C.hipdnn_hip_event_record(n.api, e.handle, C.uintptr_t(stream)))
+	return n.fail(C.HIPDNN_HIP_EVENT_RECORD, C.hd_hip_event_record(n.api, e.handle, C.uintptr_t(stream)))
 }
 
 func (n *native) eventSynchronize(e Event) error {
-	return n.fail(C.HIPDNN_HIP_EVENT_SYNCHRONIZE, C.hipdnn_hip_event_synchronize(n.api, e.handle))
+	return n.fail(C.HIPDNN_HIP_EVENT_SYNCHRONIZE, C.hd_hip_event_synchronize(n.api, e.handle))
 }
 
 func (n *native) eventElapsedMs(start, stop Event) (float32, error) {
 	var ms C.float
-	if code := C.hipdnn_hip_event_elapsed_time(n.api, &ms, start.handle, stop.handle); code != 0 {
+	if code := C.hd_hip_event_elapsed_time(n.api, &ms, start.handle, stop.handle); code != 0 {
 		return 0, n.fail(C.HIPDNN_HIP_EVENT_ELAPSED_TIME, code)
 	}
 	return float32(ms), nil
 }
 
 func (n *native) eventDestroy(e Event) error {
-	return n.fail(C.HIPDNN_HIP_EVENT_DESTROY, C.hipdnn_hip_event_destroy(n.api, e.handle))
+	return n.fail(C.HIPDNN_HIP_EVENT_DESTROY, C.hd_hip_event_destroy(n.api, e.handle))
 }
 
 // amdArchFromProps finds gcnArchName in a hipDeviceProp_t image the way DeviceProperties
@@ -446,7 +446,7 @@ func amdArchFromProps(props []byte, offset int) string {
 		return ""
 	}
 	var out [256]C.char
-	C.hipdnn_hip_amd_arch_from_props((*C.uchar)(unsafe.Pointer(&props[0])), C.size_t(len(props)),
+	C.hd_hip_amd_arch_from_props((*C.uchar)(unsafe.Pointer(&props[0])), C.size_t(len(props)),
 		C.size_t(offset), &out[0], C.size_t(len(out)))
 	return C.GoString(&out[0])
 }

@@ -7,18 +7,18 @@
 
 #include "shim.h"
 
-hipdnn_hip_api *hipdnn_hip_api_new(int kind) {
-  hipdnn_hip_api *api = calloc(1, sizeof *api);
-  if (api != NULL) {
-    api->kind = kind;
-  }
-  return api;
+hd_hip_api* hd_hip_api_new(int kind) {
+    hd_hip_api* api = calloc(1, sizeof *api);
+    if (api != NULL) {
+        api->kind = kind;
+    }
+    return api;
 }
 
-void hipdnn_hip_api_free(hipdnn_hip_api *api) { free(api); }
+void hd_hip_api_free(hd_hip_api* api) { free(api); }
 
-void hipdnn_hip_api_set(hipdnn_hip_api *api, int slot, void *fn) {
-  if (slot >= 0 && slot < HIPDNN_HIP_SLOT_COUNT) {
-    api->fn[slot] = fn;
-  }
+void hd_hip_api_set(hd_hip_api* api, int slot, void* fn) {
+    if (slot >= 0 && slot < HIPDNN_HIP_SLOT_COUNT) {
+        api->fn[slot] = fn;
+    }
 }

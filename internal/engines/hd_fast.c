@@ -27,12 +27,12 @@
 enum { HD_FAST_PLAN = 1, HD_FAST_PACK = 2 };
 
 #define HD_FAST_SLOTS 16384 /* power of two; live published tokens beyond ~1/2 use the Go path */
-#define HD_FAST_PROBES 32   /* bounded probing: tombstones can never make a lookup long */
+#define HD_FAST_PROBES 32 /* bounded probing: tombstones can never make a lookup long */
 #define HD_FAST_TOMB ((uintptr_t)1)
 
 typedef struct hd_fast_entry {
     _Atomic uintptr_t token; /* the token this entry answers for; 0 once retired */
-    _Atomic int64_t pins;    /* fast calls using the entry now */
+    _Atomic int64_t pins; /* fast calls using the entry now */
     int kind;
     /* plan */
     uintptr_t handle, table, plugin, ctx;
@@ -56,8 +56,7 @@ static _Atomic int fast_quiet; /* 1 while INFO logging is off: no API log line i
 
 void hd_fast_set_quiet(int quiet) { atomic_store(&fast_quiet, quiet); }
 
-static size_t fast_hash(uintptr_t t)
-{
+static size_t fast_hash(uintptr_t t) {
     uint64_t x = (uint64_t)t;
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdULL;
@@ -65,11 +64,9 @@ static size_t fast_hash(uintptr_t t)
     return (size_t)(x & (HD_FAST_SLOTS - 1));
 }
 
-static hd_fast_entry* fast_new_locked(void)
-{
+static hd_fast_entry* fast_new_locked(void) {
     hd_fast_entry* e = fast_free;
-    if(e != NULL)
-    {
+    if (e != NULL) {
         fast_free = e->next_free;
         return e;
     }
@@ -77,30 +74,26 @@ static hd_fast_entry* fast_new_locked(void)
 }
 
 /* Links e under token; 0 when the token is already published or no slot is free nearby. */
-static uintptr_t fast_publish(uintptr_t token, hd_fast_entry* proto)
-{
-    if(token <= HD_FAST_TOMB)
+static uintptr_t fast_publish(uintptr_t token, hd_fast_entry* proto) {
+    if (token <= HD_FAST_TOMB)
         return 0;
     pthread_mutex_lock(&fast_mu);
     size_t i = fast_hash(token), free_slot = HD_FAST_SLOTS;
-    for(int p = 0; p < HD_FAST_PROBES; p++, i = (i + 1) & (HD_FAST_SLOTS - 1))
-    {
+    for (int p = 0; p < HD_FAST_PROBES; p++, i = (i + 1) & (HD_FAST_SLOTS - 1)) {
         uintptr_t k = atomic_load(&fast_slots[i].key);
-        if(k == token)
-        {
+        if (k == token) {
             free_slot = HD_FAST_SLOTS; /* already published: keep the first */
             break;
         }
-        if((k == 0 || k == HD_FAST_TOMB) && free_slot == HD_FAST_SLOTS)
+        if ((k == 0 || k == HD_FAST_TOMB) && free_slot == HD_FAST_SLOTS)
             free_slot = i;
-        if(k == 0)
+        if (k == 0)
             break;
     }
     hd_fast_entry* e = NULL;
-    if(free_slot != HD_FAST_SLOTS)
+    if (free_slot != HD_FAST_SLOTS)
         e = fast_new_locked();
-    if(e == NULL)
-    {
+    if (e == NULL) {
         pthread_mutex_unlock(&fast_mu);
         free(proto->align);
         return 0;
@@ -123,29 +116,26 @@ static uintptr_t fast_publish(uintptr_t token, hd_fast_entry* proto)
     return (uintptr_t)e;
 }
 
-uintptr_t hd_fast_publish_plan(uintptr_t token, uintptr_t handle, uintptr_t table, uintptr_t plugin,
-                               uintptr_t ctx, const hd_fast_align* align, uint32_t nalign)
-{
+uintptr_t hd_fast_publish_plan(uintptr_t token, uintptr_t handle, uintptr_t table, uintptr_t plugin, uintptr_t ctx,
+                               const hd_fast_align* align, uint32_t nalign) {
     hd_fast_entry proto = {0};
     proto.kind = HD_FAST_PLAN;
     proto.handle = handle;
     proto.table = table;
     proto.plugin = plugin;
     proto.ctx = ctx;
-    if(nalign > 0)
-    {
+    if (nalign > 0) {
         proto.align = (hd_fast_align*)malloc(nalign * sizeof(hd_fast_align));
-        if(proto.align == NULL)
+        if (proto.align == NULL)
             return 0;
-        for(uint32_t i = 0; i < nalign; i++)
+        for (uint32_t i = 0; i < nalign; i++)
             proto.align[i] = align[i];
         proto.nalign = nalign;
     }
     return fast_publish(token, &proto);
 }
 
-uintptr_t hd_fast_publish_pack(uintptr_t token, uintptr_t buffers, uint32_t nbuffers, uintptr_t workspace)
-{
+uintptr_t hd_fast_publish_pack(uintptr_t token, uintptr_t buffers, uint32_t nbuffers, uintptr_t workspace) {
     hd_fast_entry proto = {0};
     proto.kind = HD_FAST_PACK;
     proto.buffers = buffers;
@@ -156,36 +146,33 @@ uintptr_t hd_fast_publish_pack(uintptr_t token, uintptr_t buffers, uint32_t nbuf
 
 /* Unlinks the token (only if it maps to expect, when expect is not 0), waits until no fast
  * call uses the entry, and recycles it. Returns 1 when something was retired. */
-int hd_fast_retire(uintptr_t token, uintptr_t expect)
-{
-    if(token <= HD_FAST_TOMB)
+int hd_fast_retire(uintptr_t token, uintptr_t expect) {
+    if (token <= HD_FAST_TOMB)
         return 0;
     pthread_mutex_lock(&fast_mu);
     hd_fast_entry* e = NULL;
     size_t i = fast_hash(token);
-    for(int p = 0; p < HD_FAST_PROBES; p++, i = (i + 1) & (HD_FAST_SLOTS - 1))
-    {
+    for (int p = 0; p < HD_FAST_PROBES; p++, i = (i + 1) & (HD_FAST_SLOTS - 1)) {
         uintptr_t k = atomic_load(&fast_slots[i].key);
-        if(k == 0)
+        if (k == 0)
             break;
-        if(k != token)
+        if (k != token)
             continue;
         e = atomic_load(&fast_slots[i].entry);
-        if(expect != 0 && (uintptr_t)e != expect)
+        if (expect != 0 && (uintptr_t)e != expect)
             e = NULL;
         else
             atomic_store(&fast_slots[i].key, HD_FAST_TOMB);
         break;
     }
-    if(e == NULL)
-    {
+    if (e == NULL) {
         pthread_mutex_unlock(&fast_mu);
         return 0;
     }
     atomic_store(&e->token, 0);
     pthread_mutex_unlock(&fast_mu);
-    for(int spins = 0; atomic_load(&e->pins) != 0; spins++)
-        if(spins > 64)
+    for (int spins = 0; atomic_load(&e->pins) != 0; spins++)
+        if (spins > 64)
             sched_yield();
     pthread_mutex_lock(&fast_mu);
     free(e->align);
@@ -199,39 +186,35 @@ int hd_fast_retire(uintptr_t token, uintptr_t expect)
 
 /* hd_fast_published reports (without locking) whether a token may be published, so that the
  * destroy of an ordinary descriptor does not take the mutex. */
-int hd_fast_published(uintptr_t token)
-{
-    if(token <= HD_FAST_TOMB)
+int hd_fast_published(uintptr_t token) {
+    if (token <= HD_FAST_TOMB)
         return 0;
     size_t i = fast_hash(token);
-    for(int p = 0; p < HD_FAST_PROBES; p++, i = (i + 1) & (HD_FAST_SLOTS - 1))
-    {
+    for (int p = 0; p < HD_FAST_PROBES; p++, i = (i + 1) & (HD_FAST_SLOTS - 1)) {
         uintptr_t k = atomic_load(&fast_slots[i].key);
-        if(k == token)
+        if (k == token)
             return 1;
-        if(k == 0)
+        if (k == 0)
             return 0;
     }
     return 0;
 }
 
-static hd_fast_entry* fast_pin(uintptr_t token, int kind)
-{
-    if(token <= HD_FAST_TOMB)
+static hd_fast_entry* fast_pin(uintptr_t token, int kind) {
+    if (token <= HD_FAST_TOMB)
         return NULL;
     size_t i = fast_hash(token);
-    for(int p = 0; p < HD_FAST_PROBES; p++, i = (i + 1) & (HD_FAST_SLOTS - 1))
-    {
+    for (int p = 0; p < HD_FAST_PROBES; p++, i = (i + 1) & (HD_FAST_SLOTS - 1)) {
         uintptr_t k = atomic_load_explicit(&fast_slots[i].key, memory_order_acquire);
-        if(k == 0)
+        if (k == 0)
             return NULL;
-        if(k != token)
+        if (k != token)
             continue;
         hd_fast_entry* e = atomic_load_explicit(&fast_slots[i].entry, memory_order_acquire);
-        if(e == NULL)
+        if (e == NULL)
             return NULL;
         atomic_fetch_add(&e->pins, 1);
-        if(atomic_load(&e->token) == token && e->kind == kind)
+        if (atomic_load(&e->token) == token && e->kind == kind)
             return e;
         atomic_fetch_sub(&e->pins, 1);
         return NULL;
@@ -241,35 +224,30 @@ static hd_fast_entry* fast_pin(uintptr_t token, int kind)
 
 static void fast_unpin(hd_fast_entry* e) { atomic_fetch_sub_explicit(&e->pins, 1, memory_order_release); }
 
-static int fast_aligned(const hd_fast_entry* plan, const hd_fast_entry* pack)
-{
+static int fast_aligned(const hd_fast_entry* plan, const hd_fast_entry* pack) {
     const hipdnnPluginDeviceBuffer_t* b = (const hipdnnPluginDeviceBuffer_t*)pack->buffers;
-    for(uint32_t i = 0; i < pack->nbuffers; i++)
-    {
-        if(b[i].ptr == NULL)
+    for (uint32_t i = 0; i < pack->nbuffers; i++) {
+        if (b[i].ptr == NULL)
             continue;
-        for(uint32_t j = 0; j < plan->nalign; j++)
-            if(plan->align[j].uid == b[i].uid && ((uintptr_t)b[i].ptr % (uintptr_t)plan->align[j].align) != 0)
+        for (uint32_t j = 0; j < plan->nalign; j++)
+            if (plan->align[j].uid == b[i].uid && ((uintptr_t)b[i].ptr % (uintptr_t)plan->align[j].align) != 0)
                 return 0;
     }
     return 1;
 }
 
-int hd_fast_execute(uintptr_t handle, uintptr_t plan, uintptr_t pack, int* plugin_status, char** plugin_error)
-{
-    if(!atomic_load_explicit(&fast_quiet, memory_order_relaxed))
+int hd_fast_execute(uintptr_t handle, uintptr_t plan, uintptr_t pack, int* plugin_status, char** plugin_error) {
+    if (!atomic_load_explicit(&fast_quiet, memory_order_relaxed))
         return HD_FAST_NOT_HANDLED;
     hd_fast_entry* p = fast_pin(plan, HD_FAST_PLAN);
-    if(p == NULL)
+    if (p == NULL)
         return HD_FAST_NOT_HANDLED;
     hd_fast_entry* v = NULL;
-    if(p->handle != handle || (v = fast_pin(pack, HD_FAST_PACK)) == NULL)
-    {
+    if (p->handle != handle || (v = fast_pin(pack, HD_FAST_PACK)) == NULL) {
         fast_unpin(p);
         return HD_FAST_NOT_HANDLED;
     }
-    if(p->nalign > 0 && !fast_aligned(p, v))
-    {
+    if (p->nalign > 0 && !fast_aligned(p, v)) {
         fast_unpin(v);
         fast_unpin(p);
         return HD_FAST_NOT_HANDLED; /* the Go path names the tensor and the alignment */
@@ -277,7 +255,7 @@ int hd_fast_execute(uintptr_t handle, uintptr_t plan, uintptr_t pack, int* plugi
     hd_result r = hd_execute(p->table, p->plugin, p->ctx, v->workspace, v->buffers, v->nbuffers);
     fast_unpin(v);
     fast_unpin(p);
-    if(r.status == 0)
+    if (r.status == 0)
         return HD_FAST_DONE;
     *plugin_status = r.status;
     *plugin_error = r.err;

@@ -98,45 +98,41 @@ hd_result hd_set_log_level(const hd_table* t, int level);
 hd_result hd_get_all_engine_ids(const hd_table* t, int64_t* ids, uint32_t max);
 hd_result hd_get_engine_name(const hd_table* t, int64_t id);
 hd_result hd_is_host_memory(const hd_table* t, int64_t id);
-hd_result hd_get_numerical_notes(const hd_table* t, uintptr_t h, const void* config, size_t config_size,
-                                 const void* graph, size_t graph_size, int32_t* notes, uint32_t max);
+hd_result hd_get_numerical_notes(const hd_table* t, uintptr_t h, const void* config, size_t config_size, const void* graph,
+                                 size_t graph_size, int32_t* notes, uint32_t max);
 
 hd_result hd_create(const hd_table* t);
 hd_result hd_destroy(const hd_table* t, uintptr_t h);
 hd_result hd_set_stream(const hd_table* t, uintptr_t h, uintptr_t stream);
-hd_result hd_get_applicable(const hd_table* t, uintptr_t h, const void* graph, size_t graph_size,
-                            int64_t* ids, uint32_t max);
-hd_result hd_get_details(const hd_table* t, uintptr_t h, int64_t id, const void* graph,
-                         size_t graph_size);
+hd_result hd_get_applicable(const hd_table* t, uintptr_t h, const void* graph, size_t graph_size, int64_t* ids, uint32_t max);
+hd_result hd_get_details(const hd_table* t, uintptr_t h, int64_t id, const void* graph, size_t graph_size);
 hd_result hd_destroy_details(const hd_table* t, uintptr_t h, void* ptr, size_t size);
-hd_result hd_get_workspace(const hd_table* t, uintptr_t h, const void* config, size_t config_size,
-                           const void* graph, size_t graph_size);
-hd_result hd_create_context(const hd_table* t, uintptr_t h, const void* config, size_t config_size,
-                            const void* graph, size_t graph_size);
+hd_result hd_get_workspace(const hd_table* t, uintptr_t h, const void* config, size_t config_size, const void* graph,
+                           size_t graph_size);
+hd_result hd_create_context(const hd_table* t, uintptr_t h, const void* config, size_t config_size, const void* graph,
+                            size_t graph_size);
 hd_result hd_destroy_context(const hd_table* t, uintptr_t h, uintptr_t ctx);
 hd_result hd_context_workspace(const hd_table* t, uintptr_t h, uintptr_t ctx);
 hd_result hd_serialize_context(const hd_table* t, uintptr_t h, uintptr_t ctx);
 hd_result hd_destroy_serialized(const hd_table* t, uintptr_t h, void* ptr, size_t size);
-hd_result hd_context_from_serialized(const hd_table* t, uintptr_t h, const void* payload,
-                                     size_t payload_size);
+hd_result hd_context_from_serialized(const hd_table* t, uintptr_t h, const void* payload, size_t payload_size);
 
 /* The execute trampolines take every pointer as an integer: cgo checks each pointer-typed
  * argument for Go memory on every call, which costs more than the rest of Execute. t is an
  * hd_table*, buffers a hipdnnPluginDeviceBuffer_t*, ov an hd_overrides*, all C memory. */
-hd_result hd_execute(uintptr_t t, uintptr_t h, uintptr_t ctx, uintptr_t workspace,
-                     uintptr_t buffers, uint32_t count);
-hd_result hd_execute_overrides(uintptr_t t, uintptr_t h, uintptr_t ctx, uintptr_t workspace,
-                               uintptr_t buffers, uint32_t count, uintptr_t ov);
+hd_result hd_execute(uintptr_t t, uintptr_t h, uintptr_t ctx, uintptr_t workspace, uintptr_t buffers, uint32_t count);
+hd_result hd_execute_overrides(uintptr_t t, uintptr_t h, uintptr_t ctx, uintptr_t workspace, uintptr_t buffers, uint32_t count,
+                               uintptr_t ov);
 
 /* Benchmark baseline: `iterations` plain ExecuteOpGraph calls straight from C; returns the
  * first non-SUCCESS status, or SUCCESS. */
-int hd_execute_loop(uintptr_t t, uintptr_t h, uintptr_t ctx, uintptr_t workspace,
-                    uintptr_t buffers, uint32_t count, int64_t iterations);
+int hd_execute_loop(uintptr_t t, uintptr_t h, uintptr_t ctx, uintptr_t workspace, uintptr_t buffers, uint32_t count,
+                    int64_t iterations);
 
 /* ---- variant-pack arrays (hd_arrays.c) ---- */
 hipdnnPluginDeviceBuffer_t* hd_buffers_new(uint32_t count);
-hd_overrides* hd_overrides_new(uint32_t count, const int64_t* ids, const int64_t* lengths,
-                               const int64_t* shapes, const int64_t* strides, size_t total);
+hd_overrides* hd_overrides_new(uint32_t count, const int64_t* ids, const int64_t* lengths, const int64_t* shapes,
+                               const int64_t* strides, size_t total);
 void hd_free(void* p);
 
 /* ---- the C fast path of hipdnnBackendExecute (hd_fast.c) ---- */
@@ -149,8 +145,8 @@ enum { HD_FAST_NOT_HANDLED = 0, HD_FAST_DONE = 1, HD_FAST_PLUGIN_FAILED = 2 };
 
 /* Publish a finalized plan / variant pack under its token; returns the entry (0: not published,
  * the Go path serves the token). align lists the tensors whose pointers must be aligned. */
-uintptr_t hd_fast_publish_plan(uintptr_t token, uintptr_t handle, uintptr_t table, uintptr_t plugin,
-                               uintptr_t ctx, const hd_fast_align* align, uint32_t nalign);
+uintptr_t hd_fast_publish_plan(uintptr_t token, uintptr_t handle, uintptr_t table, uintptr_t plugin, uintptr_t ctx,
+                               const hd_fast_align* align, uint32_t nalign);
 uintptr_t hd_fast_publish_pack(uintptr_t token, uintptr_t buffers, uint32_t nbuffers, uintptr_t workspace);
 /* Unpublish (only entry expect, unless 0) and wait for fast calls using it; 1 if retired. */
 int hd_fast_retire(uintptr_t token, uintptr_t expect);

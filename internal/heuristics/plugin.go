@@ -69,7 +69,7 @@ func callError(entry string, st C.int, eb *errBuf) error {
 
 // pluginModule is one loaded heuristic plugin.
 type pluginModule struct {
-	p   *C.hipdnn_heur_plugin // C memory, freed by unload
+	p   *C.hd_heur_plugin // C memory, freed by unload
 	inf moduleInfo
 }
 
@@ -83,7 +83,7 @@ func loadError(path string, format string, args ...any) error {
 // one policy, each listed once with a non-empty name that hashes to its id. The library is
 // closed again on any failure.
 func loadPlugin(path string) (module, error) {
-	p := (*C.hipdnn_heur_plugin)(C.calloc(1, C.size_t(unsafe.Sizeof(C.hipdnn_heur_plugin{}))))
+	p := (*C.hd_heur_plugin)(C.calloc(1, C.size_t(unsafe.Sizeof(C.hd_heur_plugin{}))))
 	if p == nil {
 		return nil, status.Errorf(api.HIPDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "Error loading plugin from [%s]: out of memory", path)
 	}
@@ -91,7 +91,7 @@ func loadPlugin(path string) (module, error) {
 	defer C.free(unsafe.Pointer(cpath))
 	var eb errBuf
 	e, n := eb.c()
-	if C.hipdnn_heur_open(cpath, p, e, n) != 0 {
+	if C.hd_heur_open(cpath, p, e, n) != 0 {
 		C.free(unsafe.Pointer(p))
 		return nil, loadError(path, "%s", eb.String())
 	}
@@ -109,7 +109,7 @@ func (m *pluginModule) str(which C.int, entry string) (string, error) {
 	var eb errBuf
 	e, n := eb.c()
 	var out *C.char
-	if st := C.hipdnn_heur_get_string(m.p, which, &out, e, n); st != pluginSuccess {
+	if st := C.hd_heur_get_string(m.p, which, &out, e, n); st != pluginSuccess {
 		return "", callError(entry, st, &eb)
 	}
 	if out == nil {
@@ -129,13 +129,13 @@ func (m *pluginModule) validate() error {
 	var eb errBuf
 	e, n := eb.c()
 	var typ C.int
-	if st := C.hipdnn_heur_get_type(m.p, &typ, e, n); st != pluginSuccess {
+	if st := C.hd_heur_get_type(m.p, &typ, e, n); st != pluginSuccess {
 		return callError("hipdnnPluginGetType", st, &eb)
 	}
 	if typ != pluginTypeHeuristic {
 		return fmt.Errorf("plugin type %d is not HIPDNN_PLUGIN_TYPE_HEURISTIC (%d)", int(typ), pluginTypeHeuristic)
 	}
-	if st := C.hipdnn_heur_set_logging(m.p, e, n); st != pluginSuccess {
+	if st := C.hd_heur_set_logging(m.p, e, n); st != pluginSuccess {
 		logging.Warnf("Heuristic plugin %s: %v", m.inf.label, callError("hipdnnPluginSetLoggingCallback", st, &eb))
 	}
 	m.setLogLevel(logging.Level())
@@ -161,7 +161,7 @@ func (m *pluginModule) readPolicies() error {
 	var eb errBuf
 	e, n := eb.c()
 	var total C.uint32_t
-	if st := C.hipdnn_heur_policy_ids(m.p, nil, 0, &total, e, n); st != pluginSuccess {
+	if st := C.hd_heur_policy_ids(m.p, nil, 0, &total, e, n); st != pluginSuccess {
 		return callError("hipdnnHeuristicPluginGetAllPolicyIds", st, &eb)
 	}
 	if total == 0 {
@@ -172,7 +172,7 @@ func (m *pluginModule) readPolicies() error {
 	}
 	ids := make([]int64, total)
 	var got C.uint32_t
-	if st := C.hipdnn_heur_policy_ids(m.p, (*C.int64_t)(unsafe.Pointer(&ids[0])), total, &got, e, n); st != pluginSuccess {
+	if st := C.hd_heur_policy_ids(m.p, (*C.int64_t)(unsafe.Pointer(&ids[0])), total, &got, e, n); st != pluginSuccess {
 		return callError("hipdnnHeuristicPluginGetAllPolicyIds", st, &eb)
 	}
 	if got != total {
@@ -185,7 +185,7 @@ func (m *pluginModule) readPolicies() error {
 		}
 		seen[id] = true
 		var name *C.char
-		if st := C.hipdnn_heur_policy_name(m.p, C.int64_t(id), &name, e, n); st != pluginSuccess {
+		if st := C.hd_heur_policy_name(m.p, C.int64_t(id), &name, e, n); st != pluginSuccess {
 			return callError(fmt.Sprintf("hipdnnHeuristicPluginGetPolicyName(%s)", FormatID(id)), st, &eb)
 		}
 		s := ""
@@ -213,7 +213,7 @@ func (m *pluginModule) setLogLevel(sev api.Severity) {
 	}
 	var eb errBuf
 	e, n := eb.c()
-	st := C.hipdnn_heur_set_log_level(m.p, C.int(sev), e, n)
+	st := C.hd_heur_set_log_level(m.p, C.int(sev), e, n)
 	if st != pluginSuccess && st != C.HIPDNN_HEUR_ABSENT && st != 2 /* INVALID_VALUE */ {
 		logging.Warnf("Heuristic plugin %s: %v", m.inf.label, callError("hipdnnPluginSetLogLevel", st, &eb))
 	}
@@ -223,7 +223,7 @@ func (m *pluginModule) unload() {
 	if m.p == nil {
 		return
 	}
-	C.hipdnn_heur_close(m.p)
+	C.hd_heur_close(m.p)
 	C.free(unsafe.Pointer(m.p))
 	m.p = nil
 }
@@ -232,7 +232,7 @@ func (m *pluginModule) createHandle() (moduleHandle, error) {
 	var eb errBuf
 	e, n := eb.c()
 	var h unsafe.Pointer
-	if st := C.hipdnn_heur_handle_create(m.p, &h, e, n); st != pluginSuccess {
+	if st := C.hd_heur_handle_create(m.p, &h, e, n); st != pluginSuccess {
 		return nil, callError("hipdnnHeuristicHandleCreate", st, &eb)
 	}
 	if h == nil {
@@ -256,7 +256,7 @@ func (h *pluginHandle) setDeviceProperties(blob []byte) error {
 	if len(blob) > 0 {
 		data = unsafe.Pointer(&blob[0])
 	}
-	if st := C.hipdnn_heur_set_device_properties(h.m.p, h.h, data, C.size_t(len(blob)), e, n); st != pluginSuccess {
+	if st := C.hd_heur_set_device_properties(h.m.p, h.h, data, C.size_t(len(blob)), e, n); st != pluginSuccess {
 		return callError("hipdnnHeuristicHandleSetDeviceProperties", st, &eb)
 	}
 	return nil
@@ -266,7 +266,7 @@ func (h *pluginHandle) createPolicy(id int64) (policyDescriptor, error) {
 	var eb errBuf
 	e, n := eb.c()
 	var d unsafe.Pointer
-	if st := C.hipdnn_heur_desc_create(h.m.p, h.h, C.int64_t(id), &d, e, n); st != pluginSuccess {
+	if st := C.hd_heur_desc_create(h.m.p, h.h, C.int64_t(id), &d, e, n); st != pluginSuccess {
 		return nil, callError("hipdnnHeuristicPolicyDescriptorCreate", st, &eb)
 	}
 	if d == nil {
@@ -278,7 +278,7 @@ func (h *pluginHandle) createPolicy(id int64) (policyDescriptor, error) {
 func (h *pluginHandle) destroy() error {
 	var eb errBuf
 	e, n := eb.c()
-	if st := C.hipdnn_heur_handle_destroy(h.m.p, h.h, e, n); st != pluginSuccess {
+	if st := C.hd_heur_handle_destroy(h.m.p, h.h, e, n); st != pluginSuccess {
 		return callError("hipdnnHeuristicHandleDestroy", st, &eb)
 	}
 	return nil
@@ -317,7 +317,7 @@ func (d *pluginDescriptor) finalize(candidates []int64, graph []byte, host *host
 	e, n := eb.c()
 	var applied C.int32_t
 	var step C.int
-	st := C.hipdnn_heur_finalize(d.m.p, d.d, ids, C.size_t(len(candidates)), g, C.size_t(len(graph)),
+	st := C.hd_heur_finalize(d.m.p, d.d, ids, C.size_t(len(candidates)), g, C.size_t(len(graph)),
 		C.uintptr_t(ctx), metric, &applied, &step, e, n)
 	if st != pluginSuccess {
 		entry := finalizeSteps[step]
@@ -338,7 +338,7 @@ func (d *pluginDescriptor) sortedEngineIDs(capacity int) ([]int64, error) {
 		ptr = (*C.int64_t)(unsafe.Pointer(&buf[0]))
 	}
 	var got C.size_t
-	st := C.hipdnn_heur_sorted_ids(d.m.p, d.d, ptr, C.size_t(capacity), &got, e, n)
+	st := C.hd_heur_sorted_ids(d.m.p, d.d, ptr, C.size_t(capacity), &got, e, n)
 	switch {
 	case st == C.HIPDNN_HEUR_TOO_MANY:
 		return nil, &tooManyEngines{announced: uint64(got)}
@@ -355,7 +355,7 @@ func (d *pluginDescriptor) engineConfig(id int64) ([]byte, bool, error) {
 	e, n := eb.c()
 	var ptr unsafe.Pointer
 	var size C.size_t
-	st := C.hipdnn_heur_engine_config(d.m.p, d.d, C.int64_t(id), &ptr, &size, e, n)
+	st := C.hd_heur_engine_config(d.m.p, d.d, C.int64_t(id), &ptr, &size, e, n)
 	switch {
 	case st == C.HIPDNN_HEUR_ABSENT || st == pluginNotApplicable:
 		return nil, false, nil
@@ -372,7 +372,7 @@ func (d *pluginDescriptor) engineConfig(id int64) ([]byte, bool, error) {
 func (d *pluginDescriptor) destroy() error {
 	var eb errBuf
 	e, n := eb.c()
-	if st := C.hipdnn_heur_desc_destroy(d.m.p, d.d, e, n); st != pluginSuccess {
+	if st := C.hd_heur_desc_destroy(d.m.p, d.d, e, n); st != pluginSuccess {
 		return callError("hipdnnHeuristicPolicyDescriptorDestroy", st, &eb)
 	}
 	return nil

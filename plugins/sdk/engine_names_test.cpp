@@ -41,16 +41,16 @@ int main()
         claim(std::string(HIPDNN_BENCHMARK_ENGINE_PREFIX) + n);
     }
     // Each registered constant is the hash of the name this build reports.
-#define CHECK_CONSTANT(name)                                                                  \
-    if(names::name##_ID != hipdnnPluginEngineNameToId(std::string(names::name).c_str()))       \
-    {                                                                                         \
+#define CHECK_CONSTANT(name)                                                                        \
+    if(names::name##_ID != hipdnnPluginEngineNameToId(std::string(names::name).c_str()))            \
+    {                                                                                               \
         std::fprintf(stderr, "FAIL: %s_ID is not the hash of \"%s\"\n", #name, names::name.data()); \
-        failures++;                                                                           \
+        failures++;                                                                                 \
     }
     HIPDNN_PLUGIN_ENGINE_NAMES(CHECK_CONSTANT)
 #undef CHECK_CONSTANT
-    std::printf("%zu registered engine names, %zu ids with the benchmark prefix, %d collisions\n", names::all.size(),
-                ids.size(), failures);
+    std::printf("%zu registered engine names, %zu ids with the benchmark prefix, %d collisions\n", names::all.size(), ids.size(),
+                failures);
     std::printf("%s\n", failures ? "FAIL" : "PASS");
     return failures ? 1 : 0;
 }

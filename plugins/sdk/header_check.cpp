@@ -19,8 +19,7 @@
 #include <cstddef>
 
 static_assert(offsetof(hipdnnHeuristicHostCallbacks_t, ranking_metric) == 32, "host table layout");
-static_assert(static_cast<uint64_t>(hipdnn_plugin_sdk::engineNameToId("TEST_GOOD_DEFAULT_ENGINE"))
-                  == 0x5FB06B52DB2039ACull,
+static_assert(static_cast<uint64_t>(hipdnn_plugin_sdk::engineNameToId("TEST_GOOD_DEFAULT_ENGINE")) == 0x5FB06B52DB2039ACull,
               "FNV-1a-64");
 static_assert(hipdnn_plugin_sdk::engineNameToId("") == 0, "empty name is id 0");
 

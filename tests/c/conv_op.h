@@ -15,9 +15,8 @@
  * fails and returns that call's status (its message stays in the last error), so misuse tests
  * can assert on it. *op receives the descriptor once it is created, whatever the status; the
  * caller destroys it. Checks nothing itself and touches no globals. */
-static inline hipdnnStatus_t tu_conv_fwd(hipdnnBackendDescriptor_t* op, hipdnnBackendDescriptor_t x,
-                                         hipdnnBackendDescriptor_t w, hipdnnBackendDescriptor_t y,
-                                         int64_t pad, int64_t stride, const char* name) {
+static inline hipdnnStatus_t tu_conv_fwd(hipdnnBackendDescriptor_t* op, hipdnnBackendDescriptor_t x, hipdnnBackendDescriptor_t w,
+                                         hipdnnBackendDescriptor_t y, int64_t pad, int64_t stride, const char* name) {
     int64_t pads[2] = {pad, pad}, strides[2] = {stride, stride}, one[2] = {1, 1};
     hipdnnConvolutionMode_t mode = HIPDNN_CROSS_CORRELATION;
     hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;

@@ -34,22 +34,23 @@
 
 /* Engine ids of the test plugins (tests/plugins/README.md). */
 #define PT_ID_GOOD INT64_C(-2)
-#define PT_ID_GOOD_DEFAULT INT64_C(6895129033112041900)     /* TEST_GOOD_DEFAULT_ENGINE */
-#define PT_ID_EXECUTE_FAILS INT64_C(7168617596315917218)    /* TEST_EXECUTE_FAILS_ENGINE */
-#define PT_ID_HASHED INT64_C(-3371919508587119838)          /* TEST_HASHED_NAME_ENGINE */
+#define PT_ID_GOOD_DEFAULT INT64_C(6895129033112041900) /* TEST_GOOD_DEFAULT_ENGINE */
+#define PT_ID_EXECUTE_FAILS INT64_C(7168617596315917218) /* TEST_EXECUTE_FAILS_ENGINE */
+#define PT_ID_HASHED INT64_C(-3371919508587119838) /* TEST_HASHED_NAME_ENGINE */
 #define PT_ID_MISMATCHED_NAME_HASH INT64_C(7159662421212287986) /* hash of the -29 name */
 
 /* Built-in policy ids (spec plugin_api.md §2.4). */
-#define PT_POLICY_CONFIG INT64_C(8780545043193714113)          /* 0x79DAC33209E0D5C1 */
-#define PT_POLICY_STATIC INT64_C(-5112828146460458467)         /* 0xB90B95E3C49B021D */
-#define PT_POLICY_MODE_A INT64_C(-8453213174067787305)         /* 0x8AB02767BD0989D7 */
-#define PT_POLICY_MODE_B INT64_C(-8453212074556159094)         /* 0x8AB02867BD098B8A */
+#define PT_POLICY_CONFIG INT64_C(8780545043193714113) /* 0x79DAC33209E0D5C1 */
+#define PT_POLICY_STATIC INT64_C(-5112828146460458467) /* 0xB90B95E3C49B021D */
+#define PT_POLICY_MODE_A INT64_C(-8453213174067787305) /* 0x8AB02767BD0989D7 */
+#define PT_POLICY_MODE_B INT64_C(-8453212074556159094) /* 0x8AB02867BD098B8A */
 
 /* 64-bit FNV-1a of a name as a signed id; "" hashes to 0 (hipDNN's special case). Written
  * here independently of the backend. */
 static inline int64_t pt_fnv1a(const char* s) {
     uint64_t h = UINT64_C(0xcbf29ce484222325);
-    if (s == NULL || *s == '\0') return 0;
+    if (s == NULL || *s == '\0')
+        return 0;
     for (; *s; s++) {
         h ^= (uint64_t)(unsigned char)*s;
         h *= UINT64_C(0x100000001b3);
@@ -73,32 +74,31 @@ static inline const char* pt_take_error(char* buf, size_t n) {
 
 /* CHECK_ERR_EXACT(expected, text, call): status must match and the last error (consumed) must
  * be exactly `text`. */
-#define CHECK_ERR_EXACT(expected, text, call)                                            \
-    do {                                                                                 \
-        CHECK_STATUS(expected, call);                                                    \
-        char pt_err_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                    \
-        hipdnnGetLastErrorString(pt_err_, sizeof pt_err_);                               \
-        tu_checks++;                                                                     \
-        if (strcmp(pt_err_, (text)) != 0)                                                \
+#define CHECK_ERR_EXACT(expected, text, call)                                              \
+    do {                                                                                   \
+        CHECK_STATUS(expected, call);                                                      \
+        char pt_err_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                      \
+        hipdnnGetLastErrorString(pt_err_, sizeof pt_err_);                                 \
+        tu_checks++;                                                                       \
+        if (strcmp(pt_err_, (text)) != 0)                                                  \
             TU_FAIL("%s: last error \"%s\", want exactly \"%s\"", #call, pt_err_, (text)); \
     } while (0)
 
 /* CHECK_CONTAINS(haystack, needle) */
-#define CHECK_CONTAINS(hay, needle)                                                      \
-    do {                                                                                 \
-        tu_checks++;                                                                     \
-        const char* pt_h_ = (hay);                                                       \
-        if (pt_h_ == NULL || strstr(pt_h_, (needle)) == NULL)                            \
-            TU_FAIL("%s == \"%s\" does not contain \"%s\"", #hay, pt_h_ ? pt_h_ : "(null)", \
-                    (needle));                                                           \
+#define CHECK_CONTAINS(hay, needle)                                                                    \
+    do {                                                                                               \
+        tu_checks++;                                                                                   \
+        const char* pt_h_ = (hay);                                                                     \
+        if (pt_h_ == NULL || strstr(pt_h_, (needle)) == NULL)                                          \
+            TU_FAIL("%s == \"%s\" does not contain \"%s\"", #hay, pt_h_ ? pt_h_ : "(null)", (needle)); \
     } while (0)
 
-#define CHECK_NOT_CONTAINS(hay, needle)                                                  \
-    do {                                                                                 \
-        tu_checks++;                                                                     \
-        const char* pt_h_ = (hay);                                                       \
-        if (pt_h_ != NULL && strstr(pt_h_, (needle)) != NULL)                            \
-            TU_FAIL("%s == \"%s\" contains \"%s\"", #hay, pt_h_, (needle));              \
+#define CHECK_NOT_CONTAINS(hay, needle)                                     \
+    do {                                                                    \
+        tu_checks++;                                                        \
+        const char* pt_h_ = (hay);                                          \
+        if (pt_h_ != NULL && strstr(pt_h_, (needle)) != NULL)               \
+            TU_FAIL("%s == \"%s\" contains \"%s\"", #hay, pt_h_, (needle)); \
     } while (0)
 
 /* ---- plugin paths ----------------------------------------------------------------------- */
@@ -120,8 +120,10 @@ static inline hipdnnHandle_t pt_create(char* err, size_t n) {
     tu_clear_last_error();
     CHECK_OK(hipdnnCreate(&h));
     CHECK(h != NULL);
-    if (err) pt_take_error(err, n);
-    else tu_clear_last_error();
+    if (err)
+        pt_take_error(err, n);
+    else
+        tu_clear_last_error();
     return h;
 }
 
@@ -141,17 +143,22 @@ static inline size_t pt_loaded_count(hipdnnHandle_t h) {
 static inline bool pt_loaded_has(hipdnnHandle_t h, const char* suffix) {
     size_t n = 0, len = 0;
     bool found = false;
-    if (hipdnnGetLoadedEnginePluginPaths_ext(h, &n, NULL, &len) != HIPDNN_STATUS_SUCCESS) return false;
-    if (n == 0) return false;
+    if (hipdnnGetLoadedEnginePluginPaths_ext(h, &n, NULL, &len) != HIPDNN_STATUS_SUCCESS)
+        return false;
+    if (n == 0)
+        return false;
     char** bufs = (char**)calloc(n, sizeof(char*));
-    for (size_t i = 0; i < n; i++) bufs[i] = (char*)calloc(len, 1);
+    for (size_t i = 0; i < n; i++)
+        bufs[i] = (char*)calloc(len, 1);
     if (hipdnnGetLoadedEnginePluginPaths_ext(h, &n, bufs, &len) == HIPDNN_STATUS_SUCCESS) {
         for (size_t i = 0; i < n; i++) {
             size_t a = strlen(bufs[i]), b = strlen(suffix);
-            if (a >= b && strcmp(bufs[i] + a - b, suffix) == 0) found = true;
+            if (a >= b && strcmp(bufs[i] + a - b, suffix) == 0)
+                found = true;
         }
     }
-    for (size_t i = 0; i < n; i++) free(bufs[i]);
+    for (size_t i = 0; i < n; i++)
+        free(bufs[i]);
     free(bufs);
     return found;
 }
@@ -170,13 +177,12 @@ static inline const char* pt_engine_name(hipdnnHandle_t h, int64_t id, char* buf
 /* Whether the handle enumerates an engine with this id. */
 static inline bool pt_has_engine(hipdnnHandle_t h, int64_t id) {
     size_t n = 0;
-    if (hipdnnGetEngineCount_ext(h, &n) != HIPDNN_STATUS_SUCCESS) return false;
+    if (hipdnnGetEngineCount_ext(h, &n) != HIPDNN_STATUS_SUCCESS)
+        return false;
     for (size_t i = 0; i < n; i++) {
         int64_t got = 0;
         size_t a = 0, b = 0, c = 0, d = 0;
-        if (hipdnnGetEngineInfo_ext(h, i, &got, NULL, &a, NULL, &b, NULL, &c, NULL, &d) ==
-                HIPDNN_STATUS_SUCCESS &&
-            got == id)
+        if (hipdnnGetEngineInfo_ext(h, i, &got, NULL, &a, NULL, &b, NULL, &c, NULL, &d) == HIPDNN_STATUS_SUCCESS && got == id)
             return true;
     }
     return false;
@@ -189,13 +195,15 @@ static hipdnnBackendDescriptor_t pt_tracked[PT_MAX_TRACKED];
 static size_t pt_ntracked = 0;
 
 static inline hipdnnBackendDescriptor_t pt_track(hipdnnBackendDescriptor_t d) {
-    if (d != NULL && pt_ntracked < PT_MAX_TRACKED) pt_tracked[pt_ntracked++] = d;
+    if (d != NULL && pt_ntracked < PT_MAX_TRACKED)
+        pt_tracked[pt_ntracked++] = d;
     return d;
 }
 
 /* Destroys every tracked descriptor, newest first. */
 static inline void pt_release_all(void) {
-    while (pt_ntracked > 0) CHECK_OK(hipdnnBackendDestroyDescriptor(pt_tracked[--pt_ntracked]));
+    while (pt_ntracked > 0)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(pt_tracked[--pt_ntracked]));
 }
 
 static inline hipdnnBackendDescriptor_t pt_new(hipdnnBackendDescriptorType_t kind) {
@@ -207,15 +215,14 @@ static inline hipdnnBackendDescriptor_t pt_new(hipdnnBackendDescriptorType_t kin
 /* ---- graphs ------------------------------------------------------------------------------ */
 
 typedef struct {
-    int64_t alignment;   /* HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT of the input x (0: not set) */
+    int64_t alignment; /* HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT of the input x (0: not set) */
     bool override_shape; /* HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT */
-    bool pass_by_value;  /* y = x * s with s a runtime pass-by-value scalar (uid 3) */
+    bool pass_by_value; /* y = x * s with s a runtime pass-by-value scalar (uid 3) */
     hipdnnDataType_t scalar_type; /* data type of s (default FLOAT) */
-    int64_t preferred_engine;     /* HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT (0: not set) */
+    int64_t preferred_engine; /* HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT (0: not set) */
 } pt_graph_opts;
 
-static inline hipdnnBackendDescriptor_t pt_tensor(int64_t uid, int nd, const int64_t* dims,
-                                                  hipdnnDataType_t dt, bool virt,
+static inline hipdnnBackendDescriptor_t pt_tensor(int64_t uid, int nd, const int64_t* dims, hipdnnDataType_t dt, bool virt,
                                                   int64_t alignment, bool pbv) {
     hipdnnBackendDescriptor_t t = pt_new(HIPDNN_BACKEND_TENSOR_DESCRIPTOR);
     int64_t strides[8];
@@ -237,22 +244,22 @@ static inline hipdnnBackendDescriptor_t pt_tensor(int64_t uid, int nd, const int
     return t;
 }
 
-static inline hipdnnBackendDescriptor_t pt_finish_graph_preferring(hipdnnHandle_t h, size_t nops,
-                                                                   hipdnnBackendDescriptor_t* ops,
+static inline hipdnnBackendDescriptor_t pt_finish_graph_preferring(hipdnnHandle_t h, size_t nops, hipdnnBackendDescriptor_t* ops,
                                                                    bool override_shape, int64_t preferred) {
     hipdnnBackendDescriptor_t g = pt_new(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, (int64_t)nops, ops));
     if (override_shape)
-        CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, &override_shape));
+        CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1,
+                                           &override_shape));
     if (preferred != 0)
-        CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &preferred));
+        CHECK_OK(
+            hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &preferred));
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
     CHECK_OK(hipdnnBackendFinalize(g));
     return g;
 }
 
-static inline hipdnnBackendDescriptor_t pt_finish_graph(hipdnnHandle_t h, size_t nops,
-                                                        hipdnnBackendDescriptor_t* ops,
+static inline hipdnnBackendDescriptor_t pt_finish_graph(hipdnnHandle_t h, size_t nops, hipdnnBackendDescriptor_t* ops,
                                                         bool override_shape) {
     return pt_finish_graph_preferring(h, nops, ops, override_shape, 0);
 }
@@ -261,7 +268,8 @@ static inline hipdnnBackendDescriptor_t pt_finish_graph(hipdnnHandle_t h, size_t
  * opts.pass_by_value (s: uid 3, [1,1,1,1], runtime pass-by-value). */
 static inline hipdnnBackendDescriptor_t pt_pointwise_graph(hipdnnHandle_t h, const pt_graph_opts* o) {
     pt_graph_opts none = {0, false, false, HIPDNN_DATA_FLOAT, 0};
-    if (o == NULL) o = &none;
+    if (o == NULL)
+        o = &none;
     const int64_t dims[4] = {2, 3, 4, 5};
     const int64_t one[4] = {1, 1, 1, 1};
     hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
@@ -314,8 +322,7 @@ static inline hipdnnBackendDescriptor_t pt_matmul_graph(hipdnnHandle_t h) {
 
 /* An engine descriptor for (graph, id); *st receives the finalize status (the descriptor is
  * returned, tracked, whatever the status). */
-static inline hipdnnBackendDescriptor_t pt_engine(hipdnnBackendDescriptor_t g, int64_t id,
-                                                  hipdnnStatus_t* st) {
+static inline hipdnnBackendDescriptor_t pt_engine(hipdnnBackendDescriptor_t g, int64_t id, hipdnnStatus_t* st) {
     hipdnnBackendDescriptor_t e = pt_new(HIPDNN_BACKEND_ENGINE_DESCRIPTOR);
     CHECK_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
     CHECK_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
@@ -351,8 +358,7 @@ static inline hipdnnBackendDescriptor_t pt_plan_for(hipdnnBackendDescriptor_t g,
 }
 
 /* A finalized variant pack (n uid/pointer pairs, workspace pointer). */
-static inline hipdnnBackendDescriptor_t pt_pack(size_t n, const int64_t* uids, void* const* ptrs,
-                                                void* workspace) {
+static inline hipdnnBackendDescriptor_t pt_pack(size_t n, const int64_t* uids, void* const* ptrs, void* workspace) {
     hipdnnBackendDescriptor_t v = pt_new(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
     CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, (int64_t)n, ptrs));
     CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, (int64_t)n, uids));
@@ -388,19 +394,26 @@ static inline hipdnnStatus_t pt_heur(hipdnnBackendDescriptor_t g, int norder, co
 static inline int pt_result_ids(hipdnnBackendDescriptor_t hd, int64_t* ids, int max) {
     int64_t count = -1;
     hipdnnBackendDescriptor_t cfgs[32];
-    if (hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, NULL) != HIPDNN_STATUS_SUCCESS)
+    if (hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, NULL)
+        != HIPDNN_STATUS_SUCCESS)
         return -1;
-    if (count > max) count = max;
-    if (count > 32) count = 32;
-    for (int64_t i = 0; i < count; i++) cfgs[i] = pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
+    if (count > max)
+        count = max;
+    if (count > 32)
+        count = 32;
+    for (int64_t i = 0; i < count; i++)
+        cfgs[i] = pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
     int64_t got = -1;
-    if (count > 0 &&
-        hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, count, &got, cfgs) != HIPDNN_STATUS_SUCCESS)
+    if (count > 0
+        && hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, count, &got, cfgs)
+               != HIPDNN_STATUS_SUCCESS)
         return -1;
     for (int64_t i = 0; i < count; i++) {
         hipdnnBackendDescriptor_t e = NULL;
-        if (hipdnnBackendFinalize(cfgs[i]) != HIPDNN_STATUS_SUCCESS) return -1;
-        if (hipdnnBackendGetAttribute(cfgs[i], HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, NULL, &e) != HIPDNN_STATUS_SUCCESS)
+        if (hipdnnBackendFinalize(cfgs[i]) != HIPDNN_STATUS_SUCCESS)
+            return -1;
+        if (hipdnnBackendGetAttribute(cfgs[i], HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, NULL, &e)
+            != HIPDNN_STATUS_SUCCESS)
             return -1;
         pt_track(e);
         ids[i] = pt_get_int64(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX);
@@ -410,36 +423,36 @@ static inline int pt_result_ids(hipdnnBackendDescriptor_t hd, int64_t* ids, int 
 
 /* Heuristic on g with the given order, expected to succeed; returns the number of ranked
  * engines written to ids (-1 on failure, which is also a failed check). */
-static inline int pt_rank(hipdnnBackendDescriptor_t g, int norder, const int64_t* order,
-                          int64_t* ids, int max) {
+static inline int pt_rank(hipdnnBackendDescriptor_t g, int norder, const int64_t* order, int64_t* ids, int max) {
     hipdnnBackendDescriptor_t hd = NULL;
     hipdnnStatus_t st = pt_heur(g, norder, order, &hd);
     CHECK_STATUS(HIPDNN_STATUS_SUCCESS, st);
-    if (st != HIPDNN_STATUS_SUCCESS) return -1;
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return -1;
     int n = pt_result_ids(hd, ids, max);
     CHECK(n >= 0);
     return n;
 }
 
-#define CHECK_IDS(got_n, got, ...)                                                       \
-    do {                                                                                 \
-        const int64_t pt_want_[] = {__VA_ARGS__};                                        \
-        int pt_nw_ = (int)PT_COUNT(pt_want_);                                            \
-        int pt_ng_ = (got_n);                                                            \
-        tu_checks++;                                                                     \
-        int pt_bad_ = pt_ng_ != pt_nw_;                                                  \
-        for (int pt_i_ = 0; !pt_bad_ && pt_i_ < pt_nw_; pt_i_++)                         \
-            pt_bad_ = (got)[pt_i_] != pt_want_[pt_i_];                                   \
-        if (pt_bad_) {                                                                   \
-            fprintf(stderr, "%s:%d: FAIL: ranked ids:", __FILE__, __LINE__);             \
-            for (int pt_i_ = 0; pt_i_ < pt_ng_; pt_i_++)                                 \
-                fprintf(stderr, " %lld", (long long)(got)[pt_i_]);                        \
-            fprintf(stderr, "; want:");                                                  \
-            for (int pt_i_ = 0; pt_i_ < pt_nw_; pt_i_++)                                 \
-                fprintf(stderr, " %lld", (long long)pt_want_[pt_i_]);                     \
-            fprintf(stderr, "\n");                                                       \
-            tu_failures++;                                                               \
-        }                                                                                \
+#define CHECK_IDS(got_n, got, ...)                                           \
+    do {                                                                     \
+        const int64_t pt_want_[] = {__VA_ARGS__};                            \
+        int pt_nw_ = (int)PT_COUNT(pt_want_);                                \
+        int pt_ng_ = (got_n);                                                \
+        tu_checks++;                                                         \
+        int pt_bad_ = pt_ng_ != pt_nw_;                                      \
+        for (int pt_i_ = 0; !pt_bad_ && pt_i_ < pt_nw_; pt_i_++)             \
+            pt_bad_ = (got)[pt_i_] != pt_want_[pt_i_];                       \
+        if (pt_bad_) {                                                       \
+            fprintf(stderr, "%s:%d: FAIL: ranked ids:", __FILE__, __LINE__); \
+            for (int pt_i_ = 0; pt_i_ < pt_ng_; pt_i_++)                     \
+                fprintf(stderr, " %lld", (long long)(got)[pt_i_]);           \
+            fprintf(stderr, "; want:");                                      \
+            for (int pt_i_ = 0; pt_i_ < pt_nw_; pt_i_++)                     \
+                fprintf(stderr, " %lld", (long long)pt_want_[pt_i_]);        \
+            fprintf(stderr, "\n");                                           \
+            tu_failures++;                                                   \
+        }                                                                    \
     } while (0)
 
 /* ---- test-plugin accessors --------------------------------------------------------------- */
@@ -448,18 +461,19 @@ static inline int pt_rank(hipdnnBackendDescriptor_t g, int norder, const int64_t
  * loaded or lacks it). The extra reference dlopen takes is dropped again. */
 static inline void* pt_accessor(const char* path, const char* symbol) {
     void* lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
-    if (lib == NULL) return NULL;
+    if (lib == NULL)
+        return NULL;
     void* sym = dlsym(lib, symbol);
     dlclose(lib);
     return sym;
 }
 
 /* Object pointer -> function pointer without the ISO C cast warning. */
-#define PT_FN(type, var, path, symbol)                                                   \
-    type var = NULL;                                                                     \
-    do {                                                                                 \
-        void* pt_p_ = pt_accessor((path), (symbol));                                     \
-        memcpy(&var, &pt_p_, sizeof var);                                                \
+#define PT_FN(type, var, path, symbol)               \
+    type var = NULL;                                 \
+    do {                                             \
+        void* pt_p_ = pt_accessor((path), (symbol)); \
+        memcpy(&var, &pt_p_, sizeof var);            \
     } while (0)
 
 /* Whether a file whose path ends with `name` is mapped into this process. */
@@ -467,12 +481,15 @@ static inline bool pt_mapped(const char* name) {
     FILE* f = fopen("/proc/self/maps", "r");
     char line[4096];
     bool found = false;
-    if (f == NULL) return false;
+    if (f == NULL)
+        return false;
     while (fgets(line, sizeof line, f)) {
         size_t n = strlen(line);
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' ')) line[--n] = '\0';
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
+            line[--n] = '\0';
         size_t k = strlen(name);
-        if (n >= k && strcmp(line + n - k, name) == 0) found = true;
+        if (n >= k && strcmp(line + n - k, name) == 0)
+            found = true;
     }
     fclose(f);
     return found;

@@ -43,18 +43,22 @@ static uint32_t rd32(const uint8_t* p) {
 static void record_min_version(const hipdnnPluginConstData_t* graph) {
     const uint8_t* b = (const uint8_t*)graph->ptr;
     last_min_version[0] = 1, last_min_version[1] = 0, last_min_version[2] = 0;
-    if (b == NULL || graph->size < 8) return;
+    if (b == NULL || graph->size < 8)
+        return;
     uint32_t table = rd32(b);
     uint32_t vtable = table - rd32(b + table);
     uint32_t vsize = (uint32_t)b[vtable] | (uint32_t)b[vtable + 1] << 8;
-    if (vsize < 4 + 2 * 9) return;
+    if (vsize < 4 + 2 * 9)
+        return;
     uint32_t off = (uint32_t)b[vtable + 4 + 2 * 8] | (uint32_t)b[vtable + 5 + 2 * 8] << 8;
-    if (off == 0) return;
-    for (int i = 0; i < 3; i++) last_min_version[i] = rd32(b + table + off + 4 * i);
+    if (off == 0)
+        return;
+    for (int i = 0; i < 3; i++)
+        last_min_version[i] = rd32(b + table + off + 4 * i);
 }
 
 HIPDNN_PLUGIN_EXPORT void hipdnnTestCompatGetStats(uint64_t* applicable, uint64_t* executed, uint64_t* streams,
-                                                  uint32_t* min_version) {
+                                                   uint32_t* min_version) {
     *applicable = applicable_calls;
     *executed = executes;
     *streams = set_streams;
@@ -62,31 +66,36 @@ HIPDNN_PLUGIN_EXPORT void hipdnnTestCompatGetStats(uint64_t* applicable, uint64_
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginGetName(const char** name) {
-    if (name == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "name is NULL");
+    if (name == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "name is NULL");
     *name = "test_compat_future_minor_plugin";
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginGetVersion(const char** version) {
-    if (version == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "version is NULL");
+    if (version == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "version is NULL");
     *version = "1.0.0-compat";
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginGetApiVersion(const char** version) {
-    if (version == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "version is NULL");
+    if (version == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "version is NULL");
     *version = API_VERSION;
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginGetType(hipdnnPluginType_t* type) {
-    if (type == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "type is NULL");
+    if (type == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "type is NULL");
     *type = HIPDNN_PLUGIN_TYPE_ENGINE;
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
 HIPDNN_PLUGIN_EXPORT void hipdnnPluginGetLastErrorString(const char** error_str) {
-    if (error_str != NULL) *error_str = hipdnnPluginGetLastError();
+    if (error_str != NULL)
+        *error_str = hipdnnPluginGetLastError();
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginSetLoggingCallback(hipdnnCallback_t callback) {
@@ -95,8 +104,9 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginSetLoggingCallback(hipdnnC
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetAllEngineIds(int64_t* engine_ids, uint32_t max_engines,
-                                                                           uint32_t* num_engines) {
-    if (num_engines == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "num_engines is NULL");
+                                                                            uint32_t* num_engines) {
+    if (num_engines == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "num_engines is NULL");
     if (engine_ids == NULL || max_engines == 0) {
         *num_engines = 1;
         return HIPDNN_PLUGIN_STATUS_SUCCESS;
@@ -107,14 +117,17 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetAllEngineIds(int6
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetEngineName(int64_t id, const char** name) {
-    if (name == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "name is NULL");
-    if (id != engine_id()) return HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE;
+    if (name == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "name is NULL");
+    if (id != engine_id())
+        return HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE;
     *name = ENGINE_NAME;
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreate(hipdnnEnginePluginHandle_t* handle) {
-    if (handle == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "handle is NULL");
+    if (handle == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "handle is NULL");
     *handle = calloc(1, sizeof **handle);
     return *handle ? HIPDNN_PLUGIN_STATUS_SUCCESS : hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_ALLOC_FAILED, "out of memory");
 }
@@ -125,21 +138,23 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroy(hipdnnEngine
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSetStream(hipdnnEnginePluginHandle_t handle, hipStream_t stream) {
-    if (handle == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "handle is NULL");
+    if (handle == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "handle is NULL");
     handle->stream = stream;
     __atomic_fetch_add(&set_streams, 1, __ATOMIC_RELAXED);
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetApplicableEngineIds(hipdnnEnginePluginHandle_t handle,
-                                                                                  const hipdnnPluginConstData_t* op_graph,
-                                                                                  int64_t* engine_ids, uint32_t max_engines,
-                                                                                  uint32_t* num_engines) {
+                                                                                   const hipdnnPluginConstData_t* op_graph,
+                                                                                   int64_t* engine_ids, uint32_t max_engines,
+                                                                                   uint32_t* num_engines) {
     if (handle == NULL || op_graph == NULL || num_engines == NULL)
         return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "NULL argument");
     __atomic_fetch_add(&applicable_calls, 1, __ATOMIC_RELAXED);
     record_min_version(op_graph);
-    if (engine_ids != NULL && max_engines >= 1) engine_ids[0] = engine_id();
+    if (engine_ids != NULL && max_engines >= 1)
+        engine_ids[0] = engine_id();
     *num_engines = 1;
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
@@ -151,27 +166,32 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetApplicableEngineI
  *  12  table: soffset to the vtable (12 - 4 = 8)
  *  16  engine_id (8-aligned) */
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetEngineDetails(hipdnnEnginePluginHandle_t handle, int64_t id,
-                                                                            const hipdnnPluginConstData_t* op_graph,
-                                                                            hipdnnPluginConstData_t* engine_details) {
+                                                                             const hipdnnPluginConstData_t* op_graph,
+                                                                             hipdnnPluginConstData_t* engine_details) {
     (void)op_graph;
-    if (handle == NULL || engine_details == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "NULL argument");
-    if (id != engine_id()) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "unknown engine id %lld", (long long)id);
+    if (handle == NULL || engine_details == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "NULL argument");
+    if (id != engine_id())
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "unknown engine id %lld", (long long)id);
     uint64_t* words = calloc(3, sizeof(uint64_t));
-    if (words == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_ALLOC_FAILED, "out of memory");
+    if (words == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_ALLOC_FAILED, "out of memory");
     uint8_t* b = (uint8_t*)words;
     const uint8_t head[16] = {12, 0, 0, 0, 6, 0, 12, 0, 4, 0, 0, 0, 8, 0, 0, 0};
     memcpy(b, head, sizeof head);
     uint64_t u = (uint64_t)id;
-    for (int i = 0; i < 8; i++) b[16 + i] = (uint8_t)(u >> (8 * i));
+    for (int i = 0; i < 8; i++)
+        b[16 + i] = (uint8_t)(u >> (8 * i));
     engine_details->ptr = b;
     engine_details->size = 24;
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroyEngineDetails(hipdnnEnginePluginHandle_t handle,
-                                                                                hipdnnPluginConstData_t* engine_details) {
+                                                                                 hipdnnPluginConstData_t* engine_details) {
     (void)handle;
-    if (engine_details == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "engine_details is NULL");
+    if (engine_details == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "engine_details is NULL");
     free((void*)engine_details->ptr);
     engine_details->ptr = NULL;
     engine_details->size = 0;
@@ -179,11 +199,12 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroyEngineDetails
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSize(hipdnnEnginePluginHandle_t handle,
-                                                                            const hipdnnPluginConstData_t* engine_config,
-                                                                            const hipdnnPluginConstData_t* op_graph,
-                                                                            size_t* workspace_size) {
+                                                                             const hipdnnPluginConstData_t* engine_config,
+                                                                             const hipdnnPluginConstData_t* op_graph,
+                                                                             size_t* workspace_size) {
     (void)handle, (void)engine_config, (void)op_graph;
-    if (workspace_size == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "workspace_size is NULL");
+    if (workspace_size == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "workspace_size is NULL");
     *workspace_size = 0;
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
@@ -192,15 +213,17 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionConte
     hipdnnEnginePluginHandle_t handle, const hipdnnPluginConstData_t* engine_config, const hipdnnPluginConstData_t* op_graph,
     hipdnnEnginePluginExecutionContext_t* execution_context) {
     (void)engine_config, (void)op_graph;
-    if (handle == NULL || execution_context == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "NULL argument");
+    if (handle == NULL || execution_context == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "NULL argument");
     *execution_context = calloc(1, sizeof **execution_context);
-    if (*execution_context == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_ALLOC_FAILED, "out of memory");
+    if (*execution_context == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_ALLOC_FAILED, "out of memory");
     (*execution_context)->engine_id = engine_id();
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroyExecutionContext(hipdnnEnginePluginHandle_t handle,
-                                                                                   hipdnnEnginePluginExecutionContext_t ctx) {
+                                                                                    hipdnnEnginePluginExecutionContext_t ctx) {
     (void)handle;
     free(ctx);
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
@@ -209,17 +232,20 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroyExecutionCont
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSizeFromExecutionContext(
     hipdnnEnginePluginHandle_t handle, hipdnnEnginePluginExecutionContext_t ctx, size_t* workspace_size) {
     (void)handle;
-    if (ctx == NULL || workspace_size == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "NULL argument");
+    if (ctx == NULL || workspace_size == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "NULL argument");
     *workspace_size = 0;
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginExecuteOpGraph(hipdnnEnginePluginHandle_t handle,
-                                                                          hipdnnEnginePluginExecutionContext_t ctx, void* workspace,
-                                                                          const hipdnnPluginDeviceBuffer_t* device_buffers,
-                                                                          uint32_t num_device_buffers) {
+                                                                           hipdnnEnginePluginExecutionContext_t ctx,
+                                                                           void* workspace,
+                                                                           const hipdnnPluginDeviceBuffer_t* device_buffers,
+                                                                           uint32_t num_device_buffers) {
     (void)workspace, (void)device_buffers, (void)num_device_buffers;
-    if (handle == NULL || ctx == NULL) return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "NULL argument");
+    if (handle == NULL || ctx == NULL)
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "NULL argument");
     __atomic_fetch_add(&executes, 1, __ATOMIC_RELAXED);
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
 }
@@ -241,7 +267,8 @@ struct stats {
 
 static struct stats read_stats(stats_fn f) {
     struct stats s = {0, 0, 0, {0, 0, 0}};
-    if (f) f(&s.applicable, &s.executes, &s.streams, s.min);
+    if (f)
+        f(&s.applicable, &s.executes, &s.streams, s.min);
     return s;
 }
 

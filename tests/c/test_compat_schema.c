@@ -62,7 +62,8 @@ static bool is_json(const char* name) {
 static hipdnnStatus_t load(const char* name, hipdnnBackendDescriptor_t* out) {
     size_t n = 0;
     uint8_t* b = read_fixture(name, &n);
-    if (b == NULL) return HIPDNN_STATUS_INTERNAL_ERROR;
+    if (b == NULL)
+        return HIPDNN_STATUS_INTERNAL_ERROR;
     hipdnnStatus_t st = is_json(name) ? hipdnnBackendCreateAndDeserializeJsonGraph_ext(out, (const char*)b, n)
                                       : hipdnnBackendCreateAndDeserializeGraph_ext(out, b, n);
     free(b);
@@ -107,22 +108,27 @@ typedef struct {
     int64_t major, minor, patch;
 } version3;
 
-static uint32_t u32(const uint8_t* p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t u32(const uint8_t* p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 static uint16_t u16(const uint8_t* p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 /* Graph.min_required_engine_api_version (slot 8, an inline 12-byte struct) read straight from
  * the flatbuffer the way a plugin's generated code does; {-1,-1,-1} when absent. */
 static version3 binary_min_version(const uint8_t* b, size_t n) {
     version3 v = {-1, -1, -1};
-    if (n < 8) return v;
+    if (n < 8)
+        return v;
     uint32_t table = u32(b);
     int32_t back = (int32_t)u32(b + table);
     size_t vt = (size_t)((int64_t)table - back);
     uint16_t vsize = u16(b + vt);
     const int slot = 8;
-    if (4 + 2 * slot + 2 > vsize) return v;
+    if (4 + 2 * slot + 2 > vsize)
+        return v;
     uint16_t off = u16(b + vt + 4 + 2 * slot);
-    if (off == 0) return v;
+    if (off == 0)
+        return v;
     const uint8_t* p = b + table + off;
     v.major = u32(p), v.minor = u32(p + 4), v.patch = u32(p + 8);
     return v;
@@ -132,25 +138,27 @@ static version3 binary_min_version(const uint8_t* b, size_t n) {
 static version3 json_min_version(const char* js) {
     version3 v = {-1, -1, -1};
     const char* p = js ? strstr(js, "\"min_required_engine_api_version\"") : NULL;
-    if (p == NULL) return v;
+    if (p == NULL)
+        return v;
     const char* end = strchr(p, '}');
     const char* keys[3] = {"\"major\"", "\"minor\"", "\"patch\""};
     int64_t* dst[3] = {&v.major, &v.minor, &v.patch};
     for (int i = 0; i < 3; i++) {
         const char* k = strstr(p, keys[i]);
         long long x = -1;
-        if (k && end && k < end && sscanf(k + strlen(keys[i]), " : %lld", &x) == 1) *dst[i] = x;
+        if (k && end && k < end && sscanf(k + strlen(keys[i]), " : %lld", &x) == 1)
+            *dst[i] = x;
     }
     return v;
 }
 
-#define CHECK_VERSION(got, a, b, c)                                                      \
-    do {                                                                                 \
-        version3 cv_ = (got);                                                            \
-        tu_checks++;                                                                     \
-        if (cv_.major != (a) || cv_.minor != (b) || cv_.patch != (c))                    \
-            TU_FAIL("%s = %lld.%lld.%lld, want %d.%d.%d", #got, (long long)cv_.major,    \
-                    (long long)cv_.minor, (long long)cv_.patch, (a), (b), (c));          \
+#define CHECK_VERSION(got, a, b, c)                                                                         \
+    do {                                                                                                    \
+        version3 cv_ = (got);                                                                               \
+        tu_checks++;                                                                                        \
+        if (cv_.major != (a) || cv_.minor != (b) || cv_.patch != (c))                                       \
+            TU_FAIL("%s = %lld.%lld.%lld, want %d.%d.%d", #got, (long long)cv_.major, (long long)cv_.minor, \
+                    (long long)cv_.patch, (a), (b), (c));                                                   \
     } while (0)
 
 static version3 hosted_max(void) {
@@ -211,7 +219,8 @@ static void reference_cbr(const float* x, const float* w, const float* bias, flo
                     for (int r = 0; r < 3; r++)
                         for (int q = 0; q < 3; q++) {
                             int ii = i + r - 1, jj = j + q - 1;
-                            if (ii < 0 || ii >= 5 || jj < 0 || jj >= 5) continue;
+                            if (ii < 0 || ii >= 5 || jj < 0 || jj >= 5)
+                                continue;
                             s += (double)x[(c * 5 + ii) * 5 + jj] * w[((k * 2 + c) * 3 + r) * 3 + q];
                         }
                 s += bias[k];
@@ -239,7 +248,8 @@ static bool run_on_cpu(hipdnnHandle_t h, hipdnnBackendDescriptor_t g, size_t n, 
 static void check_future_fields(hipdnnHandle_t h) {
     hipdnnBackendDescriptor_t gb = load_finalized(h, "future_fields.bin");
     hipdnnBackendDescriptor_t gj = load_finalized(h, "future_fields.json");
-    if (gb == NULL || gj == NULL) return;
+    if (gb == NULL || gj == NULL)
+        return;
     char* jb = json_of(gb);
     char* jj = json_of(gj);
     /* Same graph from both encodings, the graph's id kept, nothing from the future written. */
@@ -258,10 +268,14 @@ static void check_future_fields(hipdnnHandle_t h) {
     float* bias = malloc(3 * sizeof(float));
     float* y = malloc(75 * sizeof(float));
     float want[75];
-    for (int i = 0; i < 50; i++) x[i] = (float)((i * 7) % 11) - 5.0f;
-    for (int i = 0; i < 54; i++) w[i] = (float)((i * 5) % 7) * 0.25f - 0.75f;
-    for (int i = 0; i < 3; i++) bias[i] = 0.5f * (float)i - 0.5f;
-    for (int i = 0; i < 75; i++) y[i] = -99.0f;
+    for (int i = 0; i < 50; i++)
+        x[i] = (float)((i * 7) % 11) - 5.0f;
+    for (int i = 0; i < 54; i++)
+        w[i] = (float)((i * 5) % 7) * 0.25f - 0.75f;
+    for (int i = 0; i < 3; i++)
+        bias[i] = 0.5f * (float)i - 0.5f;
+    for (int i = 0; i < 75; i++)
+        y[i] = -99.0f;
     reference_cbr(x, w, bias, want);
     const int64_t uids[4] = {1, 2, 4, 6};
     void* ptrs[4] = {x, w, bias, y};
@@ -269,11 +283,14 @@ static void check_future_fields(hipdnnHandle_t h) {
         int bad = 0;
         for (int i = 0; i < 75; i++) {
             double d = (double)y[i] - want[i];
-            if (d < 0) d = -d;
-            if (d > 1e-4 * (1.0 + (want[i] < 0 ? -want[i] : want[i]))) bad++;
+            if (d < 0)
+                d = -d;
+            if (d > 1e-4 * (1.0 + (want[i] < 0 ? -want[i] : want[i])))
+                bad++;
         }
         tu_checks++;
-        if (bad) TU_FAIL("future_fields.bin on the CPU engine: %d of 75 outputs differ from the naive loop", bad);
+        if (bad)
+            TU_FAIL("future_fields.bin on the CPU engine: %d of 75 outputs differ from the naive loop", bad);
     }
     free(x);
     free(w);
@@ -289,8 +306,10 @@ static void check_past(hipdnnHandle_t h) {
     for (int i = 0; i < 2; i++) {
         hipdnnBackendDescriptor_t gb = load_finalized(h, pairs[i][0]);
         hipdnnBackendDescriptor_t gj = load_finalized(h, pairs[i][1]);
-        if (gb == NULL || gj == NULL) continue;
-        if (i == 1) pointwise = gb;
+        if (gb == NULL || gj == NULL)
+            continue;
+        if (i == 1)
+            pointwise = gb;
         /* Finalize stamps what this build writes: 1.0.0 and a version-4 id (different per graph). */
         size_t n = 0;
         uint8_t* bin = binary_of(gb, &n);
@@ -322,11 +341,13 @@ static void check_past(hipdnnHandle_t h) {
     if (pointwise) {
         float* x = malloc(6 * sizeof(float));
         float* y = calloc(6, sizeof(float));
-        for (int i = 0; i < 6; i++) x[i] = (float)((i % 2) ? -(i + 1) : (i + 1));
+        for (int i = 0; i < 6; i++)
+            x[i] = (float)((i % 2) ? -(i + 1) : (i + 1));
         const int64_t uids[2] = {1, 3};
         void* ptrs[2] = {x, y};
         if (run_on_cpu(h, pointwise, 2, uids, ptrs))
-            for (int i = 0; i < 6; i++) CHECK(y[i] == 2 * x[i]);
+            for (int i = 0; i < 6; i++)
+                CHECK(y[i] == 2 * x[i]);
         free(x);
         free(y);
     }
@@ -350,7 +371,8 @@ static hipdnnStatus_t load_with_version(int64_t major, int64_t minor, int64_t pa
     pt_take_error(msg, n);
     if (st == HIPDNN_STATUS_SUCCESS) {
         CHECK(g != NULL);
-        if (g) CHECK_OK(hipdnnBackendDestroyDescriptor(g));
+        if (g)
+            CHECK_OK(hipdnnBackendDestroyDescriptor(g));
     } else {
         CHECK(g == NULL);
     }
@@ -364,8 +386,8 @@ static void check_reader_version_guard(void) {
     CHECK_EQ_INT(max.minor, HIPDNN_ENGINE_API_VERSION_MINOR);
     CHECK_EQ_INT(max.patch, HIPDNN_ENGINE_API_VERSION_PATCH);
     const version3 ok[] = {{0, 0, 0}, {0, 7, 3}, {1, 0, 0}, {1, 2, 0}, {max.major, max.minor, max.patch}};
-    const version3 bad[] = {{max.major, max.minor, max.patch + 1}, {max.major, max.minor + 1, 0},
-                            {max.major + 1, 0, 0}, {4294967295LL, 0, 0}};
+    const version3 bad[] = {
+        {max.major, max.minor, max.patch + 1}, {max.major, max.minor + 1, 0}, {max.major + 1, 0, 0}, {4294967295LL, 0, 0}};
     char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
     for (size_t i = 0; i < PT_COUNT(ok); i++) {
         hipdnnStatus_t st = load_with_version(ok[i].major, ok[i].minor, ok[i].patch, msg, sizeof msg);
@@ -382,8 +404,10 @@ static void check_reader_version_guard(void) {
         tu_checks += 3;
         if (st != HIPDNN_STATUS_NOT_SUPPORTED)
             TU_FAIL("a graph declaring %s: %s, want NOT_SUPPORTED", need, hipdnnGetErrorString(st));
-        if (strstr(msg, need) == NULL) TU_FAIL("message \"%s\" does not name the graph's %s", msg, need);
-        if (strstr(msg, have) == NULL) TU_FAIL("message \"%s\" does not name the hosted %s", msg, have);
+        if (strstr(msg, need) == NULL)
+            TU_FAIL("message \"%s\" does not name the graph's %s", msg, need);
+        if (strstr(msg, have) == NULL)
+            TU_FAIL("message \"%s\" does not name the hosted %s", msg, have);
     }
 }
 
@@ -422,13 +446,16 @@ static void check_stamp(const char* what, hipdnnBackendDescriptor_t g, int major
     version3 j = json_min_version(js);
     tu_checks += 2;
     if (b.major != major || b.minor != minor || b.patch != 0)
-        TU_FAIL("%s: binary graph declares %lld.%lld.%lld, want %d.%d.0", what, (long long)b.major, (long long)b.minor, (long long)b.patch, major, minor);
+        TU_FAIL("%s: binary graph declares %lld.%lld.%lld, want %d.%d.0", what, (long long)b.major, (long long)b.minor,
+                (long long)b.patch, major, minor);
     if (j.major != major || j.minor != minor || j.patch != 0)
-        TU_FAIL("%s: JSON graph declares %lld.%lld.%lld, want %d.%d.0", what, (long long)j.major, (long long)j.minor, (long long)j.patch, major, minor);
+        TU_FAIL("%s: JSON graph declares %lld.%lld.%lld, want %d.%d.0", what, (long long)j.major, (long long)j.minor,
+                (long long)j.patch, major, minor);
     /* What this build writes, this build reads. */
     hipdnnBackendDescriptor_t again = NULL;
     CHECK_OK(hipdnnBackendCreateAndDeserializeGraph_ext(&again, bin, n));
-    if (again) CHECK_OK(hipdnnBackendDestroyDescriptor(again));
+    if (again)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(again));
     free(bin);
     free(js);
 }
@@ -454,7 +481,7 @@ static void check_stamps(hipdnnHandle_t h) {
 static const struct {
     const char* file;
     const char* part; /* the unreadable part the messages must name */
-    int64_t ops;      /* operations this build can read (HIPDNN_ATTR_OPERATIONGRAPH_OPS) */
+    int64_t ops; /* operations this build can read (HIPDNN_ATTR_OPERATIONGRAPH_OPS) */
 } opaque_cases[] = {
     {"future_node.bin", "node 1 (\"future_op\"): unknown node type tag 24", 1},
     {"future_datatype.bin", "tensor uid 1: unknown data type value 18", 0},
@@ -475,7 +502,8 @@ static void check_opaque(hipdnnHandle_t h) {
         const char* part = opaque_cases[i].part;
         size_t n = 0;
         uint8_t* src = read_fixture(file, &n);
-        if (src == NULL) continue;
+        if (src == NULL)
+            continue;
         hipdnnBackendDescriptor_t g = NULL;
         tu_clear_last_error();
         hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeGraph_ext(&g, src, n);
@@ -499,8 +527,8 @@ static void check_opaque(hipdnnHandle_t h) {
         CHECK_CONTAINS(msg, part);
         CHECK_CONTAINS(msg, "cannot re-encode");
         int64_t preferred = CPU_ENGINE_ID;
-        CHECK_STATUS(HIPDNN_STATUS_NOT_SUPPORTED,
-                     hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &preferred));
+        CHECK_STATUS(HIPDNN_STATUS_NOT_SUPPORTED, hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT,
+                                                                            HIPDNN_TYPE_INT64, 1, &preferred));
         tu_clear_last_error();
 
         CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
@@ -508,7 +536,8 @@ static void check_opaque(hipdnnHandle_t h) {
         size_t m = 0;
         uint8_t* out = binary_of(g, &m);
         tu_checks++;
-        if (m != n || memcmp(out, src, n) != 0) TU_FAIL("%s: serialization (%zu bytes) is not the writer's %zu bytes", file, m, n);
+        if (m != n || memcmp(out, src, n) != 0)
+            TU_FAIL("%s: serialization (%zu bytes) is not the writer's %zu bytes", file, m, n);
         free(out);
 
         /* JSON cannot carry what this build cannot read. */
@@ -537,13 +566,15 @@ static void check_opaque(hipdnnHandle_t h) {
 
 /* Writes Graph.min_required_engine_api_version in place (the fixture must declare one). */
 static bool patch_min_version(uint8_t* b, size_t n, uint32_t major, uint32_t minor, uint32_t patch) {
-    if (binary_min_version(b, n).major < 0) return false;
+    if (binary_min_version(b, n).major < 0)
+        return false;
     uint32_t table = u32(b);
     size_t vt = (size_t)((int64_t)table - (int32_t)u32(b + table));
     uint8_t* p = b + table + u16(b + vt + 4 + 2 * 8);
     const uint32_t v[3] = {major, minor, patch};
     for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 4; k++) p[4 * i + k] = (uint8_t)(v[i] >> (8 * k));
+        for (int k = 0; k < 4; k++)
+            p[4 * i + k] = (uint8_t)(v[i] >> (8 * k));
     return true;
 }
 
@@ -551,7 +582,8 @@ static bool patch_min_version(uint8_t* b, size_t n, uint32_t major, uint32_t min
 static hipdnnBackendDescriptor_t finalized_from(hipdnnHandle_t h, const uint8_t* b, size_t n) {
     hipdnnBackendDescriptor_t g = NULL;
     CHECK_OK(hipdnnBackendCreateAndDeserializeGraph_ext(&g, b, n));
-    if (g == NULL) return NULL;
+    if (g == NULL)
+        return NULL;
     pt_track(g);
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
     CHECK_OK(hipdnnBackendFinalize(g));
@@ -564,7 +596,8 @@ static void check_recorded(hipdnnTestGraphRecorderGetLast_fn last, int32_t at, c
     int64_t calls = 0;
     int64_t size = last(at, got, n + 64, &calls);
     tu_checks++;
-    if (calls < 1) TU_FAIL("%s: the recorder plugin was never called at entry point %d", what, (int)at);
+    if (calls < 1)
+        TU_FAIL("%s: the recorder plugin was never called at entry point %d", what, (int)at);
     else if (size != (int64_t)n || memcmp(got, want, n) != 0)
         TU_FAIL("%s: the plugin received %lld bytes that are not the writer's %zu", what, (long long)size, n);
     free(got);
@@ -585,7 +618,8 @@ static void check_graph_recorder(const char* cpu_path) {
     uint8_t* src = read_fixture("future_node.bin", &n);
     if (h == NULL || last == NULL || clear == NULL || src == NULL) {
         free(src);
-        if (h) CHECK_OK(hipdnnDestroy(h));
+        if (h)
+            CHECK_OK(hipdnnDestroy(h));
         return;
     }
     /* Declared 1.0.0: offered to both test plugins. */
@@ -594,7 +628,8 @@ static void check_graph_recorder(const char* cpu_path) {
     int64_t ids[8];
     int k = pt_rank(g, -1, NULL, ids, 8);
     CHECK_EQ_INT(k, 2);
-    for (int i = 0; i < k; i++) CHECK(ids[i] == -31 || ids[i] == -7);
+    for (int i = 0; i < k; i++)
+        CHECK(ids[i] == -31 || ids[i] == -7);
     check_recorded(last, HIPDNN_TEST_GRAPH_AT_APPLICABLE, src, n, "GetApplicableEngineIds");
     hipdnnBackendDescriptor_t plan = pt_plan_for(g, -31);
     check_recorded(last, HIPDNN_TEST_GRAPH_AT_CREATE_CONTEXT, src, n, "CreateExecutionContext");
@@ -653,15 +688,19 @@ static void check_graph_recorder(const char* cpu_path) {
 static char* loaded_path(hipdnnHandle_t h, const char* suffix) {
     size_t n = 0, len = 0;
     char* found = NULL;
-    if (hipdnnGetLoadedEnginePluginPaths_ext(h, &n, NULL, &len) != HIPDNN_STATUS_SUCCESS || n == 0) return NULL;
+    if (hipdnnGetLoadedEnginePluginPaths_ext(h, &n, NULL, &len) != HIPDNN_STATUS_SUCCESS || n == 0)
+        return NULL;
     char** bufs = calloc(n, sizeof(char*));
-    for (size_t i = 0; i < n; i++) bufs[i] = calloc(len, 1);
+    for (size_t i = 0; i < n; i++)
+        bufs[i] = calloc(len, 1);
     if (hipdnnGetLoadedEnginePluginPaths_ext(h, &n, bufs, &len) == HIPDNN_STATUS_SUCCESS)
         for (size_t i = 0; i < n && found == NULL; i++) {
             size_t a = strlen(bufs[i]), b = strlen(suffix);
-            if (a >= b && strcmp(bufs[i] + a - b, suffix) == 0) found = strdup(bufs[i]);
+            if (a >= b && strcmp(bufs[i] + a - b, suffix) == 0)
+                found = strdup(bufs[i]);
         }
-    for (size_t i = 0; i < n; i++) free(bufs[i]);
+    for (size_t i = 0; i < n; i++)
+        free(bufs[i]);
     free(bufs);
     return found;
 }
@@ -669,7 +708,8 @@ static char* loaded_path(hipdnnHandle_t h, const char* suffix) {
 int main(void) {
     hipdnnHandle_t h = NULL;
     CHECK_OK(hipdnnCreate(&h));
-    if (h == NULL) return tu_finish("test_compat_schema");
+    if (h == NULL)
+        return tu_finish("test_compat_schema");
     check_unknown();
     check_future_fields(h);
     check_past(h);
@@ -679,8 +719,10 @@ int main(void) {
     char* cpu_path = loaded_path(h, "/libhipdnngo_cpu_reference.so");
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    if (HIPDNN_TEST_PLUGIN_DIR[0] != '\0') check_graph_recorder(cpu_path);
-    else printf("test_compat_schema: HIPDNN_TEST_PLUGIN_DIR not set, the recorder plugin checks are skipped\n");
+    if (HIPDNN_TEST_PLUGIN_DIR[0] != '\0')
+        check_graph_recorder(cpu_path);
+    else
+        printf("test_compat_schema: HIPDNN_TEST_PLUGIN_DIR not set, the recorder plugin checks are skipped\n");
     free(cpu_path);
     return tu_finish("test_compat_schema");
 }

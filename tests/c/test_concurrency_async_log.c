@@ -48,7 +48,8 @@ static void on_alarm(int sig) {
     static const char msg[] = "child: a logging thread made no progress after the first async callback was "
                               "registered (blocked inside the library)\n";
     (void)sig;
-    if (write(2, msg, sizeof msg - 1) < 0) _exit(3);
+    if (write(2, msg, sizeof msg - 1) < 0)
+        _exit(3);
     _exit(3);
 }
 
@@ -56,7 +57,8 @@ static long least(void) {
     long m = -1;
     for (int i = 0; i < THREADS; i++) {
         long v = __atomic_load_n(&progress[i], __ATOMIC_SEQ_CST);
-        if (m < 0 || v < m) m = v;
+        if (m < 0 || v < m)
+            m = v;
     }
     return m;
 }
@@ -69,16 +71,20 @@ static int child(void) {
     alarm(CHILD_DEADLINE_S);
     hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_INFO);
     pthread_t t[THREADS];
-    for (int i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, logger, &progress[i]);
-    while (least() < 200) usleep(100);
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&t[i], NULL, logger, &progress[i]);
+    while (least() < 200)
+        usleep(100);
     if (hipdnnSetUserLogCallback_ext(cb, HIPDNN_SEV_INFO, HIPDNN_LOG_CALLBACK_ASYNC, &cookie) != HIPDNN_STATUS_SUCCESS) {
         fprintf(stderr, "child: registering the async callback failed\n");
         return 1;
     }
     long base = least();
-    while (least() < base + 2000) usleep(100); /* the alarm ends a child whose threads stopped */
+    while (least() < base + 2000)
+        usleep(100); /* the alarm ends a child whose threads stopped */
     stop = 1;
-    for (int i = 0; i < THREADS; i++) pthread_join(t[i], NULL);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(t[i], NULL);
     if (hipdnnSetUserLogCallback_ext(cb, HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_ASYNC, &cookie) != HIPDNN_STATUS_SUCCESS) {
         fprintf(stderr, "child: removing the async callback failed\n");
         return 1;
@@ -89,10 +95,12 @@ static int child(void) {
 }
 
 int main(int argc, char** argv) {
-    if (argc == 2 && strcmp(argv[1], "--child") == 0) return child();
+    if (argc == 2 && strcmp(argv[1], "--child") == 0)
+        return child();
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) return perror("readlink"), 1;
+    if (n <= 0)
+        return perror("readlink"), 1;
     self[n] = 0;
     int hangs = 0, other = 0, rounds = 0;
     struct timespec t0, t1;
@@ -101,7 +109,8 @@ int main(int argc, char** argv) {
         char* args[] = {argv[0], (char*)"--child", NULL};
         pid_t pid;
         int status = 0;
-        if (posix_spawn(&pid, self, NULL, NULL, args, environ) != 0) return perror("posix_spawn"), 1;
+        if (posix_spawn(&pid, self, NULL, NULL, args, environ) != 0)
+            return perror("posix_spawn"), 1;
         waitpid(pid, &status, 0);
         if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
             hangs++;
@@ -114,7 +123,9 @@ int main(int argc, char** argv) {
     printf("test_concurrency_async_log: %d rounds in %.1f s, %d hung, %d failed otherwise\n", rounds,
            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9, hangs, other);
     if (hangs)
-        fprintf(stderr, "FAIL: in %d of %d processes a thread logging at INFO blocked forever when the first "
-                        "HIPDNN_LOG_CALLBACK_ASYNC callback was registered\n", hangs, rounds);
+        fprintf(stderr,
+                "FAIL: in %d of %d processes a thread logging at INFO blocked forever when the first "
+                "HIPDNN_LOG_CALLBACK_ASYNC callback was registered\n",
+                hangs, rounds);
     return hangs || other ? 1 : 0;
 }

@@ -14,7 +14,8 @@ static int files_seen, files_ok;
 
 static char* read_file(const char* path, size_t* size) {
     FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
+    if (!f)
+        return NULL;
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -39,11 +40,12 @@ static char* last_error(void) {
 
 static char* json_of(hipdnnBackendDescriptor_t g) {
     size_t size = 0;
-    if (hipdnnBackendGetSerializedJsonGraph_ext(g, 0, &size, NULL) != HIPDNN_STATUS_SUCCESS || size == 0) return NULL;
+    if (hipdnnBackendGetSerializedJsonGraph_ext(g, 0, &size, NULL) != HIPDNN_STATUS_SUCCESS || size == 0)
+        return NULL;
     char* s = malloc(size);
     size_t again = 0;
-    if (hipdnnBackendGetSerializedJsonGraph_ext(g, size, &again, s) != HIPDNN_STATUS_SUCCESS || again != size ||
-        strlen(s) + 1 != size) {
+    if (hipdnnBackendGetSerializedJsonGraph_ext(g, size, &again, s) != HIPDNN_STATUS_SUCCESS || again != size
+        || strlen(s) + 1 != size) {
         free(s);
         return NULL;
     }
@@ -54,7 +56,8 @@ static char* json_of(hipdnnBackendDescriptor_t g) {
 static const char* run_file(const char* path, char* why, size_t whylen) {
     size_t size = 0;
     char* text = read_file(path, &size);
-    if (!text) return "cannot read the file";
+    if (!text)
+        return "cannot read the file";
     hipdnnBackendDescriptor_t d1 = NULL, d2 = NULL;
     const char* fail = NULL;
     char *j1 = NULL, *j2 = NULL;
@@ -71,7 +74,8 @@ static const char* run_file(const char* path, char* why, size_t whylen) {
         bin = malloc(bsize ? bsize : 1);
         size_t again = 0;
         st = hipdnnBackendGetSerializedBinaryGraph_ext(d1, bsize, &again, bin);
-        if (st == HIPDNN_STATUS_SUCCESS && again != bsize) st = HIPDNN_STATUS_INTERNAL_ERROR;
+        if (st == HIPDNN_STATUS_SUCCESS && again != bsize)
+            st = HIPDNN_STATUS_INTERNAL_ERROR;
     }
     if (st != HIPDNN_STATUS_SUCCESS) {
         snprintf(why, whylen, "GetSerializedBinaryGraph_ext: %s: %s", hipdnnGetErrorString(st), last_error());
@@ -93,7 +97,8 @@ static const char* run_file(const char* path, char* why, size_t whylen) {
     }
     if (strcmp(j1, j2) != 0) {
         size_t i = 0;
-        while (j1[i] && j1[i] == j2[i]) i++;
+        while (j1[i] && j1[i] == j2[i])
+            i++;
         size_t from = i > 40 ? i - 40 : 0;
         snprintf(why, whylen, "canonical JSON differs at byte %zu: \"%.80s\" vs \"%.80s\"", i, j1 + from, j2 + from);
         fail = why;
@@ -111,7 +116,8 @@ static const char* run_file(const char* path, char* why, size_t whylen) {
     hipdnnBackendDescriptor_t both[2] = {d1, d2};
     for (int k = 0; k < 2; k++) {
         st = hipdnnBackendSetAttribute(both[k], HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle);
-        if (st == HIPDNN_STATUS_SUCCESS) st = hipdnnBackendFinalize(both[k]);
+        if (st == HIPDNN_STATUS_SUCCESS)
+            st = hipdnnBackendFinalize(both[k]);
         if (st != HIPDNN_STATUS_SUCCESS) {
             snprintf(why, whylen, "Finalize of the %s descriptor: %s: %s", k == 0 ? "JSON" : "binary", hipdnnGetErrorString(st),
                      last_error());
@@ -132,8 +138,10 @@ out:
     free(j1);
     free(j2);
     free(bin);
-    if (d1) hipdnnBackendDestroyDescriptor(d1);
-    if (d2) hipdnnBackendDestroyDescriptor(d2);
+    if (d1)
+        hipdnnBackendDestroyDescriptor(d1);
+    if (d2)
+        hipdnnBackendDestroyDescriptor(d2);
     free(text);
     return fail;
 }
@@ -142,7 +150,8 @@ static int visit(const char* path, const struct stat* sb, int type, struct FTW* 
     (void)sb;
     (void)ftw;
     size_t n = strlen(path);
-    if (type != FTW_F || n < 5 || strcmp(path + n - 5, ".json") != 0) return 0;
+    if (type != FTW_F || n < 5 || strcmp(path + n - 5, ".json") != 0)
+        return 0;
     files_seen++;
     char why[1024];
     const char* fail = run_file(path, why, sizeof why);
@@ -166,9 +175,11 @@ int main(void) {
         snprintf(dir, sizeof dir, "%s/testdata/hipdnn_graphs", HIPDNN_SOURCE_DIR);
     CHECK_OK(hipdnnCreate(&handle));
     tu_clear_last_error();
-    if (nftw(dir, visit, 16, FTW_PHYS) != 0) TU_FAIL("cannot walk the corpus folder %s", dir);
+    if (nftw(dir, visit, 16, FTW_PHYS) != 0)
+        TU_FAIL("cannot walk the corpus folder %s", dir);
     printf("%d of %d corpus graphs round-tripped and finalized (%s)\n", files_ok, files_seen, dir);
-    if (files_seen == 0) TU_FAIL("no *.json graph found under %s", dir);
+    if (files_seen == 0)
+        TU_FAIL("no *.json graph found under %s", dir);
     CHECK_OK(hipdnnDestroy(handle));
     return tu_finish("test_corpus_roundtrip");
 }

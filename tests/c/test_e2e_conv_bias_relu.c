@@ -31,7 +31,9 @@ static hipdnnBackendDescriptor_t make_pointwise(hipdnnPointwiseMode_t mode, hipd
     hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in0));
-    if (in1) CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in1));
+    if (in1)
+        CHECK_OK(
+            hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in1));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &out));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
@@ -95,9 +97,12 @@ int main(void) {
     CHECK(ws_size >= 2 * N * K * H * W * 4); /* two virtual fp32 tensors live in the workspace */
 
     static float xs[N * C * H * W], ws[K * C * R * S], bs[K], ys[N * K * H * W];
-    for (int i = 0; i < N * C * H * W; i++) xs[i] = (float)((i * 37) % 17 - 8) / 8.0f;
-    for (int i = 0; i < K * C * R * S; i++) ws[i] = (float)((i * 11) % 13 - 6) / 13.0f;
-    for (int i = 0; i < K; i++) bs[i] = (float)i * 0.25f - 0.4f;
+    for (int i = 0; i < N * C * H * W; i++)
+        xs[i] = (float)((i * 37) % 17 - 8) / 8.0f;
+    for (int i = 0; i < K * C * R * S; i++)
+        ws[i] = (float)((i * 11) % 13 - 6) / 13.0f;
+    for (int i = 0; i < K; i++)
+        bs[i] = (float)i * 0.25f - 0.4f;
     void* workspace = malloc((size_t)ws_size + 1);
     void* ptrs[4] = {xs, ws, bs, ys};
     int64_t uids[4] = {1, 2, 4, 6};
@@ -119,18 +124,21 @@ int main(void) {
                         for (int r = 0; r < R; r++)
                             for (int s = 0; s < S; s++) {
                                 int ih = h + r - 1, iw = ww + s - 1;
-                                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                                if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+                                    continue;
                                 acc += (double)xs[((n * C + c) * H + ih) * W + iw] * ws[((k * C + c) * R + r) * S + s];
                             }
                     double want = acc > 0 ? acc : 0;
                     double err = fabs(want - ys[((n * K + k) * H + h) * W + ww]);
-                    if (err > max_err) max_err = err;
+                    if (err > max_err)
+                        max_err = err;
                 }
     CHECK(max_err < 1e-5);
     printf("max |error| vs naive loop: %g\n", max_err);
 
     hipdnnBackendDescriptor_t all[] = {pack, plan, cfg, heur, graph, relu, add, conv, y, biased, b, conv_out, w, x};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
     free(workspace);
     CHECK_OK(hipdnnDestroy(handle));
     return tu_finish("test_e2e_conv_bias_relu");

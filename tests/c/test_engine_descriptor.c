@@ -24,27 +24,44 @@ static void engine_descriptor(hipdnnBackendDescriptor_t g, hipdnnHandle_t h) {
     /* item 44: graph and index are required */
     int64_t id = PT_ID_GOOD;
     hipdnnBackendDescriptor_t e = pt_new(HIPDNN_BACKEND_ENGINE_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX", hipdnnBackendFinalize(e));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX",
+        hipdnnBackendFinalize(e));
     CHECK_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINE_OPERATION_GRAPH", hipdnnBackendFinalize(e));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "EngineDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINE_OPERATION_GRAPH",
+              hipdnnBackendFinalize(e));
     e = pt_new(HIPDNN_BACKEND_ENGINE_DESCRIPTOR);
     CHECK_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINE_GLOBAL_INDEX", hipdnnBackendFinalize(e));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "EngineDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINE_GLOBAL_INDEX",
+              hipdnnBackendFinalize(e));
     /* an unfinalized graph cannot be set */
     hipdnnBackendDescriptor_t raw = pt_new(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "EngineDescriptor::setAttribute() failed: the HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR given for HIPDNN_ATTR_ENGINE_OPERATION_GRAPH is not finalized", hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &raw));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_ENGINE_GLOBAL_INDEX takes HIPDNN_TYPE_INT64, not HIPDNN_TYPE_INT32", hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT32, 1, &id));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED,
+        "EngineDescriptor::setAttribute() failed: the HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR given for HIPDNN_ATTR_ENGINE_OPERATION_GRAPH is not finalized",
+        hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &raw));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_ENGINE_GLOBAL_INDEX takes HIPDNN_TYPE_INT64, not HIPDNN_TYPE_INT32",
+        hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT32, 1, &id));
     CHECK_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
     int64_t n = 0;
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "EngineDescriptor::getAttribute() failed: Not finalized.", hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &n, &id));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "EngineDescriptor::getAttribute() failed: Not finalized.",
+              hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &n, &id));
     CHECK_OK(hipdnnBackendFinalize(e));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineDescriptor::finalize() failed: Already finalized.", hipdnnBackendFinalize(e)); /* second finalize */
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "EngineDescriptor::setAttribute() failed: Already finalized.", hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineDescriptor::finalize() failed: Already finalized.",
+              hipdnnBackendFinalize(e)); /* second finalize */
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "EngineDescriptor::setAttribute() failed: Already finalized.",
+              hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
     CHECK_EQ_INT(pt_get_int64(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX), PT_ID_GOOD);
     hipdnnBackendDescriptor_t back = NULL;
     CHECK_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &back));
     CHECK(back != NULL && back != g);
-    if (back) CHECK_OK(hipdnnBackendDestroyDescriptor(back));
+    if (back)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(back));
 
     /* name (two-call) and behaviour notes come from the plugin */
     char name[64];
@@ -65,28 +82,47 @@ static void engine_descriptor(hipdnnBackendDescriptor_t g, hipdnnHandle_t h) {
     CHECK_OK(hipdnnBackendGetAttribute(eh, HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, HIPDNN_TYPE_BEHAVIOR_NOTE, 8, &n, notes));
     CHECK_EQ_INT(n, 0);
     /* numerical notes are read with their own element type; an attribute engines lack */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "attribute HIPDNN_ATTR_ENGINE_NUMERICAL_NOTE has type HIPDNN_TYPE_NUMERICAL_NOTE, not HIPDNN_TYPE_INT64", hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_NUMERICAL_NOTE, HIPDNN_TYPE_INT64, 1, &n, &id));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "EngineDescriptor does not support attribute HIPDNN_ATTR_ENGINE_LAYOUT_INFO", hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_LAYOUT_INFO, HIPDNN_TYPE_INT64, 1, &n, &id));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "attribute HIPDNN_ATTR_ENGINE_NUMERICAL_NOTE has type HIPDNN_TYPE_NUMERICAL_NOTE, not HIPDNN_TYPE_INT64",
+              hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_NUMERICAL_NOTE, HIPDNN_TYPE_INT64, 1, &n, &id));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "EngineDescriptor does not support attribute HIPDNN_ATTR_ENGINE_LAYOUT_INFO",
+              hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_LAYOUT_INFO, HIPDNN_TYPE_INT64, 1, &n, &id));
 
     /* item 45: engine config */
     hipdnnBackendDescriptor_t c = pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINECFG_ENGINE", hipdnnBackendFinalize(c));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "EngineConfigDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINECFG_ENGINE",
+              hipdnnBackendFinalize(c));
     hipdnnBackendDescriptor_t unfinalized_engine = pt_new(HIPDNN_BACKEND_ENGINE_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "EngineConfigDescriptor::setAttribute() failed: the HIPDNN_BACKEND_ENGINE_DESCRIPTOR given for HIPDNN_ATTR_ENGINECFG_ENGINE is not finalized", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &unfinalized_engine));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::setAttribute() failed: Descriptor type mismatch: HIPDNN_ATTR_ENGINECFG_ENGINE takes HIPDNN_BACKEND_ENGINE_DESCRIPTOR, not HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED,
+        "EngineConfigDescriptor::setAttribute() failed: the HIPDNN_BACKEND_ENGINE_DESCRIPTOR given for HIPDNN_ATTR_ENGINECFG_ENGINE is not finalized",
+        hipdnnBackendSetAttribute(c, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &unfinalized_engine));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineConfigDescriptor::setAttribute() failed: Descriptor type mismatch: HIPDNN_ATTR_ENGINECFG_ENGINE takes HIPDNN_BACKEND_ENGINE_DESCRIPTOR, not HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR",
+        hipdnnBackendSetAttribute(c, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
     CHECK_OK(hipdnnBackendSetAttribute(c, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &e));
     int64_t ws = -1;
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "EngineConfigDescriptor::getAttribute() failed: Not finalized.", hipdnnBackendGetAttribute(c, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "EngineConfigDescriptor::getAttribute() failed: Not finalized.",
+              hipdnnBackendGetAttribute(c, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
     CHECK_OK(hipdnnBackendFinalize(c));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::finalize() failed: Already finalized.", hipdnnBackendFinalize(c));
     CHECK_OK(hipdnnBackendGetAttribute(c, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
     CHECK_EQ_INT(ws, 1024);
     CHECK_EQ_INT(n, 1);
     double d = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE has type HIPDNN_TYPE_INT64, not HIPDNN_TYPE_DOUBLE", hipdnnBackendGetAttribute(c, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_DOUBLE, 1, &n, &d));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineConfigDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE has type HIPDNN_TYPE_INT64, not HIPDNN_TYPE_DOUBLE",
+        hipdnnBackendGetAttribute(c, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_DOUBLE, 1, &n, &d));
     int64_t two[2];
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::getAttribute() failed: HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE is one element; requestedElementCount must be 1, got 2", hipdnnBackendGetAttribute(c, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 2, &n, two));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetAttribute(c, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, NULL));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineConfigDescriptor::getAttribute() failed: HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE is one element; requestedElementCount must be 1, got 2",
+        hipdnnBackendGetAttribute(c, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 2, &n, two));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnBackendGetAttribute(c, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, NULL));
     tu_clear_last_error();
     hipdnnBackendDescriptor_t ce = NULL;
     CHECK_OK(hipdnnBackendGetAttribute(c, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, NULL, &ce));
@@ -97,19 +133,34 @@ static void engine_descriptor(hipdnnBackendDescriptor_t g, hipdnnHandle_t h) {
 
     /* item 57: execution plan */
     hipdnnBackendDescriptor_t p = pt_new(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendSetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, NULL));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnBackendSetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, NULL));
     tu_clear_last_error();
     ws = 5;
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "ExecutionPlanDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE is read-only", hipdnnBackendSetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &ws));
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor::getAttribute() failed: Not finalized.", hipdnnBackendGetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG", hipdnnBackendFinalize(p)); /* neither */
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "ExecutionPlanDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE is read-only",
+              hipdnnBackendSetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &ws));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor::getAttribute() failed: Not finalized.",
+              hipdnnBackendGetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "ExecutionPlanDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG",
+        hipdnnBackendFinalize(p)); /* neither */
     CHECK_OK(hipdnnBackendSetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG", hipdnnBackendFinalize(p)); /* only the handle */
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "ExecutionPlanDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG",
+        hipdnnBackendFinalize(p)); /* only the handle */
     hipdnnBackendDescriptor_t unfinalized_cfg = pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "ExecutionPlanDescriptor::setAttribute() failed: the HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR given for HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG is not finalized", hipdnnBackendSetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &unfinalized_cfg));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED,
+        "ExecutionPlanDescriptor::setAttribute() failed: the HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR given for HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG is not finalized",
+        hipdnnBackendSetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                  &unfinalized_cfg));
     CHECK_OK(hipdnnBackendSetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &c));
     CHECK_OK(hipdnnBackendFinalize(p));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::finalize() failed: Already finalized.", hipdnnBackendFinalize(p));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::finalize() failed: Already finalized.",
+              hipdnnBackendFinalize(p));
     CHECK_EQ_INT(pt_get_int64(p, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE), 2048);
     CHECK_EQ_INT(pt_get_int64(p, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT), PT_ID_GOOD);
     int64_t uids[4] = {0};
@@ -128,11 +179,15 @@ static void engine_descriptor(hipdnnBackendDescriptor_t g, hipdnnHandle_t h) {
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendExecute(NULL, p, pack));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendExecute(h, NULL, pack));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendExecute(h, p, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: executionPlan is a HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, not an execution plan", hipdnnBackendExecute(h, pack, p)); /* kinds swapped */
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "hipdnnBackendExecute: executionPlan is a HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, not an execution plan",
+              hipdnnBackendExecute(h, pack, p)); /* kinds swapped */
     hipdnnBackendDescriptor_t open_pack = pt_new(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: the variant pack is not finalized", hipdnnBackendExecute(h, p, open_pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: the variant pack is not finalized",
+              hipdnnBackendExecute(h, p, open_pack));
     hipdnnBackendDescriptor_t open_plan = pt_new(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: the execution plan is not finalized", hipdnnBackendExecute(h, open_plan, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: the execution plan is not finalized",
+              hipdnnBackendExecute(h, open_plan, pack));
 }
 
 static void execute_fails(hipdnnBackendDescriptor_t g, hipdnnHandle_t h) {
@@ -172,7 +227,8 @@ static void alignment(hipdnnHandle_t h) {
     void* bad_ptrs[2] = {buf + 16, y};
     void* null_ptrs[2] = {NULL, y};
     CHECK_OK(hipdnnBackendExecute(h, p, pt_pack(2, uids, ok_ptrs, NULL)));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "for tensor uid 1 is not aligned to 64 bytes", hipdnnBackendExecute(h, p, pt_pack(2, uids, bad_ptrs, NULL)));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "for tensor uid 1 is not aligned to 64 bytes",
+              hipdnnBackendExecute(h, p, pt_pack(2, uids, bad_ptrs, NULL)));
     CHECK_OK(hipdnnBackendExecute(h, p, pt_pack(2, uids, null_ptrs, NULL)));
     /* without an explicit alignment a tensor needs the default 16 bytes */
     hipdnnBackendDescriptor_t g16 = pt_pointwise_graph(h, NULL);
@@ -180,7 +236,8 @@ static void alignment(hipdnnHandle_t h) {
     void* ok16[2] = {buf + 16, y};
     void* bad16[2] = {buf + 4, y};
     CHECK_OK(hipdnnBackendExecute(h, p16, pt_pack(2, uids, ok16, NULL)));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "for tensor uid 1 is not aligned to 16 bytes", hipdnnBackendExecute(h, p16, pt_pack(2, uids, bad16, NULL)));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "for tensor uid 1 is not aligned to 16 bytes",
+              hipdnnBackendExecute(h, p16, pt_pack(2, uids, bad16, NULL)));
     pt_release_all();
     free(buf);
 }

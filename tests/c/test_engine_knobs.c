@@ -23,32 +23,42 @@ static size_t put_string(uint8_t* b, size_t at, const char* s) {
     put32(b, at, (uint32_t)n);
     memcpy(b + at + 4, s, n + 1);
     at += 4 + n + 1;
-    while (at % 4) b[at++] = 0;
+    while (at % 4)
+        b[at++] = 0;
     return at;
 }
 
 /* Writes the buffer into b (zeroed, 8-byte aligned, >= 256 bytes) and returns its size. */
 static size_t knob_setting(uint8_t* b, const char* id, int type, int64_t iv, double dv, const char* sv) {
     memset(b, 0, 256);
-    put32(b, 0, 16);                                   /* root table at 16 */
-    put16(b, 4, 10); put16(b, 6, 16);                   /* KnobSetting vtable at 4 */
-    put16(b, 8, 4); put16(b, 10, 8); put16(b, 12, 12);
-    put32(b, 16, 16 - 4);                              /* table -> vtable */
+    put32(b, 0, 16); /* root table at 16 */
+    put16(b, 4, 10);
+    put16(b, 6, 16); /* KnobSetting vtable at 4 */
+    put16(b, 8, 4);
+    put16(b, 10, 8);
+    put16(b, 12, 12);
+    put32(b, 16, 16 - 4); /* table -> vtable */
     b[24] = (uint8_t)type;
-    put32(b, 28, 40 - 28);                             /* value -> value table at 40 */
+    put32(b, 28, 40 - 28); /* value -> value table at 40 */
     size_t next;
     if (type == KV_STRING) {
-        put16(b, 32, 6); put16(b, 34, 8); put16(b, 36, 4); /* StringValue vtable */
+        put16(b, 32, 6);
+        put16(b, 34, 8);
+        put16(b, 36, 4); /* StringValue vtable */
         put32(b, 40, 40 - 32);
         next = 48;
     } else {
-        put16(b, 32, 6); put16(b, 34, 16); put16(b, 36, 8); /* Int/FloatValue vtable */
+        put16(b, 32, 6);
+        put16(b, 34, 16);
+        put16(b, 36, 8); /* Int/FloatValue vtable */
         put32(b, 40, 40 - 32);
-        if (type == KV_INT) memcpy(b + 48, &iv, 8);
-        else memcpy(b + 48, &dv, 8);
+        if (type == KV_INT)
+            memcpy(b + 48, &iv, 8);
+        else
+            memcpy(b + 48, &dv, 8);
         next = 56;
     }
-    put32(b, 20, (uint32_t)(next - 20));               /* knob_id */
+    put32(b, 20, (uint32_t)(next - 20)); /* knob_id */
     next = put_string(b, next, id);
     if (type == KV_STRING) {
         put32(b, 44, (uint32_t)(next - 44));
@@ -63,8 +73,9 @@ static hipdnnBackendDescriptor_t find_knob(hipdnnBackendDescriptor_t* infos, int
     for (int64_t i = 0; i < n; i++) {
         char buf[128];
         int64_t len = 0;
-        if (hipdnnBackendGetAttribute(infos[i], HIPDNN_ATTR_KNOB_INFO_TYPE, HIPDNN_TYPE_CHAR, sizeof buf, &len, buf) == HIPDNN_STATUS_SUCCESS &&
-            strcmp(buf, id) == 0)
+        if (hipdnnBackendGetAttribute(infos[i], HIPDNN_ATTR_KNOB_INFO_TYPE, HIPDNN_TYPE_CHAR, sizeof buf, &len, buf)
+                == HIPDNN_STATUS_SUCCESS
+            && strcmp(buf, id) == 0)
             return infos[i];
     }
     TU_FAIL("no knob %s", id);
@@ -84,7 +95,8 @@ static void check_demo_a(hipdnnBackendDescriptor_t e) {
     hipdnnBackendDescriptor_t infos[3] = {NULL, NULL, NULL};
     CHECK_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_KNOB_INFO, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 3, &n, infos));
     CHECK_EQ_INT(n, 3);
-    for (int i = 0; i < 3; i++) pt_track(infos[i]);
+    for (int i = 0; i < 3; i++)
+        pt_track(infos[i]);
     /* knob descriptors are finalized: reading works, setting does not */
     hipdnnBackendDescriptor_t k = find_knob(infos, 3, "test.knobs.tile_size");
     if (k) {
@@ -95,7 +107,10 @@ static void check_demo_a(hipdnnBackendDescriptor_t e) {
         CHECK_OK(hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_DEFAULT_VALUE, HIPDNN_TYPE_INT64, 1, &cnt, &v));
         CHECK_EQ_INT(v, 64);
         double dv = 0;
-        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "KnobDescriptor::getAttribute() failed: HIPDNN_ATTR_KNOB_INFO_DEFAULT_VALUE holds a HIPDNN_TYPE_INT64 value; read it as HIPDNN_TYPE_INT64", hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_DEFAULT_VALUE, HIPDNN_TYPE_DOUBLE, 1, &cnt, &dv));
+        CHECK_ERR(
+            HIPDNN_STATUS_BAD_PARAM,
+            "KnobDescriptor::getAttribute() failed: HIPDNN_ATTR_KNOB_INFO_DEFAULT_VALUE holds a HIPDNN_TYPE_INT64 value; read it as HIPDNN_TYPE_INT64",
+            hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_DEFAULT_VALUE, HIPDNN_TYPE_DOUBLE, 1, &cnt, &dv));
         CHECK_OK(hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_MINIMUM_VALUE, HIPDNN_TYPE_INT64, 1, &cnt, &v));
         CHECK_EQ_INT(v, 16);
         CHECK_OK(hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_MAXIMUM_VALUE, HIPDNN_TYPE_INT64, 1, &cnt, &v));
@@ -108,7 +123,8 @@ static void check_demo_a(hipdnnBackendDescriptor_t e) {
         CHECK_OK(hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_DESCRIPTION, HIPDNN_TYPE_CHAR, sizeof desc, &cnt, desc));
         CHECK_STREQ(desc, "tile edge in elements");
         v = 32;
-        CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "KnobDescriptor::setAttribute() failed: Already finalized.", hipdnnBackendSetAttribute(k, HIPDNN_ATTR_KNOB_INFO_STRIDE, HIPDNN_TYPE_INT64, 1, &v));
+        CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "KnobDescriptor::setAttribute() failed: Already finalized.",
+                  hipdnnBackendSetAttribute(k, HIPDNN_ATTR_KNOB_INFO_STRIDE, HIPDNN_TYPE_INT64, 1, &v));
     }
     k = find_knob(infos, 3, "test.knobs.alpha");
     if (k) {
@@ -146,15 +162,19 @@ static void check_demo_a(hipdnnBackendDescriptor_t e) {
         CHECK_EQ_INT(cnt, 9);
         CHECK_OK(hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_VALID_VALUES_STRING, HIPDNN_TYPE_CHAR, 2, &cnt, s));
         CHECK_STREQ(s, "accurate");
-        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "KnobDescriptor::getAttribute() failed: string 3 requested, the knob has 2 valid strings", hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_VALID_VALUES_STRING, HIPDNN_TYPE_CHAR, 3, &cnt, s));
+        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+                  "KnobDescriptor::getAttribute() failed: string 3 requested, the knob has 2 valid strings",
+                  hipdnnBackendGetAttribute(k, HIPDNN_ATTR_KNOB_INFO_VALID_VALUES_STRING, HIPDNN_TYPE_CHAR, 3, &cnt, s));
         CHECK_EQ_INT(knob_count(k, HIPDNN_ATTR_KNOB_INFO_MINIMUM_VALUE, HIPDNN_TYPE_INT64), 0);
     }
 
     /* serialized knobs: one Knob flatbuffer per knob, naming it */
     hipdnnBackendFlatbufferData_t blobs[3];
-    CHECK_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_KNOB_INFO_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 0, &n, NULL));
+    CHECK_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_KNOB_INFO_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 0, &n,
+                                       NULL));
     CHECK_EQ_INT(n, 3);
-    CHECK_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_KNOB_INFO_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 3, &n, blobs));
+    CHECK_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_KNOB_INFO_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 3, &n,
+                                       blobs));
     const char* ids[3] = {"test.knobs.tile_size", "test.knobs.alpha", "test.knobs.mode"};
     for (int j = 0; j < 3; j++) {
         int found = 0;
@@ -163,18 +183,21 @@ static void check_demo_a(hipdnnBackendDescriptor_t e) {
             const char* p = (const char*)blobs[i].ptr;
             size_t m = strlen(ids[j]);
             for (size_t o = 0; p && o + m <= blobs[i].size; o++)
-                if (memcmp(p + o, ids[j], m) == 0) found++;
+                if (memcmp(p + o, ids[j], m) == 0)
+                    found++;
         }
         tu_checks++;
-        if (found != 1) TU_FAIL("%s found %d times in the serialized knobs", ids[j], found);
+        if (found != 1)
+            TU_FAIL("%s found %d times in the serialized knobs", ids[j], found);
     }
 
     hipdnnBackendBehaviorNote_t notes[8];
     CHECK_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, HIPDNN_TYPE_BEHAVIOR_NOTE, 8, &n, notes));
     CHECK_EQ_INT(n, 2);
     if (n == 2) {
-        CHECK((notes[0] == HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION && notes[1] == HIPDNN_BEHAVIOR_NOTE_SUPPORTS_GRAPH_CAPTURE) ||
-              (notes[1] == HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION && notes[0] == HIPDNN_BEHAVIOR_NOTE_SUPPORTS_GRAPH_CAPTURE));
+        CHECK(
+            (notes[0] == HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION && notes[1] == HIPDNN_BEHAVIOR_NOTE_SUPPORTS_GRAPH_CAPTURE)
+            || (notes[1] == HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION && notes[0] == HIPDNN_BEHAVIOR_NOTE_SUPPORTS_GRAPH_CAPTURE));
     }
     char name[64];
     CHECK_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &n, name));
@@ -186,7 +209,8 @@ static void check_demo_b(hipdnnBackendDescriptor_t e) {
     hipdnnBackendDescriptor_t infos[3] = {NULL, NULL, NULL};
     CHECK_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_KNOB_INFO, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 3, &n, infos));
     CHECK_EQ_INT(n, 3);
-    for (int i = 0; i < 3; i++) pt_track(infos[i]);
+    for (int i = 0; i < 3; i++)
+        pt_track(infos[i]);
     hipdnnBackendDescriptor_t k = find_knob(infos, 3, "test.knobs.split_k");
     if (k) {
         bool dep = false;
@@ -210,7 +234,9 @@ static void check_demo_b(hipdnnBackendDescriptor_t e) {
     hipdnnBackendBehaviorNote_t notes[8];
     CHECK_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, HIPDNN_TYPE_BEHAVIOR_NOTE, 8, &n, notes));
     CHECK_EQ_INT(n, 2);
-    if (n == 2) CHECK(notes[0] + notes[1] == HIPDNN_BEHAVIOR_NOTE_REQUIRES_LAYOUT_TRANSFORM + HIPDNN_BEHAVIOR_NOTE_EXTERNAL_LIBRARY_DEPENDENCY);
+    if (n == 2)
+        CHECK(notes[0] + notes[1]
+              == HIPDNN_BEHAVIOR_NOTE_REQUIRES_LAYOUT_TRANSFORM + HIPDNN_BEHAVIOR_NOTE_EXTERNAL_LIBRARY_DEPENDENCY);
 }
 
 /* ---- knob settings --------------------------------------------------------------------------- */
@@ -240,15 +266,16 @@ static hipdnnStatus_t with_choice(hipdnnBackendDescriptor_t e, hipdnnBackendDesc
 }
 
 /* Same with a serialized KnobSetting. */
-static hipdnnStatus_t with_blob(hipdnnBackendDescriptor_t e, const char* id, int type, int64_t iv, double dv,
-                                const char* sv, char* err, size_t n) {
+static hipdnnStatus_t with_blob(hipdnnBackendDescriptor_t e, const char* id, int type, int64_t iv, double dv, const char* sv,
+                                char* err, size_t n) {
     static uint64_t storage[64];
     uint8_t* b = (uint8_t*)storage;
     size_t size = knob_setting(b, id, type, iv, dv, sv);
     hipdnnBackendFlatbufferData_t fb = {b, size};
     hipdnnBackendDescriptor_t c = pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
     CHECK_OK(hipdnnBackendSetAttribute(c, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &e));
-    CHECK_OK(hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &fb));
+    CHECK_OK(
+        hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &fb));
     memset(b, 0xAB, size); /* the backend copied it */
     hipdnnStatus_t st = hipdnnBackendFinalize(c);
     pt_take_error(err, n);
@@ -260,15 +287,16 @@ static hipdnnStatus_t with_blob(hipdnnBackendDescriptor_t e, const char* id, int
     return st;
 }
 
-#define ACCEPT(call)                                                                     \
-    do {                                                                                 \
-        CHECK_STATUS(HIPDNN_STATUS_SUCCESS, call);                                       \
-        if (err[0]) printf("unexpected message for %s: %s\n", #call, err);               \
+#define ACCEPT(call)                                               \
+    do {                                                           \
+        CHECK_STATUS(HIPDNN_STATUS_SUCCESS, call);                 \
+        if (err[0])                                                \
+            printf("unexpected message for %s: %s\n", #call, err); \
     } while (0)
-#define REJECT(knob, call)                                                               \
-    do {                                                                                 \
-        CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, call);                                     \
-        CHECK_CONTAINS(err, knob);                                                       \
+#define REJECT(knob, call)                           \
+    do {                                             \
+        CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, call); \
+        CHECK_CONTAINS(err, knob);                   \
     } while (0)
 
 static void check_constraints(hipdnnBackendDescriptor_t e) {
@@ -280,21 +308,35 @@ static void check_constraints(hipdnnBackendDescriptor_t e) {
     double dv;
 
     /* KNOB_CHOICE descriptors */
-    iv = 55; ACCEPT(with_choice(e, choice(I, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
-    iv = 0; ACCEPT(with_choice(e, choice(I, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
-    iv = 100; ACCEPT(with_choice(e, choice(I, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
-    iv = 57; REJECT(I, with_choice(e, choice(I, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
-    iv = 105; REJECT(I, with_choice(e, choice(I, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
-    iv = -5; REJECT(I, with_choice(e, choice(I, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
-    dv = 2.5; REJECT(I, with_choice(e, choice(I, HIPDNN_TYPE_DOUBLE, &dv, 1), err, sizeof err));
-    dv = 7.25; ACCEPT(with_choice(e, choice(F, HIPDNN_TYPE_DOUBLE, &dv, 1), err, sizeof err));
-    dv = 10.5; REJECT(F, with_choice(e, choice(F, HIPDNN_TYPE_DOUBLE, &dv, 1), err, sizeof err));
-    dv = -0.5; REJECT(F, with_choice(e, choice(F, HIPDNN_TYPE_DOUBLE, &dv, 1), err, sizeof err));
-    iv = 5; REJECT(F, with_choice(e, choice(F, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
+    iv = 55;
+    ACCEPT(with_choice(e, choice(I, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
+    iv = 0;
+    ACCEPT(with_choice(e, choice(I, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
+    iv = 100;
+    ACCEPT(with_choice(e, choice(I, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
+    iv = 57;
+    REJECT(I, with_choice(e, choice(I, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
+    iv = 105;
+    REJECT(I, with_choice(e, choice(I, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
+    iv = -5;
+    REJECT(I, with_choice(e, choice(I, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
+    dv = 2.5;
+    REJECT(I, with_choice(e, choice(I, HIPDNN_TYPE_DOUBLE, &dv, 1), err, sizeof err));
+    dv = 7.25;
+    ACCEPT(with_choice(e, choice(F, HIPDNN_TYPE_DOUBLE, &dv, 1), err, sizeof err));
+    dv = 10.5;
+    REJECT(F, with_choice(e, choice(F, HIPDNN_TYPE_DOUBLE, &dv, 1), err, sizeof err));
+    dv = -0.5;
+    REJECT(F, with_choice(e, choice(F, HIPDNN_TYPE_DOUBLE, &dv, 1), err, sizeof err));
+    iv = 5;
+    REJECT(F, with_choice(e, choice(F, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
     ACCEPT(with_choice(e, choice(S, HIPDNN_TYPE_CHAR, "gamma", 5), err, sizeof err));
     REJECT(S, with_choice(e, choice(S, HIPDNN_TYPE_CHAR, "delta", 5), err, sizeof err));
-    iv = 1; REJECT(S, with_choice(e, choice(S, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
-    iv = 5; REJECT("constraint.no_such_knob", with_choice(e, choice("constraint.no_such_knob", HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
+    iv = 1;
+    REJECT(S, with_choice(e, choice(S, HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
+    iv = 5;
+    REJECT("constraint.no_such_knob",
+           with_choice(e, choice("constraint.no_such_knob", HIPDNN_TYPE_INT64, &iv, 1), err, sizeof err));
 
     /* the same through serialized KnobSetting flatbuffers */
     ACCEPT(with_blob(e, I, KV_INT, 55, 0, NULL, err, sizeof err));
@@ -314,15 +356,26 @@ static void check_constraints(hipdnnBackendDescriptor_t e) {
     uint8_t junk[24];
     memset(junk, 0x7F, sizeof junk);
     hipdnnBackendFlatbufferData_t bad = {junk, sizeof junk};
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::setAttribute() failed: HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE element 0: KnobSetting buffer (24 bytes) does not verify: KnobSetting root at 2139062143 (1 bytes) exceeds 24-byte buffer", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &bad));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineConfigDescriptor::setAttribute() failed: HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE element 0: KnobSetting buffer (24 bytes) does not verify: KnobSetting root at 2139062143 (1 bytes) exceeds 24-byte buffer",
+        hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &bad));
     bad.size = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::setAttribute() failed: HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE element 0 has size 0", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &bad));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineConfigDescriptor::setAttribute() failed: HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE element 0 has size 0",
+        hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &bad));
     hipdnnBackendFlatbufferData_t null_ptr = {NULL, 16};
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1, &null_ptr));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnBackendSetAttribute(c, HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT, 1,
+                                           &null_ptr));
     tu_clear_last_error();
     /* an unfinalized knob choice cannot be set */
     hipdnnBackendDescriptor_t open_choice = pt_new(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "EngineConfigDescriptor::setAttribute() failed: the HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR given for HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES is not finalized", hipdnnBackendSetAttribute(c, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &open_choice));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED,
+        "EngineConfigDescriptor::setAttribute() failed: the HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR given for HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES is not finalized",
+        hipdnnBackendSetAttribute(c, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &open_choice));
 }
 
 int main(void) {

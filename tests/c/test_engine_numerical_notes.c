@@ -32,7 +32,8 @@ static void plan_json(hipdnnBackendDescriptor_t plan, char* out, size_t n) {
     CHECK_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, HIPDNN_TYPE_CHAR, 0, &len, NULL));
     CHECK(len > 0 && (size_t)len < n);
     if (len > 0 && (size_t)len < n)
-        CHECK_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, HIPDNN_TYPE_CHAR, (int64_t)n, &len, out));
+        CHECK_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, HIPDNN_TYPE_CHAR, (int64_t)n,
+                                           &len, out));
 }
 
 int main(void) {
@@ -96,12 +97,15 @@ int main(void) {
     CHECK_CONTAINS(json, "\"knobs\":[{\"id\":\"test.knobs.mode\",\"value\":\"accurate\"}]");
     CHECK_CONTAINS(json, "\"workspace_size\":0");
     CHECK_CONTAINS(json, "\"numerical_notes\":[\"HIPDNN_NUMERICAL_NOTE_TENSOR_CORE\"]");
-    CHECK_CONTAINS(json, "\"behavior_notes\":[\"HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION\",\"HIPDNN_BEHAVIOR_NOTE_SUPPORTS_GRAPH_CAPTURE\"]");
+    CHECK_CONTAINS(
+        json,
+        "\"behavior_notes\":[\"HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION\",\"HIPDNN_BEHAVIOR_NOTE_SUPPORTS_GRAPH_CAPTURE\"]");
     CHECK_CONTAINS(json, "\"deserialized\":false");
     /* Unfinalized: NOT_INITIALIZED-class refusal, with the attribute named. */
     hipdnnBackendDescriptor_t raw = pt_new(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
     int64_t len = 0;
-    hipdnnStatus_t rs = hipdnnBackendGetAttribute(raw, HIPDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, HIPDNN_TYPE_CHAR, 0, &len, NULL);
+    hipdnnStatus_t rs =
+        hipdnnBackendGetAttribute(raw, HIPDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, HIPDNN_TYPE_CHAR, 0, &len, NULL);
     CHECK(rs != HIPDNN_STATUS_SUCCESS);
     tu_clear_last_error();
 

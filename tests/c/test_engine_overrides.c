@@ -15,9 +15,8 @@ static float xs[120], ys[120];
 
 /* A finalized pack over uids 1, 2 with the given overrides (n = 0: none); returns the finalize
  * status and the pack in *out. */
-static hipdnnStatus_t override_pack(int n, const int64_t* ids, const int64_t* lens, int64_t nvals,
-                                    const int64_t* shapes, const int64_t* strides,
-                                    hipdnnBackendDescriptor_t* out) {
+static hipdnnStatus_t override_pack(int n, const int64_t* ids, const int64_t* lens, int64_t nvals, const int64_t* shapes,
+                                    const int64_t* strides, hipdnnBackendDescriptor_t* out) {
     int64_t uids[2] = {1, 2};
     void* ptrs[2] = {xs, ys};
     void* ws = NULL;
@@ -42,7 +41,8 @@ typedef struct {
 
 static stats_t stats(hipdnnTestGetExecuteStats_fn fn) {
     stats_t s = {0, 0, 0};
-    if (fn) fn(&s.plain, &s.overrides, &s.last_num);
+    if (fn)
+        fn(&s.plain, &s.overrides, &s.last_num);
     return s;
 }
 
@@ -66,22 +66,26 @@ int main(void) {
     int64_t ids[8];
     int n = pt_rank(gover, -1, NULL, ids, 8);
     CHECK_EQ_INT(n, 2);
-    for (int i = 0; i < n; i++) CHECK(ids[i] == -12 || ids[i] == -15);
+    for (int i = 0; i < n; i++)
+        CHECK(ids[i] == -12 || ids[i] == -15);
     CHECK_EQ_INT(pt_rank(gplain, -1, NULL, ids, 8), 4);
     hipdnnStatus_t st;
     char err[HIPDNN_ERROR_STRING_MAX_LENGTH];
     pt_engine(gover, -13, &st);
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, st);
-    CHECK_STREQ(pt_take_error(err, sizeof err), "EngineDescriptor::finalize() failed: Engine id is not in a valid range of engine IDs");
+    CHECK_STREQ(pt_take_error(err, sizeof err),
+                "EngineDescriptor::finalize() failed: Engine id is not in a valid range of engine IDs");
     pt_engine(gover, -14, &st);
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, st);
-    CHECK_STREQ(pt_take_error(err, sizeof err), "EngineDescriptor::finalize() failed: Engine id is not in a valid range of engine IDs");
+    CHECK_STREQ(pt_take_error(err, sizeof err),
+                "EngineDescriptor::finalize() failed: Engine id is not in a valid range of engine IDs");
 
     /* an override plan: overrides reach the override entry, verbatim */
     hipdnnBackendDescriptor_t plan = pt_plan_for(gover, -12);
     bool flag = false;
     int64_t cnt = 0;
-    CHECK_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, &cnt, &flag));
+    CHECK_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1,
+                                       &cnt, &flag));
     CHECK(flag);
     stats_t before = stats(ovr_stats);
     hipdnnBackendDescriptor_t pack = NULL;
@@ -127,15 +131,18 @@ int main(void) {
     CHECK_OK(override_pack(1, oid1, len1, 4, shp1, str1, &pack));
     hipdnnBackendDescriptor_t plain_plan = pt_plan_for(gplain, -12);
     stats_t b2 = stats(ovr_stats);
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "execute-time shape overrides: the execution plan for engine", hipdnnBackendExecute(h, plain_plan, pack));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "execute-time shape overrides: the execution plan for engine",
+              hipdnnBackendExecute(h, plain_plan, pack));
     stats_t a2 = stats(ovr_stats);
     CHECK(a2.plain == b2.plain && a2.overrides == b2.overrides);
     /* the liar and the 1.0.0 plugin never see override executes, nor a silent plain call */
     hipdnnBackendDescriptor_t liar_plan = pt_plan_for(gplain, -14);
     hipdnnBackendDescriptor_t omit_plan = pt_plan_for(gplain, -13);
     stats_t lb = stats(liar_stats), ob = stats(omit_stats);
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "execute-time shape overrides: the execution plan for engine", hipdnnBackendExecute(h, liar_plan, pack));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "execute-time shape overrides: the execution plan for engine", hipdnnBackendExecute(h, omit_plan, pack));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "execute-time shape overrides: the execution plan for engine",
+              hipdnnBackendExecute(h, liar_plan, pack));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "execute-time shape overrides: the execution plan for engine",
+              hipdnnBackendExecute(h, omit_plan, pack));
     stats_t la = stats(liar_stats), oa = stats(omit_stats);
     CHECK(la.plain == lb.plain && la.overrides == lb.overrides);
     CHECK(oa.plain == ob.plain && oa.overrides == ob.overrides);
@@ -157,7 +164,8 @@ int main(void) {
         CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_LENGTHS_EXT, HIPDNN_TYPE_INT64, 2, lens_two));
         CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_SHAPES_EXT, HIPDNN_TYPE_INT64, 4, shp1));
         CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_STRIDES_EXT, HIPDNN_TYPE_INT64, 4, str1));
-        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: 1 override ids but 2 override lengths", hipdnnBackendFinalize(v));
+        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: 1 override ids but 2 override lengths",
+                  hipdnnBackendFinalize(v));
     }
     const int64_t len3[1] = {3};
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, override_pack(1, oid1, len3, 4, shp1, str1, &v)); /* 4 values, rank 3 */

@@ -23,7 +23,8 @@ int main(void) {
     int64_t ids[8];
     int n = pt_rank(g, -1, NULL, ids, 8);
     CHECK_EQ_INT(n, 3);
-    for (int i = 0; i < n; i++) CHECK(ids[i] == -25 || ids[i] == -24 || ids[i] == PT_ID_GOOD);
+    for (int i = 0; i < n; i++)
+        CHECK(ids[i] == -25 || ids[i] == -24 || ids[i] == PT_ID_GOOD);
     hipdnnStatus_t st;
     pt_engine(g, -13, &st);
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, st);
@@ -44,7 +45,8 @@ int main(void) {
     void* ptrs[3] = {x, y, scalar};
     hipdnnBackendDescriptor_t plan = pt_plan_for(g, -25);
     hipdnnBackendDescriptor_t pack = pt_pack(3, uids, ptrs, NULL);
-    if (clear) clear();
+    if (clear)
+        clear();
     CHECK_OK(hipdnnBackendExecute(h, plan, pack));
     float got = 0;
     if (last) {

@@ -26,15 +26,21 @@ int main(void) {
     CHECK_OK(hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &size, NULL));
     CHECK(size > 0);
     uint8_t* blob = (uint8_t*)malloc(size + 16);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedExecutionPlan_ext: the buffer holds ", hipdnnBackendGetSerializedExecutionPlan_ext(plan, size - 1, &size2, blob));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedExecutionPlan_ext: the buffer holds ",
+              hipdnnBackendGetSerializedExecutionPlan_ext(plan, size - 1, &size2, blob));
     CHECK_OK(hipdnnBackendGetSerializedExecutionPlan_ext(plan, size + 16, &size2, blob));
     CHECK_EQ_INT(size2, size);
-    if (live) CHECK_EQ_INT(live(HIPDNN_TEST_LIVE_SERIALIZED_CONTEXTS), 0);
+    if (live)
+        CHECK_EQ_INT(live(HIPDNN_TEST_LIVE_SERIALIZED_CONTEXTS), 0);
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetSerializedExecutionPlan_ext(NULL, 0, &size2, NULL));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, NULL, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendGetSerializedExecutionPlan_ext: Descriptor type mismatch: HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR is not an execution plan", hipdnnBackendGetSerializedExecutionPlan_ext(g, 0, &size2, NULL));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "hipdnnBackendGetSerializedExecutionPlan_ext: Descriptor type mismatch: HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR is not an execution plan",
+        hipdnnBackendGetSerializedExecutionPlan_ext(g, 0, &size2, NULL));
     hipdnnBackendDescriptor_t open_plan = pt_new(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor: the plan is not finalized", hipdnnBackendGetSerializedExecutionPlan_ext(open_plan, 0, &size2, NULL));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor: the plan is not finalized",
+              hipdnnBackendGetSerializedExecutionPlan_ext(open_plan, 0, &size2, NULL));
 
     /* restore on the same handle and execute */
     hipdnnBackendDescriptor_t restored = NULL;
@@ -51,14 +57,20 @@ int main(void) {
         CHECK(again > 0);
     }
     hipdnnBackendDescriptor_t none = NULL;
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendCreateAndDeserializeExecutionPlan_ext(NULL, &none, blob, size));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnBackendCreateAndDeserializeExecutionPlan_ext(NULL, &none, blob, size));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, NULL, blob, size));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, NULL, size));
     tu_clear_last_error();
     uint8_t junk[64];
     memset(junk, 0x5A, sizeof junk);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "serialized execution plan: serialized execution plan: SerializedExecutionPlan root at 1515870810 (1 bytes) exceeds 64-byte buffer", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, junk, sizeof junk));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "serialized execution plan: serialized execution plan: tensor_uids at 580 (1 bytes) exceeds 300-byte buffer", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, blob, size / 2));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "serialized execution plan: serialized execution plan: SerializedExecutionPlan root at 1515870810 (1 bytes) exceeds 64-byte buffer",
+        hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, junk, sizeof junk));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "serialized execution plan: serialized execution plan: tensor_uids at 580 (1 bytes) exceeds 300-byte buffer",
+              hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, blob, size / 2));
     CHECK(none == NULL);
 
     /* graph-and-plan container */
@@ -66,7 +78,8 @@ int main(void) {
     CHECK_OK(hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, plan, 0, &csize, NULL));
     uint8_t* container = (uint8_t*)malloc(csize);
     size_t csize2 = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: the buffer holds ", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, plan, csize - 1, &csize2, container));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: the buffer holds ",
+              hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, plan, csize - 1, &csize2, container));
     CHECK_OK(hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, plan, csize, &csize2, container));
     CHECK_EQ_INT(csize2, csize);
     int flags = 0;
@@ -75,7 +88,8 @@ int main(void) {
     hipdnnBackendDescriptor_t from_container = NULL;
     CHECK_OK(hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &from_container, container, csize));
     pt_track(from_container);
-    if (from_container) CHECK_OK(hipdnnBackendExecute(h, from_container, pack));
+    if (from_container)
+        CHECK_OK(hipdnnBackendExecute(h, from_container, pack));
     hipdnnBackendDescriptor_t g2 = NULL;
     CHECK_OK(hipdnnBackendCreateAndDeserializeGraph_ext(&g2, container, csize));
     pt_track(g2);
@@ -86,15 +100,22 @@ int main(void) {
     CHECK_OK(hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, gsize, &gsize, graph_only));
     CHECK_OK(hipdnnBackendGetSerializedBinaryContents_ext(graph_only, gsize, &flags));
     CHECK_EQ_INT(flags, HIPDNN_SERIALIZED_CONTENT_GRAPH);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "the graph-and-plan container holds no execution plan", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, graph_only, gsize));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "the graph-and-plan container holds no execution plan",
+              hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, graph_only, gsize));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetSerializedBinaryContents_ext(NULL, gsize, &flags));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetSerializedBinaryContents_ext(graph_only, gsize, NULL));
     tu_clear_last_error();
 
     /* a plugin without the serialization entry points */
     hipdnnBackendDescriptor_t kplan = pt_plan_for(g, -8);
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "plugin test_knobs_plugin does not export hipdnnEnginePluginSerializeExecutionContext, hipdnnEnginePluginDestroySerializedExecutionContext, hipdnnEnginePluginCreateExecutionContextFromSerialized (plan serialization needs all three entry points", hipdnnBackendGetSerializedExecutionPlan_ext(kplan, 0, &size2, NULL));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "plugin test_knobs_plugin does not export hipdnnEnginePluginSerializeExecutionContext, hipdnnEnginePluginDestroySerializedExecutionContext, hipdnnEnginePluginCreateExecutionContextFromSerialized (plan serialization needs all three entry points", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, kplan, 0, &size2, NULL));
+    CHECK_ERR(
+        HIPDNN_STATUS_NOT_SUPPORTED,
+        "plugin test_knobs_plugin does not export hipdnnEnginePluginSerializeExecutionContext, hipdnnEnginePluginDestroySerializedExecutionContext, hipdnnEnginePluginCreateExecutionContextFromSerialized (plan serialization needs all three entry points",
+        hipdnnBackendGetSerializedExecutionPlan_ext(kplan, 0, &size2, NULL));
+    CHECK_ERR(
+        HIPDNN_STATUS_NOT_SUPPORTED,
+        "plugin test_knobs_plugin does not export hipdnnEnginePluginSerializeExecutionContext, hipdnnEnginePluginDestroySerializedExecutionContext, hipdnnEnginePluginCreateExecutionContextFromSerialized (plan serialization needs all three entry points",
+        hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, kplan, 0, &size2, NULL));
 
     /* restore on another handle: bound to it */
     hipdnnHandle_t h3 = pt_create(NULL, 0);
@@ -116,12 +137,19 @@ int main(void) {
     CHECK_OK(hipdnnBackendExecute(h2, plan_h2, pack));
     int64_t contexts = live ? live(HIPDNN_TEST_LIVE_EXECUTION_CONTEXTS) : 0;
     CHECK_OK(hipdnnDestroy(h2));
-    if (live) CHECK_EQ_INT(live(HIPDNN_TEST_LIVE_EXECUTION_CONTEXTS), contexts - 2);
+    if (live)
+        CHECK_EQ_INT(live(HIPDNN_TEST_LIVE_EXECUTION_CONTEXTS), contexts - 2);
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "was already destroyed", hipdnnBackendExecute(h2, plan_h2, pack)); /* stale handle value */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute with a handle other than the plan's: the handle this plan was built with was destroyed", hipdnnBackendExecute(h, plan_h2, pack));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute with a handle other than the plan's: the handle this plan was built with was destroyed", hipdnnBackendExecute(h, plan_h2_restored, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "hipdnnBackendExecute with a handle other than the plan's: the handle this plan was built with was destroyed",
+              hipdnnBackendExecute(h, plan_h2, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "hipdnnBackendExecute with a handle other than the plan's: the handle this plan was built with was destroyed",
+              hipdnnBackendExecute(h, plan_h2_restored, pack));
     hipdnnHandle_t h4 = pt_create(NULL, 0);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute with a handle other than the plan's: the handle this plan was built with was destroyed", hipdnnBackendExecute(h4, plan_h2, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "hipdnnBackendExecute with a handle other than the plan's: the handle this plan was built with was destroyed",
+              hipdnnBackendExecute(h4, plan_h2, pack));
     CHECK_OK(hipdnnDestroy(h4));
 
     pt_release_all(); /* destroys plan_h2 and its graph after their handle: no crash */
@@ -142,7 +170,8 @@ int main(void) {
     none = NULL;
     hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &none, blob, size);
     char err[HIPDNN_ERROR_STRING_MAX_LENGTH];
-    printf("restoring a plan of an engine that is not loaded: %s: %s\n", hipdnnGetErrorString(st), pt_take_error(err, sizeof err));
+    printf("restoring a plan of an engine that is not loaded: %s: %s\n", hipdnnGetErrorString(st),
+           pt_take_error(err, sizeof err));
     CHECK(st != HIPDNN_STATUS_SUCCESS);
     CHECK(none == NULL);
     CHECK_OK(hipdnnDestroy(h));

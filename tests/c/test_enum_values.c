@@ -11,8 +11,7 @@
 
 #include "testutil.h"
 
-static void check_status(void)
-{
+static void check_status(void) {
     /* spec 2.1 hipdnnStatus_t; VERSION_MISMATCH: project decision (spec 4) */
     CHECK_EQ_INT(HIPDNN_STATUS_SUCCESS, 0);
     CHECK_EQ_INT(HIPDNN_STATUS_NOT_INITIALIZED, 1);
@@ -32,8 +31,7 @@ static void check_status(void)
     CHECK_EQ_INT(HIPDNN_STATUS_VERSION_MISMATCH, 15);
 }
 
-static void check_attribute_type(void)
-{
+static void check_attribute_type(void) {
     /* spec 2.2 hipdnnBackendAttributeType_t */
     CHECK_EQ_INT(HIPDNN_TYPE_HANDLE, 0);
     CHECK_EQ_INT(HIPDNN_TYPE_DATA_TYPE, 1);
@@ -74,8 +72,7 @@ static void check_attribute_type(void)
     CHECK_EQ_INT(HIPDNN_TYPE_ATTENTION_IMPLEMENTATION, 27);
 }
 
-static void check_descriptor_type(void)
-{
+static void check_descriptor_type(void) {
     /* spec 2.3 hipdnnBackendDescriptorType_t */
     CHECK_EQ_INT(HIPDNN_INVALID_TYPE_EXT, 0);
     CHECK_EQ_INT(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, 1);
@@ -122,8 +119,7 @@ static void check_descriptor_type(void)
     CHECK_EQ_INT(HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR_EXT, 22);
 }
 
-static void check_small_enums(void)
-{
+static void check_small_enums(void) {
     /* spec 2.4 heuristic mode, 2.6/2.7 plugin modes, 2.8 severity and callback mode, 2.9 behavior notes */
     CHECK_EQ_INT(HIPDNN_HEUR_MODE_FALLBACK, 0);
     CHECK_EQ_INT(HIPDNN_PLUGIN_LOADING_ADDITIVE, 0);
@@ -148,8 +144,7 @@ static void check_small_enums(void)
     CHECK_EQ_INT(HIPDNN_ERROR_STRING_MAX_LENGTH, 2048); /* spec 2.5 */
 }
 
-static void check_data_type(void)
-{
+static void check_data_type(void) {
     /* spec 2.10 hipdnnDataType_t */
     CHECK_EQ_INT(HIPDNN_DATA_FLOAT, 0);
     CHECK_EQ_INT(HIPDNN_DATA_DOUBLE, 1);
@@ -171,8 +166,7 @@ static void check_data_type(void)
     CHECK_EQ_INT(HIPDNN_DATA_FP8_E5M2_FNUZ, 17);
 }
 
-static void check_mode_enums(void)
-{
+static void check_mode_enums(void) {
     /* spec 2.11 mode enums */
     CHECK_EQ_INT(HIPDNN_CONVOLUTION, 0);
     CHECK_EQ_INT(HIPDNN_CROSS_CORRELATION, 1);
@@ -249,8 +243,7 @@ static void check_mode_enums(void)
     CHECK_EQ_INT(HIPDNN_MOE_GROUPED_MATMUL_MODE_SCATTER, 2);
 }
 
-static void check_operation_type(void)
-{
+static void check_operation_type(void) {
     /* spec 2.11 hipdnnOperationType_ext_t (21-23: project decision) */
     CHECK_EQ_INT(HIPDNN_OPERATION_TYPE_NOT_SET_EXT, 0);
     CHECK_EQ_INT(HIPDNN_OPERATION_TYPE_CONVOLUTION_FORWARD_EXT, 1);
@@ -279,8 +272,7 @@ static void check_operation_type(void)
     CHECK_EQ_INT(HIPDNN_OPERATION_TYPE_MOE_GROUPED_MATMUL_BWD_EXT, 23);
 }
 
-static void check_backend_h_enums(void)
-{
+static void check_backend_h_enums(void) {
     /* spec 2.12 enums declared in hipdnn_backend.h; hipdnnVersionKind_ext_t is the project extension */
     CHECK_EQ_INT(HIPDNN_SERIALIZED_CONTENT_GRAPH, 1);
     CHECK_EQ_INT(HIPDNN_SERIALIZED_CONTENT_EXECUTION_PLAN, 2);
@@ -297,8 +289,7 @@ static void check_backend_h_enums(void)
     CHECK_EQ_INT(HIPDNN_VERSION_KIND_GRAPH_SCHEMA_EXT, 5);
 }
 
-static void check_attribute_name(void)
-{
+static void check_attribute_name(void) {
     /* spec 2.13 hipdnnBackendAttributeName_t */
     CHECK_EQ_INT(HIPDNN_ATTR_ENGINEHEUR_MODE, 100);
     CHECK_EQ_INT(HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, 101);
@@ -651,8 +642,7 @@ static void check_attribute_name(void)
 
 /* Layouts the ABI fixes: enums are passed and stored as 4-byte ints (attribute payloads are
  * copied with these sizes), and the FlatBuffer reference struct is {ptr, size}. */
-static void check_sizes(void)
-{
+static void check_sizes(void) {
     CHECK_EQ_INT(sizeof(hipdnnStatus_t), 4);
     CHECK_EQ_INT(sizeof(hipdnnBackendAttributeName_t), 4);
     CHECK_EQ_INT(sizeof(hipdnnBackendAttributeType_t), 4);
@@ -690,8 +680,7 @@ static void check_sizes(void)
     CHECK_EQ_INT(offsetof(hipdnnBackendFlatbufferData_t, size), 8);
 }
 
-int main(void)
-{
+int main(void) {
     check_status();
     check_attribute_type();
     check_descriptor_type();

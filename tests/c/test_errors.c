@@ -217,7 +217,7 @@ static void check_threads(void) {
     char now[HIPDNN_ERROR_STRING_MAX_LENGTH];
     hipdnnPeekLastErrorString_ext(now, sizeof now);
     CHECK_STREQ(now, mine); /* the other thread's failure did not land here */
-    tu_clear_last_error();   /* clearing here does not clear the other thread's */
+    tu_clear_last_error(); /* clearing here does not clear the other thread's */
     pthread_barrier_wait(&barrier);
     pthread_join(t, NULL);
     pthread_barrier_destroy(&barrier);

@@ -79,7 +79,9 @@ static void same_answers(hipdnnHandle_t h, hipdnnBackendDescriptor_t g) {
     CHECK_OK(hipdnnSetUserLogCallback_ext(capture, HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_SYNC, &log_marker));
 
     CHECK_STREQ(fast_err, slow_err);
-    CHECK_CONTAINS(fast_err, "test_execute_fails_plugin: Failed to execute engine TEST_EXECUTE_FAILS_ENGINE. Status: HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR(3)");
+    CHECK_CONTAINS(
+        fast_err,
+        "test_execute_fails_plugin: Failed to execute engine TEST_EXECUTE_FAILS_ENGINE. Status: HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR(3)");
     CHECK_CONTAINS(fast_err, "fails every execution on purpose");
 
     /* Success leaves the last error alone on the fast path too. */
@@ -90,9 +92,12 @@ static void same_answers(hipdnnHandle_t h, hipdnnBackendDescriptor_t g) {
     CHECK_CONTAINS(pt_take_error(after, sizeof after), "not an execution plan"); /* still there */
 
     /* Garbage and NULL tokens get the Go path's statuses. */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "was never created or was destroyed long ago", hipdnnBackendExecute(h, (hipdnnBackendDescriptor_t)(uintptr_t)0xdeadbeef, pack));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendDescriptor_t 0x1 was never created or was destroyed long ago", hipdnnBackendExecute(h, good, (hipdnnBackendDescriptor_t)(uintptr_t)1));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "was never created or was destroyed long ago", hipdnnBackendExecute((hipdnnHandle_t)(uintptr_t)0xdeadbeef, good, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "was never created or was destroyed long ago",
+              hipdnnBackendExecute(h, (hipdnnBackendDescriptor_t)(uintptr_t)0xdeadbeef, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendDescriptor_t 0x1 was never created or was destroyed long ago",
+              hipdnnBackendExecute(h, good, (hipdnnBackendDescriptor_t)(uintptr_t)1));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "was never created or was destroyed long ago",
+              hipdnnBackendExecute((hipdnnHandle_t)(uintptr_t)0xdeadbeef, good, pack));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendExecute(h, good, NULL));
 
     /* A second handle runs the plan through its own plugin handle (the Go path). */
@@ -164,7 +169,8 @@ static void destroy_while_executing(enum victim what) {
     if (what == PLAN) {
         CHECK_OK(hipdnnBackendDestroyDescriptor(untrack(plan)));
     } else if (what == PACKS) {
-        for (int i = 0; i < THREADS; i++) CHECK_OK(hipdnnBackendDestroyDescriptor(untrack(w[i].pack)));
+        for (int i = 0; i < THREADS; i++)
+            CHECK_OK(hipdnnBackendDestroyDescriptor(untrack(w[i].pack)));
     } else {
         CHECK_OK(hipdnnDestroy(h));
     }
@@ -175,7 +181,8 @@ static void destroy_while_executing(enum victim what) {
         pthread_join(t[i], NULL);
         ok += w[i].ok, bad += w[i].bad;
         if (w[i].other != 0)
-            TU_FAIL("destroying the %s: thread %d got %s %ld times", names[what], i, hipdnnGetErrorString(w[i].other_status), w[i].other);
+            TU_FAIL("destroying the %s: thread %d got %s %ld times", names[what], i, hipdnnGetErrorString(w[i].other_status),
+                    w[i].other);
         tu_checks++;
     }
     printf("destroying the %s under %d executing threads: %ld SUCCESS, %ld BAD_PARAM\n", names[what], THREADS, ok, bad);
@@ -184,7 +191,8 @@ static void destroy_while_executing(enum victim what) {
     /* the dead tokens stay dead */
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "was already destroyed", hipdnnBackendExecute(h, plan, w[0].pack));
     pt_release_all();
-    if (what != HANDLE) CHECK_OK(hipdnnDestroy(h));
+    if (what != HANDLE)
+        CHECK_OK(hipdnnDestroy(h));
 }
 
 int main(void) {

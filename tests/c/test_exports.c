@@ -62,11 +62,9 @@ static const char* const functions[] = {
 
 #define FUNCTION_COUNT (sizeof functions / sizeof functions[0])
 
-int main(void)
-{
+int main(void) {
     /* ISO C has no cast between function and object pointers; a union carries the address. */
-    union
-    {
+    union {
         hipdnnStatus_t (*fn)(hipdnnHandle_t*);
         void* object;
     } create;
@@ -98,8 +96,7 @@ int main(void)
         sym = dlsym(lib, functions[i]);
         if (sym == NULL) {
             const char* err = dlerror();
-            TU_FAIL("%s: missing symbol %s (%s)", self.dli_fname, functions[i],
-                    err ? err : "no error text");
+            TU_FAIL("%s: missing symbol %s (%s)", self.dli_fname, functions[i], err ? err : "no error text");
             continue;
         }
         /* dlsym also searches the library's dependencies; the definition must be the backend's. */
@@ -107,17 +104,17 @@ int main(void)
         if (dladdr(sym, &where) == 0)
             TU_FAIL("dladdr cannot place %s", functions[i]);
         else if (where.dli_fbase != self.dli_fbase)
-            TU_FAIL("%s is defined in %s, not in %s", functions[i],
-                    where.dli_fname ? where.dli_fname : "(unknown)", self.dli_fname);
+            TU_FAIL("%s is defined in %s, not in %s", functions[i], where.dli_fname ? where.dli_fname : "(unknown)",
+                    self.dli_fname);
     }
 
     /* The soname the build promises (and the name a loader asks for) maps to the same library. */
     by_soname = dlopen(kSoname, RTLD_NOW | RTLD_NOLOAD);
     tu_checks++;
     if (by_soname != lib)
-        TU_FAIL("dlopen(\"%s\", RTLD_NOLOAD) = %p, want the loaded %s (%p)", kSoname,
-                by_soname, self.dli_fname, lib);
-    if (by_soname != NULL) dlclose(by_soname);
+        TU_FAIL("dlopen(\"%s\", RTLD_NOLOAD) = %p, want the loaded %s (%p)", kSoname, by_soname, self.dli_fname, lib);
+    if (by_soname != NULL)
+        dlclose(by_soname);
 
     /* The Go runtime inside the library must not be unloaded; this only drops our reference. */
     dlclose(lib);

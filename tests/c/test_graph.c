@@ -42,7 +42,9 @@ static hipdnnBackendDescriptor_t make_pointwise(hipdnnPointwiseMode_t mode, cons
     hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in0));
-    if (in1) CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in1));
+    if (in1)
+        CHECK_OK(
+            hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in1));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &out));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
     CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
@@ -70,8 +72,10 @@ static void make_cbr(struct cbr* g) {
 }
 
 static void free_cbr(struct cbr* g) {
-    for (size_t i = 0; i < 3; i++) CHECK_OK(hipdnnBackendDestroyDescriptor(g->ops[i]));
-    for (size_t i = 0; i < 6; i++) CHECK_OK(hipdnnBackendDestroyDescriptor(g->t[i]));
+    for (size_t i = 0; i < 3; i++)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(g->ops[i]));
+    for (size_t i = 0; i < 6; i++)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(g->t[i]));
 }
 
 static int32_t op_type(hipdnnBackendDescriptor_t op) {
@@ -90,7 +94,8 @@ static int64_t op_count(hipdnnBackendDescriptor_t g) {
 static char* json_of(hipdnnBackendDescriptor_t g) {
     size_t size = 0;
     CHECK_OK(hipdnnBackendGetSerializedJsonGraph_ext(g, 0, &size, NULL));
-    if (size == 0) return NULL;
+    if (size == 0)
+        return NULL;
     char* s = malloc(size);
     size_t again = 0;
     CHECK_OK(hipdnnBackendGetSerializedJsonGraph_ext(g, size, &again, s));
@@ -116,11 +121,17 @@ static void check_attributes(hipdnnHandle_t h) {
     hipdnnBackendDescriptor_t g = NULL;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
     /* 33: nothing set */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_OPERATIONGRAPH_HANDLE", hipdnnBackendFinalize(g));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "GraphDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_OPERATIONGRAPH_HANDLE",
+              hipdnnBackendFinalize(g));
     /* 36: a handle but no operations */
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::finalize() failed: the graph has no operations (set HIPDNN_ATTR_OPERATIONGRAPH_OPS", hipdnnBackendFinalize(g));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "GraphDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_OPERATIONGRAPH_HANDLE cannot be read", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, NULL, &h));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "GraphDescriptor::finalize() failed: the graph has no operations (set HIPDNN_ATTR_OPERATIONGRAPH_OPS",
+              hipdnnBackendFinalize(g));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "GraphDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_OPERATIONGRAPH_HANDLE cannot be read",
+              hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, NULL, &h));
 
     /* Unset optionals before finalize: OPS count 0, data types and preferred engine count 0. */
     CHECK_EQ_INT(op_count(g), 0);
@@ -140,7 +151,8 @@ static void check_attributes(hipdnnHandle_t h) {
     CHECK_EQ_INT(pref, 77);
     bool flag = true;
     n = -1; /* the override flag defaults to false */
-    CHECK_OK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, &n, &flag));
+    CHECK_OK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, &n,
+                                       &flag));
     CHECK_EQ_INT(n, 1);
     CHECK(!flag);
 
@@ -149,13 +161,24 @@ static void check_attributes(hipdnnHandle_t h) {
     CHECK_EQ_INT(op_count(g), 1);
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &p.ops[1]));
     CHECK_EQ_INT(op_count(g), 3);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::setAttribute() failed: HIPDNN_ATTR_OPERATIONGRAPH_OPS takes at least 1 element(s), got 0", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &p.ops[0]));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_OPERATIONGRAPH_OPS takes HIPDNN_TYPE_BACKEND_DESCRIPTOR, not HIPDNN_TYPE_INT64", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_INT64, 1, &p.ops[0]));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "GraphDescriptor::setAttribute() failed: HIPDNN_ATTR_OPERATIONGRAPH_OPS takes at least 1 element(s), got 0",
+              hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &p.ops[0]));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "GraphDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_OPERATIONGRAPH_OPS takes HIPDNN_TYPE_BACKEND_DESCRIPTOR, not HIPDNN_TYPE_INT64",
+        hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_INT64, 1, &p.ops[0]));
     /* Full-count rule: fewer slots than operations is BAD_PARAM. */
     hipdnnBackendDescriptor_t back[4] = {NULL, NULL, NULL, NULL};
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::getAttribute() failed: HIPDNN_ATTR_OPERATIONGRAPH_OPS has 3 elements; requestedElementCount 2 is too small", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &n, back));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "GraphDescriptor::getAttribute() failed: HIPDNN_ATTR_OPERATIONGRAPH_OPS has 3 elements; requestedElementCount 2 is too small",
+        hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &n, back));
     CHECK(back[0] == NULL);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_OPERATIONGRAPH_OPS has type HIPDNN_TYPE_BACKEND_DESCRIPTOR, not HIPDNN_TYPE_INT64", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_INT64, 3, &n, back));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "GraphDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_OPERATIONGRAPH_OPS has type HIPDNN_TYPE_BACKEND_DESCRIPTOR, not HIPDNN_TYPE_INT64",
+        hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_INT64, 3, &n, back));
     n = -1;
     CHECK_OK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 4, &n, back));
     CHECK_EQ_INT(n, 3);
@@ -170,19 +193,26 @@ static void check_attributes(hipdnnHandle_t h) {
     char name[32] = {0};
     CHECK_OK(hipdnnBackendGetAttribute(back[1], HIPDNN_ATTR_OPERATION_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &n, name));
     CHECK_STREQ(name, "bias_add");
-    for (int i = 0; i < 3; i++) CHECK_OK(hipdnnBackendDestroyDescriptor(back[i]));
+    for (int i = 0; i < 3; i++)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(back[i]));
     /* A second read gives yet other handles. */
     hipdnnBackendDescriptor_t again[3] = {NULL, NULL, NULL};
     CHECK_OK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 3, &n, again));
     CHECK_EQ_INT(op_type(again[2]), HIPDNN_OPERATION_TYPE_POINTWISE_EXT);
-    for (int i = 0; i < 3; i++) CHECK_OK(hipdnnBackendDestroyDescriptor(again[i]));
+    for (int i = 0; i < 3; i++)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(again[i]));
 
     /* Data types, name, preferred engine, override flag: set and read back before finalize. */
     hipdnnDataType_t dts[3] = {HIPDNN_DATA_FLOAT, HIPDNN_DATA_HALF, HIPDNN_DATA_BFLOAT16};
-    for (int i = 0; i < 3; i++) CHECK_OK(hipdnnBackendSetAttribute(g, dtattrs[i], HIPDNN_TYPE_DATA_TYPE, 1, &dts[i]));
+    for (int i = 0; i < 3; i++)
+        CHECK_OK(hipdnnBackendSetAttribute(g, dtattrs[i], HIPDNN_TYPE_DATA_TYPE, 1, &dts[i]));
     hipdnnDataType_t bad = (hipdnnDataType_t)1000;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::setAttribute() failed: 1000 is not a hipdnnDataType_t", hipdnnBackendSetAttribute(g, dtattrs[0], HIPDNN_TYPE_DATA_TYPE, 1, &bad));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT takes HIPDNN_TYPE_DATA_TYPE, not HIPDNN_TYPE_INT64", hipdnnBackendSetAttribute(g, dtattrs[0], HIPDNN_TYPE_INT64, 1, &pref));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::setAttribute() failed: 1000 is not a hipdnnDataType_t",
+              hipdnnBackendSetAttribute(g, dtattrs[0], HIPDNN_TYPE_DATA_TYPE, 1, &bad));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "GraphDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT takes HIPDNN_TYPE_DATA_TYPE, not HIPDNN_TYPE_INT64",
+        hipdnnBackendSetAttribute(g, dtattrs[0], HIPDNN_TYPE_INT64, 1, &pref));
     for (int i = 0; i < 3; i++) {
         hipdnnDataType_t dt = (hipdnnDataType_t)77;
         n = -1;
@@ -202,25 +232,40 @@ static void check_attributes(hipdnnHandle_t h) {
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &pref));
     int64_t prefback = 0;
     n = -1;
-    CHECK_OK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &n, &prefback));
+    CHECK_OK(
+        hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &n, &prefback));
     CHECK_EQ_INT(n, 1);
     CHECK(prefback == pref);
     flag = true;
-    CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, &flag));
+    CHECK_OK(
+        hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, &flag));
     flag = false;
-    CHECK_OK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, &n, &flag));
+    CHECK_OK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, &n,
+                                       &flag));
     CHECK(flag);
     flag = false;
-    CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, &flag));
+    CHECK_OK(
+        hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, &flag));
     /* Attributes hipDNN does not support on graphs. */
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "GraphDescriptor does not support attribute HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT (602", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64, 1, &pref));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "GraphDescriptor does not support attribute HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT (602", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64, 1, &n, &pref));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "GraphDescriptor does not support attribute HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED (603", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, HIPDNN_TYPE_BOOLEAN, 1, &flag));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "GraphDescriptor does not support attribute HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED (603", hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, HIPDNN_TYPE_BOOLEAN, 1, &n, &flag));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "GraphDescriptor does not support attribute HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT (602",
+              hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64, 1, &pref));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "GraphDescriptor does not support attribute HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT (602",
+              hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64, 1, &n, &pref));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "GraphDescriptor does not support attribute HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED (603",
+              hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, HIPDNN_TYPE_BOOLEAN, 1, &flag));
+    CHECK_ERR(
+        HIPDNN_STATUS_NOT_SUPPORTED,
+        "GraphDescriptor does not support attribute HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED (603",
+        hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, HIPDNN_TYPE_BOOLEAN, 1, &n, &flag));
 
     CHECK_OK(hipdnnBackendFinalize(g));
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "GraphDescriptor::setAttribute() failed: Already finalized.", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, HIPDNN_TYPE_CHAR, 1, "x"));
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "GraphDescriptor::setAttribute() failed: Already finalized.", hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "GraphDescriptor::setAttribute() failed: Already finalized.",
+              hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, HIPDNN_TYPE_CHAR, 1, "x"));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "GraphDescriptor::setAttribute() failed: Already finalized.",
+              hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
     CHECK_EQ_INT(op_count(g), 3);
     CHECK_OK(hipdnnBackendDestroyDescriptor(g));
 
@@ -258,13 +303,26 @@ static void check_serialize_calls(hipdnnHandle_t h) {
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT, HIPDNN_TYPE_DATA_TYPE, 1, &f));
 
     /* 37: NULL arguments and a descriptor of another kind. */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnBackendDescriptor_t is nullptr", hipdnnBackendGetSerializedBinaryGraph_ext(NULL, 0, &size, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendGetSerializedBinaryGraph_ext: graphByteSize is NULL", hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, NULL, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendGetSerializedBinaryGraph_ext: Descriptor type mismatch: HIPDNN_BACKEND_TENSOR_DESCRIPTOR is not an operation graph", hipdnnBackendGetSerializedBinaryGraph_ext(p.t[0], 0, &size, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendDescriptor_t 0x1234 was never created or was destroyed long ago", hipdnnBackendGetSerializedBinaryGraph_ext((hipdnnBackendDescriptor_t)0x1234, 0, &size, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnBackendDescriptor_t is nullptr", hipdnnBackendGetSerializedJsonGraph_ext(NULL, 0, &size, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendGetSerializedJsonGraph_ext: graphByteSize is NULL", hipdnnBackendGetSerializedJsonGraph_ext(g, 0, NULL, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendGetSerializedJsonGraph_ext: Descriptor type mismatch: HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR is not an operation graph", hipdnnBackendGetSerializedJsonGraph_ext(p.ops[0], 0, &size, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnBackendDescriptor_t is nullptr",
+              hipdnnBackendGetSerializedBinaryGraph_ext(NULL, 0, &size, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendGetSerializedBinaryGraph_ext: graphByteSize is NULL",
+              hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, NULL, NULL));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "hipdnnBackendGetSerializedBinaryGraph_ext: Descriptor type mismatch: HIPDNN_BACKEND_TENSOR_DESCRIPTOR is not an operation graph",
+        hipdnnBackendGetSerializedBinaryGraph_ext(p.t[0], 0, &size, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendDescriptor_t 0x1234 was never created or was destroyed long ago",
+              hipdnnBackendGetSerializedBinaryGraph_ext((hipdnnBackendDescriptor_t)0x1234, 0, &size, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnBackendDescriptor_t is nullptr",
+              hipdnnBackendGetSerializedJsonGraph_ext(NULL, 0, &size, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendGetSerializedJsonGraph_ext: graphByteSize is NULL",
+              hipdnnBackendGetSerializedJsonGraph_ext(g, 0, NULL, NULL));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "hipdnnBackendGetSerializedJsonGraph_ext: Descriptor type mismatch: HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR is not an operation graph",
+        hipdnnBackendGetSerializedJsonGraph_ext(p.ops[0], 0, &size, NULL));
 
     /* Binary: query, exact, larger, smaller. Not finalized yet (38). */
     size = 0;
@@ -283,9 +341,11 @@ static void check_serialize_calls(hipdnnHandle_t h) {
     CHECK(memcmp(exact, larger, want) == 0);
     CHECK(larger[want] == 0xEE); /* nothing past the blob */
     size = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraph_ext: the buffer holds ", hipdnnBackendGetSerializedBinaryGraph_ext(g, want - 1, &size, larger));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraph_ext: the buffer holds ",
+              hipdnnBackendGetSerializedBinaryGraph_ext(g, want - 1, &size, larger));
     CHECK_EQ_INT(size, want); /* the size is reported even then */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraph_ext: the buffer holds ", hipdnnBackendGetSerializedBinaryGraph_ext(g, 1, &size, &byte));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraph_ext: the buffer holds ",
+              hipdnnBackendGetSerializedBinaryGraph_ext(g, 1, &size, &byte));
     /* A size query with a non-zero requested size and NULL buffer is still a query. */
     size = 0;
     CHECK_OK(hipdnnBackendGetSerializedBinaryGraph_ext(g, 12345, &size, NULL));
@@ -301,14 +361,16 @@ static void check_serialize_calls(hipdnnHandle_t h) {
     CHECK_EQ_INT(size, jwant);
     CHECK_EQ_INT(strlen(js) + 1, jwant);
     size = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedJsonGraph_ext: the buffer holds ", hipdnnBackendGetSerializedJsonGraph_ext(g, jwant - 1, &size, js));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedJsonGraph_ext: the buffer holds ",
+              hipdnnBackendGetSerializedJsonGraph_ext(g, jwant - 1, &size, js));
     CHECK_EQ_INT(size, jwant);
     CHECK_OK(hipdnnBackendGetSerializedJsonGraph_ext(g, jwant + 8, &size, js));
     CHECK_EQ_INT(size, jwant);
     /* 41: the JSON has the documented keys. */
     static const char* keys[] = {"\"name\"", "\"compute_data_type\"", "\"nodes\"", "\"tensors\"", "\"cbr\""};
     for (size_t i = 0; i < N_ELEMS(keys); i++)
-        if (strstr(js, keys[i]) == NULL) TU_FAIL("graph JSON lacks %s", keys[i]);
+        if (strstr(js, keys[i]) == NULL)
+            TU_FAIL("graph JSON lacks %s", keys[i]);
 
     /* Finalizing does not change what an unchanged graph serializes to. */
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
@@ -327,12 +389,12 @@ static void check_serialize_calls(hipdnnHandle_t h) {
 }
 
 /* A hand-written JSON relu graph; EXTRA is spliced in as extra top-level members. */
-#define RELU_JSON(EXTRA)                                                                                        \
-    "{" EXTRA "\"name\": \"json_relu\", \"compute_data_type\": \"float\", \"io_data_type\": \"float\","      \
-    " \"intermediate_data_type\": \"float\", \"tensors\": [{\"uid\": 1, \"name\": \"x\", \"dims\": [2, 3],"  \
-    " \"strides\": [3, 1], \"data_type\": \"float\", \"virtual\": false}, {\"uid\": 2, \"name\": \"y\","     \
-    " \"dims\": [2, 3], \"strides\": [3, 1], \"data_type\": \"float\", \"virtual\": false}], \"nodes\": "    \
-    "[{\"name\": \"relu_node\", \"type\": \"PointwiseAttributes\", \"compute_data_type\": \"float\","        \
+#define RELU_JSON(EXTRA)                                                                                      \
+    "{" EXTRA "\"name\": \"json_relu\", \"compute_data_type\": \"float\", \"io_data_type\": \"float\","       \
+    " \"intermediate_data_type\": \"float\", \"tensors\": [{\"uid\": 1, \"name\": \"x\", \"dims\": [2, 3],"   \
+    " \"strides\": [3, 1], \"data_type\": \"float\", \"virtual\": false}, {\"uid\": 2, \"name\": \"y\","      \
+    " \"dims\": [2, 3], \"strides\": [3, 1], \"data_type\": \"float\", \"virtual\": false}], \"nodes\": "     \
+    "[{\"name\": \"relu_node\", \"type\": \"PointwiseAttributes\", \"compute_data_type\": \"float\","         \
     " \"inputs\": {\"operation\": \"relu_fwd\", \"in_0_tensor_uid\": 1}, \"outputs\": {\"out_0_tensor_uid\":" \
     " 2}}]}"
 
@@ -342,25 +404,34 @@ static void check_deserialize(hipdnnHandle_t h) {
     hipdnnBackendDescriptor_t d = NULL;
 
     /* 41: NULL text, NULL out, size 0, invalid text, valid JSON that is no graph. */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendCreateAndDeserializeJsonGraph_ext: jsonGraph is NULL", hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, NULL, 10));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendCreateAndDeserializeJsonGraph_ext: jsonGraph is NULL",
+              hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, NULL, 10));
     CHECK(d == NULL);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendCreateAndDeserializeJsonGraph_ext: descriptor is NULL", hipdnnBackendCreateAndDeserializeJsonGraph_ext(NULL, good, strlen(good)));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendCreateAndDeserializeJsonGraph_ext: jsonGraph has size 0", hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, good, 0));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendCreateAndDeserializeJsonGraph_ext: descriptor is NULL",
+              hipdnnBackendCreateAndDeserializeJsonGraph_ext(NULL, good, strlen(good)));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendCreateAndDeserializeJsonGraph_ext: jsonGraph has size 0",
+              hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, good, 0));
     CHECK(d == NULL);
     static const char* not_graphs[] = {"{ this is not json", "[1, 2, 3]", "\"a string\"", "{\"nodes\": 5}", "{\"tensors\": {}}"};
     for (size_t i = 0; i < N_ELEMS(not_graphs); i++) {
         d = NULL;
         tu_clear_last_error();
         hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, not_graphs[i], strlen(not_graphs[i]));
-        if (st != HIPDNN_STATUS_BAD_PARAM) TU_FAIL("JSON %s: got %s, want BAD_PARAM", not_graphs[i], hipdnnGetErrorString(st));
-        if (d != NULL) TU_FAIL("JSON %s: out pointer written on failure", not_graphs[i]);
+        if (st != HIPDNN_STATUS_BAD_PARAM)
+            TU_FAIL("JSON %s: got %s, want BAD_PARAM", not_graphs[i], hipdnnGetErrorString(st));
+        if (d != NULL)
+            TU_FAIL("JSON %s: out pointer written on failure", not_graphs[i]);
         char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
         hipdnnGetLastErrorString(msg, sizeof msg);
-        if (msg[0] == '\0') TU_FAIL("JSON %s: no last error", not_graphs[i]);
+        if (msg[0] == '\0')
+            TU_FAIL("JSON %s: no last error", not_graphs[i]);
     }
     /* Truncated JSON text. */
     d = NULL;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "JSON graph: graph JSON: unexpected end of input", hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, good, strlen(good) / 2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "JSON graph: graph JSON: unexpected end of input",
+              hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, good, strlen(good) / 2));
     CHECK(d == NULL);
 
     /* Valid JSON with and without its NUL; 35: handle + finalize succeeds. */
@@ -374,7 +445,9 @@ static void check_deserialize(hipdnnHandle_t h) {
     int64_t n = -1;
     CHECK_OK(hipdnnBackendGetAttribute(d, HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &n, name));
     CHECK_STREQ(name, "json_relu");
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "GraphDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_OPERATIONGRAPH_HANDLE", hipdnnBackendFinalize(d)); /* no handle yet */
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "GraphDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_OPERATIONGRAPH_HANDLE",
+              hipdnnBackendFinalize(d)); /* no handle yet */
     CHECK_OK(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
     CHECK_OK(hipdnnBackendFinalize(d));
 
@@ -382,27 +455,40 @@ static void check_deserialize(hipdnnHandle_t h) {
     size_t bsize = 0;
     uint8_t* bin = binary_of(d, &bsize);
     hipdnnBackendDescriptor_t b = NULL;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendCreateAndDeserializeGraph_ext: serializedGraph is NULL", hipdnnBackendCreateAndDeserializeGraph_ext(&b, NULL, 0));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendCreateAndDeserializeGraph_ext: serializedGraph is NULL",
+              hipdnnBackendCreateAndDeserializeGraph_ext(&b, NULL, 0));
     CHECK(b == NULL);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendCreateAndDeserializeGraph_ext: serializedGraph is NULL", hipdnnBackendCreateAndDeserializeGraph_ext(&b, NULL, bsize));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendCreateAndDeserializeGraph_ext: descriptor is NULL", hipdnnBackendCreateAndDeserializeGraph_ext(NULL, bin, bsize));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendCreateAndDeserializeGraph_ext: serializedGraph has size 0", hipdnnBackendCreateAndDeserializeGraph_ext(&b, bin, 0));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendCreateAndDeserializeGraph_ext: serializedGraph is NULL",
+              hipdnnBackendCreateAndDeserializeGraph_ext(&b, NULL, bsize));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendCreateAndDeserializeGraph_ext: descriptor is NULL",
+              hipdnnBackendCreateAndDeserializeGraph_ext(NULL, bin, bsize));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendCreateAndDeserializeGraph_ext: serializedGraph has size 0",
+              hipdnnBackendCreateAndDeserializeGraph_ext(&b, bin, 0));
     CHECK(b == NULL);
     uint8_t garbage[256];
-    for (size_t i = 0; i < sizeof garbage; i++) garbage[i] = (uint8_t)(i * 37 + 11);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "serialized graph: graph buffer truncated: graph.root: root table at 2052403211 (1 bytes) exceeds 256-byte buffer", hipdnnBackendCreateAndDeserializeGraph_ext(&b, garbage, sizeof garbage));
+    for (size_t i = 0; i < sizeof garbage; i++)
+        garbage[i] = (uint8_t)(i * 37 + 11);
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "serialized graph: graph buffer truncated: graph.root: root table at 2052403211 (1 bytes) exceeds 256-byte buffer",
+              hipdnnBackendCreateAndDeserializeGraph_ext(&b, garbage, sizeof garbage));
     CHECK(b == NULL);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "serialized graph: graph buffer truncated: 3 bytes, a flatbuffer needs at least 12", hipdnnBackendCreateAndDeserializeGraph_ext(&b, garbage, 3));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "serialized graph: graph buffer truncated: 3 bytes, a flatbuffer needs at least 12",
+              hipdnnBackendCreateAndDeserializeGraph_ext(&b, garbage, 3));
     CHECK(b == NULL);
     /* (A cut of a byte or two may only remove alignment padding, which is still a valid buffer.) */
     static const size_t cuts[] = {8, 16, 32};
     for (size_t i = 0; i < N_ELEMS(cuts); i++) {
         b = NULL;
-        if (cuts[i] >= bsize) continue;
+        if (cuts[i] >= bsize)
+            continue;
         hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeGraph_ext(&b, bin, bsize - cuts[i]);
         if (st != HIPDNN_STATUS_BAD_PARAM)
             TU_FAIL("graph truncated by %zu bytes: got %s, want BAD_PARAM", cuts[i], hipdnnGetErrorString(st));
-        if (b != NULL) TU_FAIL("truncated graph: out pointer written");
+        if (b != NULL)
+            TU_FAIL("truncated graph: out pointer written");
     }
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, hipdnnBackendCreateAndDeserializeGraph_ext(&b, bin, bsize / 2));
     CHECK(b == NULL);
@@ -418,7 +504,8 @@ static void check_deserialize(hipdnnHandle_t h) {
     hipdnnBackendDescriptor_t op = NULL;
     CHECK_OK(hipdnnBackendGetAttribute(b, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &op));
     hipdnnPointwiseMode_t m = HIPDNN_POINTWISE_ABS;
-    CHECK_STATUS(HIPDNN_STATUS_NOT_INITIALIZED, hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &m));
+    CHECK_STATUS(HIPDNN_STATUS_NOT_INITIALIZED,
+                 hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &m));
     CHECK_OK(hipdnnBackendGetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &n, &m));
     CHECK_EQ_INT(m, HIPDNN_POINTWISE_RELU_FWD);
     CHECK_OK(hipdnnBackendDestroyDescriptor(op));
@@ -429,11 +516,15 @@ static void check_deserialize(hipdnnHandle_t h) {
     static const char older[] = RELU_JSON("\"min_required_engine_api_version\": {\"major\": 1, \"minor\": 0, \"patch\": 0}, ");
     hipdnnBackendDescriptor_t v = NULL;
     CHECK_OK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&v, older, strlen(older)));
-    if (v) CHECK_OK(hipdnnBackendDestroyDescriptor(v));
+    if (v)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(v));
     v = NULL;
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "graph: min_required_engine_api_version is 999.0.0, but this build hosts engine plugin API versions up to 1.4.0", hipdnnBackendCreateAndDeserializeJsonGraph_ext(&v, newer, strlen(newer)));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "graph: min_required_engine_api_version is 999.0.0, but this build hosts engine plugin API versions up to 1.4.0",
+              hipdnnBackendCreateAndDeserializeJsonGraph_ext(&v, newer, strlen(newer)));
     CHECK(v == NULL);
-    if (v) CHECK_OK(hipdnnBackendDestroyDescriptor(v));
+    if (v)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(v));
 
     /* 40: a runtime pass-by-value tensor raises the version the graph declares. */
     {
@@ -473,7 +564,8 @@ static void check_deserialize(hipdnnHandle_t h) {
         free(plain);
         free(pbv);
         hipdnnBackendDescriptor_t all[] = {rg, rop, y, x};
-        for (size_t i = 0; i < N_ELEMS(all); i++) CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
+        for (size_t i = 0; i < N_ELEMS(all); i++)
+            CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
     }
 
     free(bin);
@@ -496,7 +588,8 @@ static hipdnnBackendDescriptor_t plan_for(hipdnnBackendDescriptor_t g) {
     if (n == 1) {
         CHECK_OK(hipdnnBackendFinalize(cfg));
         CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
-        CHECK_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+        CHECK_OK(
+            hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
         CHECK_OK(hipdnnBackendFinalize(plan));
     } else {
         TU_FAIL("no engine for the conv -> bias -> ReLU graph");
@@ -526,7 +619,8 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, HIPDNN_TYPE_CHAR, 14, "conv_bias_relu"));
     hipdnnDataType_t dts[3] = {HIPDNN_DATA_FLOAT, HIPDNN_DATA_HALF, HIPDNN_DATA_BFLOAT16};
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT, HIPDNN_TYPE_DATA_TYPE, 1, &dts[0]));
-    CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_INTERMEDIATE_DATA_TYPE_EXT, HIPDNN_TYPE_DATA_TYPE, 1, &dts[1]));
+    CHECK_OK(
+        hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_INTERMEDIATE_DATA_TYPE_EXT, HIPDNN_TYPE_DATA_TYPE, 1, &dts[1]));
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IO_DATA_TYPE_EXT, HIPDNN_TYPE_DATA_TYPE, 1, &dts[2]));
     int64_t pref = 42;
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &pref));
@@ -544,7 +638,8 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
     hipdnnBackendDescriptor_t back[2] = {fromb, fromj};
     for (int k = 0; k < 2; k++) {
         hipdnnBackendDescriptor_t d = back[k];
-        if (d == NULL) continue;
+        if (d == NULL)
+            continue;
         CHECK_EQ_INT(op_count(d), 3);
         char name[32] = {0};
         int64_t n = -1;
@@ -574,7 +669,8 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
             CHECK_STREQ(on, names[i]);
         }
         hipdnnBackendDescriptor_t wt = NULL;
-        CHECK_OK(hipdnnBackendGetAttribute(ops[0], HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &wt));
+        CHECK_OK(hipdnnBackendGetAttribute(ops[0], HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                           &n, &wt));
         int64_t wdims[4] = {0}, wuid = 0;
         CHECK_OK(hipdnnBackendGetAttribute(wt, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, &n, wdims));
         CHECK_OK(hipdnnBackendGetAttribute(wt, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &n, &wuid));
@@ -587,10 +683,12 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
         CHECK_OK(hipdnnBackendGetAttribute(ops[0], HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, &n, pads));
         CHECK(n == 2 && pads[0] == 1 && pads[1] == 1);
         CHECK_OK(hipdnnBackendDestroyDescriptor(wt));
-        for (int i = 0; i < 3; i++) CHECK_OK(hipdnnBackendDestroyDescriptor(ops[i]));
+        for (int i = 0; i < 3; i++)
+            CHECK_OK(hipdnnBackendDestroyDescriptor(ops[i]));
         /* Canonical JSON of the copy equals the original's. */
         char* j2 = json_of(d);
-        if (j2 && json && strcmp(j2, json) != 0) TU_FAIL("graph %d: JSON after the round trip differs from the original", k);
+        if (j2 && json && strcmp(j2, json) != 0)
+            TU_FAIL("graph %d: JSON after the round trip differs from the original", k);
         free(j2);
         /* Then a handle and finalize. */
         CHECK_OK(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
@@ -606,26 +704,41 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
     flags = -1;
     CHECK_OK(hipdnnBackendGetSerializedBinaryContents_ext(junk, sizeof junk, &flags));
     CHECK_EQ_INT(flags, HIPDNN_SERIALIZED_CONTENT_GRAPH); /* anything not a container */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendGetSerializedBinaryContents_ext: serializedBlob is NULL", hipdnnBackendGetSerializedBinaryContents_ext(NULL, bsize, &flags));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendGetSerializedBinaryContents_ext: contentFlags is NULL", hipdnnBackendGetSerializedBinaryContents_ext(bin, bsize, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendGetSerializedBinaryContents_ext: serializedBlob is NULL",
+              hipdnnBackendGetSerializedBinaryContents_ext(NULL, bsize, &flags));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendGetSerializedBinaryContents_ext: contentFlags is NULL",
+              hipdnnBackendGetSerializedBinaryContents_ext(bin, bsize, NULL));
 
     size_t csize = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnBackendDescriptor_t is nullptr", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(NULL, NULL, 0, &csize, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: blobByteSize is NULL", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, 0, NULL, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: Descriptor type mismatch: HIPDNN_BACKEND_TENSOR_DESCRIPTOR is not an operation graph", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(p.t[0], NULL, 0, &csize, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: Descriptor type mismatch: HIPDNN_BACKEND_TENSOR_DESCRIPTOR is not an execution plan", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, p.t[0], 0, &csize, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnBackendDescriptor_t is nullptr",
+              hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(NULL, NULL, 0, &csize, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: blobByteSize is NULL",
+              hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, 0, NULL, NULL));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: Descriptor type mismatch: HIPDNN_BACKEND_TENSOR_DESCRIPTOR is not an operation graph",
+        hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(p.t[0], NULL, 0, &csize, NULL));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: Descriptor type mismatch: HIPDNN_BACKEND_TENSOR_DESCRIPTOR is not an execution plan",
+        hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, p.t[0], 0, &csize, NULL));
     uint8_t* gonly = container_of(g, NULL, &csize);
     CHECK(csize > bsize);
     uint8_t tiny = 0;
     size_t reported = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: the buffer holds ", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, 1, &reported, &tiny));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext: the buffer holds ",
+              hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, NULL, 1, &reported, &tiny));
     CHECK_EQ_INT(reported, csize);
     CHECK(csize >= 8 && memcmp(gonly + 4, "HDGP", 4) == 0); /* the container file identifier */
     flags = -1;
     CHECK_OK(hipdnnBackendGetSerializedBinaryContents_ext(gonly, csize, &flags));
     CHECK_EQ_INT(flags, HIPDNN_SERIALIZED_CONTENT_GRAPH);
     hipdnnBackendDescriptor_t pd = NULL;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "the graph-and-plan container holds no execution plan", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &pd, gonly, csize));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "the graph-and-plan container holds no execution plan",
+              hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &pd, gonly, csize));
     CHECK(pd == NULL);
     hipdnnBackendDescriptor_t fromc = NULL;
     CHECK_OK(hipdnnBackendCreateAndDeserializeGraph_ext(&fromc, gonly, csize));
@@ -635,12 +748,15 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
     }
     /* A truncated container fails verification. */
     flags = -1;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "graph-and-plan container: graph-and-plan container truncated: graph_blob vector at 24 declares ", hipdnnBackendGetSerializedBinaryContents_ext(gonly, csize / 2, &flags));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "graph-and-plan container: graph-and-plan container truncated: graph_blob vector at 24 declares ",
+              hipdnnBackendGetSerializedBinaryContents_ext(gonly, csize / 2, &flags));
 
     /* With a plan. An unfinalized plan cannot be serialized. */
     hipdnnBackendDescriptor_t raw = NULL;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &raw));
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor: the plan is not finalized", hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, raw, 0, &csize, NULL));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor: the plan is not finalized",
+              hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(g, raw, 0, &csize, NULL));
     CHECK_OK(hipdnnBackendDestroyDescriptor(raw));
     hipdnnBackendDescriptor_t plan = plan_for(g);
     if (plan) {
@@ -658,7 +774,8 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
         }
         if (pp) {
             int64_t ws1 = -1, ws2 = -2;
-            CHECK_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, NULL, &ws1));
+            CHECK_OK(
+                hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, NULL, &ws1));
             CHECK_OK(hipdnnBackendGetAttribute(pp, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, NULL, &ws2));
             CHECK_EQ_INT(ws2, ws1);
             CHECK_OK(hipdnnBackendDestroyDescriptor(pp));
@@ -670,8 +787,10 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
     free(gonly);
     free(json);
     free(bin);
-    if (fromb) CHECK_OK(hipdnnBackendDestroyDescriptor(fromb));
-    if (fromj) CHECK_OK(hipdnnBackendDestroyDescriptor(fromj));
+    if (fromb)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(fromb));
+    if (fromj)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(fromj));
     CHECK_OK(hipdnnBackendDestroyDescriptor(g));
     free_cbr(&p);
 }
@@ -715,7 +834,8 @@ static void check_shared_scalar(hipdnnHandle_t h) {
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "share uid 10", hipdnnBackendFinalize(g2));
 
     hipdnnBackendDescriptor_t all[] = {g2, add2, other, g, add, mul, c2, c1, z, y, x};
-    for (size_t i = 0; i < N_ELEMS(all); i++) CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
+    for (size_t i = 0; i < N_ELEMS(all); i++)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
 }
 
 int main(void) {

@@ -51,7 +51,8 @@ static void check_streams(void) {
     hipStream_t s = (hipStream_t)7;
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnSetStream(NULL, s));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnGetStream(NULL, &s));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetStream: streamId is NULL", hipdnnGetStream(h, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetStream: streamId is NULL",
+              hipdnnGetStream(h, NULL));
     CHECK(s == (hipStream_t)7);
 
     /* 6: a fresh handle has the NULL (default) stream. */
@@ -114,7 +115,8 @@ static void check_bad_plugins(void) {
     CHECK(h != NULL);
     CHECK_EQ_INT(engine_count(h), 0);
     /* While a handle exists the paths cannot change. */
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "Cannot set engine plugin paths with an active handle", hipdnnSetEnginePluginPaths_ext(0, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "Cannot set engine plugin paths with an active handle",
+              hipdnnSetEnginePluginPaths_ext(0, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
     CHECK_OK(hipdnnDestroy(h));
     rmdir(dir);
 
@@ -122,9 +124,9 @@ static void check_bad_plugins(void) {
         printf("HIPDNN_TEST_PLUGIN_DIR not set: broken-plugin part skipped\n");
     } else {
         static const char* broken[] = {
-            "libtest_incomplete_api_plugin.so",      /* lacks a required symbol */
+            "libtest_incomplete_api_plugin.so", /* lacks a required symbol */
             "libtest_incompatible_version_plugin.so", /* wrong engine API major */
-            "libtest_malformed_version_plugin.so",    /* unparsable API version */
+            "libtest_malformed_version_plugin.so", /* unparsable API version */
         };
         for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
             char path[4096];

@@ -12,12 +12,12 @@
 
 /* Taking the deprecated function's address is intended here. */
 #if defined(__GNUC__)
-#  pragma GCC diagnostic push
-#  pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #endif
 static hipdnnStatus_t (*volatile p_getVersion)(const char**) = hipdnnGetVersion_ext;
 #if defined(__GNUC__)
-#  pragma GCC diagnostic pop
+#pragma GCC diagnostic pop
 #endif
 
 /* Core API. */
@@ -26,144 +26,67 @@ static hipdnnStatus_t (*volatile p_destroy)(hipdnnHandle_t) = hipdnnDestroy;
 static hipdnnStatus_t (*volatile p_setStream)(hipdnnHandle_t, hipStream_t) = hipdnnSetStream;
 static hipdnnStatus_t (*volatile p_getStream)(hipdnnHandle_t, hipStream_t*) = hipdnnGetStream;
 static hipdnnStatus_t (*volatile p_createDescriptor)(hipdnnBackendDescriptorType_t,
-                                                     hipdnnBackendDescriptor_t*)
-    = hipdnnBackendCreateDescriptor;
-static hipdnnStatus_t (*volatile p_destroyDescriptor)(hipdnnBackendDescriptor_t)
-    = hipdnnBackendDestroyDescriptor;
-static hipdnnStatus_t (*volatile p_execute)(hipdnnHandle_t,
-                                            hipdnnBackendDescriptor_t,
-                                            hipdnnBackendDescriptor_t)
-    = hipdnnBackendExecute;
+                                                     hipdnnBackendDescriptor_t*) = hipdnnBackendCreateDescriptor;
+static hipdnnStatus_t (*volatile p_destroyDescriptor)(hipdnnBackendDescriptor_t) = hipdnnBackendDestroyDescriptor;
+static hipdnnStatus_t (*volatile p_execute)(hipdnnHandle_t, hipdnnBackendDescriptor_t,
+                                            hipdnnBackendDescriptor_t) = hipdnnBackendExecute;
 static hipdnnStatus_t (*volatile p_finalize)(hipdnnBackendDescriptor_t) = hipdnnBackendFinalize;
-static hipdnnStatus_t (*volatile p_getAttribute)(hipdnnBackendDescriptor_t,
-                                                 hipdnnBackendAttributeName_t,
-                                                 hipdnnBackendAttributeType_t,
-                                                 int64_t,
-                                                 int64_t*,
-                                                 void*)
-    = hipdnnBackendGetAttribute;
-static hipdnnStatus_t (*volatile p_setAttribute)(hipdnnBackendDescriptor_t,
-                                                 hipdnnBackendAttributeName_t,
-                                                 hipdnnBackendAttributeType_t,
-                                                 int64_t,
-                                                 const void*)
-    = hipdnnBackendSetAttribute;
+static hipdnnStatus_t (*volatile p_getAttribute)(hipdnnBackendDescriptor_t, hipdnnBackendAttributeName_t,
+                                                 hipdnnBackendAttributeType_t, int64_t, int64_t*,
+                                                 void*) = hipdnnBackendGetAttribute;
+static hipdnnStatus_t (*volatile p_setAttribute)(hipdnnBackendDescriptor_t, hipdnnBackendAttributeName_t,
+                                                 hipdnnBackendAttributeType_t, int64_t, const void*) = hipdnnBackendSetAttribute;
 static const char* (*volatile p_getErrorString)(hipdnnStatus_t) = hipdnnGetErrorString;
 static void (*volatile p_getLastErrorString)(char*, size_t) = hipdnnGetLastErrorString;
 
 /* Extension API. */
 static void (*volatile p_peekLastErrorString)(char*, size_t) = hipdnnPeekLastErrorString_ext;
-static hipdnnStatus_t (*volatile p_deserializeGraph)(hipdnnBackendDescriptor_t*,
-                                                     const uint8_t*,
-                                                     size_t)
-    = hipdnnBackendCreateAndDeserializeGraph_ext;
-static hipdnnStatus_t (*volatile p_serializeGraph)(hipdnnBackendDescriptor_t,
-                                                   size_t,
-                                                   size_t*,
-                                                   uint8_t*)
-    = hipdnnBackendGetSerializedBinaryGraph_ext;
-static hipdnnStatus_t (*volatile p_serializeJsonGraph)(hipdnnBackendDescriptor_t,
-                                                       size_t,
-                                                       size_t*,
-                                                       char*)
-    = hipdnnBackendGetSerializedJsonGraph_ext;
-static hipdnnStatus_t (*volatile p_serializePlan)(hipdnnBackendDescriptor_t,
-                                                  size_t,
-                                                  size_t*,
-                                                  uint8_t*)
-    = hipdnnBackendGetSerializedExecutionPlan_ext;
-static hipdnnStatus_t (*volatile p_deserializePlan)(hipdnnHandle_t,
-                                                    hipdnnBackendDescriptor_t*,
-                                                    const uint8_t*,
-                                                    size_t)
-    = hipdnnBackendCreateAndDeserializeExecutionPlan_ext;
-static hipdnnStatus_t (*volatile p_serializeGraphAndPlan)(hipdnnBackendDescriptor_t,
-                                                          hipdnnBackendDescriptor_t,
-                                                          size_t,
-                                                          size_t*,
-                                                          uint8_t*)
-    = hipdnnBackendGetSerializedBinaryGraphAndPlan_ext;
-static hipdnnStatus_t (*volatile p_serializedContents)(const uint8_t*, size_t, int*)
-    = hipdnnBackendGetSerializedBinaryContents_ext;
-static hipdnnStatus_t (*volatile p_deserializeJsonGraph)(hipdnnBackendDescriptor_t*,
-                                                         const char*,
-                                                         size_t)
-    = hipdnnBackendCreateAndDeserializeJsonGraph_ext;
-static void (*volatile p_loggingCallback)(hipdnnSeverity_t, const char*)
-    = hipdnnLoggingCallback_ext;
-static hipdnnStatus_t (*volatile p_setEnginePluginPaths)(size_t,
-                                                         const char* const*,
-                                                         hipdnnPluginLoadingMode_ext_t)
-    = hipdnnSetEnginePluginPaths_ext;
-static hipdnnStatus_t (*volatile p_setHeuristicPluginPaths)(size_t,
-                                                            const char* const*,
-                                                            hipdnnPluginLoadingMode_ext_t)
-    = hipdnnSetHeuristicPluginPaths_ext;
-static hipdnnStatus_t (*volatile p_setPluginUnloadMode)(hipdnnPluginUnloadingMode_ext_t)
-    = hipdnnSetPluginUnloadMode_ext;
-static hipdnnStatus_t (*volatile p_getLoadedEnginePluginPaths)(hipdnnHandle_t,
-                                                               size_t*,
-                                                               char**,
-                                                               size_t*)
-    = hipdnnGetLoadedEnginePluginPaths_ext;
-static hipdnnStatus_t (*volatile p_setUserLogCallback)(hipdnnUserLogCallback_t,
-                                                       hipdnnSeverity_t,
-                                                       hipdnnLogCallbackMode_t,
-                                                       hipdnnUserLogCallbackHandle_t)
-    = hipdnnSetUserLogCallback_ext;
-static hipdnnStatus_t (*volatile p_setGlobalLogLevel)(hipdnnSeverity_t)
-    = hipdnnBackendSetGlobalLogLevel_ext;
-static hipdnnStatus_t (*volatile p_getGlobalLogLevel)(hipdnnSeverity_t*)
-    = hipdnnBackendGetGlobalLogLevel_ext;
-static hipdnnStatus_t (*volatile p_getEngineCount)(hipdnnHandle_t, size_t*)
-    = hipdnnGetEngineCount_ext;
-static hipdnnStatus_t (*volatile p_getEngineInfo)(hipdnnHandle_t,
-                                                  size_t,
-                                                  int64_t*,
-                                                  char*,
-                                                  size_t*,
-                                                  char*,
-                                                  size_t*,
-                                                  char*,
-                                                  size_t*,
-                                                  char*,
-                                                  size_t*)
-    = hipdnnGetEngineInfo_ext;
-static hipdnnStatus_t (*volatile p_getEngineIdByName)(hipdnnHandle_t, const char*, int64_t*)
-    = hipdnnGetEngineIdByName_ext;
-static hipdnnStatus_t (*volatile p_getEngineNameById)(hipdnnHandle_t, int64_t, char*, size_t*)
-    = hipdnnGetEngineNameById_ext;
-static hipdnnStatus_t (*volatile p_getHeuristicPolicyCount)(hipdnnHandle_t, size_t*)
-    = hipdnnGetHeuristicPolicyCount_ext;
-static hipdnnStatus_t (*volatile p_getHeuristicPolicyInfo)(hipdnnHandle_t,
-                                                           size_t,
-                                                           int64_t*,
-                                                           char*,
-                                                           size_t*,
-                                                           char*,
-                                                           size_t*,
-                                                           char*,
-                                                           size_t*,
-                                                           char*,
-                                                           size_t*)
-    = hipdnnGetHeuristicPolicyInfo_ext;
-static hipdnnStatus_t (*volatile p_writeRanking)(hipdnnHandle_t,
-                                                 hipdnnBackendDescriptor_t,
-                                                 const int64_t*,
-                                                 size_t,
-                                                 hipdnnAutotuneCacheWriteOutcome_ext_t*)
-    = hipdnnBackendWriteEngineRankingResults_ext;
+static hipdnnStatus_t (*volatile p_deserializeGraph)(hipdnnBackendDescriptor_t*, const uint8_t*,
+                                                     size_t) = hipdnnBackendCreateAndDeserializeGraph_ext;
+static hipdnnStatus_t (*volatile p_serializeGraph)(hipdnnBackendDescriptor_t, size_t, size_t*,
+                                                   uint8_t*) = hipdnnBackendGetSerializedBinaryGraph_ext;
+static hipdnnStatus_t (*volatile p_serializeJsonGraph)(hipdnnBackendDescriptor_t, size_t, size_t*,
+                                                       char*) = hipdnnBackendGetSerializedJsonGraph_ext;
+static hipdnnStatus_t (*volatile p_serializePlan)(hipdnnBackendDescriptor_t, size_t, size_t*,
+                                                  uint8_t*) = hipdnnBackendGetSerializedExecutionPlan_ext;
+static hipdnnStatus_t (*volatile p_deserializePlan)(hipdnnHandle_t, hipdnnBackendDescriptor_t*, const uint8_t*,
+                                                    size_t) = hipdnnBackendCreateAndDeserializeExecutionPlan_ext;
+static hipdnnStatus_t (*volatile p_serializeGraphAndPlan)(hipdnnBackendDescriptor_t, hipdnnBackendDescriptor_t, size_t, size_t*,
+                                                          uint8_t*) = hipdnnBackendGetSerializedBinaryGraphAndPlan_ext;
+static hipdnnStatus_t (*volatile p_serializedContents)(const uint8_t*, size_t,
+                                                       int*) = hipdnnBackendGetSerializedBinaryContents_ext;
+static hipdnnStatus_t (*volatile p_deserializeJsonGraph)(hipdnnBackendDescriptor_t*, const char*,
+                                                         size_t) = hipdnnBackendCreateAndDeserializeJsonGraph_ext;
+static void (*volatile p_loggingCallback)(hipdnnSeverity_t, const char*) = hipdnnLoggingCallback_ext;
+static hipdnnStatus_t (*volatile p_setEnginePluginPaths)(size_t, const char* const*,
+                                                         hipdnnPluginLoadingMode_ext_t) = hipdnnSetEnginePluginPaths_ext;
+static hipdnnStatus_t (*volatile p_setHeuristicPluginPaths)(size_t, const char* const*,
+                                                            hipdnnPluginLoadingMode_ext_t) = hipdnnSetHeuristicPluginPaths_ext;
+static hipdnnStatus_t (*volatile p_setPluginUnloadMode)(hipdnnPluginUnloadingMode_ext_t) = hipdnnSetPluginUnloadMode_ext;
+static hipdnnStatus_t (*volatile p_getLoadedEnginePluginPaths)(hipdnnHandle_t, size_t*, char**,
+                                                               size_t*) = hipdnnGetLoadedEnginePluginPaths_ext;
+static hipdnnStatus_t (*volatile p_setUserLogCallback)(hipdnnUserLogCallback_t, hipdnnSeverity_t, hipdnnLogCallbackMode_t,
+                                                       hipdnnUserLogCallbackHandle_t) = hipdnnSetUserLogCallback_ext;
+static hipdnnStatus_t (*volatile p_setGlobalLogLevel)(hipdnnSeverity_t) = hipdnnBackendSetGlobalLogLevel_ext;
+static hipdnnStatus_t (*volatile p_getGlobalLogLevel)(hipdnnSeverity_t*) = hipdnnBackendGetGlobalLogLevel_ext;
+static hipdnnStatus_t (*volatile p_getEngineCount)(hipdnnHandle_t, size_t*) = hipdnnGetEngineCount_ext;
+static hipdnnStatus_t (*volatile p_getEngineInfo)(hipdnnHandle_t, size_t, int64_t*, char*, size_t*, char*, size_t*, char*,
+                                                  size_t*, char*, size_t*) = hipdnnGetEngineInfo_ext;
+static hipdnnStatus_t (*volatile p_getEngineIdByName)(hipdnnHandle_t, const char*, int64_t*) = hipdnnGetEngineIdByName_ext;
+static hipdnnStatus_t (*volatile p_getEngineNameById)(hipdnnHandle_t, int64_t, char*, size_t*) = hipdnnGetEngineNameById_ext;
+static hipdnnStatus_t (*volatile p_getHeuristicPolicyCount)(hipdnnHandle_t, size_t*) = hipdnnGetHeuristicPolicyCount_ext;
+static hipdnnStatus_t (*volatile p_getHeuristicPolicyInfo)(hipdnnHandle_t, size_t, int64_t*, char*, size_t*, char*, size_t*,
+                                                           char*, size_t*, char*, size_t*) = hipdnnGetHeuristicPolicyInfo_ext;
+static hipdnnStatus_t (*volatile p_writeRanking)(hipdnnHandle_t, hipdnnBackendDescriptor_t, const int64_t*, size_t,
+                                                 hipdnnAutotuneCacheWriteOutcome_ext_t*) =
+    hipdnnBackendWriteEngineRankingResults_ext;
 static const char* (*volatile p_versionString)(void) = hipdnnVersionString_ext;
 
 /* Project extension. */
-static hipdnnStatus_t (*volatile p_getComponentVersion)(hipdnnVersionKind_ext_t,
-                                                        int64_t*,
-                                                        int64_t*,
-                                                        int64_t*)
-    = hipdnnGetComponentVersion_ext;
+static hipdnnStatus_t (*volatile p_getComponentVersion)(hipdnnVersionKind_ext_t, int64_t*, int64_t*,
+                                                        int64_t*) = hipdnnGetComponentVersion_ext;
 
-int main(void)
-{
+int main(void) {
     int failures = 0;
     size_t i;
     const char* running;
@@ -221,12 +144,11 @@ int main(void)
     } else {
         for (i = 0; compiled[i] != '\0' && running[i] == compiled[i]; i++) {
         }
-        if (running[i] != compiled[i]) failures |= 4;
+        if (running[i] != compiled[i])
+            failures |= 4;
     }
-    if (p_getComponentVersion(HIPDNN_VERSION_KIND_C_ABI_EXT, &major, &minor, &patch)
-            != HIPDNN_STATUS_SUCCESS
-        || major != HIPDNN_BACKEND_C_ABI_VERSION_MAJOR
-        || minor != HIPDNN_BACKEND_C_ABI_VERSION_MINOR
+    if (p_getComponentVersion(HIPDNN_VERSION_KIND_C_ABI_EXT, &major, &minor, &patch) != HIPDNN_STATUS_SUCCESS
+        || major != HIPDNN_BACKEND_C_ABI_VERSION_MAJOR || minor != HIPDNN_BACKEND_C_ABI_VERSION_MINOR
         || patch != HIPDNN_BACKEND_C_ABI_VERSION_PATCH) {
         failures |= 8;
     }

@@ -19,45 +19,80 @@ static void set_mode(hipdnnBackendDescriptor_t hd) {
 /* item 46, 47, 48, 14, 15 */
 static void required_and_mode(hipdnnBackendDescriptor_t g) {
     hipdnnBackendDescriptor_t hd = new_heur();
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_ATTR_ENGINEHEUR_MODE", hipdnnBackendFinalize(hd));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineHeuristicDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_ATTR_ENGINEHEUR_MODE",
+        hipdnnBackendFinalize(hd));
     set_mode(hd);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH", hipdnnBackendFinalize(hd)); /* no graph */
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineHeuristicDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH",
+        hipdnnBackendFinalize(hd)); /* no graph */
     hd = new_heur();
     set_graph(hd, g);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINEHEUR_MODE", hipdnnBackendFinalize(hd)); /* no mode */
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "EngineHeuristicDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINEHEUR_MODE",
+              hipdnnBackendFinalize(hd)); /* no mode */
     int64_t n = 0;
     int64_t cnt = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "EngineHeuristicDescriptor::getAttribute() failed: Not finalized.", hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &cnt, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "EngineHeuristicDescriptor::getAttribute() failed: Not finalized.", hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_INT64, 0, &cnt, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "EngineHeuristicDescriptor::getAttribute() failed: Not finalized.",
+              hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &cnt, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "EngineHeuristicDescriptor::getAttribute() failed: Not finalized.",
+              hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_INT64, 0, &cnt, NULL));
 
     /* mode: type HEUR_MODE, one element, FALLBACK only */
     int64_t as_int = HIPDNN_HEUR_MODE_FALLBACK;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_MODE takes HIPDNN_TYPE_HEUR_MODE, not HIPDNN_TYPE_INT64", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_INT64, 1, &as_int));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineHeuristicDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_MODE takes HIPDNN_TYPE_HEUR_MODE, not HIPDNN_TYPE_INT64",
+        hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_INT64, 1, &as_int));
     hipdnnBackendHeurMode_t modes[2] = {HIPDNN_HEUR_MODE_FALLBACK, HIPDNN_HEUR_MODE_FALLBACK};
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::setAttribute() failed: HIPDNN_ATTR_ENGINEHEUR_MODE takes exactly 1 element(s), got 2", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 2, modes));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "EngineHeuristicDescriptor::setAttribute() failed: HIPDNN_ATTR_ENGINEHEUR_MODE takes exactly 1 element(s), got 2",
+              hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 2, modes));
     hipdnnBackendHeurMode_t other = (hipdnnBackendHeurMode_t)1;
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "EngineHeuristicDescriptor: heuristic mode 1 is not supported; the supported mode is HIPDNN_HEUR_MODE_FALLBACK (0) — to rank by predictions put SelectionHeuristic::ModeA or ModeB in HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &other));
+    CHECK_ERR(
+        HIPDNN_STATUS_NOT_SUPPORTED,
+        "EngineHeuristicDescriptor: heuristic mode 1 is not supported; the supported mode is HIPDNN_HEUR_MODE_FALLBACK (0) — to rank by predictions put SelectionHeuristic::ModeA or ModeB in HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT",
+        hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &other));
     other = (hipdnnBackendHeurMode_t)3;
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "EngineHeuristicDescriptor: heuristic mode 3 is not supported; the supported mode is HIPDNN_HEUR_MODE_FALLBACK (0) — to rank by predictions put SelectionHeuristic::ModeA or ModeB in HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &other));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, NULL));
+    CHECK_ERR(
+        HIPDNN_STATUS_NOT_SUPPORTED,
+        "EngineHeuristicDescriptor: heuristic mode 3 is not supported; the supported mode is HIPDNN_HEUR_MODE_FALLBACK (0) — to rank by predictions put SelectionHeuristic::ModeA or ModeB in HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT",
+        hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &other));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, NULL));
     tu_clear_last_error();
     /* read-only and foreign attributes */
     hipdnnBackendDescriptor_t cfg = pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "EngineHeuristicDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_RESULTS is read-only", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "EngineHeuristicDescriptor does not support attribute HIPDNN_ATTR_ENGINEHEUR_SM_COUNT_TARGET (103", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_SM_COUNT_TARGET, HIPDNN_TYPE_INT64, 1, &n));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "EngineHeuristicDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_RESULTS is read-only",
+              hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "EngineHeuristicDescriptor does not support attribute HIPDNN_ATTR_ENGINEHEUR_SM_COUNT_TARGET (103",
+              hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_SM_COUNT_TARGET, HIPDNN_TYPE_INT64, 1, &n));
     /* graph: descriptor kind and finalization */
     hipdnnBackendDescriptor_t open_graph = pt_new(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "EngineHeuristicDescriptor::setAttribute() failed: the HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR given for HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH is not finalized", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &open_graph));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::setAttribute() failed: Descriptor type mismatch: HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH takes HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, not HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED,
+        "EngineHeuristicDescriptor::setAttribute() failed: the HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR given for HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH is not finalized",
+        hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &open_graph));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineHeuristicDescriptor::setAttribute() failed: Descriptor type mismatch: HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH takes HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, not HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR",
+        hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
     hipdnnBackendDescriptor_t null_desc = NULL;
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &null_desc));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH,
+                                                                                 HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &null_desc));
     tu_clear_last_error();
 
     /* either order of setting both, then finalize */
     set_mode(hd);
     CHECK_OK(hipdnnBackendFinalize(hd));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::finalize() failed: Already finalized.", hipdnnBackendFinalize(hd)); /* item 15 */
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "EngineHeuristicDescriptor::setAttribute() failed: Already finalized.", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::finalize() failed: Already finalized.",
+              hipdnnBackendFinalize(hd)); /* item 15 */
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "EngineHeuristicDescriptor::setAttribute() failed: Already finalized.",
+              hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
     hipdnnBackendDescriptor_t hd2 = new_heur();
     set_mode(hd2);
     set_graph(hd2, g);
@@ -66,7 +101,8 @@ static void required_and_mode(hipdnnBackendDescriptor_t g) {
     CHECK_OK(hipdnnBackendGetAttribute(hd2, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &cnt, &got));
     CHECK_EQ_INT(got, HIPDNN_HEUR_MODE_FALLBACK);
     hipdnnBackendDescriptor_t gback = NULL;
-    CHECK_OK(hipdnnBackendGetAttribute(hd2, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cnt, &gback));
+    CHECK_OK(
+        hipdnnBackendGetAttribute(hd2, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cnt, &gback));
     CHECK(gback != NULL);
     pt_track(gback);
 }
@@ -79,17 +115,29 @@ static void results(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t t) {
     CHECK_OK(hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, NULL));
     CHECK_EQ_INT(count, 2);
     hipdnnBackendDescriptor_t cfgs[5];
-    for (int i = 0; i < 5; i++) cfgs[i] = pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &count, NULL));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, NULL, cfgs));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, NULL, NULL));
+    for (int i = 0; i < 5; i++)
+        cfgs[i] = pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &count, NULL));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, NULL, cfgs));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, NULL, NULL));
     tu_clear_last_error();
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_RESULTS has type HIPDNN_TYPE_BACKEND_DESCRIPTOR, not HIPDNN_TYPE_INT64", hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_INT64, 2, &count, cfgs));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineHeuristicDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_RESULTS has type HIPDNN_TYPE_BACKEND_DESCRIPTOR, not HIPDNN_TYPE_INT64",
+        hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_INT64, 2, &count, cfgs));
     hipdnnBackendDescriptor_t with_null[2] = {cfgs[0], NULL};
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &count, with_null));
+    CHECK_STATUS(
+        HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+        hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &count, with_null));
     tu_clear_last_error();
     hipdnnBackendDescriptor_t with_tensor[2] = {cfgs[0], t};
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::getAttribute() failed: Descriptor type mismatch: element 1 is a HIPDNN_BACKEND_TENSOR_DESCRIPTOR, not an engine config", hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &count, with_tensor));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineHeuristicDescriptor::getAttribute() failed: Descriptor type mismatch: element 1 is a HIPDNN_BACKEND_TENSOR_DESCRIPTOR, not an engine config",
+        hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &count, with_tensor));
 
     /* min(requested, available); the caller's configs are filled, left unfinalized */
     count = -1;
@@ -98,19 +146,23 @@ static void results(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t t) {
     int64_t ids[2] = {0, 0};
     for (int i = 0; i < 2; i++) {
         int64_t ws = 0, n = 0;
-        CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "EngineConfigDescriptor::getAttribute() failed: Not finalized.", hipdnnBackendGetAttribute(cfgs[i], HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
+        CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "EngineConfigDescriptor::getAttribute() failed: Not finalized.",
+                  hipdnnBackendGetAttribute(cfgs[i], HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
         CHECK_OK(hipdnnBackendFinalize(cfgs[i]));
         hipdnnBackendDescriptor_t e = NULL;
         CHECK_OK(hipdnnBackendGetAttribute(cfgs[i], HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, NULL, &e));
         pt_track(e);
         ids[i] = pt_get_int64(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX);
         char metric[16] = "";
-        CHECK_OK(hipdnnBackendGetAttribute(cfgs[i], HIPDNN_ATTR_ENGINECFG_RANKING_METRIC_EXT, HIPDNN_TYPE_CHAR, sizeof metric, &n, metric));
+        CHECK_OK(hipdnnBackendGetAttribute(cfgs[i], HIPDNN_ATTR_ENGINECFG_RANKING_METRIC_EXT, HIPDNN_TYPE_CHAR, sizeof metric, &n,
+                                           metric));
         CHECK_STREQ(metric, "tflops");
     }
     CHECK((ids[0] == PT_ID_GOOD && ids[1] == PT_ID_HASHED) || (ids[0] == PT_ID_HASHED && ids[1] == PT_ID_GOOD));
     /* configs past the available count were not touched */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineConfigDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINECFG_ENGINE", hipdnnBackendFinalize(cfgs[2]));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "EngineConfigDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_ENGINECFG_ENGINE",
+              hipdnnBackendFinalize(cfgs[2]));
     /* asking for fewer */
     hipdnnBackendDescriptor_t one = pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
     CHECK_OK(hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &one));
@@ -128,7 +180,10 @@ static void find_first(hipdnnBackendDescriptor_t g) {
     set_graph(hd, g);
     set_mode(hd);
     int64_t as_int = 1;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT takes HIPDNN_TYPE_BOOLEAN, not HIPDNN_TYPE_INT64", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT, HIPDNN_TYPE_INT64, 1, &as_int));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineHeuristicDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT takes HIPDNN_TYPE_BOOLEAN, not HIPDNN_TYPE_INT64",
+        hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT, HIPDNN_TYPE_INT64, 1, &as_int));
     bool yes = true;
     CHECK_OK(hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT, HIPDNN_TYPE_BOOLEAN, 1, &yes));
     /* no policy runs, so even an empty policy order is fine */
@@ -151,8 +206,12 @@ static void policy_order(hipdnnBackendDescriptor_t g) {
     hipdnnBackendDescriptor_t hd = new_heur();
     set_graph(hd, g);
     set_mode(hd);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT takes HIPDNN_TYPE_INT64, not HIPDNN_TYPE_CHAR", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_CHAR, 5, "x,y,z"));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_INT64, 2, NULL));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineHeuristicDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT takes HIPDNN_TYPE_INT64, not HIPDNN_TYPE_CHAR",
+        hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_CHAR, 5, "x,y,z"));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_INT64, 2, NULL));
     tu_clear_last_error();
     /* verbatim, duplicates and unknown ids kept; the later set replaces the earlier */
     const int64_t first[1] = {PT_POLICY_CONFIG};
@@ -185,11 +244,16 @@ static void policy_order(hipdnnBackendDescriptor_t g) {
     CHECK_EQ_INT(n, 1);
     CHECK_EQ_INT(got[0], PT_POLICY_CONFIG);
     CHECK_EQ_INT(got[1], 99);
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendGetAttribute(def, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_INT64, 0, NULL, NULL));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnBackendGetAttribute(def, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_INT64, 0, NULL, NULL));
     tu_clear_last_error();
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::getAttribute() failed: requestedElementCount -1 is negative", hipdnnBackendGetAttribute(def, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_INT64, -1, &n, got));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::getAttribute() failed: requestedElementCount -1 is negative",
+              hipdnnBackendGetAttribute(def, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_INT64, -1, &n, got));
     double d[2];
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT has type HIPDNN_TYPE_INT64, not HIPDNN_TYPE_DOUBLE", hipdnnBackendGetAttribute(def, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_DOUBLE, 2, &n, d));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineHeuristicDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT has type HIPDNN_TYPE_INT64, not HIPDNN_TYPE_DOUBLE",
+        hipdnnBackendGetAttribute(def, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_DOUBLE, 2, &n, d));
 
     /* item 55: nothing to run -> INTERNAL_ERROR "No heuristic policy succeeded" */
     hipdnnBackendDescriptor_t x = NULL;
@@ -212,9 +276,15 @@ static void ranking_metric(hipdnnBackendDescriptor_t g) {
     hipdnnBackendDescriptor_t hd = new_heur();
     set_graph(hd, g);
     set_mode(hd);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::setAttribute() failed: \"bogus\" is not a registered ranking metric (registered: [tflops time]", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RANKING_METRIC_EXT, HIPDNN_TYPE_CHAR, 5, "bogus"));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineHeuristicDescriptor::setAttribute() failed: \"bogus\" is not a registered ranking metric (registered: [tflops time]",
+        hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RANKING_METRIC_EXT, HIPDNN_TYPE_CHAR, 5, "bogus"));
     int64_t i = 1;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "EngineHeuristicDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_RANKING_METRIC_EXT takes HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_INT64", hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RANKING_METRIC_EXT, HIPDNN_TYPE_INT64, 1, &i));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "EngineHeuristicDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_ENGINEHEUR_RANKING_METRIC_EXT takes HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_INT64",
+        hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RANKING_METRIC_EXT, HIPDNN_TYPE_INT64, 1, &i));
     CHECK_OK(hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RANKING_METRIC_EXT, HIPDNN_TYPE_CHAR, 4, "time"));
     CHECK_OK(hipdnnBackendFinalize(hd));
     char m[16] = "";
@@ -260,7 +330,8 @@ int main(void) {
     int64_t count = -1;
     CHECK_OK(hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, NULL));
     CHECK_EQ_INT(count, 0);
-    hipdnnBackendDescriptor_t cfgs[2] = {pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR), pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR)};
+    hipdnnBackendDescriptor_t cfgs[2] = {pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR),
+                                         pt_new(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR)};
     CHECK_OK(hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, &count, cfgs));
     CHECK_EQ_INT(count, 0);
     /* even with an empty policy order: no policy runs without candidates */

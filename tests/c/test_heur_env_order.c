@@ -23,14 +23,16 @@ int main(void) {
     hipdnnBackendDescriptor_t g = pt_pointwise_graph(h, NULL);
     PT_FN(hipdnnTestHeuristicGetLastFinalize_fn, seen, GOOD_HEUR, "hipdnnTestHeuristicGetLastFinalize");
     CHECK(seen != NULL);
-    if (seen) CHECK_EQ_INT(seen(NULL, NULL, NULL, NULL, 0, NULL, 0), 0);
+    if (seen)
+        CHECK_EQ_INT(seen(NULL, NULL, NULL, NULL, 0, NULL, 0), 0);
 
     /* the attribute asks for StaticOrdering only; the environment wins */
     const int64_t o_static[] = {PT_POLICY_STATIC};
     hipdnnBackendDescriptor_t hd = NULL;
     CHECK_OK(pt_heur(g, 1, o_static, &hd));
     check_resolved(hd);
-    if (seen) CHECK_EQ_INT(seen(NULL, NULL, NULL, NULL, 0, NULL, 0), 1);
+    if (seen)
+        CHECK_EQ_INT(seen(NULL, NULL, NULL, NULL, 0, NULL, 0), 1);
     int64_t first[4];
     int n = pt_result_ids(hd, first, 4);
     CHECK_EQ_INT(n, 2);

@@ -11,7 +11,8 @@ static bool has_policy(hipdnnHandle_t h, const char* name) {
         int64_t id = 0;
         size_t a = 0, b = 0, c = 0, d = 0;
         CHECK_OK(hipdnnGetHeuristicPolicyInfo_ext(h, i, &id, NULL, &a, NULL, &b, NULL, &c, NULL, &d));
-        if (id == pt_fnv1a(name)) return true;
+        if (id == pt_fnv1a(name))
+            return true;
     }
     return false;
 }

@@ -21,7 +21,8 @@ int main(void) {
         CHECK_OK(hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
         CHECK_OK(hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
         CHECK_OK(hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_INT64, 1, order));
-        if (with_attr) CHECK_OK(hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RANKING_METRIC_EXT, HIPDNN_TYPE_CHAR, 6, "tflops"));
+        if (with_attr)
+            CHECK_OK(hipdnnBackendSetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RANKING_METRIC_EXT, HIPDNN_TYPE_CHAR, 6, "tflops"));
         CHECK_OK(hipdnnBackendFinalize(hd));
         char m[16] = "";
         int64_t n = 0;

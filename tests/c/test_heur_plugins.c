@@ -19,7 +19,8 @@ static bool policy(hipdnnHandle_t h, int64_t id, char* plugin, char* api) {
         char name[128], ver[64];
         size_t ln = sizeof name, lp = 128, lv = sizeof ver, la = 64;
         CHECK_OK(hipdnnGetHeuristicPolicyInfo_ext(h, i, &got, name, &ln, plugin, &lp, ver, &lv, api, &la));
-        if (got == id) return true;
+        if (got == id)
+            return true;
     }
     return false;
 }
@@ -30,7 +31,8 @@ static void expect_fail(hipdnnBackendDescriptor_t g, int n, const int64_t* order
     CHECK_STATUS(HIPDNN_STATUS_INTERNAL_ERROR, pt_heur(g, n, order, &hd));
     pt_take_error(err, sizeof err);
     tu_checks++;
-    if (strncmp(err, "No heuristic policy succeeded", 29) != 0) TU_FAIL("last error \"%s\"", err);
+    if (strncmp(err, "No heuristic policy succeeded", 29) != 0)
+        TU_FAIL("last error \"%s\"", err);
 }
 
 int main(void) {
@@ -58,19 +60,21 @@ int main(void) {
     CHECK_OK(hipdnnGetHeuristicPolicyCount_ext(h, &count));
     CHECK_EQ_INT(count, 10);
     char plugin[128], api[64];
-    const char* loaded[] = {"TestHeuristic::Reverse", "TestHeuristic::NoOptional", "TestHeuristic::Duplicate",
-                            "TestHeuristic::Decline", "TestHeuristic::InvalidPermutation",
-                            "TestHeuristic::DevicePropertiesFail", "SelectionHeuristic::Config",
-                            "SelectionHeuristic::StaticOrdering", "SelectionHeuristic::ModeA",
-                            "SelectionHeuristic::ModeB"};
+    const char* loaded[] = {
+        "TestHeuristic::Reverse",     "TestHeuristic::NoOptional",          "TestHeuristic::Duplicate",
+        "TestHeuristic::Decline",     "TestHeuristic::InvalidPermutation",  "TestHeuristic::DevicePropertiesFail",
+        "SelectionHeuristic::Config", "SelectionHeuristic::StaticOrdering", "SelectionHeuristic::ModeA",
+        "SelectionHeuristic::ModeB"};
     for (size_t i = 0; i < PT_COUNT(loaded); i++) {
         tu_checks++;
-        if (!policy(h, pid(loaded[i]), plugin, api)) TU_FAIL("policy %s is not listed", loaded[i]);
+        if (!policy(h, pid(loaded[i]), plugin, api))
+            TU_FAIL("policy %s is not listed", loaded[i]);
     }
     const char* rejected[] = {"TestHeuristic::Incomplete", "TestHeuristic::BadApiVersion", "TestHeuristic::EmptyName", ""};
     for (size_t i = 0; i < PT_COUNT(rejected); i++) {
         tu_checks++;
-        if (policy(h, pid(rejected[i]), plugin, api)) TU_FAIL("policy \"%s\" is listed", rejected[i]);
+        if (policy(h, pid(rejected[i]), plugin, api))
+            TU_FAIL("policy \"%s\" is listed", rejected[i]);
     }
     CHECK(policy(h, pid("TestHeuristic::Reverse"), plugin, api));
     CHECK_STREQ(plugin, "test_good_heuristic_plugin");
@@ -102,7 +106,8 @@ int main(void) {
     CHECK_IDS(pt_rank(g, 2, o_dev, ids, 4), ids, b, a);
     const int64_t o_dev2[] = {pid("TestHeuristic::DevicePropertiesFail"), pid("TestHeuristic::NoOptional")};
     CHECK_IDS(pt_rank(g, 2, o_dev2, ids, 4), ids, a, b);
-    const int64_t o_rejected[] = {pid("TestHeuristic::BadApiVersion"), pid("TestHeuristic::Incomplete"), pid("TestHeuristic::NoOptional")};
+    const int64_t o_rejected[] = {pid("TestHeuristic::BadApiVersion"), pid("TestHeuristic::Incomplete"),
+                                  pid("TestHeuristic::NoOptional")};
     CHECK_IDS(pt_rank(g, 3, o_rejected, ids, 4), ids, a, b);
 
     /* alone, each of them fails the finalize */
@@ -111,7 +116,8 @@ int main(void) {
     expect_fail(g, 1, o_dev);
     expect_fail(g, 1, o_rejected);
     expect_fail(g, 2, o_rejected);
-    const int64_t o_three[] = {pid("TestHeuristic::Decline"), pid("TestHeuristic::InvalidPermutation"), pid("TestHeuristic::DevicePropertiesFail")};
+    const int64_t o_three[] = {pid("TestHeuristic::Decline"), pid("TestHeuristic::InvalidPermutation"),
+                               pid("TestHeuristic::DevicePropertiesFail")};
     expect_fail(g, 3, o_three);
 
     /* what the good plugin saw: FinalizeWithHost, host table v2 of 40 bytes, the metric */
@@ -145,7 +151,8 @@ int main(void) {
         int64_t k = 0;
         CHECK_OK(hipdnnBackendGetAttribute(hd, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &k, &cfg));
         CHECK_OK(hipdnnBackendFinalize(cfg));
-        CHECK_OK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_RANKING_METRIC_EXT, HIPDNN_TYPE_CHAR, sizeof metric, &k, metric));
+        CHECK_OK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_RANKING_METRIC_EXT, HIPDNN_TYPE_CHAR, sizeof metric, &k,
+                                           metric));
         CHECK_STREQ(metric, "time");
         hipdnnStatus_t st;
         pt_plan(cfg, &st);

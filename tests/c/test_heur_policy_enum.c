@@ -17,14 +17,16 @@ static size_t list(hipdnnHandle_t h, info_t* out) {
     CHECK_OK(hipdnnGetHeuristicPolicyCount_ext(h, &n));
     for (size_t i = 0; i < n && i < MAXP; i++) {
         size_t a = sizeof out[i].name, b = sizeof out[i].plugin, c = sizeof out[i].version, d = sizeof out[i].api;
-        CHECK_OK(hipdnnGetHeuristicPolicyInfo_ext(h, i, &out[i].id, out[i].name, &a, out[i].plugin, &b, out[i].version, &c, out[i].api, &d));
+        CHECK_OK(hipdnnGetHeuristicPolicyInfo_ext(h, i, &out[i].id, out[i].name, &a, out[i].plugin, &b, out[i].version, &c,
+                                                  out[i].api, &d));
     }
     return n;
 }
 
 static const info_t* find(const info_t* l, size_t n, const char* name) {
     for (size_t i = 0; i < n; i++)
-        if (strcmp(l[i].name, name) == 0) return &l[i];
+        if (strcmp(l[i].name, name) == 0)
+            return &l[i];
     TU_FAIL("policy %s not listed", name);
     return NULL;
 }
@@ -32,19 +34,23 @@ static const info_t* find(const info_t* l, size_t n, const char* name) {
 /* hipDNN's version reader: MAJOR.MINOR.PATCH, trailing text ignored ("1.0.0-test") */
 static bool parses(const char* v, int* major) {
     int a, b, c;
-    if (sscanf(v, "%d.%d.%d", &a, &b, &c) != 3) return false;
+    if (sscanf(v, "%d.%d.%d", &a, &b, &c) != 3)
+        return false;
     *major = a;
     return true;
 }
 
 /* same set of ids, order ignored */
 static bool same_set(const info_t* x, size_t nx, const info_t* y, size_t ny) {
-    if (nx != ny) return false;
+    if (nx != ny)
+        return false;
     for (size_t i = 0; i < nx; i++) {
         bool found = false;
         for (size_t j = 0; j < ny; j++)
-            if (x[i].id == y[j].id && strcmp(x[i].name, y[j].name) == 0) found = true;
-        if (!found) return false;
+            if (x[i].id == y[j].id && strcmp(x[i].name, y[j].name) == 0)
+                found = true;
+        if (!found)
+            return false;
     }
     return true;
 }
@@ -85,10 +91,18 @@ int main(void) {
         CHECK(parses(api, &major));
         CHECK_EQ_INT(major, 0);
         /* one byte short in any of the four */
-        a2 = a - 1; b2 = b; c2 = c; d2 = d;
-        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetHeuristicPolicyInfo_ext: Insufficient buffer space provided. (policyName needs", hipdnnGetHeuristicPolicyInfo_ext(h, i, &id, name, &a2, plugin, &b2, ver, &c2, api, &d2));
-        a2 = a; d2 = d - 1;
-        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetHeuristicPolicyInfo_ext: Insufficient buffer space provided. (apiVersion needs 6 bytes, got 5", hipdnnGetHeuristicPolicyInfo_ext(h, i, &id, name, &a2, plugin, &b2, ver, &c2, api, &d2));
+        a2 = a - 1;
+        b2 = b;
+        c2 = c;
+        d2 = d;
+        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+                  "hipdnnGetHeuristicPolicyInfo_ext: Insufficient buffer space provided. (policyName needs",
+                  hipdnnGetHeuristicPolicyInfo_ext(h, i, &id, name, &a2, plugin, &b2, ver, &c2, api, &d2));
+        a2 = a;
+        d2 = d - 1;
+        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+                  "hipdnnGetHeuristicPolicyInfo_ext: Insufficient buffer space provided. (apiVersion needs 6 bytes, got 5",
+                  hipdnnGetHeuristicPolicyInfo_ext(h, i, &id, name, &a2, plugin, &b2, ver, &c2, api, &d2));
         /* a size query when only one buffer is NULL */
         a2 = 0;
         d2 = d;
@@ -103,14 +117,23 @@ int main(void) {
     char s1[128], s2[128], s3[64], s4[64];
     size_t l1 = sizeof s1, l2 = sizeof s2, l3 = sizeof s3, l4 = sizeof s4;
     int64_t id = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetHeuristicPolicyInfo_ext: policyIndex 5 is out of range (5 policies", hipdnnGetHeuristicPolicyInfo_ext(h, n, &id, s1, &l1, s2, &l2, s3, &l3, s4, &l4));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetHeuristicPolicyInfo_ext: policyIndex 105 is out of range (5 policies", hipdnnGetHeuristicPolicyInfo_ext(h, n + 100, &id, NULL, &l1, NULL, &l2, NULL, &l3, NULL, &l4));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetHeuristicPolicyInfo_ext: policyIndex 18446744073709551615 is out of range (5 policies", hipdnnGetHeuristicPolicyInfo_ext(h, (size_t)-1, &id, s1, &l1, s2, &l2, s3, &l3, s4, &l4));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetHeuristicPolicyInfo_ext(NULL, 0, &id, s1, &l1, s2, &l2, s3, &l3, s4, &l4));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetHeuristicPolicyInfo_ext(h, 0, &id, s1, NULL, s2, &l2, s3, &l3, s4, &l4));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetHeuristicPolicyInfo_ext(h, 0, &id, s1, &l1, s2, NULL, s3, &l3, s4, &l4));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetHeuristicPolicyInfo_ext(h, 0, &id, s1, &l1, s2, &l2, s3, NULL, s4, &l4));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetHeuristicPolicyInfo_ext(h, 0, &id, NULL, &l1, NULL, &l2, NULL, &l3, NULL, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetHeuristicPolicyInfo_ext: policyIndex 5 is out of range (5 policies",
+              hipdnnGetHeuristicPolicyInfo_ext(h, n, &id, s1, &l1, s2, &l2, s3, &l3, s4, &l4));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetHeuristicPolicyInfo_ext: policyIndex 105 is out of range (5 policies",
+              hipdnnGetHeuristicPolicyInfo_ext(h, n + 100, &id, NULL, &l1, NULL, &l2, NULL, &l3, NULL, &l4));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "hipdnnGetHeuristicPolicyInfo_ext: policyIndex 18446744073709551615 is out of range (5 policies",
+              hipdnnGetHeuristicPolicyInfo_ext(h, (size_t)-1, &id, s1, &l1, s2, &l2, s3, &l3, s4, &l4));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnGetHeuristicPolicyInfo_ext(NULL, 0, &id, s1, &l1, s2, &l2, s3, &l3, s4, &l4));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnGetHeuristicPolicyInfo_ext(h, 0, &id, s1, NULL, s2, &l2, s3, &l3, s4, &l4));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnGetHeuristicPolicyInfo_ext(h, 0, &id, s1, &l1, s2, NULL, s3, &l3, s4, &l4));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnGetHeuristicPolicyInfo_ext(h, 0, &id, s1, &l1, s2, &l2, s3, NULL, s4, &l4));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnGetHeuristicPolicyInfo_ext(h, 0, &id, NULL, &l1, NULL, &l2, NULL, &l3, NULL, NULL));
     tu_clear_last_error();
 
     /* contents */
@@ -130,9 +153,11 @@ int main(void) {
         CHECK_STREQ(p->version, "1.0.0");
     }
     p = find(l, nl, "SelectionHeuristic::ModeA");
-    if (p) CHECK_EQ_INT(p->id, PT_POLICY_MODE_A);
+    if (p)
+        CHECK_EQ_INT(p->id, PT_POLICY_MODE_A);
     p = find(l, nl, "SelectionHeuristic::ModeB");
-    if (p) CHECK_EQ_INT(p->id, PT_POLICY_MODE_B);
+    if (p)
+        CHECK_EQ_INT(p->id, PT_POLICY_MODE_B);
     p = find(l, nl, "TestHeuristic::Reverse");
     if (p) {
         CHECK_EQ_INT(p->id, INT64_C(1496928865314240631));
@@ -140,7 +165,8 @@ int main(void) {
         CHECK_STREQ(p->version, "1.0.0-test");
     }
     for (size_t i = 0; i < nl; i++)
-        for (size_t j = i + 1; j < nl; j++) CHECK(l[i].id != l[j].id);
+        for (size_t j = i + 1; j < nl; j++)
+            CHECK(l[i].id != l[j].id);
 
     /* the same set on every call and every handle */
     size_t na = list(h, l_again);

@@ -34,7 +34,8 @@ int main(void) {
     setenv("HIPDNN_PREFERRED_ENGINE", "TEST_HASHED_NAME_ENGINE", 1);
     pt_rank(g, -1, NULL, ids, 8);
     for (int i = 0, j = 1; i < 3; i++)
-        if (base[i] != PT_ID_HASHED) CHECK(ids[j++] == base[i]);
+        if (base[i] != PT_ID_HASHED)
+            CHECK(ids[j++] == base[i]);
 
     /* Unknown: the default order, a successful finalize, one WARN however often it is read. */
     setenv("HIPDNN_PREFERRED_ENGINE", "NO_SUCH_ENGINE", 1);

@@ -34,8 +34,8 @@ static int cache_files(void) {
     return nfiles;
 }
 
-static hipdnnAutotuneCacheWriteOutcome_ext_t write_ranking(hipdnnHandle_t h, hipdnnBackendDescriptor_t g,
-                                                           const int64_t* ids, size_t n) {
+static hipdnnAutotuneCacheWriteOutcome_ext_t write_ranking(hipdnnHandle_t h, hipdnnBackendDescriptor_t g, const int64_t* ids,
+                                                           size_t n) {
     hipdnnAutotuneCacheWriteOutcome_ext_t out = (hipdnnAutotuneCacheWriteOutcome_ext_t)99;
     CHECK_OK(hipdnnBackendWriteEngineRankingResults_ext(h, g, ids, n, &out));
     return out;

@@ -19,7 +19,8 @@ static int count_entry(const char* path, const struct stat* sb, int flag, struct
     (void)path;
     (void)sb;
     (void)ftw;
-    if (flag == FTW_F) nentries++;
+    if (flag == FTW_F)
+        nentries++;
     return 0;
 }
 

@@ -13,10 +13,10 @@
 struct sink {
     pthread_mutex_t mu;
     int calls;
-    int errors;            /* records with severity ERROR */
-    int after_removal;     /* calls that arrived after removal returned */
-    bool removed;          /* set by the test right after removal returns */
-    long last_tid;         /* OS thread the last call ran on */
+    int errors; /* records with severity ERROR */
+    int after_removal; /* calls that arrived after removal returned */
+    bool removed; /* set by the test right after removal returns */
+    long last_tid; /* OS thread the last call ran on */
     hipdnnSeverity_t last_sev;
     char last[2048];
     bool saw_create_success;
@@ -30,8 +30,10 @@ static void record(void* user, hipdnnSeverity_t sev, const char* msg) {
     struct sink* s = user;
     pthread_mutex_lock(&s->mu);
     s->calls++;
-    if (s->removed) s->after_removal++;
-    if (sev == HIPDNN_SEV_ERROR) s->errors++;
+    if (s->removed)
+        s->after_removal++;
+    if (sev == HIPDNN_SEV_ERROR)
+        s->errors++;
     s->last_tid = gettid_now();
     s->last_sev = sev;
     snprintf(s->last, sizeof s->last, "%s", msg ? msg : "(null)");
@@ -41,7 +43,8 @@ static void record(void* user, hipdnnSeverity_t sev, const char* msg) {
     }
     bool reenter = s->reenter;
     pthread_mutex_unlock(&s->mu);
-    if (reenter) hipdnnLoggingCallback_ext(HIPDNN_SEV_ERROR, "[test] logged from inside a callback");
+    if (reenter)
+        hipdnnLoggingCallback_ext(HIPDNN_SEV_ERROR, "[test] logged from inside a callback");
 }
 
 static void cb_a(hipdnnUserLogCallbackHandle_t user, hipdnnSeverity_t sev, const char* msg) { record(user, sev, msg); }
@@ -67,7 +70,8 @@ static void sleep_ms(int ms) {
 /* Waits up to 3 s for at least `want` calls (async delivery). */
 static bool wait_calls(struct sink* s, int want) {
     for (int i = 0; i < 300; i++) {
-        if (calls(s) >= want) return true;
+        if (calls(s) >= want)
+            return true;
         sleep_ms(10);
     }
     return calls(s) >= want;
@@ -76,29 +80,33 @@ static bool wait_calls(struct sink* s, int want) {
 static void make_some_logs(void) {
     hipdnnHandle_t h = NULL;
     (void)hipdnnCreate(&h);
-    if (h) (void)hipdnnDestroy(h);
+    if (h)
+        (void)hipdnnDestroy(h);
     tu_clear_last_error();
 }
 
 static bool digits(const char* p, int n) {
     for (int i = 0; i < n; i++)
-        if (p[i] < '0' || p[i] > '9') return false;
+        if (p[i] < '0' || p[i] > '9')
+            return false;
     return true;
 }
 
 /* "[YYYY-mm-dd HH:MM:SS.mmm] [tid N] [<level>] <rest>": returns rest, or NULL; *tid gets N. */
 static const char* parse_line(const char* l, const char* level, long* tid) {
-    if (l[0] != '[' || !digits(l + 1, 4) || l[5] != '-' || !digits(l + 6, 2) || l[8] != '-' || !digits(l + 9, 2) ||
-        l[11] != ' ' || !digits(l + 12, 2) || l[14] != ':' || !digits(l + 15, 2) || l[17] != ':' || !digits(l + 18, 2) ||
-        l[20] != '.' || !digits(l + 21, 3) || strncmp(l + 24, "] [tid ", 7) != 0)
+    if (l[0] != '[' || !digits(l + 1, 4) || l[5] != '-' || !digits(l + 6, 2) || l[8] != '-' || !digits(l + 9, 2) || l[11] != ' '
+        || !digits(l + 12, 2) || l[14] != ':' || !digits(l + 15, 2) || l[17] != ':' || !digits(l + 18, 2) || l[20] != '.'
+        || !digits(l + 21, 3) || strncmp(l + 24, "] [tid ", 7) != 0)
         return NULL;
     const char* p = l + 31;
-    if (!digits(p, 1)) return NULL;
+    if (!digits(p, 1))
+        return NULL;
     char* end = NULL;
     *tid = strtol(p, &end, 10);
     char want[32];
     snprintf(want, sizeof want, "] [%s] ", level);
-    if (strncmp(end, want, strlen(want)) != 0) return NULL;
+    if (strncmp(end, want, strlen(want)) != 0)
+        return NULL;
     return end + strlen(want);
 }
 
@@ -152,7 +160,8 @@ static void check_callback_arguments(void) {
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, hipdnnSetUserLogCallback_ext(NULL, HIPDNN_SEV_INFO, HIPDNN_LOG_CALLBACK_SYNC, &s));
     char msg[HIPDNN_ERROR_STRING_MAX_LENGTH] = "x";
     hipdnnPeekLastErrorString_ext(msg, sizeof msg);
-    if (msg[0] != '\0') TU_FAIL("hipdnnSetUserLogCallback_ext(NULL, ...) set the last error: \"%s\"", msg);
+    if (msg[0] != '\0')
+        TU_FAIL("hipdnnSetUserLogCallback_ext(NULL, ...) set the last error: \"%s\"", msg);
     tu_checks++;
     tu_clear_last_error();
 }
@@ -197,7 +206,8 @@ static void check_sync(void) {
     CHECK(s.errors > errs);
     CHECK_EQ_INT(s.last_sev, HIPDNN_SEV_ERROR);
     tid = -1;
-    if (!parse_line(s.last, "error", &tid)) TU_FAIL("error line \"%s\" has the wrong format", s.last);
+    if (!parse_line(s.last, "error", &tid))
+        TU_FAIL("error line \"%s\" has the wrong format", s.last);
     tu_checks++;
     tu_clear_last_error();
 
@@ -235,7 +245,7 @@ static void check_sync(void) {
     hipdnnLoggingCallback_ext(HIPDNN_SEV_FATAL, "[test] fatal");
     CHECK_EQ_INT(s.last_sev, HIPDNN_SEV_FATAL);
     CHECK(parse_line(s.last, "critical", &tid) != NULL);
-    hipdnnLoggingCallback_ext(HIPDNN_SEV_ERROR, NULL);           /* no crash */
+    hipdnnLoggingCallback_ext(HIPDNN_SEV_ERROR, NULL); /* no crash */
     hipdnnLoggingCallback_ext((hipdnnSeverity_t)99, "[test] bad"); /* no crash */
 
     /* Logging from inside a synchronous callback is dropped, not recursed into. */
@@ -275,7 +285,8 @@ struct spammer {
 
 static void* spam(void* arg) {
     struct spammer* sp = arg;
-    while (!sp->stop) hipdnnLoggingCallback_ext(HIPDNN_SEV_WARN, "[test] spam");
+    while (!sp->stop)
+        hipdnnLoggingCallback_ext(HIPDNN_SEV_WARN, "[test] spam");
     return NULL;
 }
 

@@ -10,7 +10,8 @@
 
 static char* slurp(const char* path) {
     FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
+    if (!f)
+        return NULL;
     size_t cap = 1 << 16, n = 0;
     char* buf = malloc(cap + 1);
     size_t got;
@@ -51,7 +52,8 @@ int main(void) {
     for (int i = 0; i < 300; i++) {
         free(text);
         text = slurp(path);
-        if (text && strstr(text, "marker line for the log file") && strstr(text, "API success: [hipdnnCreate]")) break;
+        if (text && strstr(text, "marker line for the log file") && strstr(text, "API success: [hipdnnCreate]"))
+            break;
         struct timespec ts = {0, 10000000L};
         nanosleep(&ts, NULL);
     }
@@ -65,9 +67,11 @@ int main(void) {
         /* Every line after the first starts with a timestamp. */
         int lines = 0, bad = 0;
         for (const char* p = text + strlen(first); *p; lines++) {
-            if (!(p[0] == '[' && p[1] >= '0' && p[1] <= '9' && p[5] == '-')) bad++;
+            if (!(p[0] == '[' && p[1] >= '0' && p[1] <= '9' && p[5] == '-'))
+                bad++;
             const char* nl = strchr(p, '\n');
-            if (!nl) break;
+            if (!nl)
+                break;
             p = nl + 1;
         }
         CHECK(lines >= 3);

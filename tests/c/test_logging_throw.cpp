@@ -20,7 +20,7 @@ void throwing(hipdnnUserLogCallbackHandle_t, hipdnnSeverity_t, const char*) {
 
 void throwing_int(hipdnnUserLogCallbackHandle_t, hipdnnSeverity_t, const char*) {
     thrown++;
-    throw 42;  // not even a std::exception
+    throw 42; // not even a std::exception
 }
 
 void good(hipdnnUserLogCallbackHandle_t, hipdnnSeverity_t, const char*) { good_calls++; }
@@ -35,11 +35,12 @@ void make_some_logs() {
 }
 
 bool wait_for(std::atomic<int>& n, int want) {
-    for (int i = 0; i < 300 && n.load() < want; i++) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (int i = 0; i < 300 && n.load() < want; i++)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     return n.load() >= want;
 }
 
-}  // namespace
+} // namespace
 
 int main() {
     int token_sync = 0, token_async = 0, token_good = 0;

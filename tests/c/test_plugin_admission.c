@@ -10,10 +10,13 @@
 #include "plugin_testutil.h"
 
 int main(void) {
-    const char* files[] = {
-        PT_CUSTOM("test_duplicate_id_b_plugin"), PT_CUSTOM("test_duplicate_id_a_plugin"),
-        PT_CUSTOM("test_lying_engine_name_plugin"), PT_CUSTOM("test_mismatched_name_plugin"),
-        PT_HASHED, PT_GOOD_DEFAULT, PT_CUSTOM("test_knobs_plugin")};
+    const char* files[] = {PT_CUSTOM("test_duplicate_id_b_plugin"),
+                           PT_CUSTOM("test_duplicate_id_a_plugin"),
+                           PT_CUSTOM("test_lying_engine_name_plugin"),
+                           PT_CUSTOM("test_mismatched_name_plugin"),
+                           PT_HASHED,
+                           PT_GOOD_DEFAULT,
+                           PT_CUSTOM("test_knobs_plugin")};
     pt_engine_paths(PT_COUNT(files), files);
     pt_heur_paths(0, NULL);
     hipdnnHandle_t h = pt_create(NULL, 0);
@@ -46,8 +49,10 @@ int main(void) {
         CHECK_STREQ(name, want[i].name);
         CHECK_EQ_INT(id, want[i].id);
         CHECK_STREQ(plugin, want[i].plugin);
-        if (name[0] == '0') CHECK_STREQ(name, pt_hex(id, hex, sizeof hex));
-        else CHECK_EQ_INT(pt_fnv1a(name), id);
+        if (name[0] == '0')
+            CHECK_STREQ(name, pt_hex(id, hex, sizeof hex));
+        else
+            CHECK_EQ_INT(pt_fnv1a(name), id);
         CHECK_NOT_CONTAINS(name, "TEST_LYING_ENGINE_NAME_MUST_BE_IGNORED");
         CHECK_NOT_CONTAINS(name, "TEST_KNOBS_DETAILS_ONLY_NAME");
         CHECK_NOT_CONTAINS(name, "TEST_MISMATCHED_NAME_ENGINE");
@@ -57,12 +62,20 @@ int main(void) {
     int64_t id = 0;
     char name[64];
     size_t len = sizeof name;
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id", hipdnnGetEngineNameById_ext(h, -28, name, &len));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id", hipdnnGetEngineNameById_ext(h, -29, name, &len));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id", hipdnnGetEngineNameById_ext(h, PT_ID_MISMATCHED_NAME_HASH, name, &len));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named \"TEST_MISMATCHED_NAME_ENGINE", hipdnnGetEngineIdByName_ext(h, "TEST_MISMATCHED_NAME_ENGINE", &id));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named \"TEST_LYING_ENGINE_NAME_MUST_BE_IGNORED", hipdnnGetEngineIdByName_ext(h, "TEST_LYING_ENGINE_NAME_MUST_BE_IGNORED", &id));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named \"TEST_KNOBS_DETAILS_ONLY_NAME", hipdnnGetEngineIdByName_ext(h, "TEST_KNOBS_DETAILS_ONLY_NAME", &id));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id",
+              hipdnnGetEngineNameById_ext(h, -28, name, &len));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id",
+              hipdnnGetEngineNameById_ext(h, -29, name, &len));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id",
+              hipdnnGetEngineNameById_ext(h, PT_ID_MISMATCHED_NAME_HASH, name, &len));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named \"TEST_MISMATCHED_NAME_ENGINE",
+              hipdnnGetEngineIdByName_ext(h, "TEST_MISMATCHED_NAME_ENGINE", &id));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "hipdnnGetEngineIdByName_ext: no loaded engine is named \"TEST_LYING_ENGINE_NAME_MUST_BE_IGNORED",
+              hipdnnGetEngineIdByName_ext(h, "TEST_LYING_ENGINE_NAME_MUST_BE_IGNORED", &id));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "hipdnnGetEngineIdByName_ext: no loaded engine is named \"TEST_KNOBS_DETAILS_ONLY_NAME",
+              hipdnnGetEngineIdByName_ext(h, "TEST_KNOBS_DETAILS_ONLY_NAME", &id));
     CHECK_OK(hipdnnGetEngineIdByName_ext(h, "TEST_GOOD_DEFAULT_ENGINE", &id));
     CHECK_EQ_INT(id, PT_ID_GOOD_DEFAULT);
 
@@ -102,8 +115,10 @@ int main(void) {
     CHECK_EQ_INT(got, 7);
     int seen7 = 0, bad = 0;
     for (int i = 0; i < got; i++) {
-        if (ids[i] == -7) seen7++;
-        if (ids[i] == -29 || ids[i] == -28 || ids[i] == -27 || ids[i] == PT_ID_MISMATCHED_NAME_HASH) bad++;
+        if (ids[i] == -7)
+            seen7++;
+        if (ids[i] == -29 || ids[i] == -28 || ids[i] == -27 || ids[i] == PT_ID_MISMATCHED_NAME_HASH)
+            bad++;
     }
     CHECK_EQ_INT(seen7, 1);
     CHECK_EQ_INT(bad, 0);

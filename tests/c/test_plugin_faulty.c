@@ -70,11 +70,14 @@ int main(void) {
             CHECK_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &n, name));
             CHECK_STREQ(name, pt_hex(id, hex, sizeof hex));
             hipdnnBackendBehaviorNote_t notes[8];
-            CHECK_STATUS(HIPDNN_STATUS_PLUGIN_ERROR, hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, HIPDNN_TYPE_BEHAVIOR_NOTE, 8, &n, notes));
+            CHECK_STATUS(HIPDNN_STATUS_PLUGIN_ERROR,
+                         hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, HIPDNN_TYPE_BEHAVIOR_NOTE, 8, &n, notes));
             CHECK(pt_take_error(err, sizeof err)[0] != '\0');
-            CHECK_STATUS(HIPDNN_STATUS_PLUGIN_ERROR, hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_KNOB_INFO, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &n, NULL));
+            CHECK_STATUS(HIPDNN_STATUS_PLUGIN_ERROR,
+                         hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_KNOB_INFO, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &n, NULL));
             /* asked again: still an error, no crash */
-            CHECK_STATUS(HIPDNN_STATUS_PLUGIN_ERROR, hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, HIPDNN_TYPE_BEHAVIOR_NOTE, 8, &n, notes));
+            CHECK_STATUS(HIPDNN_STATUS_PLUGIN_ERROR,
+                         hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, HIPDNN_TYPE_BEHAVIOR_NOTE, 8, &n, notes));
             tu_clear_last_error();
             hipdnnBackendDescriptor_t c = pt_config(e);
             pt_plan(c, &st);

@@ -34,14 +34,19 @@ static void check_loaded_paths(hipdnnHandle_t h) {
 
     size_t one = 1;
     len2 = len;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetLoadedEnginePluginPaths_ext: Insufficient buffer space provided. (2 paths of up to ", hipdnnGetLoadedEnginePluginPaths_ext(h, &one, bufs, &len2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "hipdnnGetLoadedEnginePluginPaths_ext: Insufficient buffer space provided. (2 paths of up to ",
+              hipdnnGetLoadedEnginePluginPaths_ext(h, &one, bufs, &len2));
     n2 = 2;
     len2 = len - 1;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetLoadedEnginePluginPaths_ext: Insufficient buffer space provided. (2 paths of up to ", hipdnnGetLoadedEnginePluginPaths_ext(h, &n2, bufs, &len2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "hipdnnGetLoadedEnginePluginPaths_ext: Insufficient buffer space provided. (2 paths of up to ",
+              hipdnnGetLoadedEnginePluginPaths_ext(h, &n2, bufs, &len2));
     char* with_null[2] = {a, NULL};
     n2 = 2;
     len2 = len;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetLoadedEnginePluginPaths_ext: pluginPaths[1] is NULL", hipdnnGetLoadedEnginePluginPaths_ext(h, &n2, with_null, &len2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetLoadedEnginePluginPaths_ext: pluginPaths[1] is NULL",
+              hipdnnGetLoadedEnginePluginPaths_ext(h, &n2, with_null, &len2));
 }
 
 static void check_engine_info(hipdnnHandle_t h) {
@@ -84,20 +89,30 @@ static void check_engine_info(hipdnnHandle_t h) {
     /* a buffer one byte short */
     ln = strlen("TEST_HASHED_NAME_ENGINE");
     lp = lv = lt = 64;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetEngineInfo_ext: Insufficient buffer space provided. (engineName needs 24 bytes, got 23", hipdnnGetEngineInfo_ext(h, 1, &id, name, &ln, plugin, &lp, ver, &lv, type, &lt));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "hipdnnGetEngineInfo_ext: Insufficient buffer space provided. (engineName needs 24 bytes, got 23",
+              hipdnnGetEngineInfo_ext(h, 1, &id, name, &ln, plugin, &lp, ver, &lv, type, &lt));
     ln = 64;
     lt = 1;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetEngineInfo_ext: Insufficient buffer space provided. (type needs 7 bytes, got 1", hipdnnGetEngineInfo_ext(h, 1, &id, name, &ln, plugin, &lp, ver, &lv, type, &lt));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetEngineInfo_ext: Insufficient buffer space provided. (type needs 7 bytes, got 1",
+              hipdnnGetEngineInfo_ext(h, 1, &id, name, &ln, plugin, &lp, ver, &lv, type, &lt));
     /* index out of range */
     ln = lp = lv = lt = 64;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetEngineInfo_ext: engineIndex 2 is out of range (2 engines", hipdnnGetEngineInfo_ext(h, 2, &id, name, &ln, plugin, &lp, ver, &lv, type, &lt));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetEngineInfo_ext: engineIndex 18446744073709551615 is out of range (2 engines", hipdnnGetEngineInfo_ext(h, (size_t)-1, &id, NULL, &ln, NULL, &lp, NULL, &lv, NULL, &lt));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetEngineInfo_ext: engineIndex 2 is out of range (2 engines",
+              hipdnnGetEngineInfo_ext(h, 2, &id, name, &ln, plugin, &lp, ver, &lv, type, &lt));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetEngineInfo_ext: engineIndex 18446744073709551615 is out of range (2 engines",
+              hipdnnGetEngineInfo_ext(h, (size_t)-1, &id, NULL, &ln, NULL, &lp, NULL, &lv, NULL, &lt));
     /* NULL handle or any NULL length pointer */
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineInfo_ext(NULL, 0, &id, name, &ln, plugin, &lp, ver, &lv, type, &lt));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineInfo_ext(h, 0, &id, name, NULL, plugin, &lp, ver, &lv, type, &lt));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineInfo_ext(h, 0, &id, name, &ln, plugin, NULL, ver, &lv, type, &lt));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineInfo_ext(h, 0, &id, name, &ln, plugin, &lp, ver, NULL, type, &lt));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineInfo_ext(h, 0, &id, NULL, &ln, NULL, &lp, NULL, &lv, NULL, NULL));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnGetEngineInfo_ext(NULL, 0, &id, name, &ln, plugin, &lp, ver, &lv, type, &lt));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnGetEngineInfo_ext(h, 0, &id, name, NULL, plugin, &lp, ver, &lv, type, &lt));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnGetEngineInfo_ext(h, 0, &id, name, &ln, plugin, NULL, ver, &lv, type, &lt));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnGetEngineInfo_ext(h, 0, &id, name, &ln, plugin, &lp, ver, NULL, type, &lt));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnGetEngineInfo_ext(h, 0, &id, NULL, &ln, NULL, &lp, NULL, &lv, NULL, NULL));
     tu_clear_last_error();
 }
 
@@ -108,9 +123,12 @@ static void check_lookups(hipdnnHandle_t h) {
     CHECK_EQ_INT(id, PT_ID_HASHED);
     CHECK_OK(hipdnnGetEngineIdByName_ext(h, "0xFFFFFFFFFFFFFFFE", &id));
     CHECK_EQ_INT(id, PT_ID_GOOD);
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named \"NO_SUCH_ENGINE", hipdnnGetEngineIdByName_ext(h, "NO_SUCH_ENGINE", &id));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named", hipdnnGetEngineIdByName_ext(h, "", &id));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named \"test_hashed_name_engine", hipdnnGetEngineIdByName_ext(h, "test_hashed_name_engine", &id));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named \"NO_SUCH_ENGINE",
+              hipdnnGetEngineIdByName_ext(h, "NO_SUCH_ENGINE", &id));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named",
+              hipdnnGetEngineIdByName_ext(h, "", &id));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named \"test_hashed_name_engine",
+              hipdnnGetEngineIdByName_ext(h, "test_hashed_name_engine", &id));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineIdByName_ext(NULL, "TEST_HASHED_NAME_ENGINE", &id));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineIdByName_ext(h, NULL, &id));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineIdByName_ext(h, "TEST_HASHED_NAME_ENGINE", NULL));
@@ -125,10 +143,14 @@ static void check_lookups(hipdnnHandle_t h) {
     CHECK_OK(hipdnnGetEngineNameById_ext(h, PT_ID_GOOD, name, &len));
     CHECK_STREQ(name, "0xFFFFFFFFFFFFFFFE");
     len = 18;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetEngineNameById_ext: Insufficient buffer space provided. (engineName needs 19 bytes, got 18", hipdnnGetEngineNameById_ext(h, PT_ID_GOOD, name, &len));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "hipdnnGetEngineNameById_ext: Insufficient buffer space provided. (engineName needs 19 bytes, got 18",
+              hipdnnGetEngineNameById_ext(h, PT_ID_GOOD, name, &len));
     len = sizeof name;
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id", hipdnnGetEngineNameById_ext(h, 12345, name, &len));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id", hipdnnGetEngineNameById_ext(h, 12345, NULL, &len));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id",
+              hipdnnGetEngineNameById_ext(h, 12345, name, &len));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id",
+              hipdnnGetEngineNameById_ext(h, 12345, NULL, &len));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineNameById_ext(h, PT_ID_GOOD, name, NULL));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineNameById_ext(NULL, PT_ID_GOOD, name, &len));
 
@@ -166,12 +188,16 @@ int main(void) {
 
     /* Paths are frozen while a handle lives; the configuration in force may be repeated. */
     const char* other[] = {PT_GOOD};
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "Cannot set engine plugin paths with an active handle", hipdnnSetEnginePluginPaths_ext(1, other, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "Cannot set engine plugin paths with an active handle", hipdnnSetEnginePluginPaths_ext(0, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "Cannot set engine plugin paths with an active handle", hipdnnSetEnginePluginPaths_ext(1, other, HIPDNN_PLUGIN_LOADING_ADDITIVE));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "Cannot set engine plugin paths with an active handle",
+              hipdnnSetEnginePluginPaths_ext(1, other, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "Cannot set engine plugin paths with an active handle",
+              hipdnnSetEnginePluginPaths_ext(0, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "Cannot set engine plugin paths with an active handle",
+              hipdnnSetEnginePluginPaths_ext(1, other, HIPDNN_PLUGIN_LOADING_ADDITIVE));
     CHECK_OK(hipdnnSetEnginePluginPaths_ext(PT_COUNT(files), files, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
     const char* heur[] = {PT_HEUR("test_good_heuristic_plugin")};
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "Cannot set heuristic plugin paths with an active handle", hipdnnSetHeuristicPluginPaths_ext(1, heur, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "Cannot set heuristic plugin paths with an active handle",
+              hipdnnSetHeuristicPluginPaths_ext(1, heur, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
     CHECK_OK(hipdnnSetHeuristicPluginPaths_ext(0, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
 
     /* What the good plugin saw: one plugin handle per hipdnnHandle, the stream and log

@@ -21,7 +21,8 @@ static void expect_loaded(const char* what, bool with_default, size_t nloaded, c
     CHECK_EQ_INT(pt_loaded_count(h), nloaded + (with_default ? ndefault - 1 : 0));
     for (size_t i = 0; i < nloaded; i++) {
         tu_checks++;
-        if (!pt_loaded_has(h, suffixes[i])) TU_FAIL("%s: %s is not loaded", what, suffixes[i]);
+        if (!pt_loaded_has(h, suffixes[i]))
+            TU_FAIL("%s: %s is not loaded", what, suffixes[i]);
     }
     CHECK_OK(hipdnnDestroy(h));
 }
@@ -53,16 +54,33 @@ int main(void) {
     /* argument checks; none of them changes the configuration */
     const char* with_null[] = {PT_GOOD, NULL};
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnSetEnginePluginPaths_ext(1, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnSetEnginePluginPaths_ext(2, with_null, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnSetEnginePluginPaths_ext(2, with_null, HIPDNN_PLUGIN_LOADING_ADDITIVE));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnSetHeuristicPluginPaths_ext(1, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnSetHeuristicPluginPaths_ext(2, with_null, HIPDNN_PLUGIN_LOADING_ADDITIVE));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnSetEnginePluginPaths_ext(2, with_null, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnSetEnginePluginPaths_ext(2, with_null, HIPDNN_PLUGIN_LOADING_ADDITIVE));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnSetHeuristicPluginPaths_ext(1, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnSetHeuristicPluginPaths_ext(2, with_null, HIPDNN_PLUGIN_LOADING_ADDITIVE));
     const char* good[] = {PT_GOOD};
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnSetEnginePluginPaths_ext: loadingMode 2 is neither HIPDNN_PLUGIN_LOADING_ADDITIVE (0) nor HIPDNN_PLUGIN_LOADING_ABSOLUTE (1", hipdnnSetEnginePluginPaths_ext(1, good, (hipdnnPluginLoadingMode_ext_t)2));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnSetEnginePluginPaths_ext: loadingMode -1 is neither HIPDNN_PLUGIN_LOADING_ADDITIVE (0) nor HIPDNN_PLUGIN_LOADING_ABSOLUTE (1", hipdnnSetEnginePluginPaths_ext(1, good, (hipdnnPluginLoadingMode_ext_t)-1));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnSetHeuristicPluginPaths_ext: loadingMode 7 is neither HIPDNN_PLUGIN_LOADING_ADDITIVE (0) nor HIPDNN_PLUGIN_LOADING_ABSOLUTE (1", hipdnnSetHeuristicPluginPaths_ext(0, NULL, (hipdnnPluginLoadingMode_ext_t)7));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "plugin unloading mode 2 is not HIPDNN_PLUGIN_UNLOAD_LAZY (0) or HIPDNN_PLUGIN_UNLOAD_EAGER (1", hipdnnSetPluginUnloadMode_ext((hipdnnPluginUnloadingMode_ext_t)2));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "plugin unloading mode -1 is not HIPDNN_PLUGIN_UNLOAD_LAZY (0) or HIPDNN_PLUGIN_UNLOAD_EAGER (1", hipdnnSetPluginUnloadMode_ext((hipdnnPluginUnloadingMode_ext_t)-1));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "hipdnnSetEnginePluginPaths_ext: loadingMode 2 is neither HIPDNN_PLUGIN_LOADING_ADDITIVE (0) nor HIPDNN_PLUGIN_LOADING_ABSOLUTE (1",
+        hipdnnSetEnginePluginPaths_ext(1, good, (hipdnnPluginLoadingMode_ext_t)2));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "hipdnnSetEnginePluginPaths_ext: loadingMode -1 is neither HIPDNN_PLUGIN_LOADING_ADDITIVE (0) nor HIPDNN_PLUGIN_LOADING_ABSOLUTE (1",
+        hipdnnSetEnginePluginPaths_ext(1, good, (hipdnnPluginLoadingMode_ext_t)-1));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "hipdnnSetHeuristicPluginPaths_ext: loadingMode 7 is neither HIPDNN_PLUGIN_LOADING_ADDITIVE (0) nor HIPDNN_PLUGIN_LOADING_ABSOLUTE (1",
+        hipdnnSetHeuristicPluginPaths_ext(0, NULL, (hipdnnPluginLoadingMode_ext_t)7));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "plugin unloading mode 2 is not HIPDNN_PLUGIN_UNLOAD_LAZY (0) or HIPDNN_PLUGIN_UNLOAD_EAGER (1",
+              hipdnnSetPluginUnloadMode_ext((hipdnnPluginUnloadingMode_ext_t)2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "plugin unloading mode -1 is not HIPDNN_PLUGIN_UNLOAD_LAZY (0) or HIPDNN_PLUGIN_UNLOAD_EAGER (1",
+              hipdnnSetPluginUnloadMode_ext((hipdnnPluginUnloadingMode_ext_t)-1));
     {
         const char* s[] = {CPU_PLUGIN};
         expect_loaded("default folder after rejected calls", true, 1, s);

@@ -12,8 +12,8 @@
 /* Loads exactly `files`, checks the last error of hipdnnCreate contains every needle (or is
  * empty when needles is NULL), that `engines` engines and `loaded` plugin files are there, and
  * that a heuristic query on a graph still works and offers `applicable` engines. */
-static void scenario(const char* what, size_t nfiles, const char* const* files,
-                     const char* const* needles, size_t engines, size_t loaded, int applicable) {
+static void scenario(const char* what, size_t nfiles, const char* const* files, const char* const* needles, size_t engines,
+                     size_t loaded, int applicable) {
     char err[HIPDNN_ERROR_STRING_MAX_LENGTH];
     printf("-- %s\n", what);
     pt_engine_paths(nfiles, files);
@@ -21,7 +21,8 @@ static void scenario(const char* what, size_t nfiles, const char* const* files,
     if (needles == NULL) {
         CHECK_STREQ(err, "");
     } else {
-        for (size_t i = 0; needles[i] != NULL; i++) CHECK_CONTAINS(err, needles[i]);
+        for (size_t i = 0; needles[i] != NULL; i++)
+            CHECK_CONTAINS(err, needles[i]);
     }
     CHECK_EQ_INT(pt_engine_count(h), engines);
     CHECK_EQ_INT(pt_loaded_count(h), loaded);
@@ -39,7 +40,8 @@ int main(void) {
 
     {
         const char* f[] = {PT_CUSTOM("test_incomplete_api_plugin")};
-        const char* want[] = {"Failed to get symbol", "hipdnnEnginePluginGetWorkspaceSize", "libtest_incomplete_api_plugin.so", NULL};
+        const char* want[] = {"Failed to get symbol", "hipdnnEnginePluginGetWorkspaceSize", "libtest_incomplete_api_plugin.so",
+                              NULL};
         scenario("missing required symbol", 1, f, want, 0, 0, 0);
     }
     {
@@ -89,8 +91,7 @@ int main(void) {
     }
     {
         /* bad ones around a good one: the good one loads, every reason is reported */
-        const char* f[] = {PT_CUSTOM("test_incomplete_api_plugin"), PT_GOOD,
-                           PT_CUSTOM("test_incompatible_version_plugin"),
+        const char* f[] = {PT_CUSTOM("test_incomplete_api_plugin"), PT_GOOD, PT_CUSTOM("test_incompatible_version_plugin"),
                            PT_CUSTOM("test_malformed_version_plugin")};
         const char* want[] = {"Failed to get symbol", "does not match expected engine API major version",
                               "libtest_malformed_version_plugin.so", NULL};
@@ -109,7 +110,8 @@ int main(void) {
     snprintf(txt, sizeof txt, "%s/plugin.txt", dir);
     FILE* fp = fopen(txt, "w");
     CHECK(fp != NULL);
-    if (fp) fclose(fp);
+    if (fp)
+        fclose(fp);
     {
         const char* f[] = {txt, PT_GOOD};
         const char* want[] = {"plugin.txt", NULL};
@@ -157,7 +159,10 @@ int main(void) {
         CHECK_OK(hipdnnBackendExecute(h, plan, pack));
         /* no serialization entry points */
         size_t size = 0;
-        CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "plugin test_minimal_plugin does not export hipdnnEnginePluginSerializeExecutionContext, hipdnnEnginePluginDestroySerializedExecutionContext, hipdnnEnginePluginCreateExecutionContextFromSerialized (plan serialization needs all three entry points", hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &size, NULL));
+        CHECK_ERR(
+            HIPDNN_STATUS_NOT_SUPPORTED,
+            "plugin test_minimal_plugin does not export hipdnnEnginePluginSerializeExecutionContext, hipdnnEnginePluginDestroySerializedExecutionContext, hipdnnEnginePluginCreateExecutionContextFromSerialized (plan serialization needs all three entry points",
+            hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &size, NULL));
         pt_release_all();
         CHECK_OK(hipdnnDestroy(h));
     }

@@ -30,23 +30,23 @@
 static long failures;
 static long desc_made, handles_made, executions;
 
-#define FAILF(...)                                                                       \
-    do {                                                                                 \
-        if (++failures <= 20) {                                                          \
-            fprintf(stderr, "FAIL: ");                                                   \
-            fprintf(stderr, __VA_ARGS__);                                                \
-            fprintf(stderr, "\n");                                                       \
-        }                                                                                \
+#define FAILF(...)                        \
+    do {                                  \
+        if (++failures <= 20) {           \
+            fprintf(stderr, "FAIL: ");    \
+            fprintf(stderr, __VA_ARGS__); \
+            fprintf(stderr, "\n");        \
+        }                                 \
     } while (0)
 
-#define OK(call)                                                                         \
-    do {                                                                                 \
-        hipdnnStatus_t st_ = (call);                                                     \
-        if (st_ != HIPDNN_STATUS_SUCCESS) {                                              \
-            char le_[512];                                                               \
-            hipdnnGetLastErrorString(le_, sizeof le_);                                   \
+#define OK(call)                                                                                      \
+    do {                                                                                              \
+        hipdnnStatus_t st_ = (call);                                                                  \
+        if (st_ != HIPDNN_STATUS_SUCCESS) {                                                           \
+            char le_[512];                                                                            \
+            hipdnnGetLastErrorString(le_, sizeof le_);                                                \
             FAILF("%s:%d: %s -> %s (%s)", __FILE__, __LINE__, #call, hipdnnGetErrorString(st_), le_); \
-        }                                                                                \
+        }                                                                                             \
     } while (0)
 
 static double now(void) {
@@ -58,8 +58,10 @@ static double now(void) {
 static double rss_mib(void) {
     long size = 0, resident = 0;
     FILE* f = fopen("/proc/self/statm", "r");
-    if (!f || fscanf(f, "%ld %ld", &size, &resident) != 2) FAILF("cannot read /proc/self/statm");
-    if (f) fclose(f);
+    if (!f || fscanf(f, "%ld %ld", &size, &resident) != 2)
+        FAILF("cannot read /proc/self/statm");
+    if (f)
+        fclose(f);
     return (double)resident * (double)sysconf(_SC_PAGESIZE) / (1024.0 * 1024.0);
 }
 
@@ -71,9 +73,7 @@ static const hipdnnBackendDescriptorType_t creatable[] = {HIPDNN_CREATABLE_KINDS
 static uint8_t* graph_bytes;
 static size_t graph_bytes_n;
 
-static void destroy_d(hipdnnBackendDescriptor_t d) {
-    OK(hipdnnBackendDestroyDescriptor(d));
-}
+static void destroy_d(hipdnnBackendDescriptor_t d) { OK(hipdnnBackendDestroyDescriptor(d)); }
 
 /* One round of the descriptor workload: 33 empty kinds, 2 finalized tensors, a finalized
  * pointwise op, 2 descriptors read back from the op, a deserialized graph, plus 3 failing calls.
@@ -87,9 +87,9 @@ static long descriptor_round(long r) {
     }
     fx_err e = {{0}, HIPDNN_STATUS_SUCCESS};
     hipdnnBackendDescriptor_t a = NULL, b = NULL, op = NULL;
-    if (fx_tensor(&e, &a, 1, 1, 2, 3, 4, false) != HIPDNN_STATUS_SUCCESS ||
-        fx_tensor(&e, &b, 2, 1, 2, 3, 4, r % 2 == 0) != HIPDNN_STATUS_SUCCESS ||
-        fx_pointwise(&e, &op, HIPDNN_POINTWISE_RELU_FWD, a, NULL, b) != HIPDNN_STATUS_SUCCESS) {
+    if (fx_tensor(&e, &a, 1, 1, 2, 3, 4, false) != HIPDNN_STATUS_SUCCESS
+        || fx_tensor(&e, &b, 2, 1, 2, 3, 4, r % 2 == 0) != HIPDNN_STATUS_SUCCESS
+        || fx_pointwise(&e, &op, HIPDNN_POINTWISE_RELU_FWD, a, NULL, b) != HIPDNN_STATUS_SUCCESS) {
         FAILF("%s", e.text);
         return made;
     }
@@ -107,10 +107,12 @@ static long descriptor_round(long r) {
     /* error paths allocate messages too */
     int64_t v = 0;
     char le[64];
-    if (hipdnnBackendFinalize((hipdnnBackendDescriptor_t)(uintptr_t)0xdeadbeef) != HIPDNN_STATUS_BAD_PARAM) FAILF("garbage finalize");
+    if (hipdnnBackendFinalize((hipdnnBackendDescriptor_t)(uintptr_t)0xdeadbeef) != HIPDNN_STATUS_BAD_PARAM)
+        FAILF("garbage finalize");
     if (hipdnnBackendGetAttribute(g, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, NULL, &v) != HIPDNN_STATUS_BAD_PARAM)
         FAILF("get on a destroyed graph");
-    if (hipdnnGetEngineCount_ext((hipdnnHandle_t)(uintptr_t)1, NULL) == HIPDNN_STATUS_SUCCESS) FAILF("garbage engine count");
+    if (hipdnnGetEngineCount_ext((hipdnnHandle_t)(uintptr_t)1, NULL) == HIPDNN_STATUS_SUCCESS)
+        FAILF("garbage engine count");
     hipdnnGetLastErrorString(le, sizeof le);
     return made;
 }
@@ -122,7 +124,8 @@ static long handle_round(void) {
     OK(hipdnnCreate(&h));
     hipdnnGetLastErrorString(le, sizeof le);
     OK(hipdnnGetEngineCount_ext(h, &n));
-    if (n == 0) FAILF("a fresh handle has no engines");
+    if (n == 0)
+        FAILF("a fresh handle has no engines");
     OK(hipdnnSetStream(h, NULL));
     OK(hipdnnDestroy(h));
     return 1;
@@ -139,15 +142,18 @@ static long graph_round(hipdnnHandle_t h, long r) {
         return 0;
     }
     made += 14;
-    if (fx_conv_run_check(&e, &f, h) != HIPDNN_STATUS_SUCCESS) FAILF("%s", e.text);
+    if (fx_conv_run_check(&e, &f, h) != HIPDNN_STATUS_SUCCESS)
+        FAILF("%s", e.text);
     executions++;
     hipdnnBackendDescriptor_t ops[3] = {NULL, NULL, NULL}, eng = NULL;
     int64_t n = 0;
     OK(hipdnnBackendGetAttribute(f.graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 3, &n, ops));
     for (int i = 0; i < 3; i++)
-        if (ops[i]) destroy_d(ops[i]), made++;
+        if (ops[i])
+            destroy_d(ops[i]), made++;
     OK(hipdnnBackendGetAttribute(f.cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, NULL, &eng));
-    if (eng) destroy_d(eng), made++;
+    if (eng)
+        destroy_d(eng), made++;
     if (r % 8 == 0) {
         size_t sz = 0;
         OK(hipdnnBackendGetSerializedExecutionPlan_ext(f.plan, 0, &sz, NULL));
@@ -160,13 +166,15 @@ static long graph_round(hipdnnHandle_t h, long r) {
             made++;
             hipdnnBackendDescriptor_t keep = f.plan;
             f.plan = plan2;
-            if (fx_conv_run_check(&e, &f, h) != HIPDNN_STATUS_SUCCESS) FAILF("deserialized plan: %s", e.text);
+            if (fx_conv_run_check(&e, &f, h) != HIPDNN_STATUS_SUCCESS)
+                FAILF("deserialized plan: %s", e.text);
             executions++;
             f.plan = keep;
             destroy_d(plan2);
         }
     }
-    if (fx_conv_destroy(&f) != HIPDNN_STATUS_SUCCESS) FAILF("destroying a graph fixture");
+    if (fx_conv_destroy(&f) != HIPDNN_STATUS_SUCCESS)
+        FAILF("destroying a graph fixture");
     return made;
 }
 
@@ -176,7 +184,7 @@ typedef struct {
 
 /* Runs the three workloads interleaved, in `steps` equal slices, sampling RSS after each. */
 static double t_desc, t_handle, t_graph; /* seconds spent in each workload */
-static long graph_desc;                   /* descriptors made by the graph workload */
+static long graph_desc; /* descriptors made by the graph workload */
 
 static void run(hipdnnHandle_t h, Work total, int steps, double* rss, double* secs) {
     double t0 = now();
@@ -185,9 +193,11 @@ static void run(hipdnnHandle_t h, Work total, int steps, double* rss, double* se
         long dt = total.descriptors * s / steps, ht = total.handles * s / steps, gt = total.graphs * s / steps;
         while (d < dt || hs < ht || g < gt) {
             double a = now(), b, c, e;
-            if (d < dt) d += descriptor_round(r);
+            if (d < dt)
+                d += descriptor_round(r);
             b = now();
-            if (hs < ht) hs += handle_round();
+            if (hs < ht)
+                hs += handle_round();
             c = now();
             if (g < gt) {
                 long m = graph_round(h, g);
@@ -197,16 +207,20 @@ static void run(hipdnnHandle_t h, Work total, int steps, double* rss, double* se
             t_desc += b - a, t_handle += c - b, t_graph += e - c;
             r++;
         }
-        if (rss) rss[s] = rss_mib();
+        if (rss)
+            rss[s] = rss_mib();
     }
     desc_made += d, handles_made += hs;
-    if (secs) *secs = now() - t0;
+    if (secs)
+        *secs = now() - t0;
 }
 
 int main(int argc, char** argv) {
     long scale = 1;
-    if (argc == 3 && strcmp(argv[1], "--scale") == 0) scale = atol(argv[2]);
-    if (scale < 1) scale = 1;
+    if (argc == 3 && strcmp(argv[1], "--scale") == 0)
+        scale = atol(argv[2]);
+    if (scale < 1)
+        scale = 1;
     hipdnnHandle_t h = NULL;
     OK(hipdnnCreate(&h));
     {
@@ -247,12 +261,14 @@ int main(int argc, char** argv) {
            scale, warm_secs, secs, desc_made, desc_made - graph_desc, (double)(desc_made - graph_desc) / t_desc, graph_desc,
            handles_made, (double)handles_made / t_handle, total.graphs, execs, (double)total.graphs / t_graph);
     printf("RSS MiB after warm-up %.1f; at 10%%..100%%:", rss[0]);
-    for (int i = 1; i <= 10; i++) printf(" %.1f", rss[i]);
+    for (int i = 1; i <= 10; i++)
+        printf(" %.1f", rss[i]);
     printf("\nRSS growth %.1f MiB (bound %.0f), over the second half %.1f MiB (bound %.0f)\n", growth, GROWTH_BOUND_MIB,
            second_half, SECOND_HALF_BOUND_MIB);
     if (desc_made < total.descriptors || handles_made < total.handles || execs < total.graphs)
         FAILF("the run did less work than planned");
-    if (growth > GROWTH_BOUND_MIB) FAILF("RSS grew by %.1f MiB, more than %.0f MiB: a leak", growth, GROWTH_BOUND_MIB);
+    if (growth > GROWTH_BOUND_MIB)
+        FAILF("RSS grew by %.1f MiB, more than %.0f MiB: a leak", growth, GROWTH_BOUND_MIB);
     if (second_half > SECOND_HALF_BOUND_MIB)
         FAILF("RSS grew by %.1f MiB over the second half, more than %.0f MiB: a leak", second_half, SECOND_HALF_BOUND_MIB);
     if (failures) {

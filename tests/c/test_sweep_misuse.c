@@ -55,19 +55,37 @@ extern char** environ;
  * Bad value kinds
  * ---------------------------------------------------------------------------------------- */
 typedef enum {
-    BK_NONE,  /* the valid call (baseline) */
-    BK_NULL,  /* pointer argument NULL */
-    BK_GARB,  /* expands to every garbage kind below suited to the argument's class */
+    BK_NONE, /* the valid call (baseline) */
+    BK_NULL, /* pointer argument NULL */
+    BK_GARB, /* expands to every garbage kind below suited to the argument's class */
     /* garbage handle / descriptor values */
-    BK_ONE, BK_DEADBEEF, BK_MINUS1, BK_STACK, BK_HEAP, BK_DESTROYED, BK_TWICE, BK_STALE,
+    BK_ONE,
+    BK_DEADBEEF,
+    BK_MINUS1,
+    BK_STACK,
+    BK_HEAP,
+    BK_DESTROYED,
+    BK_TWICE,
+    BK_STALE,
     BK_WRONGKIND, /* a descriptor where a handle is expected, a handle where a descriptor is */
     /* specific descriptors of the wrong kind or state */
-    BK_TENSOR, BK_GRAPH, BK_PLAN, BK_PACK, BK_UNFIN_TENSOR, BK_UNFIN_PLAN, BK_UNFIN_PACK, BK_EMPTY_TENSOR,
-    BK_ORPHAN_PLAN, BK_ORPHAN_GRAPH,
+    BK_TENSOR,
+    BK_GRAPH,
+    BK_PLAN,
+    BK_PACK,
+    BK_UNFIN_TENSOR,
+    BK_UNFIN_PLAN,
+    BK_UNFIN_PACK,
+    BK_EMPTY_TENSOR,
+    BK_ORPHAN_PLAN,
+    BK_ORPHAN_GRAPH,
     /* numbers */
     BK_ENUMS, /* expands to -1, INT32_MIN, INT32_MAX and one past the last (Row.val) */
-    BK_I32NEG1, BK_I32MIN, BK_I32MAX, BK_PAST,
-    BK_VAL,   /* Row.val */
+    BK_I32NEG1,
+    BK_I32MIN,
+    BK_I32MAX,
+    BK_PAST,
+    BK_VAL, /* Row.val */
     BK_CUSTOM /* Row.mut does it */
 } BadKind;
 
@@ -114,7 +132,7 @@ typedef struct {
     size_t n;
     const char* name;
     int keep_on_fail; /* payload must be unchanged when the call fails */
-    int nowrite;      /* payload must be unchanged whatever the status */
+    int nowrite; /* payload must be unchanged whatever the status */
     unsigned char* snap;
 } Guard;
 
@@ -132,11 +150,12 @@ typedef struct {
     const char* ret_str;
     int64_t scratch[8];
     int get_destroy; /* GetAttribute: destroy returned descriptors on success */
-    char why[1024];  /* the first failure of this case */
+    char why[1024]; /* the first failure of this case */
 } Call;
 
 static void* gnew(Call* c, size_t n, const char* name, int keep_on_fail) {
-    if (c->ng >= MAXG) abort();
+    if (c->ng >= MAXG)
+        abort();
     Guard* g = &c->g[c->ng];
     g->mem = (unsigned char*)malloc(n + 2 * CANARY);
     g->snap = (unsigned char*)malloc(n ? n : 1);
@@ -148,12 +167,14 @@ static void* gnew(Call* c, size_t n, const char* name, int keep_on_fail) {
 }
 
 static void gfree(Call* c) {
-    for (int i = 0; i < c->ng; i++) free(c->g[i].mem), free(c->g[i].snap);
+    for (int i = 0; i < c->ng; i++)
+        free(c->g[i].mem), free(c->g[i].snap);
     c->ng = 0;
 }
 
 static void whyf(Call* c, const char* fmt, ...) {
-    if (c->why[0]) return;
+    if (c->why[0])
+        return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(c->why, sizeof c->why, fmt, ap);
@@ -177,7 +198,7 @@ static struct {
     hipdnnBackendDescriptor_t t_fin, t_unfin, t_destroyed, t_twice, t_stale, t_empty;
     hipdnnBackendDescriptor_t plan_unfin, pack_unfin, heur_unfin, pw_unfin, graph_unfin, engine;
     hipdnnBackendDescriptor_t pack_misaligned;
-    fx_conv g;      /* graph, heur, cfg, plan, pack on F.h */
+    fx_conv g; /* graph, heur, cfg, plan, pack on F.h */
     fx_conv orphan; /* built on a handle that was then destroyed */
     uint8_t* graph_bin;
     size_t graph_bin_n;
@@ -198,9 +219,7 @@ static struct {
 
 static const char* TENSOR_NAME = "sweep_tensor_name";
 static int cookie_a, cookie_b;
-static void sweep_log_cb(hipdnnUserLogCallbackHandle_t u, hipdnnSeverity_t s, const char* m) {
-    (void)u, (void)s, (void)m;
-}
+static void sweep_log_cb(hipdnnUserLogCallbackHandle_t u, hipdnnSeverity_t s, const char* m) { (void)u, (void)s, (void)m; }
 
 static int fixture_fail(const char* what, hipdnnStatus_t st) {
     char le[HIPDNN_ERROR_STRING_MAX_LENGTH];
@@ -208,16 +227,18 @@ static int fixture_fail(const char* what, hipdnnStatus_t st) {
     fprintf(stderr, "fixture: %s -> %s (%s)\n", what, hipdnnGetErrorString(st), le);
     return 1;
 }
-#define FIX(call)                                                                        \
-    do {                                                                                 \
-        hipdnnStatus_t st_ = (call);                                                     \
-        if (st_ != HIPDNN_STATUS_SUCCESS) return fixture_fail(#call, st_);               \
+#define FIX(call)                            \
+    do {                                     \
+        hipdnnStatus_t st_ = (call);         \
+        if (st_ != HIPDNN_STATUS_SUCCESS)    \
+            return fixture_fail(#call, st_); \
     } while (0)
 
 static hipdnnBackendDescriptor_t new_tensor(int64_t uid) {
     fx_err e = {{0}, HIPDNN_STATUS_SUCCESS};
     hipdnnBackendDescriptor_t t = NULL;
-    if (fx_tensor(&e, &t, uid, 1, 2, 3, 4, false) != HIPDNN_STATUS_SUCCESS) fprintf(stderr, "fixture: %s\n", e.text);
+    if (fx_tensor(&e, &t, uid, 1, 2, 3, 4, false) != HIPDNN_STATUS_SUCCESS)
+        fprintf(stderr, "fixture: %s\n", e.text);
     return t;
 }
 
@@ -237,8 +258,8 @@ static int setup_fixtures(void) {
         FIX(hipdnnBackendSetAttribute(F.t_fin, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
         FIX(hipdnnBackendSetAttribute(F.t_fin, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, dims));
         FIX(hipdnnBackendSetAttribute(F.t_fin, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 4, strides));
-        FIX(hipdnnBackendSetAttribute(F.t_fin, HIPDNN_ATTR_TENSOR_NAME_EXT, HIPDNN_TYPE_CHAR,
-                                      (int64_t)strlen(TENSOR_NAME), TENSOR_NAME));
+        FIX(hipdnnBackendSetAttribute(F.t_fin, HIPDNN_ATTR_TENSOR_NAME_EXT, HIPDNN_TYPE_CHAR, (int64_t)strlen(TENSOR_NAME),
+                                      TENSOR_NAME));
         FIX(hipdnnBackendFinalize(F.t_fin));
     }
     FIX(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &F.t_unfin));
@@ -256,7 +277,8 @@ static int setup_fixtures(void) {
         FIX(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &F.pack_misaligned));
         FIX(hipdnnBackendSetAttribute(F.pack_misaligned, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 4, ptrs));
         FIX(hipdnnBackendSetAttribute(F.pack_misaligned, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 4, uids));
-        FIX(hipdnnBackendSetAttribute(F.pack_misaligned, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &F.g.workspace));
+        FIX(hipdnnBackendSetAttribute(F.pack_misaligned, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1,
+                                      &F.g.workspace));
         FIX(hipdnnBackendFinalize(F.pack_misaligned));
     }
     /* A graph and plan whose handle is destroyed afterwards. */
@@ -289,13 +311,16 @@ static int setup_fixtures(void) {
         fprintf(stderr, "fixture: %zu engines, %zu policies; the CPU engine must be loaded\n", F.engine_count, F.policy_count);
         return 1;
     }
-    FIX(hipdnnGetEngineInfo_ext(F.h, 0, &F.engine_id, NULL, &F.ei_len[0], NULL, &F.ei_len[1], NULL, &F.ei_len[2], NULL, &F.ei_len[3]));
+    FIX(hipdnnGetEngineInfo_ext(F.h, 0, &F.engine_id, NULL, &F.ei_len[0], NULL, &F.ei_len[1], NULL, &F.ei_len[2], NULL,
+                                &F.ei_len[3]));
     for (int i = 0; i < 4; i++)
-        if (F.ei_len[i] > sizeof F.ei_str[i]) return fixture_fail("engine info strings longer than 512 bytes", BP);
+        if (F.ei_len[i] > sizeof F.ei_str[i])
+            return fixture_fail("engine info strings longer than 512 bytes", BP);
     FIX(hipdnnGetEngineInfo_ext(F.h, 0, &F.engine_id, F.ei_str[0], &F.ei_len[0], F.ei_str[1], &F.ei_len[1], F.ei_str[2],
                                 &F.ei_len[2], F.ei_str[3], &F.ei_len[3]));
     snprintf(F.engine_name, sizeof F.engine_name, "%s", F.ei_str[0]);
-    FIX(hipdnnGetHeuristicPolicyInfo_ext(F.h, 0, NULL, NULL, &F.pi_len[0], NULL, &F.pi_len[1], NULL, &F.pi_len[2], NULL, &F.pi_len[3]));
+    FIX(hipdnnGetHeuristicPolicyInfo_ext(F.h, 0, NULL, NULL, &F.pi_len[0], NULL, &F.pi_len[1], NULL, &F.pi_len[2], NULL,
+                                         &F.pi_len[3]));
     FIX(hipdnnGetLoadedEnginePluginPaths_ext(F.h, &F.plugin_count, NULL, &F.plugin_maxlen));
     if (F.plugin_count == 0 || F.plugin_count > 4) {
         fprintf(stderr, "fixture: %zu engine plugins loaded; the sweep expects 1 to 4\n", F.plugin_count);
@@ -308,7 +333,8 @@ static int setup_fixtures(void) {
     FIX(hipdnnDestroy(F.h_destroyed));
     FIX(hipdnnCreate(&F.h_twice));
     FIX(hipdnnDestroy(F.h_twice));
-    if (hipdnnDestroy(F.h_twice) != HIPDNN_STATUS_BAD_PARAM) return fixture_fail("second hipdnnDestroy", BP);
+    if (hipdnnDestroy(F.h_twice) != HIPDNN_STATUS_BAD_PARAM)
+        return fixture_fail("second hipdnnDestroy", BP);
     F.t_destroyed = new_tensor(21);
     FIX(hipdnnBackendDestroyDescriptor(F.t_destroyed));
     F.t_twice = new_tensor(22);
@@ -351,9 +377,10 @@ static int verify_fixtures(void) {
     size_t ne = 0;
     FIX(hipdnnGetEngineCount_ext(F.h, &ne));
     fx_conv_destroy(&F.orphan);
-    hipdnnBackendDescriptor_t all[] = {F.t_fin, F.t_unfin, F.t_empty, F.plan_unfin, F.pack_unfin, F.heur_unfin,
-                                       F.pw_unfin, F.graph_unfin, F.engine, F.pack_misaligned};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) FIX(hipdnnBackendDestroyDescriptor(all[i]));
+    hipdnnBackendDescriptor_t all[] = {F.t_fin,      F.t_unfin,  F.t_empty,     F.plan_unfin, F.pack_unfin,
+                                       F.heur_unfin, F.pw_unfin, F.graph_unfin, F.engine,     F.pack_misaligned};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        FIX(hipdnnBackendDestroyDescriptor(all[i]));
     FIX(fx_conv_destroy(&F.g));
     FIX(hipdnnDestroy(F.h));
     return 0;
@@ -380,7 +407,8 @@ struct FnSpec {
 static void su_create(Call* c) { A(0) = U(gnew(c, 8, "*handle", 1)); }
 static int iv_create(Call* c) { return hipdnnCreate((hipdnnHandle_t*)PTR(0)); }
 static void cl_create(Call* c, int st) {
-    if (st == S && A(0)) hipdnnDestroy(*(hipdnnHandle_t*)c->p[0]);
+    if (st == S && A(0))
+        hipdnnDestroy(*(hipdnnHandle_t*)c->p[0]);
 }
 static void su_destroy(Call* c) {
     hipdnnCreate(&c->made_h);
@@ -388,7 +416,8 @@ static void su_destroy(Call* c) {
 }
 static int iv_destroy(Call* c) { return hipdnnDestroy(HND(0)); }
 static void cl_destroy(Call* c, int st) {
-    if (st != S && hipdnnDestroy(c->made_h) != S) whyf(c, "the fresh handle could not be destroyed after the call");
+    if (st != S && hipdnnDestroy(c->made_h) != S)
+        whyf(c, "the fresh handle could not be destroyed after the call");
 }
 static void su_setstream(Call* c) { A(0) = U(F.h), A(1) = 0; }
 static int iv_setstream(Call* c) { return hipdnnSetStream(HND(0), (hipStream_t)PTR(1)); }
@@ -419,14 +448,16 @@ static void cl_destroydesc(Call* c, int st) {
     c->made_d = NULL;
 }
 static void su_execute(Call* c) {
-    for (int i = 0; i < F.g.n * F.g.k * F.g.h * F.g.w; i++) F.g.ys[i] = NAN;
+    for (int i = 0; i < F.g.n * F.g.k * F.g.h * F.g.w; i++)
+        F.g.ys[i] = NAN;
     A(0) = U(F.h), A(1) = U(F.g.plan), A(2) = U(F.g.pack);
 }
 static int iv_execute(Call* c) { return hipdnnBackendExecute(HND(0), DSC(1), DSC(2)); }
 static void cl_execute(Call* c, int st) {
     if (st == S && A(1) == U(F.g.plan) && A(2) == U(F.g.pack)) {
         double err = fx_conv_max_error(&F.g);
-        if (!(err < 1e-4)) whyf(c, "executed with wrong numbers: max |error| %g", err);
+        if (!(err < 1e-4))
+            whyf(c, "executed with wrong numbers: max |error| %g", err);
     }
 }
 static void su_finalize(Call* c) { A(0) = U(F.t_fin); }
@@ -437,11 +468,12 @@ static void su_getattr(Call* c) {
     A(5) = U(gnew(c, 32, "arrayOfElements", 1));
 }
 static int iv_getattr(Call* c) {
-    return hipdnnBackendGetAttribute(DSC(0), (hipdnnBackendAttributeName_t)I32(1), (hipdnnBackendAttributeType_t)I32(2),
-                                     I64(3), (int64_t*)PTR(4), PTR(5));
+    return hipdnnBackendGetAttribute(DSC(0), (hipdnnBackendAttributeName_t)I32(1), (hipdnnBackendAttributeType_t)I32(2), I64(3),
+                                     (int64_t*)PTR(4), PTR(5));
 }
 static void cl_getattr(Call* c, int st) {
-    if (st != S || !c->get_destroy || !A(5)) return;
+    if (st != S || !c->get_destroy || !A(5))
+        return;
     int64_t n = c->get_destroy; /* number of descriptors the row expects back */
     for (int64_t i = 0; i < n; i++)
         if (hipdnnBackendDestroyDescriptor(((hipdnnBackendDescriptor_t*)PTR(5))[i]) != S)
@@ -454,8 +486,8 @@ static void su_setattr(Call* c) {
     A(4) = U(v);
 }
 static int iv_setattr(Call* c) {
-    return hipdnnBackendSetAttribute(DSC(0), (hipdnnBackendAttributeName_t)I32(1), (hipdnnBackendAttributeType_t)I32(2),
-                                     I64(3), PTR(4));
+    return hipdnnBackendSetAttribute(DSC(0), (hipdnnBackendAttributeName_t)I32(1), (hipdnnBackendAttributeType_t)I32(2), I64(3),
+                                     PTR(4));
 }
 
 /* -- errors -- */
@@ -478,9 +510,7 @@ static int iv_peeklast(Call* c) {
 }
 
 /* -- serialization -- */
-static void su_desgraph(Call* c) {
-    A(0) = U(gnew(c, 8, "*descriptor", 1)), A(1) = U(F.graph_bin), A(2) = F.graph_bin_n;
-}
+static void su_desgraph(Call* c) { A(0) = U(gnew(c, 8, "*descriptor", 1)), A(1) = U(F.graph_bin), A(2) = F.graph_bin_n; }
 static int iv_desgraph(Call* c) {
     return hipdnnBackendCreateAndDeserializeGraph_ext((hipdnnBackendDescriptor_t*)PTR(0), (const uint8_t*)PTR(1), SZ(2));
 }
@@ -497,9 +527,7 @@ static void su_getjson(Call* c) {
     A(2) = U(gnew(c, sizeof(size_t), "*graphByteSize", 0));
     A(3) = U(gnew(c, F.graph_json_n, "serializedJsonGraph", 1));
 }
-static int iv_getjson(Call* c) {
-    return hipdnnBackendGetSerializedJsonGraph_ext(DSC(0), SZ(1), (size_t*)PTR(2), (char*)PTR(3));
-}
+static int iv_getjson(Call* c) { return hipdnnBackendGetSerializedJsonGraph_ext(DSC(0), SZ(1), (size_t*)PTR(2), (char*)PTR(3)); }
 static void su_getplan(Call* c) {
     A(0) = U(F.g.plan), A(1) = F.plan_bin_n;
     A(2) = U(gnew(c, sizeof(size_t), "*planByteSize", 0));
@@ -512,8 +540,8 @@ static void su_desplan(Call* c) {
     A(0) = U(F.h), A(1) = U(gnew(c, 8, "*descriptor", 1)), A(2) = U(F.plan_bin), A(3) = F.plan_bin_n;
 }
 static int iv_desplan(Call* c) {
-    return hipdnnBackendCreateAndDeserializeExecutionPlan_ext(HND(0), (hipdnnBackendDescriptor_t*)PTR(1),
-                                                              (const uint8_t*)PTR(2), SZ(3));
+    return hipdnnBackendCreateAndDeserializeExecutionPlan_ext(HND(0), (hipdnnBackendDescriptor_t*)PTR(1), (const uint8_t*)PTR(2),
+                                                              SZ(3));
 }
 static void su_getcont(Call* c) {
     A(0) = U(F.g.graph), A(1) = U(F.g.plan), A(2) = F.cont_bin_n;
@@ -529,9 +557,7 @@ static void su_contents(Call* c) {
 static int iv_contents(Call* c) {
     return hipdnnBackendGetSerializedBinaryContents_ext((const uint8_t*)PTR(0), SZ(1), (int*)PTR(2));
 }
-static void su_desjson(Call* c) {
-    A(0) = U(gnew(c, 8, "*descriptor", 1)), A(1) = U(F.graph_json), A(2) = F.graph_json_n;
-}
+static void su_desjson(Call* c) { A(0) = U(gnew(c, 8, "*descriptor", 1)), A(1) = U(F.graph_json), A(2) = F.graph_json_n; }
 static int iv_desjson(Call* c) {
     return hipdnnBackendCreateAndDeserializeJsonGraph_ext((hipdnnBackendDescriptor_t*)PTR(0), (const char*)PTR(1), SZ(2));
 }
@@ -566,7 +592,8 @@ static int iv_unload(Call* c) { return hipdnnSetPluginUnloadMode_ext((hipdnnPlug
 static void su_loaded(Call* c) {
     size_t* num = (size_t*)gnew(c, sizeof(size_t), "*numPluginPaths", 1);
     char** arr = (char**)gnew(c, F.plugin_count * sizeof(char*), "pluginPaths[]", 0);
-    for (size_t i = 0; i < F.plugin_count; i++) arr[i] = (char*)gnew(c, F.plugin_maxlen, "pluginPaths[i]", 1);
+    for (size_t i = 0; i < F.plugin_count; i++)
+        arr[i] = (char*)gnew(c, F.plugin_maxlen, "pluginPaths[i]", 1);
     size_t* maxlen = (size_t*)gnew(c, sizeof(size_t), "*maxStringLen", 1);
     *num = F.plugin_count, *maxlen = F.plugin_maxlen;
     A(0) = U(F.h), A(1) = U(num), A(2) = U(arr), A(3) = U(maxlen);
@@ -584,9 +611,10 @@ static int iv_usercb(Call* c) {
                                         (hipdnnLogCallbackMode_t)I32(2), (hipdnnUserLogCallbackHandle_t)PTR(3));
 }
 static void cl_usercb(Call* c, int st) {
-    if (st == S && I32(1) != HIPDNN_SEV_OFF &&
-        hipdnnSetUserLogCallback_ext((hipdnnUserLogCallback_t)(uintptr_t)A(0), HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_SYNC,
-                                     (hipdnnUserLogCallbackHandle_t)PTR(3)) != S)
+    if (st == S && I32(1) != HIPDNN_SEV_OFF
+        && hipdnnSetUserLogCallback_ext((hipdnnUserLogCallback_t)(uintptr_t)A(0), HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_SYNC,
+                                        (hipdnnUserLogCallbackHandle_t)PTR(3))
+               != S)
         whyf(c, "the registered callback could not be removed");
 }
 static void su_setlevel(Call* c) { A(0) = HIPDNN_SEV_OFF; }
@@ -606,10 +634,10 @@ static void su_info4(Call* c, const size_t* lens, const char* const* names) {
         A(4 + 2 * i) = U(len);
     }
 }
-static const char* const eng_names[] = {"*engineId", "engineName", "*engineNameLen", "pluginName", "*pluginNameLen",
-                                        "version", "*versionLen", "type", "*typeLen"};
-static const char* const pol_names[] = {"*policyId", "policyName", "*policyNameLen", "pluginName", "*pluginNameLen",
-                                        "pluginVersion", "*pluginVersionLen", "apiVersion", "*apiVersionLen"};
+static const char* const eng_names[] = {"*engineId", "engineName",  "*engineNameLen", "pluginName", "*pluginNameLen",
+                                        "version",   "*versionLen", "type",           "*typeLen"};
+static const char* const pol_names[] = {"*policyId",     "policyName",        "*policyNameLen", "pluginName",    "*pluginNameLen",
+                                        "pluginVersion", "*pluginVersionLen", "apiVersion",     "*apiVersionLen"};
 static void su_enginfo(Call* c) { su_info4(c, F.ei_len, eng_names); }
 static int iv_enginfo(Call* c) {
     return hipdnnGetEngineInfo_ext(HND(0), SZ(1), (int64_t*)PTR(2), (char*)PTR(3), (size_t*)PTR(4), (char*)PTR(5),
@@ -666,59 +694,173 @@ static const FnSpec FNS[] = {
     {"hipdnnDestroy", 1, "H", {"handle"}, su_destroy, iv_destroy, cl_destroy, LE_SETS},
     {"hipdnnSetStream", 2, "HV", {"handle", "streamId"}, su_setstream, iv_setstream, NULL, LE_SETS},
     {"hipdnnGetStream", 2, "HP", {"handle", "streamId"}, su_getstream, iv_getstream, NULL, LE_SETS},
-    {"hipdnnBackendCreateDescriptor", 2, "EP", {"descriptorType", "descriptor"}, su_createdesc, iv_createdesc, cl_out_desc1, LE_SETS},
+    {"hipdnnBackendCreateDescriptor",
+     2,
+     "EP",
+     {"descriptorType", "descriptor"},
+     su_createdesc,
+     iv_createdesc,
+     cl_out_desc1,
+     LE_SETS},
     {"hipdnnBackendDestroyDescriptor", 1, "D", {"descriptor"}, su_destroydesc, iv_destroydesc, cl_destroydesc, LE_SETS},
     {"hipdnnBackendExecute", 3, "HDD", {"handle", "executionPlan", "variantPack"}, su_execute, iv_execute, cl_execute, LE_SETS},
     {"hipdnnBackendFinalize", 1, "D", {"descriptor"}, su_finalize, iv_finalize, NULL, LE_SETS},
-    {"hipdnnBackendGetAttribute", 6, "DEENPP",
+    {"hipdnnBackendGetAttribute",
+     6,
+     "DEENPP",
      {"descriptor", "attributeName", "attributeType", "requestedElementCount", "elementCount", "arrayOfElements"},
-     su_getattr, iv_getattr, cl_getattr, LE_SETS},
-    {"hipdnnBackendSetAttribute", 5, "DEENP", {"descriptor", "attributeName", "attributeType", "elementCount", "arrayOfElements"},
-     su_setattr, iv_setattr, NULL, LE_SETS},
+     su_getattr,
+     iv_getattr,
+     cl_getattr,
+     LE_SETS},
+    {"hipdnnBackendSetAttribute",
+     5,
+     "DEENP",
+     {"descriptor", "attributeName", "attributeType", "elementCount", "arrayOfElements"},
+     su_setattr,
+     iv_setattr,
+     NULL,
+     LE_SETS},
     {"hipdnnGetErrorString", 1, "E", {"status"}, su_errstr, iv_errstr, NULL, LE_NEVER},
     {"hipdnnGetLastErrorString", 2, "PN", {"message", "maxSize"}, su_lasterr, iv_getlast, NULL, LE_READER},
     {"hipdnnPeekLastErrorString_ext", 2, "PN", {"message", "maxSize"}, su_lasterr, iv_peeklast, NULL, LE_READER},
-    {"hipdnnBackendCreateAndDeserializeGraph_ext", 3, "PPN", {"descriptor", "serializedGraph", "graphByteSize"},
-     su_desgraph, iv_desgraph, cl_out_desc0, LE_SETS},
-    {"hipdnnBackendGetSerializedBinaryGraph_ext", 4, "DNPP", {"descriptor", "requestedByteSize", "graphByteSize", "serializedGraph"},
-     su_getbin, iv_getbin, NULL, LE_SETS},
-    {"hipdnnBackendGetSerializedJsonGraph_ext", 4, "DNPP",
-     {"descriptor", "requestedByteSize", "graphByteSize", "serializedJsonGraph"}, su_getjson, iv_getjson, NULL, LE_SETS},
-    {"hipdnnBackendGetSerializedExecutionPlan_ext", 4, "DNPP", {"descriptor", "requestedByteSize", "planByteSize", "serializedPlan"},
-     su_getplan, iv_getplan, NULL, LE_SETS},
-    {"hipdnnBackendCreateAndDeserializeExecutionPlan_ext", 4, "HPPN", {"handle", "descriptor", "serializedPlan", "planByteSize"},
-     su_desplan, iv_desplan, cl_out_desc1, LE_SETS},
-    {"hipdnnBackendGetSerializedBinaryGraphAndPlan_ext", 5, "DDNPP",
+    {"hipdnnBackendCreateAndDeserializeGraph_ext",
+     3,
+     "PPN",
+     {"descriptor", "serializedGraph", "graphByteSize"},
+     su_desgraph,
+     iv_desgraph,
+     cl_out_desc0,
+     LE_SETS},
+    {"hipdnnBackendGetSerializedBinaryGraph_ext",
+     4,
+     "DNPP",
+     {"descriptor", "requestedByteSize", "graphByteSize", "serializedGraph"},
+     su_getbin,
+     iv_getbin,
+     NULL,
+     LE_SETS},
+    {"hipdnnBackendGetSerializedJsonGraph_ext",
+     4,
+     "DNPP",
+     {"descriptor", "requestedByteSize", "graphByteSize", "serializedJsonGraph"},
+     su_getjson,
+     iv_getjson,
+     NULL,
+     LE_SETS},
+    {"hipdnnBackendGetSerializedExecutionPlan_ext",
+     4,
+     "DNPP",
+     {"descriptor", "requestedByteSize", "planByteSize", "serializedPlan"},
+     su_getplan,
+     iv_getplan,
+     NULL,
+     LE_SETS},
+    {"hipdnnBackendCreateAndDeserializeExecutionPlan_ext",
+     4,
+     "HPPN",
+     {"handle", "descriptor", "serializedPlan", "planByteSize"},
+     su_desplan,
+     iv_desplan,
+     cl_out_desc1,
+     LE_SETS},
+    {"hipdnnBackendGetSerializedBinaryGraphAndPlan_ext",
+     5,
+     "DDNPP",
      {"graphDescriptor", "executionPlanDescriptor", "requestedByteSize", "blobByteSize", "serializedBlob"},
-     su_getcont, iv_getcont, NULL, LE_SETS},
-    {"hipdnnBackendGetSerializedBinaryContents_ext", 3, "PNP", {"serializedBlob", "blobByteSize", "contentFlags"},
-     su_contents, iv_contents, NULL, LE_SETS},
-    {"hipdnnBackendCreateAndDeserializeJsonGraph_ext", 3, "PPN", {"descriptor", "jsonGraph", "jsonByteSize"},
-     su_desjson, iv_desjson, cl_out_desc0, LE_SETS},
+     su_getcont,
+     iv_getcont,
+     NULL,
+     LE_SETS},
+    {"hipdnnBackendGetSerializedBinaryContents_ext",
+     3,
+     "PNP",
+     {"serializedBlob", "blobByteSize", "contentFlags"},
+     su_contents,
+     iv_contents,
+     NULL,
+     LE_SETS},
+    {"hipdnnBackendCreateAndDeserializeJsonGraph_ext",
+     3,
+     "PPN",
+     {"descriptor", "jsonGraph", "jsonByteSize"},
+     su_desjson,
+     iv_desjson,
+     cl_out_desc0,
+     LE_SETS},
     {"hipdnnLoggingCallback_ext", 2, "EP", {"severity", "msg"}, su_logcb, iv_logcb, cl_logcb, LE_NEVER},
-    {"hipdnnSetEnginePluginPaths_ext", 3, "NPE", {"numPaths", "pluginPaths", "loadingMode"}, su_paths, iv_engpaths, NULL, LE_SETS},
-    {"hipdnnSetHeuristicPluginPaths_ext", 3, "NPE", {"numPaths", "pluginPaths", "loadingMode"}, su_paths, iv_heurpaths, NULL, LE_SETS},
+    {"hipdnnSetEnginePluginPaths_ext",
+     3,
+     "NPE",
+     {"numPaths", "pluginPaths", "loadingMode"},
+     su_paths,
+     iv_engpaths,
+     NULL,
+     LE_SETS},
+    {"hipdnnSetHeuristicPluginPaths_ext",
+     3,
+     "NPE",
+     {"numPaths", "pluginPaths", "loadingMode"},
+     su_paths,
+     iv_heurpaths,
+     NULL,
+     LE_SETS},
     {"hipdnnSetPluginUnloadMode_ext", 1, "E", {"unloadingMode"}, su_unload, iv_unload, NULL, LE_SETS},
-    {"hipdnnGetLoadedEnginePluginPaths_ext", 4, "HPPP", {"handle", "numPluginPaths", "pluginPaths", "maxStringLen"},
-     su_loaded, iv_loaded, NULL, LE_SETS},
-    {"hipdnnSetUserLogCallback_ext", 4, "PEEP", {"callback", "minLevel", "mode", "userHandle"}, su_usercb, iv_usercb, cl_usercb, LE_NEVER},
+    {"hipdnnGetLoadedEnginePluginPaths_ext",
+     4,
+     "HPPP",
+     {"handle", "numPluginPaths", "pluginPaths", "maxStringLen"},
+     su_loaded,
+     iv_loaded,
+     NULL,
+     LE_SETS},
+    {"hipdnnSetUserLogCallback_ext",
+     4,
+     "PEEP",
+     {"callback", "minLevel", "mode", "userHandle"},
+     su_usercb,
+     iv_usercb,
+     cl_usercb,
+     LE_NEVER},
     {"hipdnnBackendSetGlobalLogLevel_ext", 1, "E", {"level"}, su_setlevel, iv_setlevel, NULL, LE_NEVER},
     {"hipdnnBackendGetGlobalLogLevel_ext", 1, "P", {"level"}, su_getlevel, iv_getlevel, NULL, LE_NEVER},
     {"hipdnnGetEngineCount_ext", 2, "HP", {"handle", "numEngines"}, su_engcount, iv_engcount, NULL, LE_SETS},
-    {"hipdnnGetEngineInfo_ext", 11, "HNPPPPPPPPP",
+    {"hipdnnGetEngineInfo_ext",
+     11,
+     "HNPPPPPPPPP",
      {"handle", "engineIndex", "engineId", "engineName", "engineNameLen", "pluginName", "pluginNameLen", "version", "versionLen",
       "type", "typeLen"},
-     su_enginfo, iv_enginfo, NULL, LE_SETS},
+     su_enginfo,
+     iv_enginfo,
+     NULL,
+     LE_SETS},
     {"hipdnnGetEngineIdByName_ext", 3, "HPP", {"handle", "engineName", "engineId"}, su_idbyname, iv_idbyname, NULL, LE_SETS},
-    {"hipdnnGetEngineNameById_ext", 4, "HNPP", {"handle", "engineId", "engineName", "engineNameLen"}, su_namebyid, iv_namebyid,
-     NULL, LE_SETS},
+    {"hipdnnGetEngineNameById_ext",
+     4,
+     "HNPP",
+     {"handle", "engineId", "engineName", "engineNameLen"},
+     su_namebyid,
+     iv_namebyid,
+     NULL,
+     LE_SETS},
     {"hipdnnGetHeuristicPolicyCount_ext", 2, "HP", {"handle", "numPolicies"}, su_polcount, iv_polcount, NULL, LE_SETS},
-    {"hipdnnGetHeuristicPolicyInfo_ext", 11, "HNPPPPPPPPP",
+    {"hipdnnGetHeuristicPolicyInfo_ext",
+     11,
+     "HNPPPPPPPPP",
      {"handle", "policyIndex", "policyId", "policyName", "policyNameLen", "pluginName", "pluginNameLen", "pluginVersion",
       "pluginVersionLen", "apiVersion", "apiVersionLen"},
-     su_polinfo, iv_polinfo, NULL, LE_SETS},
-    {"hipdnnBackendWriteEngineRankingResults_ext", 5, "HDPNP",
-     {"handle", "graphDescriptor", "engineIdsInRankOrder", "engineIdCount", "outcome"}, su_ranking, iv_ranking, NULL, LE_SETS},
+     su_polinfo,
+     iv_polinfo,
+     NULL,
+     LE_SETS},
+    {"hipdnnBackendWriteEngineRankingResults_ext",
+     5,
+     "HDPNP",
+     {"handle", "graphDescriptor", "engineIdsInRankOrder", "engineIdCount", "outcome"},
+     su_ranking,
+     iv_ranking,
+     NULL,
+     LE_SETS},
     {"hipdnnGetVersion_ext", 1, "P", {"version"}, su_getversion, iv_getversion, NULL, LE_SETS},
     {"hipdnnVersionString_ext", 0, "", {NULL}, su_versionstr, iv_versionstr, NULL, LE_NEVER},
     {"hipdnnGetComponentVersion_ext", 4, "EPPP", {"kind", "major", "minor", "patch"}, su_compver, iv_compver, NULL, LE_SETS},
@@ -727,7 +869,8 @@ static const FnSpec FNS[] = {
 
 static const FnSpec* find_fn(const char* name) {
     for (int i = 0; i < NFNS; i++)
-        if (strcmp(FNS[i].name, name) == 0) return &FNS[i];
+        if (strcmp(FNS[i].name, name) == 0)
+            return &FNS[i];
     return NULL;
 }
 
@@ -736,12 +879,14 @@ static const FnSpec* find_fn(const char* name) {
  * ---------------------------------------------------------------------------------------- */
 static Guard* guard_named(Call* c, const char* name) {
     for (int i = 0; i < c->ng; i++)
-        if (strcmp(c->g[i].name, name) == 0) return &c->g[i];
+        if (strcmp(c->g[i].name, name) == 0)
+            return &c->g[i];
     return NULL;
 }
 static void nowrite_all(Call* c) {
     for (int i = 0; i < c->ng; i++)
-        if (c->g[i].keep_on_fail) c->g[i].nowrite = 1;
+        if (c->g[i].keep_on_fail)
+            c->g[i].nowrite = 1;
 }
 /* Re-allocates the output buffer of argument arg with n bytes (for too-small buffers). */
 static void shrink(Call* c, int arg, size_t n) {
@@ -765,7 +910,10 @@ static size_t* lenp(Call* c, int arg) { return (size_t*)PTR(arg); }
 
 /* GetAttribute */
 static void m_ga_sizequery(Call* c) { A(5) = 0; }
-static void m_ga_req0(Call* c) { A(3) = 0; guard_named(c, "arrayOfElements")->nowrite = 1; }
+static void m_ga_req0(Call* c) {
+    A(3) = 0;
+    guard_named(c, "arrayOfElements")->nowrite = 1;
+}
 static void m_ga_bothnull(Call* c) { A(4) = 0, A(5) = 0; }
 static void m_ga_small2(Call* c) { A(3) = 2, shrink(c, 5, 16); }
 static void m_ga_huge(Call* c) { A(3) = (uint64_t)INT64_MAX, shrink(c, 5, 32); }
@@ -805,8 +953,10 @@ static void m_ga_name_wrongkind(Call* c) { A(1) = HIPDNN_ATTR_POINTWISE_MODE; }
 static const char* p_ga_dims(Call* c, int st) {
     (void)st;
     int64_t* d = (int64_t*)PTR(5);
-    if (*(int64_t*)c->p[0] != 4) return "elementCount != 4";
-    if (d[0] != 1 || d[1] != 2 || d[2] != 3 || d[3] != 4) return "dimensions read back wrong";
+    if (*(int64_t*)c->p[0] != 4)
+        return "elementCount != 4";
+    if (d[0] != 1 || d[1] != 2 || d[2] != 3 || d[3] != 4)
+        return "dimensions read back wrong";
     return NULL;
 }
 static const char* p_ga_count4(Call* c, int st) {
@@ -816,7 +966,8 @@ static const char* p_ga_count4(Call* c, int st) {
 static const char* p_ga_small2(Call* c, int st) {
     (void)st;
     int64_t* d = (int64_t*)PTR(5);
-    if (*(int64_t*)c->p[0] != 2) return "elementCount != 2";
+    if (*(int64_t*)c->p[0] != 2)
+        return "elementCount != 2";
     return d[0] == 1 && d[1] == 2 ? NULL : "first two dimensions wrong";
 }
 static const char* p_ga_name1(Call* c, int st) {
@@ -857,9 +1008,7 @@ static void m_sa_ops_huge(Call* c) {
     A(3) = (uint64_t)INT64_MAX;
     *(uint64_t*)PTR(4) = U(F.g.relu);
 }
-static void m_sa_name_huge(Call* c) {
-    A(1) = HIPDNN_ATTR_TENSOR_NAME_EXT, A(2) = HIPDNN_TYPE_CHAR, A(3) = (uint64_t)INT64_MAX;
-}
+static void m_sa_name_huge(Call* c) { A(1) = HIPDNN_ATTR_TENSOR_NAME_EXT, A(2) = HIPDNN_TYPE_CHAR, A(3) = (uint64_t)INT64_MAX; }
 static void m_sa_uids_huge(Call* c) {
     A(0) = U(F.pack_unfin), A(1) = HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, A(3) = (uint64_t)INT64_MAX;
 }
@@ -878,14 +1027,27 @@ static void m_cont_sizemax(Call* c) { A(2) = SIZE_MAX; }
 static const char* p_size_is(Call* c, int sizearg, size_t want) {
     size_t got = *(size_t*)c->p[sizearg];
     static char msg[128];
-    if (got == want) return NULL;
+    if (got == want)
+        return NULL;
     snprintf(msg, sizeof msg, "the size written is %zu, want %zu", got, want);
     return msg;
 }
-static const char* p_bin_size(Call* c, int st) { (void)st; return p_size_is(c, 0, F.graph_bin_n); }
-static const char* p_json_size(Call* c, int st) { (void)st; return p_size_is(c, 0, F.graph_json_n); }
-static const char* p_plan_size(Call* c, int st) { (void)st; return p_size_is(c, 0, F.plan_bin_n); }
-static const char* p_cont_size(Call* c, int st) { (void)st; return p_size_is(c, 0, F.cont_bin_n); }
+static const char* p_bin_size(Call* c, int st) {
+    (void)st;
+    return p_size_is(c, 0, F.graph_bin_n);
+}
+static const char* p_json_size(Call* c, int st) {
+    (void)st;
+    return p_size_is(c, 0, F.graph_json_n);
+}
+static const char* p_plan_size(Call* c, int st) {
+    (void)st;
+    return p_size_is(c, 0, F.plan_bin_n);
+}
+static const char* p_cont_size(Call* c, int st) {
+    (void)st;
+    return p_size_is(c, 0, F.cont_bin_n);
+}
 static const char* p_bin_bytes(Call* c, int st) {
     (void)st;
     return memcmp(PTR(3), F.graph_bin, F.graph_bin_n) == 0 ? p_bin_size(c, st) : "the serialized graph differs";
@@ -912,8 +1074,9 @@ static void m_ct_trunc(Call* c) { A(1) = F.cont_bin_n / 2; }
 static void m_ct_graph(Call* c) { A(0) = U(F.graph_bin), A(1) = F.graph_bin_n; }
 static const char* p_ct_both(Call* c, int st) {
     (void)st;
-    return *(int*)PTR(2) == (HIPDNN_SERIALIZED_CONTENT_GRAPH | HIPDNN_SERIALIZED_CONTENT_EXECUTION_PLAN) ? NULL
-                                                                                                      : "flags != GRAPH|EXECUTION_PLAN";
+    return *(int*)PTR(2) == (HIPDNN_SERIALIZED_CONTENT_GRAPH | HIPDNN_SERIALIZED_CONTENT_EXECUTION_PLAN)
+               ? NULL
+               : "flags != GRAPH|EXECUTION_PLAN";
 }
 static const char* p_ct_graph(Call* c, int st) {
     (void)st;
@@ -935,7 +1098,8 @@ static void m_fin_orphan_heur(Call* c) {
     A(0) = U(heur);
 }
 static void cl_made_d(Call* c) {
-    if (c->made_d) hipdnnBackendDestroyDescriptor(c->made_d), c->made_d = NULL;
+    if (c->made_d)
+        hipdnnBackendDestroyDescriptor(c->made_d), c->made_d = NULL;
 }
 
 /* Last error readers */
@@ -952,11 +1116,13 @@ static void m_paths_none(Call* c) { A(0) = 0, A(1) = 0; }
 static void m_lp_query(Call* c) {
     A(2) = 0;
     for (int i = 0; i < c->ng; i++)
-        if (strcmp(c->g[i].name, "pluginPaths[i]") == 0) c->g[i].nowrite = 1;
+        if (strcmp(c->g[i].name, "pluginPaths[i]") == 0)
+            c->g[i].nowrite = 1;
 }
 static const char* p_lp_query(Call* c, int st) {
     (void)st;
-    if (*lenp(c, 1) != F.plugin_count) return "*numPluginPaths != the plugin count";
+    if (*lenp(c, 1) != F.plugin_count)
+        return "*numPluginPaths != the plugin count";
     return *lenp(c, 3) == F.plugin_maxlen ? NULL : "*maxStringLen != the longest path + 1";
 }
 static void m_lp_few(Call* c) { *lenp(c, 1) = F.plugin_count - 1; }
@@ -968,7 +1134,8 @@ static const char* p_lp_filled(Call* c, int st) {
     (void)st;
     char** arr = (char**)PTR(2);
     for (size_t i = 0; i < F.plugin_count; i++)
-        if (arr[i][0] == 0 || strlen(arr[i]) >= F.plugin_maxlen) return "a plugin path is empty or unterminated";
+        if (arr[i][0] == 0 || strlen(arr[i]) >= F.plugin_maxlen)
+            return "a plugin path is empty or unterminated";
     return *lenp(c, 1) == F.plugin_count ? NULL : "*numPluginPaths != the plugin count after the fill";
 }
 
@@ -999,7 +1166,8 @@ static void m_info_bufnull(Call* c, int bufarg) {
     A(bufarg) = 0;
     nowrite_all(c);
     const char* const* names = strstr(c->fn->name, "Engine") ? eng_names : pol_names;
-    for (int i = 0; i < 4; i++) guard_named(c, names[2 + 2 * i])->nowrite = 0;
+    for (int i = 0; i < 4; i++)
+        guard_named(c, names[2 + 2 * i])->nowrite = 0;
     guard_named(c, names[0])->nowrite = 0;
 }
 static void m_info_null3(Call* c) { m_info_bufnull(c, 3); }
@@ -1009,7 +1177,8 @@ static void m_info_null9(Call* c) { m_info_bufnull(c, 9); }
 static const char* p_ei_strings(Call* c, int st) {
     (void)st;
     for (int i = 0; i < 4; i++)
-        if (strcmp((char*)PTR(3 + 2 * i), F.ei_str[i]) != 0) return "an engine info string differs";
+        if (strcmp((char*)PTR(3 + 2 * i), F.ei_str[i]) != 0)
+            return "an engine info string differs";
     return NULL;
 }
 static void m_nbi_small(Call* c) { *lenp(c, 3) -= 1, shrink(c, 2, *lenp(c, 3)); }
@@ -1056,32 +1225,46 @@ static const char* p_getversion(Call* c, int st) {
  * ---------------------------------------------------------------------------------------- */
 struct Row {
     const char* fn;
-    int arg;     /* the argument the bad value goes to (-1: none) */
+    int arg; /* the argument the bad value goes to (-1: none) */
     BadKind kind;
     int64_t val; /* BK_VAL, BK_PAST */
-    int expect;  /* status, or EXP_VOID */
+    int expect; /* status, or EXP_VOID */
     void (*mut)(Call*);
     const char* (*post)(Call*, int st);
     const char* note;
-    char elem;   /* 'h' / 'd': the bad value replaces the first element arrayOfElements points
+    char elem; /* 'h' / 'd': the bad value replaces the first element arrayOfElements points
                   * to (a handle / descriptor passed by value inside an array) */
-    int null2;   /* another argument set to NULL as well (precedence rows), -1 none */
+    int null2; /* another argument set to NULL as well (precedence rows), -1 none */
 };
 
-#define BASE(f, st, post) {f, -1, BK_NONE, 0, st, NULL, post, NULL, 0, -1}
-#define NUL(f, i, st) {f, i, BK_NULL, 0, st, NULL, NULL, NULL, 0, -1}
-#define NULP(f, i, st, post) {f, i, BK_NULL, 0, st, NULL, post, NULL, 0, -1}
-#define NULM(f, i, st, mut, note) {f, i, BK_NULL, 0, st, mut, NULL, note, 0, -1}
-#define GARB(f, i) {f, i, BK_GARB, 0, BP, NULL, NULL, NULL, 0, -1}
-#define GARBM(f, i, mut, note, elem) {f, i, BK_GARB, 0, BP, mut, NULL, note, elem, -1}
-#define BAD(f, i, k, st) {f, i, k, 0, st, NULL, NULL, NULL, 0, -1}
-#define ENUMS(f, i, past, st) {f, i, BK_ENUMS, past, st, NULL, NULL, NULL, 0, -1}
-#define ENUMSP(f, i, past, st, post) {f, i, BK_ENUMS, past, st, NULL, post, NULL, 0, -1}
-#define VAL(f, i, v, st) {f, i, BK_VAL, (int64_t)(v), st, NULL, NULL, NULL, 0, -1}
-#define VALP(f, i, v, st, post) {f, i, BK_VAL, (int64_t)(v), st, NULL, post, NULL, 0, -1}
-#define VALM(f, i, v, st, mut, note) {f, i, BK_VAL, (int64_t)(v), st, mut, NULL, note, 0, -1}
-#define CUST(f, i, st, mut, post, note) {f, i, BK_CUSTOM, 0, st, mut, post, note, 0, -1}
-#define PREC(f, i, k, n2) {f, i, k, 0, NP, NULL, NULL, "precedence: a NULL argument is reported before anything else", 0, n2}
+#define BASE(f, st, post) \
+    { f, -1, BK_NONE, 0, st, NULL, post, NULL, 0, -1 }
+#define NUL(f, i, st) \
+    { f, i, BK_NULL, 0, st, NULL, NULL, NULL, 0, -1 }
+#define NULP(f, i, st, post) \
+    { f, i, BK_NULL, 0, st, NULL, post, NULL, 0, -1 }
+#define NULM(f, i, st, mut, note) \
+    { f, i, BK_NULL, 0, st, mut, NULL, note, 0, -1 }
+#define GARB(f, i) \
+    { f, i, BK_GARB, 0, BP, NULL, NULL, NULL, 0, -1 }
+#define GARBM(f, i, mut, note, elem) \
+    { f, i, BK_GARB, 0, BP, mut, NULL, note, elem, -1 }
+#define BAD(f, i, k, st) \
+    { f, i, k, 0, st, NULL, NULL, NULL, 0, -1 }
+#define ENUMS(f, i, past, st) \
+    { f, i, BK_ENUMS, past, st, NULL, NULL, NULL, 0, -1 }
+#define ENUMSP(f, i, past, st, post) \
+    { f, i, BK_ENUMS, past, st, NULL, post, NULL, 0, -1 }
+#define VAL(f, i, v, st) \
+    { f, i, BK_VAL, (int64_t)(v), st, NULL, NULL, NULL, 0, -1 }
+#define VALP(f, i, v, st, post) \
+    { f, i, BK_VAL, (int64_t)(v), st, NULL, post, NULL, 0, -1 }
+#define VALM(f, i, v, st, mut, note) \
+    { f, i, BK_VAL, (int64_t)(v), st, mut, NULL, note, 0, -1 }
+#define CUST(f, i, st, mut, post, note) \
+    { f, i, BK_CUSTOM, 0, st, mut, post, note, 0, -1 }
+#define PREC(f, i, k, n2) \
+    { f, i, k, 0, NP, NULL, NULL, "precedence: a NULL argument is reported before anything else", 0, n2 }
 
 static const Row ROWS[] = {
     /* handles */
@@ -1146,7 +1329,8 @@ static const Row ROWS[] = {
     BAD("hipdnnBackendGetAttribute", 0, BK_UNFIN_TENSOR, NI),
     CUST("hipdnnBackendGetAttribute", 0, NF, m_ga_heur_unfin, NULL, "ENGINEHEUR_RESULTS of an unfinalized heuristic"),
     ENUMS("hipdnnBackendGetAttribute", 1, 60410, NS),
-    CUST("hipdnnBackendGetAttribute", 1, NS, m_ga_name_wrongkind, NULL, "an attribute of another kind (POINTWISE_MODE on a tensor)"),
+    CUST("hipdnnBackendGetAttribute", 1, NS, m_ga_name_wrongkind, NULL,
+         "an attribute of another kind (POINTWISE_MODE on a tensor)"),
     ENUMS("hipdnnBackendGetAttribute", 2, HIPDNN_TYPE_MOE_GROUPED_MATMUL_MODE + 1, BP),
     VAL("hipdnnBackendGetAttribute", 2, HIPDNN_TYPE_OPERATION_TYPE_EXT + 1, BP),
     CUST("hipdnnBackendGetAttribute", 2, BP, m_ga_float, NULL, "wrong element type (FLOAT for INT64 dims)"),
@@ -1230,7 +1414,8 @@ static const Row ROWS[] = {
     BAD("hipdnnBackendGetSerializedBinaryGraph_ext", 0, BK_PLAN, BP),
     CUST("hipdnnBackendGetSerializedBinaryGraph_ext", 1, SI, m_bin_zero, p_bin_size, "requestedByteSize 0 with a buffer"),
     CUST("hipdnnBackendGetSerializedBinaryGraph_ext", 1, SI, m_bin_small, p_bin_size, "buffer one byte short"),
-    CUST("hipdnnBackendGetSerializedBinaryGraph_ext", 1, S, m_bin_sizemax, p_bin_bytes, "requestedByteSize SIZE_MAX, exact buffer"),
+    CUST("hipdnnBackendGetSerializedBinaryGraph_ext", 1, S, m_bin_sizemax, p_bin_bytes,
+         "requestedByteSize SIZE_MAX, exact buffer"),
     PREC("hipdnnBackendGetSerializedBinaryGraph_ext", 0, BK_DEADBEEF, 2),
 
     BASE("hipdnnBackendGetSerializedJsonGraph_ext", S, p_json_size),
@@ -1254,7 +1439,8 @@ static const Row ROWS[] = {
     BAD("hipdnnBackendGetSerializedExecutionPlan_ext", 0, BK_UNFIN_PLAN, NI),
     CUST("hipdnnBackendGetSerializedExecutionPlan_ext", 1, SI, m_bin_zero, p_plan_size, "requestedByteSize 0 with a buffer"),
     CUST("hipdnnBackendGetSerializedExecutionPlan_ext", 1, SI, m_bin_small, p_plan_size, "buffer one byte short"),
-    CUST("hipdnnBackendGetSerializedExecutionPlan_ext", 1, S, m_bin_sizemax, p_plan_size, "requestedByteSize SIZE_MAX, exact buffer"),
+    CUST("hipdnnBackendGetSerializedExecutionPlan_ext", 1, S, m_bin_sizemax, p_plan_size,
+         "requestedByteSize SIZE_MAX, exact buffer"),
 
     BASE("hipdnnBackendCreateAndDeserializeExecutionPlan_ext", S, NULL),
     NUL("hipdnnBackendCreateAndDeserializeExecutionPlan_ext", 0, NP),
@@ -1282,9 +1468,11 @@ static const Row ROWS[] = {
     BAD("hipdnnBackendGetSerializedBinaryGraphAndPlan_ext", 1, BK_TENSOR, BP),
     BAD("hipdnnBackendGetSerializedBinaryGraphAndPlan_ext", 1, BK_GRAPH, BP),
     BAD("hipdnnBackendGetSerializedBinaryGraphAndPlan_ext", 1, BK_UNFIN_PLAN, NI),
-    CUST("hipdnnBackendGetSerializedBinaryGraphAndPlan_ext", 2, SI, m_cont_zero, p_cont_size, "requestedByteSize 0 with a buffer"),
+    CUST("hipdnnBackendGetSerializedBinaryGraphAndPlan_ext", 2, SI, m_cont_zero, p_cont_size,
+         "requestedByteSize 0 with a buffer"),
     CUST("hipdnnBackendGetSerializedBinaryGraphAndPlan_ext", 2, SI, m_cont_small, p_cont_size, "buffer one byte short"),
-    CUST("hipdnnBackendGetSerializedBinaryGraphAndPlan_ext", 2, S, m_cont_sizemax, p_cont_size, "requestedByteSize SIZE_MAX, exact buffer"),
+    CUST("hipdnnBackendGetSerializedBinaryGraphAndPlan_ext", 2, S, m_cont_sizemax, p_cont_size,
+         "requestedByteSize SIZE_MAX, exact buffer"),
 
     BASE("hipdnnBackendGetSerializedBinaryContents_ext", S, p_ct_both),
     NUL("hipdnnBackendGetSerializedBinaryContents_ext", 0, NP),
@@ -1336,7 +1524,8 @@ static const Row ROWS[] = {
     CUST("hipdnnGetLoadedEnginePluginPaths_ext", 1, BP, m_lp_few, NULL, "one buffer too few"),
     CUST("hipdnnGetLoadedEnginePluginPaths_ext", 3, BP, m_lp_short, NULL, "buffers one byte short"),
     CUST("hipdnnGetLoadedEnginePluginPaths_ext", 2, BP, m_lp_elemnull, NULL, "pluginPaths[last] NULL"),
-    CUST("hipdnnGetLoadedEnginePluginPaths_ext", 3, S, m_lp_maxlen_huge, p_lp_filled, "*maxStringLen SIZE_MAX, buffers large enough"),
+    CUST("hipdnnGetLoadedEnginePluginPaths_ext", 3, S, m_lp_maxlen_huge, p_lp_filled,
+         "*maxStringLen SIZE_MAX, buffers large enough"),
     CUST("hipdnnGetLoadedEnginePluginPaths_ext", 1, S, m_lp_num_huge, p_lp_filled, "*numPluginPaths SIZE_MAX, enough buffers"),
 
     /* logging */
@@ -1462,8 +1651,8 @@ static const Row ROWS[] = {
  * ---------------------------------------------------------------------------------------- */
 typedef struct {
     const Row* row;
-    BadKind kind;   /* the concrete kind */
-    int getsweep;   /* phase 2: fixture index * 1000000 + attribute index, or -1 */
+    BadKind kind; /* the concrete kind */
+    int getsweep; /* phase 2: fixture index * 1000000 + attribute index, or -1 */
 } Case;
 
 static Case* CASES;
@@ -1471,26 +1660,31 @@ static int NCASES;
 static int ATTR_NAMES[1024];
 static int NATTR;
 
-static const BadKind GARB_KINDS[] = {BK_ONE, BK_DEADBEEF, BK_MINUS1, BK_STACK, BK_HEAP,
-                                     BK_DESTROYED, BK_TWICE, BK_STALE, BK_WRONGKIND};
+static const BadKind GARB_KINDS[] = {BK_ONE,       BK_DEADBEEF, BK_MINUS1, BK_STACK,    BK_HEAP,
+                                     BK_DESTROYED, BK_TWICE,    BK_STALE,  BK_WRONGKIND};
 static const BadKind ENUM_KINDS[] = {BK_I32NEG1, BK_I32MIN, BK_I32MAX, BK_PAST};
 
 #define NGETFIX 12
 static const char* const GETFIX_NAMES[NGETFIX] = {
-    "finalized tensor", "unfinalized tensor", "conv op", "pointwise op", "graph", "heuristic",
-    "engine config", "engine", "plan", "variant pack", "unfinalized graph", "unfinalized heuristic"};
+    "finalized tensor",  "unfinalized tensor",   "conv op", "pointwise op", "graph",
+    "heuristic",         "engine config",        "engine",  "plan",         "variant pack",
+    "unfinalized graph", "unfinalized heuristic"};
 static hipdnnBackendDescriptor_t getfix(int i) {
-    hipdnnBackendDescriptor_t d[NGETFIX] = {F.t_fin, F.t_unfin, F.g.conv, F.g.add, F.g.graph, F.g.heur,
-                                            F.g.cfg, F.engine, F.g.plan, F.g.pack, F.graph_unfin, F.heur_unfin};
+    hipdnnBackendDescriptor_t d[NGETFIX] = {F.t_fin, F.t_unfin, F.g.conv, F.g.add,  F.g.graph,     F.g.heur,
+                                            F.g.cfg, F.engine,  F.g.plan, F.g.pack, F.graph_unfin, F.heur_unfin};
     return d[i];
 }
-static const int GET_TYPES[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17,
-                                18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 10000, 10001};
+static const int GET_TYPES[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,    16,
+                                17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 10000, 10001};
 static size_t type_size(int t) {
     switch (t) {
-    case HIPDNN_TYPE_INT64: case HIPDNN_TYPE_DOUBLE: case HIPDNN_TYPE_VOID_PTR: case HIPDNN_TYPE_HANDLE:
+    case HIPDNN_TYPE_INT64:
+    case HIPDNN_TYPE_DOUBLE:
+    case HIPDNN_TYPE_VOID_PTR:
+    case HIPDNN_TYPE_HANDLE:
     case HIPDNN_TYPE_BACKEND_DESCRIPTOR: return 8;
-    case HIPDNN_TYPE_BOOLEAN: case HIPDNN_TYPE_CHAR: return 1;
+    case HIPDNN_TYPE_BOOLEAN:
+    case HIPDNN_TYPE_CHAR: return 1;
     case HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT: return 16;
     }
     return 4;
@@ -1506,18 +1700,22 @@ static void build_cases(void) {
     for (int i = 0; i < NROWS; i++) {
         const Row* r = &ROWS[i];
         if (r->kind == BK_GARB)
-            for (size_t k = 0; k < sizeof GARB_KINDS / sizeof GARB_KINDS[0]; k++) add_case(r, GARB_KINDS[k], -1);
+            for (size_t k = 0; k < sizeof GARB_KINDS / sizeof GARB_KINDS[0]; k++)
+                add_case(r, GARB_KINDS[k], -1);
         else if (r->kind == BK_ENUMS)
-            for (size_t k = 0; k < sizeof ENUM_KINDS / sizeof ENUM_KINDS[0]; k++) add_case(r, ENUM_KINDS[k], -1);
+            for (size_t k = 0; k < sizeof ENUM_KINDS / sizeof ENUM_KINDS[0]; k++)
+                add_case(r, ENUM_KINDS[k], -1);
         else
             add_case(r, r->kind, -1);
     }
     for (int f = 0; f < NGETFIX; f++)
-        for (int a = 0; a < NATTR + 3; a++) add_case(NULL, BK_NONE, f * 1000000 + a);
+        for (int a = 0; a < NATTR + 3; a++)
+            add_case(NULL, BK_NONE, f * 1000000 + a);
 }
 
 static int getsweep_name(int a) {
-    if (a < NATTR) return ATTR_NAMES[a];
+    if (a < NATTR)
+        return ATTR_NAMES[a];
     static const int extra[3] = {-1, INT32_MAX, 60410};
     return extra[a - NATTR];
 }
@@ -1525,8 +1723,10 @@ static int getsweep_name(int a) {
 static void describe(const Case* cs, char* out, size_t n) {
     if (cs->getsweep >= 0) {
         int f = cs->getsweep / 1000000, a = cs->getsweep % 1000000;
-        snprintf(out, n, "hipdnnBackendGetAttribute(%s, attributeName=%d, every attributeType; size query, then requested 1, 3 and the size, guarded buffers)",
-                 GETFIX_NAMES[f], getsweep_name(a));
+        snprintf(
+            out, n,
+            "hipdnnBackendGetAttribute(%s, attributeName=%d, every attributeType; size query, then requested 1, 3 and the size, guarded buffers)",
+            GETFIX_NAMES[f], getsweep_name(a));
         return;
     }
     const Row* r = cs->row;
@@ -1551,8 +1751,7 @@ static void describe(const Case* cs, char* out, size_t n) {
     default: snprintf(val, sizeof val, "%s", kind_name(cs->kind)); break;
     }
     snprintf(out, n, "%s(%s%s = %s)%s%s%s%s", r->fn, r->elem ? "*" : "", fn && r->arg < fn->nargs ? fn->args[r->arg] : "?", val,
-             r->note ? " [" : "", r->note ? r->note : "", r->note ? "]" : "",
-             r->null2 >= 0 ? " + another argument NULL" : "");
+             r->note ? " [" : "", r->note ? r->note : "", r->note ? "]" : "", r->null2 >= 0 ? " + another argument NULL" : "");
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -1569,12 +1768,14 @@ static int NHDR;
 
 static char* read_file(const char* path) {
     FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
+    if (!f)
+        return NULL;
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
     char* s = (char*)malloc((size_t)n + 1);
-    if (fread(s, 1, (size_t)n, f) != (size_t)n) n = 0;
+    if (fread(s, 1, (size_t)n, f) != (size_t)n)
+        n = 0;
     s[n] = 0;
     fclose(f);
     return s;
@@ -1588,30 +1789,44 @@ static void strip_comments(char* s) {
             memset(p, ' ', (size_t)(end - p));
             p = end - 1;
         } else if (p[0] == '/' && p[1] == '/') {
-            while (*p && *p != '\n') *p++ = ' ';
-            if (!*p) break;
+            while (*p && *p != '\n')
+                *p++ = ' ';
+            if (!*p)
+                break;
         }
     }
 }
 
 static char classify(const char* type) {
-    if (strchr(type, '*')) return 'P';
-    static const struct { const char* t; char c; } map[] = {
-        {"hipdnnHandle_t", 'H'}, {"hipdnnBackendDescriptor_t", 'D'}, {"size_t", 'N'}, {"int64_t", 'N'},
-        {"hipStream_t", 'V'}, {"hipdnnUserLogCallback_t", 'P'}, {"hipdnnUserLogCallbackHandle_t", 'P'}};
+    if (strchr(type, '*'))
+        return 'P';
+    static const struct {
+        const char* t;
+        char c;
+    } map[] = {{"hipdnnHandle_t", 'H'},
+               {"hipdnnBackendDescriptor_t", 'D'},
+               {"size_t", 'N'},
+               {"int64_t", 'N'},
+               {"hipStream_t", 'V'},
+               {"hipdnnUserLogCallback_t", 'P'},
+               {"hipdnnUserLogCallbackHandle_t", 'P'}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strstr(type, map[i].t) && strlen(strstr(type, map[i].t)) == strlen(map[i].t)) return map[i].c;
+        if (strstr(type, map[i].t) && strlen(strstr(type, map[i].t)) == strlen(map[i].t))
+            return map[i].c;
     size_t n = strlen(type);
-    if (n > 2 && strcmp(type + n - 2, "_t") == 0 && strncmp(type, "hipdnn", 6) == 0) return 'E';
+    if (n > 2 && strcmp(type + n - 2, "_t") == 0 && strncmp(type, "hipdnn", 6) == 0)
+        return 'E';
     return '?';
 }
 
 static void trim(char* s) {
     char* b = s;
-    while (*b == ' ' || *b == '\n' || *b == '\t' || *b == '\r') b++;
+    while (*b == ' ' || *b == '\n' || *b == '\t' || *b == '\r')
+        b++;
     memmove(s, b, strlen(b) + 1);
     size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\n' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = 0;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\n' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = 0;
 }
 
 static int parse_header(const char* path) {
@@ -1628,20 +1843,25 @@ static int parse_header(const char* path) {
         size_t mlen = 0;
         for (int m = 0; m < 2; m++) {
             char* q = strstr(p, macros[m]);
-            if (q && (!best || q < best)) best = q, mlen = strlen(macros[m]);
+            if (q && (!best || q < best))
+                best = q, mlen = strlen(macros[m]);
         }
-        if (!best) break;
+        if (!best)
+            break;
         p = best + mlen;
         char* open = strchr(p, '(');
         char* close = open ? strchr(open, ')') : NULL;
-        if (!open || !close || NHDR >= 64) break;
+        if (!open || !close || NHDR >= 64)
+            break;
         HdrFn* h = &HDR[NHDR++];
         /* the name: the identifier before '(' */
         char* e = open;
-        while (e > p && (e[-1] == ' ' || e[-1] == '\n')) e--;
+        while (e > p && (e[-1] == ' ' || e[-1] == '\n'))
+            e--;
         char* b = e;
-        while (b > p && (b[-1] == '_' || (b[-1] >= 'a' && b[-1] <= 'z') || (b[-1] >= 'A' && b[-1] <= 'Z') ||
-                         (b[-1] >= '0' && b[-1] <= '9')))
+        while (b > p
+               && (b[-1] == '_' || (b[-1] >= 'a' && b[-1] <= 'z') || (b[-1] >= 'A' && b[-1] <= 'Z')
+                   || (b[-1] >= '0' && b[-1] <= '9')))
             b--;
         snprintf(h->name, sizeof h->name, "%.*s", (int)(e - b), b);
         char params[2048];
@@ -1654,8 +1874,9 @@ static int parse_header(const char* path) {
                 snprintf(t, sizeof t, "%s", tok);
                 trim(t);
                 char* nm = t + strlen(t);
-                while (nm > t && (nm[-1] == '_' || (nm[-1] >= 'a' && nm[-1] <= 'z') || (nm[-1] >= 'A' && nm[-1] <= 'Z') ||
-                                  (nm[-1] >= '0' && nm[-1] <= '9')))
+                while (nm > t
+                       && (nm[-1] == '_' || (nm[-1] >= 'a' && nm[-1] <= 'z') || (nm[-1] >= 'A' && nm[-1] <= 'Z')
+                           || (nm[-1] >= '0' && nm[-1] <= '9')))
                     nm--;
                 snprintf(h->args[h->nargs], sizeof h->args[0], "%s", nm);
                 *nm = 0;
@@ -1680,9 +1901,12 @@ static int parse_attr_names(const char* path) {
     strip_comments(s);
     for (char* p = strstr(s, "HIPDNN_ATTR_"); p && NATTR < 1024; p = strstr(p + 1, "HIPDNN_ATTR_")) {
         char* q = p;
-        while (*q == '_' || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9')) q++;
-        while (*q == ' ') q++;
-        if (*q != '=') continue;
+        while (*q == '_' || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9'))
+            q++;
+        while (*q == ' ')
+            q++;
+        if (*q != '=')
+            continue;
         ATTR_NAMES[NATTR++] = atoi(q + 1);
     }
     free(s);
@@ -1710,8 +1934,10 @@ static int check_coverage(void) {
         }
         int has_base = 0;
         for (int r = 0; r < NROWS; r++)
-            if (strcmp(ROWS[r].fn, h->name) == 0 && ROWS[r].arg < 0) has_base = 1;
-        if (!has_base) fprintf(stderr, "coverage: %s has no valid-call row\n", h->name), bad++;
+            if (strcmp(ROWS[r].fn, h->name) == 0 && ROWS[r].arg < 0)
+                has_base = 1;
+        if (!has_base)
+            fprintf(stderr, "coverage: %s has no valid-call row\n", h->name), bad++;
         for (int a = 0; a < h->nargs; a++) {
             if (strcmp(fn->args[a], h->args[a]) != 0) {
                 fprintf(stderr, "coverage: %s argument %d is \"%s\" in the header, \"%s\" in the table\n", h->name, a, h->args[a],
@@ -1721,15 +1947,18 @@ static int check_coverage(void) {
             int need = 0, have = 0;
             for (int r = 0; r < NROWS; r++) {
                 const Row* row = &ROWS[r];
-                if (strcmp(row->fn, h->name) != 0 || row->arg != a || row->elem) continue;
+                if (strcmp(row->fn, h->name) != 0 || row->arg != a || row->elem)
+                    continue;
                 switch (h->cls[a]) {
                 case 'P': need = 1, have |= row->kind == BK_NULL; break;
-                case 'H': case 'D': need = 1, have |= row->kind == BK_GARB; break;
+                case 'H':
+                case 'D': need = 1, have |= row->kind == BK_GARB; break;
                 case 'E': need = 1, have |= row->kind == BK_ENUMS; break;
                 case 'N': need = 1, have |= row->kind == BK_VAL || row->kind == BK_CUSTOM; break;
                 }
             }
-            if (h->cls[a] == 'P' || h->cls[a] == 'H' || h->cls[a] == 'D' || h->cls[a] == 'E' || h->cls[a] == 'N') need = 1;
+            if (h->cls[a] == 'P' || h->cls[a] == 'H' || h->cls[a] == 'D' || h->cls[a] == 'E' || h->cls[a] == 'N')
+                need = 1;
             if (h->cls[a] == '?') {
                 fprintf(stderr, "coverage: %s argument %s has a type the sweep cannot classify\n", h->name, h->args[a]);
                 bad++;
@@ -1741,10 +1970,13 @@ static int check_coverage(void) {
     }
     for (int i = 0; i < NFNS; i++) {
         int found = 0;
-        for (int j = 0; j < NHDR; j++) found |= strcmp(HDR[j].name, FNS[i].name) == 0;
-        if (!found) fprintf(stderr, "coverage: %s is in the table but not in the header\n", FNS[i].name), bad++;
+        for (int j = 0; j < NHDR; j++)
+            found |= strcmp(HDR[j].name, FNS[i].name) == 0;
+        if (!found)
+            fprintf(stderr, "coverage: %s is in the table but not in the header\n", FNS[i].name), bad++;
     }
-    if (NHDR != 39) fprintf(stderr, "coverage: the header declares %d functions (39 expected)\n", NHDR), bad++;
+    if (NHDR != 39)
+        fprintf(stderr, "coverage: the header declares %d functions (39 expected)\n", NHDR), bad++;
     return bad;
 }
 
@@ -1779,8 +2011,10 @@ static uint64_t bad_value(BadKind k, char cls, const Row* r) {
     case BK_I32MAX: return (uint64_t)INT32_MAX;
     case BK_PAST: return (uint64_t)(uint32_t)(int32_t)r->val;
     case BK_VAL:
-        if (r->val == -2) return F.engine_count; /* placeholders: the index one past the last */
-        if (r->val == -3) return F.policy_count;
+        if (r->val == -2)
+            return F.engine_count; /* placeholders: the index one past the last */
+        if (r->val == -3)
+            return F.policy_count;
         return (uint64_t)r->val;
     default: return 0;
     }
@@ -1820,7 +2054,8 @@ static int run_row_case(const Case* cs, Call* c) {
     const FnSpec* fn = find_fn(r->fn);
     c->fn = fn, c->row = r;
     fn->setup(c);
-    if (r->mut) r->mut(c);
+    if (r->mut)
+        r->mut(c);
     if (r->arg >= 0 && cs->kind != BK_NONE && cs->kind != BK_CUSTOM) {
         char cls = r->elem ? r->elem : fn->cls[r->arg];
         uint64_t v = bad_value(cs->kind, cls, r);
@@ -1829,8 +2064,10 @@ static int run_row_case(const Case* cs, Call* c) {
         else
             A(r->arg) = v;
     }
-    if (r->null2 >= 0) A(r->null2) = 0;
-    for (int i = 0; i < c->ng; i++) memcpy(c->g[i].snap, c->g[i].mem + CANARY, c->g[i].n);
+    if (r->null2 >= 0)
+        A(r->null2) = 0;
+    for (int i = 0; i < c->ng; i++)
+        memcpy(c->g[i].snap, c->g[i].mem + CANARY, c->g[i].n);
 
     set_sentinel();
     int st = fn->invoke(c);
@@ -1850,16 +2087,20 @@ static int run_row_case(const Case* cs, Call* c) {
             whyf(c, "succeeded but changed the last error to \"%s\"", le);
         break;
     case LE_NEVER:
-        if (strcmp(le, SENTINEL) != 0) whyf(c, "changed the last error (documented not to) to \"%s\"", le);
+        if (strcmp(le, SENTINEL) != 0)
+            whyf(c, "changed the last error (documented not to) to \"%s\"", le);
         break;
     case LE_READER: {
         int misuse = A(0) == 0 || SZ(1) == 0;
         int clears = fn->invoke == iv_getlast;
         if (misuse) {
-            if (le[0] == 0 || strcmp(le, SENTINEL) == 0) whyf(c, "a NULL buffer or size 0 did not become the new last error");
+            if (le[0] == 0 || strcmp(le, SENTINEL) == 0)
+                whyf(c, "a NULL buffer or size 0 did not become the new last error");
         } else {
-            if (clears && le[0] != 0) whyf(c, "did not clear the last error (now \"%s\")", le);
-            if (!clears && strcmp(le, SENTINEL) != 0) whyf(c, "peek changed the last error to \"%s\"", le);
+            if (clears && le[0] != 0)
+                whyf(c, "did not clear the last error (now \"%s\")", le);
+            if (!clears && strcmp(le, SENTINEL) != 0)
+                whyf(c, "peek changed the last error to \"%s\"", le);
             size_t cap = SZ(1) < sizeof SENTINEL ? SZ(1) : sizeof SENTINEL;
             if (strncmp((char*)PTR(0), SENTINEL, cap - 1) != 0 || strlen((char*)PTR(0)) > cap - 1)
                 whyf(c, "copied \"%s\", want the first %zu characters of \"%s\"", (char*)PTR(0), cap - 1, SENTINEL);
@@ -1869,9 +2110,11 @@ static int run_row_case(const Case* cs, Call* c) {
     }
     if (r->post && (st == r->expect || r->expect == EXP_VOID) && !c->why[0]) {
         const char* m = r->post(c, st);
-        if (m) whyf(c, "%s", m);
+        if (m)
+            whyf(c, "%s", m);
     }
-    if (fn->cleanup) fn->cleanup(c, st);
+    if (fn->cleanup)
+        fn->cleanup(c, st);
     cl_made_d(c);
     tu_clear_last_error();
     return st;
@@ -1889,21 +2132,28 @@ static int one_get(Call* c, hipdnnBackendDescriptor_t d, int name, int t, int64_
     int64_t* cnt = (int64_t*)gnew(c, 8, "*elementCount", 1);
     size_t nbytes = type_size(t) * (size_t)(sizequery ? 1 : k);
     void* buf = gnew(c, nbytes, "arrayOfElements", 1);
-    if (sizequery) c->g[1].nowrite = 1;
-    for (int i = 0; i < c->ng; i++) memcpy(c->g[i].snap, c->g[i].mem + CANARY, c->g[i].n);
+    if (sizequery)
+        c->g[1].nowrite = 1;
+    for (int i = 0; i < c->ng; i++)
+        memcpy(c->g[i].snap, c->g[i].mem + CANARY, c->g[i].n);
     set_sentinel();
-    int st = hipdnnBackendGetAttribute(d, (hipdnnBackendAttributeName_t)name, (hipdnnBackendAttributeType_t)t,
-                                       sizequery ? 0 : k, cnt, buf);
+    int st = hipdnnBackendGetAttribute(d, (hipdnnBackendAttributeName_t)name, (hipdnnBackendAttributeType_t)t, sizequery ? 0 : k,
+                                       cnt, buf);
     getsweep_calls++, getsweep_success += st == S;
     char le[HIPDNN_ERROR_STRING_MAX_LENGTH];
     hipdnnPeekLastErrorString_ext(le, sizeof le);
     int allowed = 0;
-    for (size_t i = 0; i < sizeof GET_ALLOWED / sizeof GET_ALLOWED[0]; i++) allowed |= st == GET_ALLOWED[i];
-    if (!allowed) whyf(c, "returned %s (%d); last error \"%.300s\"", hipdnnGetErrorString((hipdnnStatus_t)st), st, le);
+    for (size_t i = 0; i < sizeof GET_ALLOWED / sizeof GET_ALLOWED[0]; i++)
+        allowed |= st == GET_ALLOWED[i];
+    if (!allowed)
+        whyf(c, "returned %s (%d); last error \"%.300s\"", hipdnnGetErrorString((hipdnnStatus_t)st), st, le);
     check_guards(c, st);
-    if (st != S && (le[0] == 0 || strcmp(le, SENTINEL) == 0)) whyf(c, "failed without setting the last error");
-    if (st == S && strcmp(le, SENTINEL) != 0) whyf(c, "succeeded but changed the last error");
-    if (st == S && sizequery) *avail = *cnt;
+    if (st != S && (le[0] == 0 || strcmp(le, SENTINEL) == 0))
+        whyf(c, "failed without setting the last error");
+    if (st == S && strcmp(le, SENTINEL) != 0)
+        whyf(c, "succeeded but changed the last error");
+    if (st == S && sizequery)
+        *avail = *cnt;
     if (st == S && !sizequery && t == HIPDNN_TYPE_BACKEND_DESCRIPTOR && name != HIPDNN_ATTR_ENGINEHEUR_RESULTS) {
         int64_t n = *cnt < k ? *cnt : k;
         for (int64_t i = 0; i < n; i++)
@@ -1911,7 +2161,8 @@ static int one_get(Call* c, hipdnnBackendDescriptor_t d, int name, int t, int64_
                 whyf(c, "returned descriptor %lld cannot be destroyed", (long long)i);
     }
     if (c->why[0] && !first[0])
-        snprintf(first, nfirst, "attributeType %d, %s %lld: %.900s", t, sizequery ? "size query" : "requested", (long long)k, c->why);
+        snprintf(first, nfirst, "attributeType %d, %s %lld: %.900s", t, sizequery ? "size query" : "requested", (long long)k,
+                 c->why);
     tu_clear_last_error();
     return st;
 }
@@ -1927,7 +2178,8 @@ static void run_getsweep_case(const Case* cs, Call* c) {
         one_get(c, d, name, t, 0, 1, &avail, first, sizeof first);
         one_get(c, d, name, t, 1, 0, NULL, first, sizeof first);
         one_get(c, d, name, t, 3, 0, NULL, first, sizeof first);
-        if (avail > 1 && avail != 3 && avail <= 65536) one_get(c, d, name, t, avail, 0, NULL, first, sizeof first);
+        if (avail > 1 && avail != 3 && avail <= 65536)
+            one_get(c, d, name, t, avail, 0, NULL, first, sizeof first);
     }
     gfree(c);
     snprintf(c->why, sizeof c->why, "%s", first);
@@ -1951,7 +2203,8 @@ static int selftest(void) {
     check_guards(&c, BP);
     bad += strstr(c.why, "although the call failed") == NULL;
     gfree(&c);
-    if (bad) fprintf(stderr, "selftest: the canary checks do not detect %d planted fault(s)\n", bad);
+    if (bad)
+        fprintf(stderr, "selftest: the canary checks do not detect %d planted fault(s)\n", bad);
     return bad;
 }
 
@@ -1979,7 +2232,8 @@ static int child_main(int from, int fd) {
         gfree(&c);
         /* the reason travels on one line */
         for (char* p = c.why; *p; p++)
-            if (*p == '\n') *p = ' ';
+            if (*p == '\n')
+                *p = ' ';
         dprintf(fd, "E %d %d %s\n", i, st, c.why[0] ? c.why : "-");
     }
     dprintf(fd, "STATS %ld %ld\n", getsweep_calls, getsweep_success);
@@ -2001,35 +2255,41 @@ static char* next_line(FILE* f) {
     static char* line = NULL;
     static size_t cap = 0;
     ssize_t n = getline(&line, &cap, f);
-    if (n <= 0) return NULL;
-    if (line[n - 1] == '\n') line[n - 1] = 0;
+    if (n <= 0)
+        return NULL;
+    if (line[n - 1] == '\n')
+        line[n - 1] = 0;
     return line;
 }
 
 int main(int argc, char** argv) {
-    if (parse_header(HIPDNN_SOURCE_DIR "/include/hipdnn_backend.h") != 0 ||
-        parse_attr_names(HIPDNN_SOURCE_DIR "/include/HipdnnBackendAttributeName.h") != 0)
+    if (parse_header(HIPDNN_SOURCE_DIR "/include/hipdnn_backend.h") != 0
+        || parse_attr_names(HIPDNN_SOURCE_DIR "/include/HipdnnBackendAttributeName.h") != 0)
         return 1;
     build_cases();
-    if (argc == 4 && strcmp(argv[1], "--child") == 0) return child_main(atoi(argv[2]), atoi(argv[3]));
+    if (argc == 4 && strcmp(argv[1], "--child") == 0)
+        return child_main(atoi(argv[2]), atoi(argv[3]));
 
     int bad = check_coverage();
     char self_exe[4096];
     ssize_t nexe = readlink("/proc/self/exe", self_exe, sizeof self_exe - 1);
-    if (nexe <= 0) return perror("readlink /proc/self/exe"), 1;
+    if (nexe <= 0)
+        return perror("readlink /proc/self/exe"), 1;
     self_exe[nexe] = 0;
     Result* res = (Result*)calloc((size_t)NCASES, sizeof(Result));
     int from = 0, children = 0, verify_failed = 0;
     long gs_calls = 0, gs_success = 0;
     while (from < NCASES) {
         int fds[2];
-        if (pipe(fds) != 0) return perror("pipe"), 1;
+        if (pipe(fds) != 0)
+            return perror("pipe"), 1;
         char a1[32], a2[32];
         snprintf(a1, sizeof a1, "%d", from);
         snprintf(a2, sizeof a2, "%d", fds[1]);
         char* args[] = {argv[0], (char*)"--child", a1, a2, NULL};
         pid_t pid;
-        if (posix_spawn(&pid, self_exe, NULL, NULL, args, environ) != 0) return perror("posix_spawn"), 1;
+        if (posix_spawn(&pid, self_exe, NULL, NULL, args, environ) != 0)
+            return perror("posix_spawn"), 1;
         children++;
         close(fds[1]);
         FILE* in = fdopen(fds[0], "r");
@@ -2041,7 +2301,8 @@ int main(int argc, char** argv) {
                 int idx, st, off = 0;
                 if (sscanf(l, "E %d %d %n", &idx, &st, &off) >= 2 && idx >= 0 && idx < NCASES) {
                     res[idx].done = 1, res[idx].st = st;
-                    if (strcmp(l + off, "-") != 0) res[idx].why = strdup(l + off);
+                    if (strcmp(l + off, "-") != 0)
+                        res[idx].why = strdup(l + off);
                 }
                 running = -1;
             } else if (strncmp(l, "STATS ", 6) == 0) {
@@ -2061,7 +2322,8 @@ int main(int argc, char** argv) {
             fprintf(stderr, "the child could not build its fixtures\n");
             return 1;
         }
-        if (finished) break;
+        if (finished)
+            break;
         if (running < 0) {
             fprintf(stderr, "child exited (status %#x) outside any case\n", status);
             return 1;
@@ -2093,7 +2355,7 @@ int main(int argc, char** argv) {
             crashed++;
             continue;
         }
-        const char* want = r == NULL ? "SUCCESS or a documented failure"
+        const char* want = r == NULL               ? "SUCCESS or a documented failure"
                            : r->expect == EXP_VOID ? "(void / string)"
                                                    : hipdnnGetErrorString((hipdnnStatus_t)r->expect);
         if (res[i].why) {
@@ -2101,7 +2363,8 @@ int main(int argc, char** argv) {
             fprintf(stderr, "FAIL: %s: %s\n", d, res[i].why);
             failed++;
         } else {
-            if (r) printf("%-6s | %s -> %s\n", "ok", d, want);
+            if (r)
+                printf("%-6s | %s -> %s\n", "ok", d, want);
             passed++;
         }
     }
@@ -2109,8 +2372,10 @@ int main(int argc, char** argv) {
            "%d crashed/hung; %d child process(es)\n",
            NCASES, NROWS, NFNS, NGETFIX * (NATTR + 3), passed, failed, crashed, children);
     printf("GetAttribute sweep (in the last child): %ld calls, %ld succeeded\n", gs_calls, gs_success);
-    if (verify_failed) fprintf(stderr, "FAIL: the fixtures did not survive the sweep intact\n");
-    for (int i = 0; i < NCASES; i++) free(res[i].why);
+    if (verify_failed)
+        fprintf(stderr, "FAIL: the fixtures did not survive the sweep intact\n");
+    for (int i = 0; i < NCASES; i++)
+        free(res[i].why);
     free(res);
     return bad || failed || crashed || verify_failed ? 1 : 0;
 }

@@ -114,7 +114,10 @@ static void check_finalize_rules(void) {
     int64_t uid = 1, two[2] = {2, 3}, one = 1;
     hipdnnBackendDescriptor_t t = new_tensor();
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_ATTR_TENSOR_STRIDES", hipdnnBackendFinalize(t)); /* only the UID */
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "TensorDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_ATTR_TENSOR_STRIDES",
+        hipdnnBackendFinalize(t)); /* only the UID */
     hipdnnDataType_t dt = HIPDNN_DATA_FLOAT;
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_ATTR_TENSOR_DIMENSIONS", hipdnnBackendFinalize(t));
@@ -122,7 +125,8 @@ static void check_finalize_rules(void) {
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_ATTR_TENSOR_STRIDES", hipdnnBackendFinalize(t));
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 1, &one));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "strides", hipdnnBackendFinalize(t)); /* rank mismatch */
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "TensorDescriptor::getAttribute() failed: Not finalized.", hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, NULL, &uid));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "TensorDescriptor::getAttribute() failed: Not finalized.",
+              hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, NULL, &uid));
     int64_t s2[2] = {3, 1};
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 2, s2)); /* replaces */
     CHECK_OK(hipdnnBackendFinalize(t));
@@ -130,13 +134,22 @@ static void check_finalize_rules(void) {
 
     /* Empty dimension lists, invalid data types and alignments are refused at set. */
     t = new_tensor();
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: HIPDNN_ATTR_TENSOR_DIMENSIONS takes at least 1 element(s), got 0", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 0, two));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "TensorDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_TENSOR_DIMENSIONS", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 2, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "TensorDescriptor::setAttribute() failed: HIPDNN_ATTR_TENSOR_DIMENSIONS takes at least 1 element(s), got 0",
+              hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 0, two));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "TensorDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_TENSOR_DIMENSIONS",
+              hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 2, NULL));
     hipdnnDataType_t bad = (hipdnnDataType_t)99;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: 99 is not a hipdnnDataType_t", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &bad));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_TENSOR_DATA_TYPE takes HIPDNN_TYPE_DATA_TYPE, not HIPDNN_TYPE_INT64", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_INT64, 1, &uid));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: 99 is not a hipdnnDataType_t",
+              hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &bad));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "TensorDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_TENSOR_DATA_TYPE takes HIPDNN_TYPE_DATA_TYPE, not HIPDNN_TYPE_INT64",
+        hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_INT64, 1, &uid));
     int64_t zero = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: value must be positive, got 0", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, HIPDNN_TYPE_INT64, 1, &zero));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: value must be positive, got 0",
+              hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, HIPDNN_TYPE_INT64, 1, &zero));
     /* Our additions: non-positive dimensions or strides fail finalize. */
     set_shape(t, HIPDNN_DATA_HALF);
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 1, &zero));
@@ -153,21 +166,23 @@ static void check_values(void) {
         hipdnnDataType_t dt;
         int64_t bytes;
     } accepted[] = {
-        {HIPDNN_DATA_FLOAT, 4},        {HIPDNN_DATA_DOUBLE, 8},       {HIPDNN_DATA_HALF, 2},
-        {HIPDNN_DATA_BFLOAT16, 2},     {HIPDNN_DATA_INT32, 4},        {HIPDNN_DATA_INT64, 8},
-        {HIPDNN_DATA_BOOLEAN, 1},      {HIPDNN_DATA_UINT8, 1},        {HIPDNN_DATA_INT8, 1},
-        {HIPDNN_DATA_FP8_E4M3, 1},     {HIPDNN_DATA_FP8_E5M2, 1},     {HIPDNN_DATA_FP8_E4M3_FNUZ, 1},
+        {HIPDNN_DATA_FLOAT, 4},         {HIPDNN_DATA_DOUBLE, 8},   {HIPDNN_DATA_HALF, 2},     {HIPDNN_DATA_BFLOAT16, 2},
+        {HIPDNN_DATA_INT32, 4},         {HIPDNN_DATA_INT64, 8},    {HIPDNN_DATA_BOOLEAN, 1},  {HIPDNN_DATA_UINT8, 1},
+        {HIPDNN_DATA_INT8, 1},          {HIPDNN_DATA_FP8_E4M3, 1}, {HIPDNN_DATA_FP8_E5M2, 1}, {HIPDNN_DATA_FP8_E4M3_FNUZ, 1},
         {HIPDNN_DATA_FP8_E5M2_FNUZ, 1},
     };
     for (size_t i = 0; i < N_ELEMS(accepted); i++) {
         hipdnnBackendDescriptor_t t = new_tensor();
         set_shape(t, accepted[i].dt);
         unsigned char in[16], out[16];
-        for (int k = 0; k < 16; k++) in[k] = (unsigned char)(0xA0 + 7 * k + (int)i);
+        for (int k = 0; k < 16; k++)
+            in[k] = (unsigned char)(0xA0 + 7 * k + (int)i);
         /* One byte too few and one too many are refused. */
         if (accepted[i].bytes > 1)
-            CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, accepted[i].bytes - 1, in));
-        CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, accepted[i].bytes + 1, in));
+            CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM,
+                         hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, accepted[i].bytes - 1, in));
+        CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM,
+                     hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, accepted[i].bytes + 1, in));
         hipdnnStatus_t st = hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, accepted[i].bytes, in);
         if (st != HIPDNN_STATUS_SUCCESS) {
             TU_FAIL("data type %d: VALUE_EXT of %lld bytes returned %s", (int)accepted[i].dt, (long long)accepted[i].bytes,
@@ -185,7 +200,8 @@ static void check_values(void) {
         n = -1;
         CHECK_OK(hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, sizeof out, &n, out));
         if (n != accepted[i].bytes || memcmp(in, out, (size_t)accepted[i].bytes) != 0)
-            TU_FAIL("data type %d: VALUE_EXT read back %lld bytes, different from what was set", (int)accepted[i].dt, (long long)n);
+            TU_FAIL("data type %d: VALUE_EXT read back %lld bytes, different from what was set", (int)accepted[i].dt,
+                    (long long)n);
         CHECK(out[accepted[i].bytes] == 0); /* raw bytes: nothing written past the value */
         bool byval = false;
         CHECK_OK(hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_IS_BY_VALUE, HIPDNN_TYPE_BOOLEAN, 1, &n, &byval));
@@ -217,23 +233,41 @@ static void check_value_misuse(void) {
     bool b = true;
     hipdnnBackendDescriptor_t t = new_tensor();
     /* before DATA_TYPE */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_ATTR_TENSOR_DATA_TYPE", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 4, &f));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_ATTR_TENSOR_DATA_TYPE",
+              hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 4, &f));
     set_shape(t, HIPDNN_DATA_FLOAT);
     /* non-CHAR attribute types */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_TENSOR_VALUE_EXT takes HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_FLOAT", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_FLOAT, 1, &f));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_TENSOR_VALUE_EXT takes HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_DOUBLE", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_DOUBLE, 1, &dbl));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_TENSOR_VALUE_EXT takes HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_BOOLEAN", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_BOOLEAN, 1, &b));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "TensorDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_TENSOR_VALUE_EXT takes HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_FLOAT",
+        hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_FLOAT, 1, &f));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "TensorDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_TENSOR_VALUE_EXT takes HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_DOUBLE",
+        hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_DOUBLE, 1, &dbl));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "TensorDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_TENSOR_VALUE_EXT takes HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_BOOLEAN",
+        hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_BOOLEAN, 1, &b));
     /* byte count that does not match the data type */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: a HIPDNN_DATA_FLOAT value is 4 bytes, got 8", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 8, &dbl));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: a HIPDNN_DATA_FLOAT value is 4 bytes, got 2", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 2, &f));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: HIPDNN_ATTR_TENSOR_VALUE_EXT takes 1 to 8 elements, got 0", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 0, &f));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "TensorDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_TENSOR_VALUE_EXT", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 4, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: a HIPDNN_DATA_FLOAT value is 4 bytes, got 8",
+              hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 8, &dbl));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: a HIPDNN_DATA_FLOAT value is 4 bytes, got 2",
+              hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 2, &f));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "TensorDescriptor::setAttribute() failed: HIPDNN_ATTR_TENSOR_VALUE_EXT takes 1 to 8 elements, got 0",
+              hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 0, &f));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "TensorDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_TENSOR_VALUE_EXT",
+              hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 4, NULL));
     CHECK_OK(hipdnnBackendFinalize(t));
     /* get when never set, and non-CHAR get types */
     int64_t n = -1;
     unsigned char out[8];
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::getAttribute() failed: HIPDNN_ATTR_TENSOR_VALUE_EXT was never set", hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 8, &n, out));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::getAttribute() failed: HIPDNN_ATTR_TENSOR_VALUE_EXT was never set", hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 0, &n, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::getAttribute() failed: HIPDNN_ATTR_TENSOR_VALUE_EXT was never set",
+              hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 8, &n, out));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::getAttribute() failed: HIPDNN_ATTR_TENSOR_VALUE_EXT was never set",
+              hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 0, &n, NULL));
     bool byval = true;
     CHECK_OK(hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_IS_BY_VALUE, HIPDNN_TYPE_BOOLEAN, 1, &n, &byval));
     CHECK(!byval);
@@ -243,11 +277,21 @@ static void check_value_misuse(void) {
     set_shape(t, HIPDNN_DATA_FLOAT);
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 4, &f));
     CHECK_OK(hipdnnBackendFinalize(t));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_TENSOR_VALUE_EXT has type HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_FLOAT", hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_FLOAT, 1, &n, &f));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_TENSOR_VALUE_EXT has type HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_DOUBLE", hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_DOUBLE, 1, &n, &dbl));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_TENSOR_VALUE_EXT has type HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_BOOLEAN", hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_BOOLEAN, 1, &n, &b));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "TensorDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_TENSOR_VALUE_EXT has type HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_FLOAT",
+        hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_FLOAT, 1, &n, &f));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "TensorDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_TENSOR_VALUE_EXT has type HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_DOUBLE",
+        hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_DOUBLE, 1, &n, &dbl));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "TensorDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_TENSOR_VALUE_EXT has type HIPDNN_TYPE_CHAR, not HIPDNN_TYPE_BOOLEAN",
+        hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_BOOLEAN, 1, &n, &b));
     /* set after finalize */
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "TensorDescriptor::setAttribute() failed: Already finalized.", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 4, &f));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "TensorDescriptor::setAttribute() failed: Already finalized.",
+              hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 4, &f));
     CHECK_OK(hipdnnBackendDestroyDescriptor(t));
 }
 
@@ -297,8 +341,13 @@ static void check_by_value_flags(void) {
     /* Default false; IS_BY_VALUE is read-only. */
     hipdnnBackendDescriptor_t t = new_tensor();
     set_shape(t, HIPDNN_DATA_FLOAT);
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "TensorDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_TENSOR_IS_BY_VALUE is read-only", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_BY_VALUE, HIPDNN_TYPE_BOOLEAN, 1, &yes));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT takes HIPDNN_TYPE_BOOLEAN, not HIPDNN_TYPE_INT64", hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT, HIPDNN_TYPE_INT64, 1, &n));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "TensorDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_TENSOR_IS_BY_VALUE is read-only",
+              hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_BY_VALUE, HIPDNN_TYPE_BOOLEAN, 1, &yes));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "TensorDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT takes HIPDNN_TYPE_BOOLEAN, not HIPDNN_TYPE_INT64",
+        hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT, HIPDNN_TYPE_INT64, 1, &n));
     CHECK_OK(hipdnnBackendFinalize(t));
     b = true; /* item 32: default false */
     n = -1;
@@ -340,7 +389,10 @@ static void check_by_value_flags(void) {
     set_shape(t, HIPDNN_DATA_INT32);
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 4, &k));
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT, HIPDNN_TYPE_BOOLEAN, 1, &yes));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::finalize() failed: a tensor is either a constant (VALUE_EXT) or a runtime pass-by-value scalar, not both", hipdnnBackendFinalize(t));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "TensorDescriptor::finalize() failed: a tensor is either a constant (VALUE_EXT) or a runtime pass-by-value scalar, not both",
+        hipdnnBackendFinalize(t));
     CHECK_OK(hipdnnBackendDestroyDescriptor(t));
 }
 

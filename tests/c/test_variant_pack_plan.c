@@ -40,8 +40,10 @@ static void make_graph(struct graph* s, hipdnnHandle_t h) {
     CHECK_OK(tu_conv_fwd(&s->conv, s->t[0], s->t[1], s->t[2], 1, 1, NULL));
     hipdnnPointwiseMode_t relu = HIPDNN_POINTWISE_RELU_FWD;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &s->relu));
-    CHECK_OK(hipdnnBackendSetAttribute(s->relu, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &s->t[2]));
-    CHECK_OK(hipdnnBackendSetAttribute(s->relu, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &s->t[3]));
+    CHECK_OK(hipdnnBackendSetAttribute(s->relu, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                       &s->t[2]));
+    CHECK_OK(hipdnnBackendSetAttribute(s->relu, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                       &s->t[3]));
     CHECK_OK(hipdnnBackendSetAttribute(s->relu, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &relu));
     CHECK_OK(hipdnnBackendSetAttribute(s->relu, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &f));
     CHECK_OK(hipdnnBackendFinalize(s->relu));
@@ -54,7 +56,8 @@ static void make_graph(struct graph* s, hipdnnHandle_t h) {
 
 static void free_graph(struct graph* s) {
     hipdnnBackendDescriptor_t all[] = {s->g, s->relu, s->conv, s->t[3], s->t[2], s->t[1], s->t[0]};
-    for (size_t i = 0; i < N_ELEMS(all); i++) CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
+    for (size_t i = 0; i < N_ELEMS(all); i++)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
 }
 
 static hipdnnBackendDescriptor_t make_config(hipdnnBackendDescriptor_t g) {
@@ -84,28 +87,55 @@ static void check_variant_pack(void) {
     int64_t n = -1;
 
     /* 59: nothing set. */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: no HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS", hipdnnBackendFinalize(v));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: no HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS",
+              hipdnnBackendFinalize(v));
     /* 14: get before finalize. */
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "VariantDescriptor::getAttribute() failed: Not finalized.", hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, &n, uids));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "VariantDescriptor::getAttribute() failed: Not finalized.",
+              hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, &n, uids));
     /* 58: wrong types, wrong workspace count, NULL arrays. */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS takes HIPDNN_TYPE_VOID_PTR, not HIPDNN_TYPE_INT64", hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_INT64, 3, ptrs));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS takes HIPDNN_TYPE_INT64, not HIPDNN_TYPE_VOID_PTR", hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_VOID_PTR, 3, uids));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS takes HIPDNN_TYPE_INT64, not HIPDNN_TYPE_INT32", hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT32, 3, uids));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_VARIANT_PACK_WORKSPACE takes HIPDNN_TYPE_VOID_PTR, not HIPDNN_TYPE_INT64", hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_INT64, 1, &wsp));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "VariantDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS takes HIPDNN_TYPE_VOID_PTR, not HIPDNN_TYPE_INT64",
+        hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_INT64, 3, ptrs));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "VariantDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS takes HIPDNN_TYPE_INT64, not HIPDNN_TYPE_VOID_PTR",
+        hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_VOID_PTR, 3, uids));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "VariantDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS takes HIPDNN_TYPE_INT64, not HIPDNN_TYPE_INT32",
+        hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT32, 3, uids));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "VariantDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_VARIANT_PACK_WORKSPACE takes HIPDNN_TYPE_VOID_PTR, not HIPDNN_TYPE_INT64",
+        hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_INT64, 1, &wsp));
     void* two_ws[2] = {ws, ws};
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::setAttribute() failed: HIPDNN_ATTR_VARIANT_PACK_WORKSPACE takes exactly 1 element(s), got 2", hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 2, two_ws));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "VariantDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS", hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 3, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "VariantDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS", hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "VariantDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_VARIANT_PACK_WORKSPACE", hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "VariantDescriptor::setAttribute() failed: HIPDNN_ATTR_VARIANT_PACK_WORKSPACE takes exactly 1 element(s), got 2",
+              hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 2, two_ws));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "VariantDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS",
+              hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 3, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "VariantDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS",
+              hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "VariantDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_VARIANT_PACK_WORKSPACE",
+              hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, NULL));
     /* spec §3.7: the variant pack rejects a NULL arrayOfElements for every attribute, even with
      * a count of 0. */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "VariantDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS", hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 0, NULL));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "VariantDescriptor does not support attribute HIPDNN_ATTR_VARIANT_PACK_INTERMEDIATES (702", hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_INTERMEDIATES, HIPDNN_TYPE_VOID_PTR, 1, ptrs));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "VariantDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS",
+              hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 0, NULL));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "VariantDescriptor does not support attribute HIPDNN_ATTR_VARIANT_PACK_INTERMEDIATES (702",
+              hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_INTERMEDIATES, HIPDNN_TYPE_VOID_PTR, 1, ptrs));
 
     /* 59: mismatched counts. */
     CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, uids));
     CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 2, ptrs));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: 2 data pointers for 3 unique ids", hipdnnBackendFinalize(v));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: 2 data pointers for 3 unique ids",
+              hipdnnBackendFinalize(v));
     /* A later set replaces the earlier value. A NULL data pointer and a NULL workspace are values. */
     CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 3, ptrs));
     void* nullws = NULL;
@@ -137,13 +167,30 @@ static void check_variant_pack(void) {
     CHECK_OK(hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &n, &wb));
     CHECK(wb == (void*)ws);
     CHECK_EQ_INT(n, 1);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::getAttribute() failed: HIPDNN_ATTR_VARIANT_PACK_WORKSPACE is one element; requestedElementCount must be 1, got 2", hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 2, &n, pb));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS has type HIPDNN_TYPE_INT64, not HIPDNN_TYPE_VOID_PTR", hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_VOID_PTR, 4, &n, ub));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS has type HIPDNN_TYPE_VOID_PTR, not HIPDNN_TYPE_INT64", hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_INT64, 4, &n, pb));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "VariantDescriptor::getAttribute() failed: HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS needs both arrayOfElements and elementCount", hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 4, &n, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "VariantDescriptor::getAttribute() failed: HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS needs both arrayOfElements and elementCount", hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 4, NULL, pb));
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "VariantDescriptor::setAttribute() failed: Already finalized.", hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, uids));
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "VariantDescriptor::setAttribute() failed: Already finalized.", hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &wsp));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "VariantDescriptor::getAttribute() failed: HIPDNN_ATTR_VARIANT_PACK_WORKSPACE is one element; requestedElementCount must be 1, got 2",
+        hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 2, &n, pb));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "VariantDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS has type HIPDNN_TYPE_INT64, not HIPDNN_TYPE_VOID_PTR",
+        hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_VOID_PTR, 4, &n, ub));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "VariantDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS has type HIPDNN_TYPE_VOID_PTR, not HIPDNN_TYPE_INT64",
+        hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_INT64, 4, &n, pb));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+        "VariantDescriptor::getAttribute() failed: HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS needs both arrayOfElements and elementCount",
+        hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 4, &n, NULL));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+        "VariantDescriptor::getAttribute() failed: HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS needs both arrayOfElements and elementCount",
+        hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 4, NULL, pb));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "VariantDescriptor::setAttribute() failed: Already finalized.",
+              hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, uids));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "VariantDescriptor::setAttribute() failed: Already finalized.",
+              hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &wsp));
     /* Overrides never set read back with count 0. */
     n = -1;
     CHECK_OK(hipdnnBackendGetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_OVERRIDE_UNIQUE_IDS_EXT, HIPDNN_TYPE_INT64, 4, &n, ub));
@@ -166,7 +213,8 @@ static hipdnnStatus_t override_pack(const int64_t* oids, int64_t nids, const int
     void* ptrs[2] = {a, b};
     int64_t uids[2] = {1, 2};
     int64_t vals[16];
-    for (int i = 0; i < 16; i++) vals[i] = i + 1;
+    for (int i = 0; i < 16; i++)
+        vals[i] = i + 1;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &v));
     CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 2, uids));
     CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 2, ptrs));
@@ -193,16 +241,25 @@ static void check_overrides(void) {
     int64_t lens[2] = {2, 3}, zero[2] = {2, 0};
     CHECK_OK(override_pack(ids, 2, lens, 2, 5, 5));
     CHECK_OK(override_pack(ids, 1, lens, 1, 2, 2));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: 2 override ids but 1 override lengths", override_pack(ids, 2, lens, 1, 2, 2));      /* ids vs lengths */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: override id 2 appears twice", override_pack(dup, 2, lens, 2, 5, 5));      /* duplicate id */
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: 2 override ids but 1 override lengths",
+              override_pack(ids, 2, lens, 1, 2, 2)); /* ids vs lengths */
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: override id 2 appears twice",
+              override_pack(dup, 2, lens, 2, 5, 5)); /* duplicate id */
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "7", override_pack(unknown, 2, lens, 2, 5, 5)); /* not a pack uid */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: override length 0 (for id 2) must be in [1, 2^32-1]", override_pack(ids, 2, zero, 2, 2, 2));      /* a length of 0 */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: the override lengths add up to 5, but there are 4 shape and 5 stride values", override_pack(ids, 2, lens, 2, 4, 5));      /* shapes != sum */
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "VariantDescriptor::finalize() failed: the override lengths add up to 5, but there are 5 shape and 6 stride values", override_pack(ids, 2, lens, 2, 5, 6));      /* strides != sum */
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "VariantDescriptor::finalize() failed: override length 0 (for id 2) must be in [1, 2^32-1]",
+              override_pack(ids, 2, zero, 2, 2, 2)); /* a length of 0 */
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "VariantDescriptor::finalize() failed: the override lengths add up to 5, but there are 4 shape and 5 stride values",
+              override_pack(ids, 2, lens, 2, 4, 5)); /* shapes != sum */
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "VariantDescriptor::finalize() failed: the override lengths add up to 5, but there are 5 shape and 6 stride values",
+              override_pack(ids, 2, lens, 2, 5, 6)); /* strides != sum */
 }
 
 static void fill(float* p, int n, int seed) {
-    for (int i = 0; i < n; i++) p[i] = (float)(((i + 1) * (seed + 7) * 37) % 23 - 11) / 8.0f;
+    for (int i = 0; i < n; i++)
+        p[i] = (float)(((i + 1) * (seed + 7) * 37) % 23 - 11) / 8.0f;
 }
 
 /* Item 57, the CPU engine's workspace, serialization, and item 61 misuse of Execute. */
@@ -219,22 +276,37 @@ static void check_plan_and_execute(void) {
     hipdnnBackendDescriptor_t plan = NULL;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
     int64_t ws = -1, n = -1;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "ExecutionPlanDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_EXECUTION_PLAN_HANDLE", hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "ExecutionPlanDescriptor::setAttribute() failed: arrayOfElements is NULL for HIPDNN_ATTR_EXECUTION_PLAN_HANDLE",
+              hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, NULL));
     hipdnnHandle_t garbage = (hipdnnHandle_t)0x1234;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnHandle_t 0x1234 was never created or was destroyed long ago", hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &garbage));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "ExecutionPlanDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE is read-only", hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &ws));
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor::getAttribute() failed: Not finalized.", hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG", hipdnnBackendFinalize(plan)); /* nothing set */
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnHandle_t 0x1234 was never created or was destroyed long ago",
+              hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &garbage));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "ExecutionPlanDescriptor::setAttribute() failed: attribute HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE is read-only",
+              hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &ws));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor::getAttribute() failed: Not finalized.",
+              hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "ExecutionPlanDescriptor::finalize() failed: required attribute(s) not set: HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG",
+        hipdnnBackendFinalize(plan)); /* nothing set */
     CHECK_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG", hipdnnBackendFinalize(plan)); /* handle only */
     /* Serializing an unfinalized plan. */
     size_t psize = 0;
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor: the plan is not finalized", hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &psize, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnBackendDescriptor_t is nullptr", hipdnnBackendGetSerializedExecutionPlan_ext(NULL, 0, &psize, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendGetSerializedExecutionPlan_ext: Descriptor type mismatch: HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR is not an execution plan", hipdnnBackendGetSerializedExecutionPlan_ext(s.g, 0, &psize, NULL));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor: the plan is not finalized",
+              hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &psize, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnBackendDescriptor_t is nullptr",
+              hipdnnBackendGetSerializedExecutionPlan_ext(NULL, 0, &psize, NULL));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "hipdnnBackendGetSerializedExecutionPlan_ext: Descriptor type mismatch: HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR is not an execution plan",
+        hipdnnBackendGetSerializedExecutionPlan_ext(s.g, 0, &psize, NULL));
     CHECK_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
     CHECK_OK(hipdnnBackendFinalize(plan));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::finalize() failed: Already finalized.", hipdnnBackendFinalize(plan));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::finalize() failed: Already finalized.",
+              hipdnnBackendFinalize(plan));
 
     /* Workspace: the CPU engine keeps the virtual conv output (N*K*H*W floats) there. */
     n = -1;
@@ -246,31 +318,46 @@ static void check_plan_and_execute(void) {
     int64_t cfg_ws = -2;
     CHECK_OK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, NULL, &cfg_ws));
     CHECK_EQ_INT(cfg_ws, ws);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::getAttribute() failed: HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE is one element; requestedElementCount must be 1, got 2", hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 2, &n, &ws));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE has type HIPDNN_TYPE_INT64, not HIPDNN_TYPE_INT32", hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT32, 1, &n, &ws));
-    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "ExecutionPlanDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_EXECUTION_PLAN_HANDLE cannot be read", hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &n, &h));
-    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor::setAttribute() failed: Already finalized.", hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "ExecutionPlanDescriptor::getAttribute() failed: HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE is one element; requestedElementCount must be 1, got 2",
+        hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 2, &n, &ws));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "ExecutionPlanDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE has type HIPDNN_TYPE_INT64, not HIPDNN_TYPE_INT32",
+        hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT32, 1, &n, &ws));
+    CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED,
+              "ExecutionPlanDescriptor::getAttribute() failed: attribute HIPDNN_ATTR_EXECUTION_PLAN_HANDLE cannot be read",
+              hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &n, &h));
+    CHECK_ERR(HIPDNN_STATUS_NOT_INITIALIZED, "ExecutionPlanDescriptor::setAttribute() failed: Already finalized.",
+              hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
     /* Tensor UIDs (full-count rule), engine id, override flag. */
     int64_t uids[8] = {0};
     n = -1;
     CHECK_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 0, &n, NULL));
     CHECK_EQ_INT(n, 4);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::getAttribute() failed: HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT has 4 elements; requestedElementCount 3 is too small", hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 3, &n, uids));
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "ExecutionPlanDescriptor::getAttribute() failed: HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT has 4 elements; requestedElementCount 3 is too small",
+        hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 3, &n, uids));
     CHECK_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 8, &n, uids));
     CHECK_EQ_INT(n, 4);
     bool seen[5] = {false};
     for (int i = 0; i < 4; i++)
-        if (uids[i] >= 1 && uids[i] <= 4) seen[uids[i]] = true;
+        if (uids[i] >= 1 && uids[i] <= 4)
+            seen[uids[i]] = true;
     CHECK(seen[1] && seen[2] && seen[3] && seen[4]);
     hipdnnBackendDescriptor_t eng = NULL;
     int64_t eid = 0, peid = 1;
     CHECK_OK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, NULL, &eng));
     CHECK_OK(hipdnnBackendGetAttribute(eng, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, NULL, &eid));
     CHECK_OK(hipdnnBackendDestroyDescriptor(eng));
-    CHECK_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT, HIPDNN_TYPE_INT64, 1, NULL, &peid));
+    CHECK_OK(
+        hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT, HIPDNN_TYPE_INT64, 1, NULL, &peid));
     CHECK(peid == eid);
     bool ov = true;
-    CHECK_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1, NULL, &ov));
+    CHECK_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, 1,
+                                       NULL, &ov));
     CHECK(!ov);
 
     /* Buffers. */
@@ -293,21 +380,35 @@ static void check_plan_and_execute(void) {
 
     /* 61: NULL, garbage, unfinalized, wrong kinds, destroyed handle. */
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnBackendExecute(NULL, plan, pack));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendExecute: executionPlan and variantPack is NULL", hipdnnBackendExecute(h, NULL, pack));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendExecute: executionPlan and variantPack is NULL", hipdnnBackendExecute(h, plan, NULL));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnHandle_t 0x1234 was never created or was destroyed long ago", hipdnnBackendExecute(garbage, plan, pack));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendDescriptor_t 0x1234 was never created or was destroyed long ago", hipdnnBackendExecute(h, (hipdnnBackendDescriptor_t)0x1234, pack));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendDescriptor_t 0x1234 was never created or was destroyed long ago", hipdnnBackendExecute(h, plan, (hipdnnBackendDescriptor_t)0x1234));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: the execution plan is not finalized", hipdnnBackendExecute(h, raw_plan, pack));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: the variant pack is not finalized", hipdnnBackendExecute(h, plan, raw_pack));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: executionPlan is a HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, not an execution plan", hipdnnBackendExecute(h, pack, plan));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: executionPlan is a HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, not an execution plan", hipdnnBackendExecute(h, cfg, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendExecute: executionPlan and variantPack is NULL",
+              hipdnnBackendExecute(h, NULL, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendExecute: executionPlan and variantPack is NULL",
+              hipdnnBackendExecute(h, plan, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnHandle_t 0x1234 was never created or was destroyed long ago",
+              hipdnnBackendExecute(garbage, plan, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendDescriptor_t 0x1234 was never created or was destroyed long ago",
+              hipdnnBackendExecute(h, (hipdnnBackendDescriptor_t)0x1234, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendDescriptor_t 0x1234 was never created or was destroyed long ago",
+              hipdnnBackendExecute(h, plan, (hipdnnBackendDescriptor_t)0x1234));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: the execution plan is not finalized",
+              hipdnnBackendExecute(h, raw_plan, pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: the variant pack is not finalized",
+              hipdnnBackendExecute(h, plan, raw_pack));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "hipdnnBackendExecute: executionPlan is a HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, not an execution plan",
+              hipdnnBackendExecute(h, pack, plan));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "hipdnnBackendExecute: executionPlan is a HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, not an execution plan",
+              hipdnnBackendExecute(h, cfg, pack));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "names an object of another kind", hipdnnBackendExecute((hipdnnHandle_t)plan, plan, pack));
     /* A misaligned pointer for a tensor with the default 16-byte alignment. */
     {
         hipdnnBackendDescriptor_t bad = NULL;
         void* bptrs[3] = {(char*)xa + 4, w, y1};
-        if (((uintptr_t)xa + 4) % 16 == 0) bptrs[0] = (char*)xa + 8;
+        if (((uintptr_t)xa + 4) % 16 == 0)
+            bptrs[0] = (char*)xa + 8;
         CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &bad));
         CHECK_OK(hipdnnBackendSetAttribute(bad, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 3, bptrs));
         CHECK_OK(hipdnnBackendSetAttribute(bad, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, puids));
@@ -322,8 +423,10 @@ static void check_plan_and_execute(void) {
     CHECK_OK(hipdnnBackendExecute(h, plan, pack));
     int neg = 0, pos = 0;
     for (int i = 0; i < N * K * H * W; i++) {
-        if (!(y1[i] >= 0)) neg++;
-        if (y1[i] > 0) pos++;
+        if (!(y1[i] >= 0))
+            neg++;
+        if (y1[i] > 0)
+            pos++;
     }
     CHECK_EQ_INT(neg, 0);
     CHECK(pos > 0);
@@ -334,37 +437,52 @@ static void check_plan_and_execute(void) {
 
     /* Serialization round trip; the restored plan gives the same numbers. */
     psize = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendGetSerializedExecutionPlan_ext: planByteSize is NULL", hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, NULL, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendGetSerializedExecutionPlan_ext: planByteSize is NULL",
+              hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, NULL, NULL));
     CHECK_OK(hipdnnBackendGetSerializedExecutionPlan_ext(plan, 0, &psize, NULL));
     CHECK(psize > 0);
     uint8_t* blob = malloc(psize);
     size_t got = 0;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedExecutionPlan_ext: the buffer holds ", hipdnnBackendGetSerializedExecutionPlan_ext(plan, psize - 1, &got, blob));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnBackendGetSerializedExecutionPlan_ext: the buffer holds ",
+              hipdnnBackendGetSerializedExecutionPlan_ext(plan, psize - 1, &got, blob));
     CHECK_OK(hipdnnBackendGetSerializedExecutionPlan_ext(plan, psize, &got, blob));
     CHECK_EQ_INT(got, psize);
     int flags = -1;
     CHECK_OK(hipdnnBackendGetSerializedBinaryContents_ext(blob, psize, &flags));
     CHECK_EQ_INT(flags, HIPDNN_SERIALIZED_CONTENT_GRAPH); /* a bare blob is not a container */
     hipdnnBackendDescriptor_t plan2 = NULL;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(NULL, &plan2, blob, psize));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendCreateAndDeserializeExecutionPlan_ext: descriptor is NULL", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, NULL, blob, psize));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnBackendCreateAndDeserializeExecutionPlan_ext: serializedPlan is NULL", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &plan2, NULL, psize));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendCreateAndDeserializeExecutionPlan_ext: serializedPlan has size 0", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &plan2, blob, 0));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL",
+              hipdnnBackendCreateAndDeserializeExecutionPlan_ext(NULL, &plan2, blob, psize));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendCreateAndDeserializeExecutionPlan_ext: descriptor is NULL",
+              hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, NULL, blob, psize));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnBackendCreateAndDeserializeExecutionPlan_ext: serializedPlan is NULL",
+              hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &plan2, NULL, psize));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendCreateAndDeserializeExecutionPlan_ext: serializedPlan has size 0",
+              hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &plan2, blob, 0));
     uint8_t junk[64];
-    for (size_t i = 0; i < sizeof junk; i++) junk[i] = (uint8_t)(i * 13 + 5);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "serialized execution plan: serialized execution plan: SerializedExecutionPlan root at 740233733 (1 bytes) exceeds 64-byte buffer", hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &plan2, junk, sizeof junk));
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = (uint8_t)(i * 13 + 5);
+    CHECK_ERR(
+        HIPDNN_STATUS_BAD_PARAM,
+        "serialized execution plan: serialized execution plan: SerializedExecutionPlan root at 740233733 (1 bytes) exceeds 64-byte buffer",
+        hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &plan2, junk, sizeof junk));
     CHECK(plan2 == NULL);
     CHECK_OK(hipdnnBackendCreateAndDeserializeExecutionPlan_ext(h, &plan2, blob, psize));
     if (plan2) {
         int64_t ws2 = -1, eid2 = 0;
         CHECK_OK(hipdnnBackendGetAttribute(plan2, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, NULL, &ws2));
         CHECK_EQ_INT(ws2, ws);
-        CHECK_OK(hipdnnBackendGetAttribute(plan2, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT, HIPDNN_TYPE_INT64, 1, NULL, &eid2));
+        CHECK_OK(hipdnnBackendGetAttribute(plan2, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT, HIPDNN_TYPE_INT64, 1, NULL,
+                                           &eid2));
         CHECK(eid2 == eid);
         n = -1;
         CHECK_OK(hipdnnBackendGetAttribute(plan2, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 0, &n, NULL));
         CHECK_EQ_INT(n, 4);
-        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::finalize() failed: Already finalized.", hipdnnBackendFinalize(plan2)); /* it comes finalized */
+        CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "ExecutionPlanDescriptor::finalize() failed: Already finalized.",
+                  hipdnnBackendFinalize(plan2)); /* it comes finalized */
         hipdnnBackendDescriptor_t pack2 = NULL;
         void* ptrs2[3] = {x, w, y2};
         CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack2));
@@ -381,7 +499,8 @@ static void check_plan_and_execute(void) {
     free(blob);
 
     hipdnnBackendDescriptor_t all[] = {raw_plan, raw_pack, pack, plan, cfg};
-    for (size_t i = 0; i < N_ELEMS(all); i++) CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
+    for (size_t i = 0; i < N_ELEMS(all); i++)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
     free_graph(&s);
     free(workspace);
     CHECK_OK(hipdnnDestroy(h2));

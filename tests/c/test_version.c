@@ -5,8 +5,10 @@
 #include "testutil.h"
 
 static bool triple_le(const int64_t a[3], const int64_t b[3]) {
-    if (a[0] != b[0]) return a[0] < b[0];
-    if (a[1] != b[1]) return a[1] < b[1];
+    if (a[0] != b[0])
+        return a[0] < b[0];
+    if (a[1] != b[1])
+        return a[1] < b[1];
     return a[2] <= b[2];
 }
 
@@ -15,7 +17,8 @@ int main(void) {
     tu_clear_last_error();
     const char* v = hipdnnVersionString_ext();
     CHECK(v != NULL);
-    if (!v) return tu_finish("test_version");
+    if (!v)
+        return tu_finish("test_version");
     CHECK(v == hipdnnVersionString_ext());
     int major = -1, minor = -1, patch = -1, used = 0;
     char tweak[64] = {0};
@@ -32,7 +35,8 @@ int main(void) {
     /* spec §8.1: AMD's frontend requires the backend's MAJOR to equal its own. Which major that
      * is is not recorded; docs/compatibility.md pairs us with 0 (the backend forks report 0.2.0
      * and 0.3.0, and the frontend ships from the same tree). */
-    if (major != 0) TU_FAIL("hipdnnVersionString_ext() is \"%s\": docs/compatibility.md promises major 0", v);
+    if (major != 0)
+        TU_FAIL("hipdnnVersionString_ext() is \"%s\": docs/compatibility.md promises major 0", v);
     tu_checks++;
 
     /* hipdnnGetVersion_ext: the same pointer; NULL is BAD_PARAM_NULL_POINTER. Its first call
@@ -47,7 +51,8 @@ int main(void) {
     CHECK_OK(hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_OFF));
     tu_stop_counting(&deprecation);
     CHECK(gv == v);
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetVersion_ext: version is NULL", hipdnnGetVersion_ext(NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetVersion_ext: version is NULL",
+              hipdnnGetVersion_ext(NULL));
     char msg[8] = "x";
     hipdnnPeekLastErrorString_ext(msg, sizeof msg);
     CHECK_STREQ(msg, ""); /* CHECK_ERR consumed it; hipdnnVersionString_ext sets none */
@@ -57,7 +62,8 @@ int main(void) {
     for (int k = 0; k <= 5; k++) {
         ver[k][0] = ver[k][1] = ver[k][2] = -1;
         hipdnnStatus_t st = hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)k, &ver[k][0], &ver[k][1], &ver[k][2]);
-        if (st != HIPDNN_STATUS_SUCCESS) TU_FAIL("kind %d: %s", k, hipdnnGetErrorString(st));
+        if (st != HIPDNN_STATUS_SUCCESS)
+            TU_FAIL("kind %d: %s", k, hipdnnGetErrorString(st));
         if (ver[k][0] < 0 || ver[k][1] < 0 || ver[k][2] < 0)
             TU_FAIL("kind %d: %lld.%lld.%lld", k, (long long)ver[k][0], (long long)ver[k][1], (long long)ver[k][2]);
         tu_checks++;
@@ -81,20 +87,30 @@ int main(void) {
 
     /* NULL outputs and bad kinds; nothing is written on failure. */
     int64_t a = -7, b = -7, c = -7;
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetComponentVersion_ext: major, minor and patch is NULL", hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_C_ABI_EXT, NULL, &b, &c));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetComponentVersion_ext: major, minor and patch is NULL", hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_C_ABI_EXT, &a, NULL, &c));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "Null pointer provided to hipdnnGetComponentVersion_ext: major, minor and patch is NULL", hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_C_ABI_EXT, &a, &b, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnGetComponentVersion_ext: major, minor and patch is NULL",
+              hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_C_ABI_EXT, NULL, &b, &c));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnGetComponentVersion_ext: major, minor and patch is NULL",
+              hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_C_ABI_EXT, &a, NULL, &c));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+              "Null pointer provided to hipdnnGetComponentVersion_ext: major, minor and patch is NULL",
+              hipdnnGetComponentVersion_ext(HIPDNN_VERSION_KIND_C_ABI_EXT, &a, &b, NULL));
     CHECK(a == -7 && b == -7 && c == -7);
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "6", hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)6, &a, &b, &c));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetComponentVersion_ext: -1 is not a hipdnnVersionKind_ext_t", hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)-1, &a, &b, &c));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetComponentVersion_ext: 1000 is not a hipdnnVersionKind_ext_t", hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)1000, &a, &b, &c));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetComponentVersion_ext: -1 is not a hipdnnVersionKind_ext_t",
+              hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)-1, &a, &b, &c));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetComponentVersion_ext: 1000 is not a hipdnnVersionKind_ext_t",
+              hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)1000, &a, &b, &c));
     CHECK(a == -7 && b == -7 && c == -7);
     /* NULL pointers are checked before the kind. */
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)99, NULL, NULL, NULL));
+    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                 hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)99, NULL, NULL, NULL));
     tu_clear_last_error();
-    printf("backend %s, C ABI %lld.%lld.%lld, engine API %lld.%lld.%lld..%lld.%lld.%lld, heuristic API %lld.%lld.%lld, graph schema %lld.%lld.%lld\n",
-           v, (long long)ver[1][0], (long long)ver[1][1], (long long)ver[1][2], (long long)ver[2][0], (long long)ver[2][1],
-           (long long)ver[2][2], (long long)ver[3][0], (long long)ver[3][1], (long long)ver[3][2], (long long)ver[4][0],
-           (long long)ver[4][1], (long long)ver[4][2], (long long)ver[5][0], (long long)ver[5][1], (long long)ver[5][2]);
+    printf(
+        "backend %s, C ABI %lld.%lld.%lld, engine API %lld.%lld.%lld..%lld.%lld.%lld, heuristic API %lld.%lld.%lld, graph schema %lld.%lld.%lld\n",
+        v, (long long)ver[1][0], (long long)ver[1][1], (long long)ver[1][2], (long long)ver[2][0], (long long)ver[2][1],
+        (long long)ver[2][2], (long long)ver[3][0], (long long)ver[3][1], (long long)ver[3][2], (long long)ver[4][0],
+        (long long)ver[4][1], (long long)ver[4][2], (long long)ver[5][0], (long long)ver[5][1], (long long)ver[5][2]);
     return tu_finish("test_version");
 }

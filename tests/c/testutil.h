@@ -13,68 +13,66 @@
 static int tu_failures = 0;
 static int tu_checks = 0;
 
-#define TU_FAIL(...)                                                                     \
-    do {                                                                                 \
-        fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                            \
-        fprintf(stderr, __VA_ARGS__);                                                    \
-        fprintf(stderr, "\n");                                                           \
-        tu_failures++;                                                                   \
+#define TU_FAIL(...)                                          \
+    do {                                                      \
+        fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
+        fprintf(stderr, __VA_ARGS__);                         \
+        fprintf(stderr, "\n");                                \
+        tu_failures++;                                        \
     } while (0)
 
-#define CHECK(cond)                                                                      \
-    do {                                                                                 \
-        tu_checks++;                                                                     \
-        if (!(cond)) TU_FAIL("%s", #cond);                                               \
+#define CHECK(cond)               \
+    do {                          \
+        tu_checks++;              \
+        if (!(cond))              \
+            TU_FAIL("%s", #cond); \
     } while (0)
 
 /* CHECK_STATUS(expected, call): the call must return exactly `expected`. */
-#define CHECK_STATUS(expected, call)                                                     \
-    do {                                                                                 \
-        tu_checks++;                                                                     \
-        hipdnnStatus_t tu_got_ = (call);                                                 \
-        if (tu_got_ != (expected)) {                                                     \
-            char tu_msg_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                \
-            hipdnnPeekLastErrorString_ext(tu_msg_, sizeof tu_msg_);                      \
-            TU_FAIL("%s returned %s (%d), want %s (%d); last error: \"%s\"", #call,      \
-                    hipdnnGetErrorString(tu_got_), (int)tu_got_,                         \
-                    hipdnnGetErrorString(expected), (int)(expected), tu_msg_);           \
-        }                                                                                \
+#define CHECK_STATUS(expected, call)                                                                                             \
+    do {                                                                                                                         \
+        tu_checks++;                                                                                                             \
+        hipdnnStatus_t tu_got_ = (call);                                                                                         \
+        if (tu_got_ != (expected)) {                                                                                             \
+            char tu_msg_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                                                        \
+            hipdnnPeekLastErrorString_ext(tu_msg_, sizeof tu_msg_);                                                              \
+            TU_FAIL("%s returned %s (%d), want %s (%d); last error: \"%s\"", #call, hipdnnGetErrorString(tu_got_), (int)tu_got_, \
+                    hipdnnGetErrorString(expected), (int)(expected), tu_msg_);                                                   \
+        }                                                                                                                        \
     } while (0)
 
 #define CHECK_OK(call) CHECK_STATUS(HIPDNN_STATUS_SUCCESS, call)
 
 /* CHECK_ERR(expected, needle, call): status must match and the last error (which is then
  * consumed) must contain `needle`, which names what was wrong; an empty needle is a test bug. */
-#define CHECK_ERR(expected, needle, call)                                                \
-    do {                                                                                 \
-        CHECK_STATUS(expected, call);                                                    \
-        char tu_err_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                    \
-        hipdnnGetLastErrorString(tu_err_, sizeof tu_err_);                               \
-        tu_checks++;                                                                     \
-        if ((needle)[0] == '\0')                                                          \
-            TU_FAIL("%s: CHECK_ERR needs the message substring it expects (got \"%s\")",   \
-                    #call, tu_err_);                                                     \
-        else if (tu_err_[0] == '\0' || strstr(tu_err_, (needle)) == NULL)                \
-            TU_FAIL("%s: last error \"%s\" does not contain \"%s\"", #call, tu_err_,     \
-                    (needle));                                                           \
+#define CHECK_ERR(expected, needle, call)                                                                 \
+    do {                                                                                                  \
+        CHECK_STATUS(expected, call);                                                                     \
+        char tu_err_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                                     \
+        hipdnnGetLastErrorString(tu_err_, sizeof tu_err_);                                                \
+        tu_checks++;                                                                                      \
+        if ((needle)[0] == '\0')                                                                          \
+            TU_FAIL("%s: CHECK_ERR needs the message substring it expects (got \"%s\")", #call, tu_err_); \
+        else if (tu_err_[0] == '\0' || strstr(tu_err_, (needle)) == NULL)                                 \
+            TU_FAIL("%s: last error \"%s\" does not contain \"%s\"", #call, tu_err_, (needle));           \
     } while (0)
 
-#define CHECK_STREQ(a, b)                                                                \
-    do {                                                                                 \
-        tu_checks++;                                                                     \
-        const char* tu_a_ = (a);                                                         \
-        const char* tu_b_ = (b);                                                         \
-        if (tu_a_ == NULL || tu_b_ == NULL || strcmp(tu_a_, tu_b_) != 0)                 \
-            TU_FAIL("%s == \"%s\", want \"%s\"", #a, tu_a_ ? tu_a_ : "(null)",           \
-                    tu_b_ ? tu_b_ : "(null)");                                           \
+#define CHECK_STREQ(a, b)                                                                                 \
+    do {                                                                                                  \
+        tu_checks++;                                                                                      \
+        const char* tu_a_ = (a);                                                                          \
+        const char* tu_b_ = (b);                                                                          \
+        if (tu_a_ == NULL || tu_b_ == NULL || strcmp(tu_a_, tu_b_) != 0)                                  \
+            TU_FAIL("%s == \"%s\", want \"%s\"", #a, tu_a_ ? tu_a_ : "(null)", tu_b_ ? tu_b_ : "(null)"); \
     } while (0)
 
-#define CHECK_EQ_INT(a, b)                                                               \
-    do {                                                                                 \
-        tu_checks++;                                                                     \
-        long long tu_a_ = (long long)(a);                                                \
-        long long tu_b_ = (long long)(b);                                                \
-        if (tu_a_ != tu_b_) TU_FAIL("%s == %lld, want %lld", #a, tu_a_, tu_b_);          \
+#define CHECK_EQ_INT(a, b)                                      \
+    do {                                                        \
+        tu_checks++;                                            \
+        long long tu_a_ = (long long)(a);                       \
+        long long tu_b_ = (long long)(b);                       \
+        if (tu_a_ != tu_b_)                                     \
+            TU_FAIL("%s == %lld, want %lld", #a, tu_a_, tu_b_); \
     } while (0)
 
 /* Clears the calling thread's last error so a following check sees only new messages. */
@@ -103,7 +101,8 @@ typedef struct {
 
 static inline void tu_log_counter_cb(hipdnnUserLogCallbackHandle_t user, hipdnnSeverity_t sev, const char* msg) {
     tu_log_counter* c = (tu_log_counter*)user;
-    if (sev != c->severity || msg == NULL || strstr(msg, c->needle) == NULL) return;
+    if (sev != c->severity || msg == NULL || strstr(msg, c->needle) == NULL)
+        return;
     pthread_mutex_lock(&c->mu);
     c->count++;
     pthread_mutex_unlock(&c->mu);

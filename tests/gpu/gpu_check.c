@@ -15,15 +15,15 @@
 #include <hipdnn_backend.h>
 
 static int fails = 0;
-#define OK(call)                                                                              \
-    do {                                                                                      \
-        hipdnnStatus_t s_ = (call);                                                           \
-        if (s_ != HIPDNN_STATUS_SUCCESS) {                                                    \
-            char m_[2048];                                                                    \
-            hipdnnGetLastErrorString(m_, sizeof m_);                                          \
-            printf("FAIL %s: %s: %s\n", #call, hipdnnGetErrorString(s_), m_);                 \
-            fails++;                                                                          \
-        }                                                                                     \
+#define OK(call)                                                              \
+    do {                                                                      \
+        hipdnnStatus_t s_ = (call);                                           \
+        if (s_ != HIPDNN_STATUS_SUCCESS) {                                    \
+            char m_[2048];                                                    \
+            hipdnnGetLastErrorString(m_, sizeof m_);                          \
+            printf("FAIL %s: %s: %s\n", #call, hipdnnGetErrorString(s_), m_); \
+            fails++;                                                          \
+        }                                                                     \
     } while (0)
 
 static hipdnnBackendDescriptor_t tensor(int64_t uid, int virt) {
@@ -78,14 +78,17 @@ int main(void) {
     OK(hipdnnBackendFinalize(plan));
 
     float hx[32], hy[32];
-    for (int i = 0; i < 32; i++) hx[i] = (float)(i - 16);
+    for (int i = 0; i < 32; i++)
+        hx[i] = (float)(i - 16);
     int64_t uids[2] = {1, 2};
     void* ws = NULL;
 
     /* Device memory from the CUDA runtime (or HIP), through dlopen like the backend does. */
     void* cudart = dlopen("libcudart.so.13", RTLD_NOW);
-    if (!cudart) cudart = dlopen("libcudart.so.12", RTLD_NOW);
-    if (!cudart) cudart = dlopen("libcudart.so", RTLD_NOW);
+    if (!cudart)
+        cudart = dlopen("libcudart.so.12", RTLD_NOW);
+    if (!cudart)
+        cudart = dlopen("libcudart.so", RTLD_NOW);
     int (*cmalloc)(void**, size_t) = cudart ? (int (*)(void**, size_t))dlsym(cudart, "cudaMalloc") : NULL;
     void* dx = NULL;
     if (cmalloc && cmalloc(&dx, sizeof hx) == 0) {
@@ -100,7 +103,8 @@ int main(void) {
         char msg[2048];
         hipdnnGetLastErrorString(msg, sizeof msg);
         printf("execute with a device pointer: %s: %s\n", hipdnnGetErrorString(st), msg);
-        if (st != HIPDNN_STATUS_BAD_PARAM || !strstr(msg, "device memory")) fails++;
+        if (st != HIPDNN_STATUS_BAD_PARAM || !strstr(msg, "device memory"))
+            fails++;
         OK(hipdnnBackendDestroyDescriptor(pack));
     } else {
         printf("no CUDA runtime to allocate device memory: device-pointer check skipped\n");
@@ -115,7 +119,8 @@ int main(void) {
     OK(hipdnnBackendFinalize(pack));
     OK(hipdnnBackendExecute(h, plan, pack));
     int bad = 0;
-    for (int i = 0; i < 32; i++) bad += hy[i] != (hx[i] > 0 ? hx[i] : 0);
+    for (int i = 0; i < 32; i++)
+        bad += hy[i] != (hx[i] > 0 ? hx[i] : 0);
     printf("execute with host pointers: %s (%d wrong values)\n", bad ? "WRONG" : "correct", bad);
     fails += bad;
     OK(hipdnnDestroy(h));

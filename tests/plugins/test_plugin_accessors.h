@@ -38,18 +38,13 @@ typedef int32_t (*hipdnnTestGetLastLogLevel_fn)(void);
 
 /* Number of ExecuteOpGraph and ExecuteOpGraphWithOverrides calls that reached the plugin, and
  * num_overrides of the latest override call (0 if none). Any pointer may be NULL. */
-typedef void (*hipdnnTestGetExecuteStats_fn)(uint64_t* plain_calls,
-                                            uint64_t* override_calls,
-                                            uint32_t* last_num_overrides);
+typedef void (*hipdnnTestGetExecuteStats_fn)(uint64_t* plain_calls, uint64_t* override_calls, uint32_t* last_num_overrides);
 #define HIPDNN_TEST_GET_EXECUTE_STATS "hipdnnTestGetExecuteStats"
 
 /* Shape and strides the latest override call supplied for `uid`: copies up to `capacity` values
  * into shape/strides (either may be NULL) and returns the rank, or -1 when that call had no
  * override for uid. */
-typedef int32_t (*hipdnnTestGetLastOverride_fn)(int64_t uid,
-                                               int64_t* shape,
-                                               int64_t* strides,
-                                               uint32_t capacity);
+typedef int32_t (*hipdnnTestGetLastOverride_fn)(int64_t uid, int64_t* shape, int64_t* strides, uint32_t capacity);
 #define HIPDNN_TEST_GET_LAST_OVERRIDE "hipdnnTestGetLastOverride"
 
 /* ---- test_pass_by_value_recorder_plugin (-25) --------------------------------------------- */
@@ -68,9 +63,9 @@ typedef void (*hipdnnTestRecorderClear_fn)(void);
 /* ---- test_graph_recorder_plugin (-31) ---------------------------------------------------- */
 
 /* Which entry point's graph hipdnnTestGraphRecorderGetLast returns. */
-#define HIPDNN_TEST_GRAPH_AT_APPLICABLE 0      /* hipdnnEnginePluginGetApplicableEngineIds */
-#define HIPDNN_TEST_GRAPH_AT_ENGINE_DETAILS 1  /* hipdnnEnginePluginGetEngineDetails */
-#define HIPDNN_TEST_GRAPH_AT_CREATE_CONTEXT 2  /* hipdnnEnginePluginCreateExecutionContext */
+#define HIPDNN_TEST_GRAPH_AT_APPLICABLE 0 /* hipdnnEnginePluginGetApplicableEngineIds */
+#define HIPDNN_TEST_GRAPH_AT_ENGINE_DETAILS 1 /* hipdnnEnginePluginGetEngineDetails */
+#define HIPDNN_TEST_GRAPH_AT_CREATE_CONTEXT 2 /* hipdnnEnginePluginCreateExecutionContext */
 
 /* The graph bytes the latest call of entry point `at` received: copies min(n, size) bytes into
  * out (may be NULL), stores the number of calls so far in *calls (may be NULL) and returns the
@@ -89,13 +84,10 @@ typedef void (*hipdnnTestGraphRecorderClear_fn)(void);
  * table (0 otherwise); ranking_metric: the table's metric ("" when absent); device_arch: the
  * architecture_name from the latest SetDeviceProperties ("" when none). Strings are truncated to
  * the given lengths (NUL included). Returns 1 after at least one finalize, else 0. */
-typedef int32_t (*hipdnnTestHeuristicGetLastFinalize_fn)(int32_t* used_host_table,
-                                                        uint32_t* host_version,
-                                                        size_t* host_struct_size,
-                                                        char* ranking_metric,
-                                                        size_t ranking_metric_length,
-                                                        char* device_arch,
-                                                        size_t device_arch_length);
+typedef int32_t (*hipdnnTestHeuristicGetLastFinalize_fn)(int32_t* used_host_table, uint32_t* host_version,
+                                                         size_t* host_struct_size, char* ranking_metric,
+                                                         size_t ranking_metric_length, char* device_arch,
+                                                         size_t device_arch_length);
 #define HIPDNN_TEST_HEURISTIC_GET_LAST_FINALIZE "hipdnnTestHeuristicGetLastFinalize"
 
 #ifdef __cplusplus

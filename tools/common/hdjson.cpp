@@ -16,12 +16,7 @@ constexpr int kMaxDepth = 256;
 class Parser
 {
 public:
-    Parser(const char* text, size_t size)
-        : p_(text)
-        , begin_(text)
-        , end_(text + size)
-    {
-    }
+    Parser(const char* text, size_t size) : p_(text), begin_(text), end_(text + size) {}
 
     bool document(Value* out, std::string* error)
     {
@@ -91,9 +86,7 @@ private:
         }
         switch(*p_)
         {
-        case 'n':
-            out->kind = Kind::Null;
-            return literal("null");
+        case 'n': out->kind = Kind::Null; return literal("null");
         case 't':
             out->kind = Kind::Bool;
             out->boolean = true;
@@ -102,13 +95,9 @@ private:
             out->kind = Kind::Bool;
             out->boolean = false;
             return literal("false");
-        case '"':
-            out->kind = Kind::String;
-            return string(&out->text);
-        case '[':
-            return array(out, depth);
-        case '{':
-            return object(out, depth);
+        case '"': out->kind = Kind::String; return string(&out->text);
+        case '[': return array(out, depth);
+        case '{': return object(out, depth);
         default:
             if(*p_ == '-' || (*p_ >= '0' && *p_ <= '9'))
             {
@@ -289,8 +278,7 @@ private:
                 appendUtf8(s, cp);
                 break;
             }
-            default:
-                return error("invalid escape");
+            default: return error("invalid escape");
             }
         }
     }
@@ -389,10 +377,7 @@ const std::string kEmpty;
 
 } // namespace
 
-bool Value::isInteger() const
-{
-    return kind == Kind::Number && text.find_first_of(".eE") == std::string::npos;
-}
+bool Value::isInteger() const { return kind == Kind::Number && text.find_first_of(".eE") == std::string::npos; }
 
 const Value* Value::find(const std::string& key) const
 {
@@ -445,10 +430,7 @@ double Value::asDouble(double fallback) const
     return std::strtod(text.c_str(), nullptr);
 }
 
-const std::string& Value::asString() const
-{
-    return kind == Kind::String ? text : kEmpty;
-}
+const std::string& Value::asString() const { return kind == Kind::String ? text : kEmpty; }
 
 bool parse(const char* text, size_t size, Value* out, std::string* error)
 {

@@ -56,10 +56,7 @@ typedef struct
     uint64_t state;
 } hd_rng;
 
-static inline void hd_rng_seed(hd_rng* r, uint64_t seed)
-{
-    r->state = seed ^ 0x9E3779B97F4A7C15ull;
-}
+static inline void hd_rng_seed(hd_rng* r, uint64_t seed) { r->state = seed ^ 0x9E3779B97F4A7C15ull; }
 
 static inline uint64_t hd_rng_next(hd_rng* r)
 {
@@ -159,10 +156,7 @@ static inline uint16_t hd_float_to_half(float f)
 }
 
 /* bfloat16 -> float (exact). */
-static inline float hd_bf16_to_float(uint16_t b)
-{
-    return hd_bits_f32((uint32_t)b << 16);
-}
+static inline float hd_bf16_to_float(uint16_t b) { return hd_bits_f32((uint32_t)b << 16); }
 
 /* float -> bfloat16, round to nearest even, NaN kept NaN. */
 static inline uint16_t hd_float_to_bf16(float f)

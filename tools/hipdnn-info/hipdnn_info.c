@@ -20,13 +20,13 @@
 
 #include "hdtool.h"
 
-#define CHECK(call)                                                                  \
-    do                                                                               \
-    {                                                                                \
-        if(hd_report((call), #call, NULL, 0) != HIPDNN_STATUS_SUCCESS)               \
-        {                                                                            \
-            return 1;                                                                \
-        }                                                                            \
+#define CHECK(call)                                                    \
+    do                                                                 \
+    {                                                                  \
+        if(hd_report((call), #call, NULL, 0) != HIPDNN_STATUS_SUCCESS) \
+        {                                                              \
+            return 1;                                                  \
+        }                                                              \
     } while(0)
 
 static int print_component_versions(void)
@@ -78,8 +78,9 @@ static int print_plugin_paths(hipdnnHandle_t handle)
     {
         paths[i] = storage + i * maxLen;
     }
-    if(hd_report(hipdnnGetLoadedEnginePluginPaths_ext(handle, &count, paths, &maxLen),
-                 "hipdnnGetLoadedEnginePluginPaths_ext", NULL, 0) != HIPDNN_STATUS_SUCCESS)
+    if(hd_report(hipdnnGetLoadedEnginePluginPaths_ext(handle, &count, paths, &maxLen), "hipdnnGetLoadedEnginePluginPaths_ext",
+                 NULL, 0)
+       != HIPDNN_STATUS_SUCCESS)
     {
         free(paths);
         free(storage);
@@ -143,13 +144,16 @@ static int print_engines(hipdnnHandle_t handle, size_t* engineCount)
             fprintf(stderr, "out of memory\n");
             return 1;
         }
-        if(hd_report(hipdnnGetEngineInfo_ext(handle, i, &id, st.s[0], &st.len[0], st.s[1], &st.len[1], st.s[2], &st.len[2], st.s[3], &st.len[3]),
-                     "hipdnnGetEngineInfo_ext", NULL, 0) != HIPDNN_STATUS_SUCCESS)
+        if(hd_report(hipdnnGetEngineInfo_ext(handle, i, &id, st.s[0], &st.len[0], st.s[1], &st.len[1], st.s[2], &st.len[2],
+                                             st.s[3], &st.len[3]),
+                     "hipdnnGetEngineInfo_ext", NULL, 0)
+           != HIPDNN_STATUS_SUCCESS)
         {
             free_strings(&st);
             return 1;
         }
-        printf("  %-36s id 0x%016llX  plugin %s  version %s  type %s\n", st.s[0], (unsigned long long)id, st.s[1], st.s[2], st.s[3]);
+        printf("  %-36s id 0x%016llX  plugin %s  version %s  type %s\n", st.s[0], (unsigned long long)id, st.s[1], st.s[2],
+               st.s[3]);
         free_strings(&st);
     }
     return 0;
@@ -165,20 +169,24 @@ static int print_policies(hipdnnHandle_t handle)
         info_strings st;
         int64_t id = 0;
         memset(&st, 0, sizeof st);
-        CHECK(hipdnnGetHeuristicPolicyInfo_ext(handle, i, &id, NULL, &st.len[0], NULL, &st.len[1], NULL, &st.len[2], NULL, &st.len[3]));
+        CHECK(hipdnnGetHeuristicPolicyInfo_ext(handle, i, &id, NULL, &st.len[0], NULL, &st.len[1], NULL, &st.len[2], NULL,
+                                               &st.len[3]));
         if(alloc_strings(&st) != 0)
         {
             free_strings(&st);
             fprintf(stderr, "out of memory\n");
             return 1;
         }
-        if(hd_report(hipdnnGetHeuristicPolicyInfo_ext(handle, i, &id, st.s[0], &st.len[0], st.s[1], &st.len[1], st.s[2], &st.len[2], st.s[3], &st.len[3]),
-                     "hipdnnGetHeuristicPolicyInfo_ext", NULL, 0) != HIPDNN_STATUS_SUCCESS)
+        if(hd_report(hipdnnGetHeuristicPolicyInfo_ext(handle, i, &id, st.s[0], &st.len[0], st.s[1], &st.len[1], st.s[2],
+                                                      &st.len[2], st.s[3], &st.len[3]),
+                     "hipdnnGetHeuristicPolicyInfo_ext", NULL, 0)
+           != HIPDNN_STATUS_SUCCESS)
         {
             free_strings(&st);
             return 1;
         }
-        printf("  %-36s id 0x%016llX  provider %s  version %s  heuristic API %s\n", st.s[0], (unsigned long long)id, st.s[1], st.s[2], st.s[3]);
+        printf("  %-36s id 0x%016llX  provider %s  version %s  heuristic API %s\n", st.s[0], (unsigned long long)id, st.s[1],
+               st.s[2], st.s[3]);
         free_strings(&st);
     }
     return 0;
@@ -294,7 +302,7 @@ static void print_nvidia(void)
         cu_name(name, (int)sizeof name, i);
         cu_attr(&major, 75, i); /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
         cu_attr(&minor, 76, i); /* ..._MINOR */
-        cu_attr(&sms, 16, i);   /* CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT */
+        cu_attr(&sms, 16, i); /* CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT */
         printf("  device %d: %s, compute capability %d.%d, %d SMs\n", i, name, major, minor, sms);
     }
 }

@@ -104,8 +104,8 @@ size_t tensorBytes(const Tensor& t)
 namespace
 {
 
-void setRule(std::map<int64_t, FillRule>* rules, int64_t uid, FillRule::Kind kind, const std::string& why,
-             double value = 0, int64_t limit = 0)
+void setRule(std::map<int64_t, FillRule>* rules, int64_t uid, FillRule::Kind kind, const std::string& why, double value = 0,
+             int64_t limit = 0)
 {
     if(uid < 0)
     {
@@ -113,7 +113,9 @@ void setRule(std::map<int64_t, FillRule>* rules, int64_t uid, FillRule::Kind kin
     }
     // When several readers constrain one tensor the strictest rule wins: a specific value or
     // integer domain, then positive (which is also non-zero), then non-zero.
-    auto rank = [](FillRule::Kind k) { return k == FillRule::Uniform ? 0 : k == FillRule::NonZero ? 1 : k == FillRule::Positive ? 2 : 3; };
+    auto rank = [](FillRule::Kind k) {
+        return k == FillRule::Uniform ? 0 : k == FillRule::NonZero ? 1 : k == FillRule::Positive ? 2 : 3;
+    };
     auto it = rules->find(uid);
     if(it != rules->end() && rank(it->second.kind) >= rank(kind))
     {
@@ -182,8 +184,7 @@ std::map<int64_t, FillRule> fillRules(const Graph& g)
             setRule(&rules, n.uid("scale_tensor_uid"), FillRule::Constant, "attention scale",
                     1.0 / std::sqrt(static_cast<double>(headDim)));
             if(q && q->dims.size() == 4)
-                setRule(&rules, n.uid("seq_len_q_tensor_uid"), FillRule::SeqLen, "query sequence lengths", 0,
-                        q->dims[2]);
+                setRule(&rules, n.uid("seq_len_q_tensor_uid"), FillRule::SeqLen, "query sequence lengths", 0, q->dims[2]);
             int64_t kvLimit = (k && k->dims.size() == 4) ? k->dims[2] : 1;
             if(paged)
             {
@@ -201,13 +202,12 @@ std::map<int64_t, FillRule> fillRules(const Graph& g)
                 int64_t vblocks = (v && !v->dims.empty()) ? v->dims[0] : 1;
                 setRule(&rules, n.uid("page_table_v_tensor_uid"), FillRule::PageTable, "page table", 0, vblocks);
             }
-            setRule(&rules, n.uid("seq_len_kv_tensor_uid"), FillRule::SeqLen, "key/value sequence lengths", 0,
-                    kvLimit);
+            setRule(&rules, n.uid("seq_len_kv_tensor_uid"), FillRule::SeqLen, "key/value sequence lengths", 0, kvLimit);
             setRule(&rules, n.uid("seed_tensor_uid"), FillRule::Constant, "dropout seed", 1234);
             setRule(&rules, n.uid("offset_tensor_uid"), FillRule::Constant, "dropout offset", 0);
-            static const char* kOnes[] = {"dropout_scale_tensor_uid", "dropout_scale_inv_tensor_uid",
-                                          "descale_q_tensor_uid", "descale_k_tensor_uid", "descale_v_tensor_uid",
-                                          "descale_s_tensor_uid", "scale_s_tensor_uid", "scale_o_tensor_uid"};
+            static const char* kOnes[] = {
+                "dropout_scale_tensor_uid", "dropout_scale_inv_tensor_uid", "descale_q_tensor_uid", "descale_k_tensor_uid",
+                "descale_v_tensor_uid",     "descale_s_tensor_uid",         "scale_s_tensor_uid",   "scale_o_tensor_uid"};
             for(const char* key : kOnes)
                 setRule(&rules, n.uid(key), FillRule::Constant, "scale factor", 1.0);
         }
@@ -260,8 +260,7 @@ bool Buffers::allocate(const Graph& g, std::string* error)
         }
         if(t.elemSize <= 0)
         {
-            *error = "tensor uid " + std::to_string(t.uid) + " has type " + t.dtypeText
-                     + ", which hipdnn-run cannot lay out";
+            *error = "tensor uid " + std::to_string(t.uid) + " has type " + t.dtypeText + ", which hipdnn-run cannot lay out";
             return false;
         }
         HostBuffer b;
@@ -271,8 +270,7 @@ bool Buffers::allocate(const Graph& g, std::string* error)
         b.data = alignedAlloc(b.bytes);
         if(b.data == nullptr)
         {
-            *error = "out of memory allocating " + std::to_string(b.bytes) + " bytes for tensor uid "
-                     + std::to_string(t.uid);
+            *error = "out of memory allocating " + std::to_string(b.bytes) + " bytes for tensor uid " + std::to_string(t.uid);
             return false;
         }
         std::memset(b.data, 0, (b.bytes + 63) / 64 * 64);
@@ -380,12 +378,8 @@ void Buffers::fill(const Graph& g, const std::map<int64_t, FillRule>& rules, uin
                 break;
             }
             case FillRule::Constant: v = rule.value; break;
-            case FillRule::SeqLen:
-                v = static_cast<double>(hd_rng_int(&rng, 1, rule.limit > 0 ? rule.limit : 1));
-                break;
-            case FillRule::PageTable:
-                v = static_cast<double>(rule.limit > 0 ? lin % rule.limit : 0);
-                break;
+            case FillRule::SeqLen: v = static_cast<double>(hd_rng_int(&rng, 1, rule.limit > 0 ? rule.limit : 1)); break;
+            case FillRule::PageTable: v = static_cast<double>(rule.limit > 0 ? lin % rule.limit : 0); break;
             case FillRule::Zero: v = 0; break;
             case FillRule::PoolIndex: v = static_cast<double>(poolIndex(rule, dims, lin, &rng)); break;
             }

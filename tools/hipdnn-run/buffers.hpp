@@ -98,7 +98,7 @@ struct FillRule
         PageTable, // valid block indices in [0, limit)
         Zero,
         PoolIndex // max-pool argmax: a random in-range position of each output's window, as the
-                  // flat index within its (n, c) input plane; -1 where the window is all padding
+        // flat index within its (n, c) input plane; -1 where the window is all padding
     } kind = Uniform;
     double value = 0;
     int64_t limit = 0;

@@ -55,15 +55,9 @@ int dtypeSize(DType t)
     return r ? r->size : 0;
 }
 
-bool dtypeIsFloat(DType t)
-{
-    return t == DType::Float || t == DType::Half || t == DType::BFloat16 || t == DType::Double;
-}
+bool dtypeIsFloat(DType t) { return t == DType::Float || t == DType::Half || t == DType::BFloat16 || t == DType::Double; }
 
-bool dtypeIsInt(DType t)
-{
-    return t == DType::Uint8 || t == DType::Int8 || t == DType::Int32 || t == DType::Int64;
-}
+bool dtypeIsInt(DType t) { return t == DType::Uint8 || t == DType::Int8 || t == DType::Int32 || t == DType::Int64; }
 
 double dtypeUnitRoundoff(DType t)
 {
@@ -182,10 +176,7 @@ std::vector<int64_t> Node::ints(const std::string& key) const
     return out;
 }
 
-std::string Node::label() const
-{
-    return (name.empty() ? std::string("(unnamed)") : "\"" + name + "\"") + " (" + type + ")";
-}
+std::string Node::label() const { return (name.empty() ? std::string("(unnamed)") : "\"" + name + "\"") + " (" + type + ")"; }
 
 const Tensor* Graph::tensor(int64_t uid) const
 {
@@ -247,8 +238,7 @@ void collectUids(const hdjson::Value* sec, std::vector<int64_t>* out)
             continue;
         }
         bool isUidKey = m.first.size() >= 4
-                        && (m.first.find("tensor_uid") != std::string::npos
-                            || m.first.find("_uids") != std::string::npos);
+                        && (m.first.find("tensor_uid") != std::string::npos || m.first.find("_uids") != std::string::npos);
         if(!isUidKey)
         {
             continue;

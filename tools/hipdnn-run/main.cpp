@@ -353,12 +353,12 @@ std::string mib(double bytes)
 int runMain(Run& r)
 {
     const Options& opt = r.opt;
-#define API(call, what, loading)                                                        \
-    do                                                                                  \
-    {                                                                                   \
-        hipdnnStatus_t s_ = (call);                                                     \
-        if(s_ != HIPDNN_STATUS_SUCCESS)                                                 \
-            return r.apiFail(s_, what, loading);                                        \
+#define API(call, what, loading)                 \
+    do                                           \
+    {                                            \
+        hipdnnStatus_t s_ = (call);              \
+        if(s_ != HIPDNN_STATUS_SUCCESS)          \
+            return r.apiFail(s_, what, loading); \
     } while(0)
 
     std::ifstream in(opt.file, std::ios::binary);
@@ -377,8 +377,7 @@ int runMain(Run& r)
 
     // The canonical JSON of what the backend loaded: one spelling for every corpus dialect.
     size_t jsonSize = 0;
-    API(hipdnnBackendGetSerializedJsonGraph_ext(graph, 0, &jsonSize, nullptr), "hipdnnBackendGetSerializedJsonGraph_ext",
-        false);
+    API(hipdnnBackendGetSerializedJsonGraph_ext(graph, 0, &jsonSize, nullptr), "hipdnnBackendGetSerializedJsonGraph_ext", false);
     std::string canonical(jsonSize, '\0');
     API(hipdnnBackendGetSerializedJsonGraph_ext(graph, jsonSize, &jsonSize, reinterpret_cast<char*>(&canonical[0])),
         "hipdnnBackendGetSerializedJsonGraph_ext", false);
@@ -464,7 +463,8 @@ int runMain(Run& r)
         {
             std::string why = whyNoEngine(graph);
             return r.result(kNotSupported, "NOT SUPPORTED",
-                            "no engine supports this graph: " + (why.empty() ? "the FALLBACK heuristic returned no configuration" : why));
+                            "no engine supports this graph: "
+                                + (why.empty() ? "the FALLBACK heuristic returned no configuration" : why));
         }
         API(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg), "create ENGINECFG", false);
         r.own(cfg);
@@ -483,7 +483,8 @@ int runMain(Run& r)
     const double buildMs = (hd_now() - t0) * 1e3;
 
     int64_t engineId = 0, wsSize = 0;
-    API(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT, HIPDNN_TYPE_INT64, 1, nullptr, &engineId),
+    API(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT, HIPDNN_TYPE_INT64, 1, nullptr,
+                                  &engineId),
         "get HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT", false);
     API(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, nullptr, &wsSize),
         "get HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE", false);
@@ -554,8 +555,8 @@ int runMain(Run& r)
     hipdnnBackendDescriptor_t pack = nullptr;
     API(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack), "create VARIANT_PACK", false);
     r.own(pack);
-    API(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
-                                  static_cast<int64_t>(uids.size()), uids.data()),
+    API(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, static_cast<int64_t>(uids.size()),
+                                  uids.data()),
         "set HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS", false);
     API(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
                                   static_cast<int64_t>(ptrs.size()), ptrs.data()),
@@ -579,9 +580,9 @@ int runMain(Run& r)
     const double med = median(times);
     if(!opt.quiet)
     {
-        std::printf("execute: median %.3f ms of %d (min %.3f, max %.3f), after 1 warm-up; %s of tensors and workspace\n",
-                    med, opt.iters, *std::min_element(times.begin(), times.end()),
-                    *std::max_element(times.begin(), times.end()), mib(static_cast<double>(buffers.totalBytes())).c_str());
+        std::printf("execute: median %.3f ms of %d (min %.3f, max %.3f), after 1 warm-up; %s of tensors and workspace\n", med,
+                    opt.iters, *std::min_element(times.begin(), times.end()), *std::max_element(times.begin(), times.end()),
+                    mib(static_cast<double>(buffers.totalBytes())).c_str());
     }
     std::snprintf(sum, sizeof sum, "engine %s, plan %.2f ms, execute %.3f ms median of %d", ename.c_str(), buildMs, med,
                   opt.iters);

@@ -313,8 +313,7 @@ int64_t countNonFinite(const std::vector<double>& v)
 
 } // namespace
 
-CheckResult checkGraph(const Graph& g, const Buffers& buffers, bool quiet, bool compare,
-                       std::map<int64_t, RefTensor>* refs)
+CheckResult checkGraph(const Graph& g, const Buffers& buffers, bool quiet, bool compare, std::map<int64_t, RefTensor>* refs)
 {
     CheckResult result;
     std::map<int64_t, RefTensor> values;
@@ -364,8 +363,7 @@ CheckResult checkGraph(const Graph& g, const Buffers& buffers, bool quiet, bool 
             if(!quiet)
             {
                 std::printf("check: %s: %s%s\n", n.label().c_str(), why.c_str(),
-                            nf ? (" (and " + std::to_string(nf) + " non-finite output values)").c_str()
-                               : " (outputs finite)");
+                            nf ? (" (and " + std::to_string(nf) + " non-finite output values)").c_str() : " (outputs finite)");
             }
             continue;
         }
@@ -422,11 +420,10 @@ CheckResult checkGraph(const Graph& g, const Buffers& buffers, bool quiet, bool 
                 std::printf("check: %s -> \"%s\" uid %lld %s: %lld compared, max |err| %.3g, max err/tol %.3g, "
                             "%lld non-finite%s: %s%s\n",
                             n.label().c_str(), t->name.c_str(), static_cast<long long>(uid), t->shape().c_str(),
-                            static_cast<long long>(c.compared), c.maxAbs, c.maxRatio,
-                            static_cast<long long>(c.nonFinite),
-                            c.agreeingNonFinite ? (" (" + std::to_string(c.agreeingNonFinite)
-                                                   + " non-finite as in the reference)").c_str()
-                                                : "",
+                            static_cast<long long>(c.compared), c.maxAbs, c.maxRatio, static_cast<long long>(c.nonFinite),
+                            c.agreeingNonFinite
+                                ? (" (" + std::to_string(c.agreeingNonFinite) + " non-finite as in the reference)").c_str()
+                                : "",
                             failed ? "FAIL" : "ok", notes.c_str());
                 if(failed && c.worst >= 0)
                 {
@@ -454,8 +451,7 @@ double estimateFlops(const Graph& g)
     for(const Node& n : g.nodes)
     {
         // Each reference multiply-add also tracks |terms| and errors: count 4 flops per MAC.
-        if(n.type == "ConvolutionFwdAttributes" || n.type == "ConvolutionBwdAttributes"
-           || n.type == "ConvolutionWrwAttributes")
+        if(n.type == "ConvolutionFwdAttributes" || n.type == "ConvolutionBwdAttributes" || n.type == "ConvolutionWrwAttributes")
         {
             bool fwd = n.type == "ConvolutionFwdAttributes";
             bool wrw = n.type == "ConvolutionWrwAttributes";

@@ -25,15 +25,9 @@ namespace hdrun
 namespace
 {
 
-double sumTol(double u, double terms, double absSum)
-{
-    return kSumFactor * std::sqrt(std::max(terms, 1.0)) * u * absSum;
-}
+double sumTol(double u, double terms, double absSum) { return kSumFactor * std::sqrt(std::max(terms, 1.0)) * u * absSum; }
 
-std::string missing(const char* role)
-{
-    return std::string("no reference: required tensor ") + role + " is missing";
-}
+std::string missing(const char* role) { return std::string("no reference: required tensor ") + role + " is missing"; }
 
 struct NormAxes
 {
@@ -239,8 +233,8 @@ GroupStats groupStats(const RefTensor& x, const NormAxes& a, bool centred, doubl
 }
 
 // normApply writes y = scale·(x − μ)·r + bias.
-void normApply(OpContext& c, const RefTensor& x, const NormAxes& a, const GroupStats& s, const Param& scale,
-               const Param* bias, RefTensor* y)
+void normApply(OpContext& c, const RefTensor& x, const NormAxes& a, const GroupStats& s, const Param& scale, const Param* bias,
+               RefTensor* y)
 {
     forEachIndex(x.dims, [&](const std::vector<int64_t>& idx, int64_t lin) {
         size_t gi = static_cast<size_t>(groupOf(idx, a));
@@ -299,8 +293,9 @@ std::string normForward(OpContext& c, NormKind kind)
     if(!why.empty())
         return why;
     NormAxes a;
-    std::vector<const char*> stats = kind == NormKind::Rmsnorm ? std::vector<const char*>{"inv_rms_tensor_uid"}
-                                                               : std::vector<const char*>{"mean_tensor_uid", "inv_variance_tensor_uid"};
+    std::vector<const char*> stats = kind == NormKind::Rmsnorm
+                                         ? std::vector<const char*>{"inv_rms_tensor_uid"}
+                                         : std::vector<const char*>{"mean_tensor_uid", "inv_variance_tensor_uid"};
     why = normAxes(c, kind, x->dims, stats, scale.t, &a);
     if(!why.empty())
         return why;
@@ -370,8 +365,9 @@ std::string normBackward(OpContext& c, NormKind kind)
     if(!why.empty())
         return why;
     NormAxes a;
-    std::vector<const char*> stats = kind == NormKind::Rmsnorm ? std::vector<const char*>{"inv_rms_tensor_uid"}
-                                                               : std::vector<const char*>{"mean_tensor_uid", "inv_variance_tensor_uid"};
+    std::vector<const char*> stats = kind == NormKind::Rmsnorm
+                                         ? std::vector<const char*>{"inv_rms_tensor_uid"}
+                                         : std::vector<const char*>{"mean_tensor_uid", "inv_variance_tensor_uid"};
     why = normAxes(c, kind, x->dims, stats, scale.t, &a);
     if(!why.empty())
         return why;
@@ -420,8 +416,8 @@ std::string normBackward(OpContext& c, NormKind kind)
     const double n = static_cast<double>(a.perGroup);
     // Row sums A = Σg, B = Σg·x̂ (g = dy·scale, x̂ = (x − μ)·r), with errors.
     std::vector<double> A(G, 0.0), eA(G, 0.0), absA(G, 0.0), B(G, 0.0), eB(G, 0.0), absB(G, 0.0);
-    auto terms = [&](const std::vector<int64_t>& idx, int64_t lin, size_t gi, double* g, double* eg, double* xh,
-                     double* exh, int64_t* so) {
+    auto terms = [&](const std::vector<int64_t>& idx, int64_t lin, size_t gi, double* g, double* eg, double* xh, double* exh,
+                     int64_t* so) {
         const double sc = scale.at(idx, so);
         const double d = dy->v[static_cast<size_t>(lin)];
         const double centredX = x->v[static_cast<size_t>(lin)] - s.mean[gi];
@@ -480,9 +476,10 @@ std::string normBackward(OpContext& c, NormKind kind)
         const double inner = g - (centred ? A[gi] / n : 0.0) - xh * B[gi] / n;
         const size_t i = static_cast<size_t>(lin);
         dx->v[i] = s.r[gi] * inner;
-        dx->e[i] = s.r[gi] * (eg + (centred ? eA[gi] / n : 0.0) + std::fabs(xh) * eB[gi] / n + exh * std::fabs(B[gi]) / n)
-                   + s.er[gi] * std::fabs(inner)
-                   + kOpFactor * c.u * s.r[gi] * (std::fabs(g) + (centred ? std::fabs(A[gi]) / n : 0.0) + std::fabs(xh * B[gi]) / n);
+        dx->e[i] =
+            s.r[gi] * (eg + (centred ? eA[gi] / n : 0.0) + std::fabs(xh) * eB[gi] / n + exh * std::fabs(B[gi]) / n)
+            + s.er[gi] * std::fabs(inner)
+            + kOpFactor * c.u * s.r[gi] * (std::fabs(g) + (centred ? std::fabs(A[gi]) / n : 0.0) + std::fabs(xh * B[gi]) / n);
         const double d = dy->v[i];
         for(Grad* gr : {&dscale, &dbias})
         {
@@ -512,34 +509,16 @@ std::string normBackward(OpContext& c, NormKind kind)
 
 } // namespace
 
-std::string refLayernorm(OpContext& c)
-{
-    return normForward(c, NormKind::Layernorm);
-}
+std::string refLayernorm(OpContext& c) { return normForward(c, NormKind::Layernorm); }
 
-std::string refRmsnorm(OpContext& c)
-{
-    return normForward(c, NormKind::Rmsnorm);
-}
+std::string refRmsnorm(OpContext& c) { return normForward(c, NormKind::Rmsnorm); }
 
-std::string refBatchnormTraining(OpContext& c)
-{
-    return normForward(c, NormKind::Batchnorm);
-}
+std::string refBatchnormTraining(OpContext& c) { return normForward(c, NormKind::Batchnorm); }
 
-std::string refLayernormBackward(OpContext& c)
-{
-    return normBackward(c, NormKind::Layernorm);
-}
+std::string refLayernormBackward(OpContext& c) { return normBackward(c, NormKind::Layernorm); }
 
-std::string refRmsnormBackward(OpContext& c)
-{
-    return normBackward(c, NormKind::Rmsnorm);
-}
+std::string refRmsnormBackward(OpContext& c) { return normBackward(c, NormKind::Rmsnorm); }
 
-std::string refBatchnormBackward(OpContext& c)
-{
-    return normBackward(c, NormKind::Batchnorm);
-}
+std::string refBatchnormBackward(OpContext& c) { return normBackward(c, NormKind::Batchnorm); }
 
 } // namespace hdrun

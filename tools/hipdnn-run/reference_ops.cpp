@@ -17,10 +17,7 @@ namespace
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-double sumTol(double u, double terms, double absSum)
-{
-    return kSumFactor * std::sqrt(std::max(terms, 1.0)) * u * absSum;
-}
+double sumTol(double u, double terms, double absSum) { return kSumFactor * std::sqrt(std::max(terms, 1.0)) * u * absSum; }
 
 int64_t product(const std::vector<int64_t>& v, size_t from = 0, size_t to = SIZE_MAX)
 {
@@ -32,10 +29,7 @@ int64_t product(const std::vector<int64_t>& v, size_t from = 0, size_t to = SIZE
     return p;
 }
 
-std::string missing(const char* role)
-{
-    return std::string("no reference: required tensor ") + role + " is missing";
-}
+std::string missing(const char* role) { return std::string("no reference: required tensor ") + role + " is missing"; }
 
 // ------------------------------------------------------------------------------------------
 // Convolution geometry shared by the three directions.
@@ -63,8 +57,8 @@ std::string convGeometry(OpContext& c, const std::vector<int64_t>& x, const std:
     g->Cg = w[1];
     if(y[0] != g->N || y[1] != g->K || g->Cg <= 0 || g->C % g->Cg != 0)
     {
-        return "no reference: convolution shapes are inconsistent (x " + dimsText(x) + ", w " + dimsText(w)
-               + ", y " + dimsText(y) + ")";
+        return "no reference: convolution shapes are inconsistent (x " + dimsText(x) + ", w " + dimsText(w) + ", y " + dimsText(y)
+               + ")";
     }
     g->G = g->C / g->Cg;
     if(g->K % g->G != 0)
@@ -81,8 +75,7 @@ std::string convGeometry(OpContext& c, const std::vector<int64_t>& x, const std:
     {
         return "no reference: conv_mode " + (mode.empty() ? std::string("unset") : mode);
     }
-    std::vector<int64_t> pre = c.node.ints("pre_padding"), stride = c.node.ints("stride"),
-                         dil = c.node.ints("dilation");
+    std::vector<int64_t> pre = c.node.ints("pre_padding"), stride = c.node.ints("stride"), dil = c.node.ints("dilation");
     pre.resize(nsp, 0);
     stride.resize(nsp, 1);
     dil.resize(nsp, 1);
@@ -273,8 +266,7 @@ std::string refMatmul(OpContext& c)
         return "no reference: matmul operands must have rank >= 2";
     const int64_t M = ad[ad.size() - 2], K = ad.back(), N = bd.back();
     if(bd[bd.size() - 2] != K || cd[cd.size() - 2] != M || cd.back() != N)
-        return "no reference: matmul shapes " + dimsText(ad) + " x " + dimsText(bd) + " -> " + dimsText(cd)
-               + " do not agree";
+        return "no reference: matmul shapes " + dimsText(ad) + " x " + dimsText(bd) + " -> " + dimsText(cd) + " do not agree";
     std::vector<int64_t> ab(ad.begin(), ad.end() - 2), bb(bd.begin(), bd.end() - 2), cb(cd.begin(), cd.end() - 2);
     std::vector<int64_t> as, bs;
     if(!bcastStrides(ab, cb, &as) || !bcastStrides(bb, cb, &bs))
@@ -322,10 +314,53 @@ namespace
 
 enum class Pw
 {
-    Unknown, Add, Sub, Mul, Div, AddSquare, MaxOp, MinOp, Identity, Neg, Abs, Exp, Log, Sqrt, Rsqrt,
-    Reciprocal, Sin, Tan, Erf, Ceil, Floor, TanhFwd, SigmoidFwd, ReluFwd, EluFwd, GeluFwd, GeluTanhFwd,
-    SoftplusFwd, SwishFwd, CmpEq, CmpNeq, CmpGt, CmpGe, CmpLt, CmpLe, LogicalAnd, LogicalOr, LogicalNot,
-    BinarySelect, ReluBwd, TanhBwd, SigmoidBwd, EluBwd, SoftplusBwd, SwishBwd, GeluBwd, GeluTanhBwd
+    Unknown,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    AddSquare,
+    MaxOp,
+    MinOp,
+    Identity,
+    Neg,
+    Abs,
+    Exp,
+    Log,
+    Sqrt,
+    Rsqrt,
+    Reciprocal,
+    Sin,
+    Tan,
+    Erf,
+    Ceil,
+    Floor,
+    TanhFwd,
+    SigmoidFwd,
+    ReluFwd,
+    EluFwd,
+    GeluFwd,
+    GeluTanhFwd,
+    SoftplusFwd,
+    SwishFwd,
+    CmpEq,
+    CmpNeq,
+    CmpGt,
+    CmpGe,
+    CmpLt,
+    CmpLe,
+    LogicalAnd,
+    LogicalOr,
+    LogicalNot,
+    BinarySelect,
+    ReluBwd,
+    TanhBwd,
+    SigmoidBwd,
+    EluBwd,
+    SoftplusBwd,
+    SwishBwd,
+    GeluBwd,
+    GeluTanhBwd
 };
 
 struct PwName
@@ -336,20 +371,52 @@ struct PwName
 };
 
 const PwName kPwModes[] = {
-    {"add", Pw::Add, 2}, {"sub", Pw::Sub, 2}, {"mul", Pw::Mul, 2}, {"div", Pw::Div, 2},
-    {"add_square", Pw::AddSquare, 2}, {"max_op", Pw::MaxOp, 2}, {"min_op", Pw::MinOp, 2},
-    {"identity", Pw::Identity, 1}, {"neg", Pw::Neg, 1}, {"abs", Pw::Abs, 1}, {"exp", Pw::Exp, 1},
-    {"log", Pw::Log, 1}, {"sqrt", Pw::Sqrt, 1}, {"rsqrt", Pw::Rsqrt, 1}, {"reciprocal", Pw::Reciprocal, 1},
-    {"sin", Pw::Sin, 1}, {"tan", Pw::Tan, 1}, {"erf", Pw::Erf, 1}, {"ceil", Pw::Ceil, 1},
-    {"floor", Pw::Floor, 1}, {"tanh_fwd", Pw::TanhFwd, 1}, {"sigmoid_fwd", Pw::SigmoidFwd, 1},
-    {"relu_fwd", Pw::ReluFwd, 1}, {"elu_fwd", Pw::EluFwd, 1}, {"gelu_fwd", Pw::GeluFwd, 1},
-    {"gelu_approx_tanh_fwd", Pw::GeluTanhFwd, 1}, {"softplus_fwd", Pw::SoftplusFwd, 1},
-    {"swish_fwd", Pw::SwishFwd, 1}, {"cmp_eq", Pw::CmpEq, 2}, {"cmp_neq", Pw::CmpNeq, 2},
-    {"cmp_gt", Pw::CmpGt, 2}, {"cmp_ge", Pw::CmpGe, 2}, {"cmp_lt", Pw::CmpLt, 2}, {"cmp_le", Pw::CmpLe, 2},
-    {"logical_and", Pw::LogicalAnd, 2}, {"logical_or", Pw::LogicalOr, 2}, {"logical_not", Pw::LogicalNot, 1},
-    {"binary_select", Pw::BinarySelect, 3}, {"relu_bwd", Pw::ReluBwd, 2}, {"tanh_bwd", Pw::TanhBwd, 2},
-    {"sigmoid_bwd", Pw::SigmoidBwd, 2}, {"elu_bwd", Pw::EluBwd, 2}, {"softplus_bwd", Pw::SoftplusBwd, 2},
-    {"swish_bwd", Pw::SwishBwd, 2}, {"gelu_bwd", Pw::GeluBwd, 2}, {"gelu_approx_tanh_bwd", Pw::GeluTanhBwd, 2},
+    {"add", Pw::Add, 2},
+    {"sub", Pw::Sub, 2},
+    {"mul", Pw::Mul, 2},
+    {"div", Pw::Div, 2},
+    {"add_square", Pw::AddSquare, 2},
+    {"max_op", Pw::MaxOp, 2},
+    {"min_op", Pw::MinOp, 2},
+    {"identity", Pw::Identity, 1},
+    {"neg", Pw::Neg, 1},
+    {"abs", Pw::Abs, 1},
+    {"exp", Pw::Exp, 1},
+    {"log", Pw::Log, 1},
+    {"sqrt", Pw::Sqrt, 1},
+    {"rsqrt", Pw::Rsqrt, 1},
+    {"reciprocal", Pw::Reciprocal, 1},
+    {"sin", Pw::Sin, 1},
+    {"tan", Pw::Tan, 1},
+    {"erf", Pw::Erf, 1},
+    {"ceil", Pw::Ceil, 1},
+    {"floor", Pw::Floor, 1},
+    {"tanh_fwd", Pw::TanhFwd, 1},
+    {"sigmoid_fwd", Pw::SigmoidFwd, 1},
+    {"relu_fwd", Pw::ReluFwd, 1},
+    {"elu_fwd", Pw::EluFwd, 1},
+    {"gelu_fwd", Pw::GeluFwd, 1},
+    {"gelu_approx_tanh_fwd", Pw::GeluTanhFwd, 1},
+    {"softplus_fwd", Pw::SoftplusFwd, 1},
+    {"swish_fwd", Pw::SwishFwd, 1},
+    {"cmp_eq", Pw::CmpEq, 2},
+    {"cmp_neq", Pw::CmpNeq, 2},
+    {"cmp_gt", Pw::CmpGt, 2},
+    {"cmp_ge", Pw::CmpGe, 2},
+    {"cmp_lt", Pw::CmpLt, 2},
+    {"cmp_le", Pw::CmpLe, 2},
+    {"logical_and", Pw::LogicalAnd, 2},
+    {"logical_or", Pw::LogicalOr, 2},
+    {"logical_not", Pw::LogicalNot, 1},
+    {"binary_select", Pw::BinarySelect, 3},
+    {"relu_bwd", Pw::ReluBwd, 2},
+    {"tanh_bwd", Pw::TanhBwd, 2},
+    {"sigmoid_bwd", Pw::SigmoidBwd, 2},
+    {"elu_bwd", Pw::EluBwd, 2},
+    {"softplus_bwd", Pw::SoftplusBwd, 2},
+    {"swish_bwd", Pw::SwishBwd, 2},
+    {"gelu_bwd", Pw::GeluBwd, 2},
+    {"gelu_approx_tanh_bwd", Pw::GeluTanhBwd, 2},
 };
 
 struct PwParams
@@ -359,10 +426,7 @@ struct PwParams
     double swishBeta = 1, eluAlpha = 1, softplusBeta = 1;
 };
 
-double sigmoid(double x)
-{
-    return 1.0 / (1.0 + std::exp(-x));
-}
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 // pwValue evaluates a pointwise mode; a, b, z are in_0, in_1, in_2 (for the _bwd modes a is dy
 // and b the forward input x). Semantics as in cuDNN's pointwise modes.
@@ -646,8 +710,7 @@ std::string bindParam(OpContext& c, const char* key, const std::vector<int64_t>&
     if(!p->t)
         return missing(key);
     if(!bcastStrides(p->t->dims, xdims, &p->s))
-        return "no reference: " + std::string(key) + " " + dimsText(p->t->dims) + " does not broadcast to "
-               + dimsText(xdims);
+        return "no reference: " + std::string(key) + " " + dimsText(p->t->dims) + " does not broadcast to " + dimsText(xdims);
     return "";
 }
 
@@ -710,15 +773,9 @@ std::string batchnormInference(OpContext& c, bool withVariance)
 
 } // namespace
 
-std::string refBatchnormInference(OpContext& c)
-{
-    return batchnormInference(c, false);
-}
+std::string refBatchnormInference(OpContext& c) { return batchnormInference(c, false); }
 
-std::string refBatchnormInferenceVariance(OpContext& c)
-{
-    return batchnormInference(c, true);
-}
+std::string refBatchnormInferenceVariance(OpContext& c) { return batchnormInference(c, true); }
 
 // ------------------------------------------------------------------------------------------
 // Resample forward (pooling). Window of output o along a spatial axis: input positions
@@ -837,8 +894,8 @@ std::string refResampleBwd(OpContext& c)
     if(index && index->dims != yd)
         return "no reference: index " + dimsText(index->dims) + " must have dy's dims " + dimsText(yd);
     const size_t nsp = xd.size() - 2;
-    std::vector<int64_t> pre = c.node.ints("pre_padding"), post = c.node.ints("post_padding"),
-                         stride = c.node.ints("stride"), win = c.node.ints("window");
+    std::vector<int64_t> pre = c.node.ints("pre_padding"), post = c.node.ints("post_padding"), stride = c.node.ints("stride"),
+                         win = c.node.ints("window");
     if(pre.size() != nsp || post.size() != nsp || stride.size() != nsp || win.size() != nsp)
         return "no reference: padding, stride and window need " + std::to_string(nsp) + " entries each";
     for(size_t d = 0; d < nsp; ++d)
@@ -888,8 +945,8 @@ std::string refResampleBwd(OpContext& c)
                     continue;
                 if(t < 0 || t >= static_cast<double>(Sin) || t != std::floor(t))
                 {
-                    bad = "no reference: index " + std::to_string(t) + " is outside the input plane of "
-                          + std::to_string(Sin) + " elements";
+                    bad = "no reference: index " + std::to_string(t) + " is outside the input plane of " + std::to_string(Sin)
+                          + " elements";
                     return;
                 }
                 add(static_cast<int64_t>(t), g, ge);

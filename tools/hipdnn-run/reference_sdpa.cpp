@@ -87,18 +87,27 @@ struct Sdpa
 std::string setup(OpContext& c, bool backward, Sdpa* a)
 {
     const Node& n = c.node;
-    static const char* kUnsupported[][2] = {
-        {"page_table_k_tensor_uid", "paged K/V"},     {"page_table_v_tensor_uid", "paged K/V"},
-        {"sink_token_tensor_uid", "sink tokens"},      {"dropout_mask_tensor_uid", "dropout"},
-        {"seed_tensor_uid", "dropout"},                {"offset_tensor_uid", "dropout"},
-        {"dropout_scale_tensor_uid", "dropout"},       {"dropout_scale_inv_tensor_uid", "dropout"},
-        {"block_mask_tensor_uid", "a block mask"},     {"descale_q_tensor_uid", "fp8 descaling"},
-        {"descale_k_tensor_uid", "fp8 descaling"},     {"descale_v_tensor_uid", "fp8 descaling"},
-        {"descale_s_tensor_uid", "fp8 descaling"},     {"scale_s_tensor_uid", "fp8 scaling"},
-        {"scale_o_tensor_uid", "fp8 scaling"},         {"max_tensor_uid", "a max output"},
-        {"sum_exp_tensor_uid", "a sum_exp output"},    {"rng_dump_tensor_uid", "an rng_dump output"},
-        {"amax_s_tensor_uid", "an amax output"},       {"amax_o_tensor_uid", "an amax output"},
-        {"dbias_tensor_uid", "a dbias output"}};
+    static const char* kUnsupported[][2] = {{"page_table_k_tensor_uid", "paged K/V"},
+                                            {"page_table_v_tensor_uid", "paged K/V"},
+                                            {"sink_token_tensor_uid", "sink tokens"},
+                                            {"dropout_mask_tensor_uid", "dropout"},
+                                            {"seed_tensor_uid", "dropout"},
+                                            {"offset_tensor_uid", "dropout"},
+                                            {"dropout_scale_tensor_uid", "dropout"},
+                                            {"dropout_scale_inv_tensor_uid", "dropout"},
+                                            {"block_mask_tensor_uid", "a block mask"},
+                                            {"descale_q_tensor_uid", "fp8 descaling"},
+                                            {"descale_k_tensor_uid", "fp8 descaling"},
+                                            {"descale_v_tensor_uid", "fp8 descaling"},
+                                            {"descale_s_tensor_uid", "fp8 descaling"},
+                                            {"scale_s_tensor_uid", "fp8 scaling"},
+                                            {"scale_o_tensor_uid", "fp8 scaling"},
+                                            {"max_tensor_uid", "a max output"},
+                                            {"sum_exp_tensor_uid", "a sum_exp output"},
+                                            {"rng_dump_tensor_uid", "an rng_dump output"},
+                                            {"amax_s_tensor_uid", "an amax output"},
+                                            {"amax_o_tensor_uid", "an amax output"},
+                                            {"dbias_tensor_uid", "a dbias output"}};
     for(const auto& u : kUnsupported)
     {
         if(n.uid(u[0]) >= 0)
@@ -276,7 +285,8 @@ std::string refSdpaFwd(OpContext& c)
                 double z = 0, pes = 0;
                 for(int64_t j = 0; j < Skv; ++j)
                 {
-                    p[static_cast<size_t>(j)] = s[static_cast<size_t>(j)] == kNegInf ? 0.0 : std::exp(s[static_cast<size_t>(j)] - m);
+                    p[static_cast<size_t>(j)] =
+                        s[static_cast<size_t>(j)] == kNegInf ? 0.0 : std::exp(s[static_cast<size_t>(j)] - m);
                     z += p[static_cast<size_t>(j)];
                 }
                 for(int64_t j = 0; j < Skv; ++j)
@@ -306,14 +316,16 @@ std::string refSdpaFwd(OpContext& c)
                         ev += pj * a.v->err(vi);
                     }
                     o->v[rowO + static_cast<size_t>(dv)] = acc;
-                    o->e[rowO + static_cast<size_t>(dv)] = sens + ev + kSumFactor * std::sqrt(static_cast<double>(valid)) * u * absPV
+                    o->e[rowO + static_cast<size_t>(dv)] = sens + ev
+                                                           + kSumFactor * std::sqrt(static_cast<double>(valid)) * u * absPV
                                                            + uP * absPV + kOpFactor * u * std::fabs(acc);
                 }
                 if(stats)
                 {
                     const double lse = m + std::log(z);
                     stats->v[rowS] = lse;
-                    stats->e[rowS] = pes + kOpFactor * u * std::fabs(lse) + kSumFactor * std::sqrt(static_cast<double>(valid)) * u;
+                    stats->e[rowS] =
+                        pes + kOpFactor * u * std::fabs(lse) + kSumFactor * std::sqrt(static_cast<double>(valid)) * u;
                 }
             }
     }

@@ -25,10 +25,7 @@ namespace cr = hipdnngo::cpu_reference;
 namespace
 {
 
-double accRelFor(bool doubleAcc)
-{
-    return doubleAcc ? 1e-12 : 3e-5;
-}
+double accRelFor(bool doubleAcc) { return doubleAcc ? 1e-12 : 3e-5; }
 
 Tolerance tolFor(DataType out, bool doubleAcc)
 {
@@ -80,7 +77,8 @@ ChannelStats statsOf(const Tensor& x)
 
 const std::vector<Dims>& shapes()
 {
-    static const std::vector<Dims> s{{2, 3, 4, 5}, {3, 5, 7}, {2, 2, 2, 3, 2}, {4, 6}, {4, 3, 16, 20}}; // last: M = 1280 > one 256-term sum block
+    static const std::vector<Dims> s{
+        {2, 3, 4, 5}, {3, 5, 7}, {2, 2, 2, 3, 2}, {4, 6}, {4, 3, 16, 20}}; // last: M = 1280 > one 256-term sum block
     return s;
 }
 
@@ -108,22 +106,21 @@ CPUREF_TEST(batchnorm_inference_both_forms_layouts_types)
                     p.varianceForm = varianceForm;
                     p.epsilon = 1e-3;
                     cr::batchnormInference(x.view, mean.view, stat.view, scale.view, bias.view, y.view, p);
-                    auto inv = [&](const Dims& c) {
-                        return varianceForm ? 1.0 / std::sqrt(stat.at(c) + 1e-3) : stat.at(c);
-                    };
-                    const std::string what = std::string("bn inference ") + (varianceForm ? "variance " : "inv ")
-                                             + dimsString(xd) + "/" + cr::dataTypeName(t) + "/" + layouts[li].name;
-                    expectClose(what, y,
-                                [&](const Dims& i) {
-                                    const Dims c = channelIndex(i);
-                                    return scale.at(c) * (x.at(i) - mean.at(c)) * inv(c) + bias.at(c);
-                                },
-                                [&](const Dims& i) { // |γ|·(|x| + |μ|)·r + |β|
-                                    const Dims c = channelIndex(i);
-                                    return std::fabs(scale.at(c)) * (std::fabs(x.at(i)) + std::fabs(mean.at(c))) * inv(c)
-                                           + std::fabs(bias.at(c));
-                                },
-                                tolFor(t, t == DataType::Double));
+                    auto inv = [&](const Dims& c) { return varianceForm ? 1.0 / std::sqrt(stat.at(c) + 1e-3) : stat.at(c); };
+                    const std::string what = std::string("bn inference ") + (varianceForm ? "variance " : "inv ") + dimsString(xd)
+                                             + "/" + cr::dataTypeName(t) + "/" + layouts[li].name;
+                    expectClose(
+                        what, y,
+                        [&](const Dims& i) {
+                            const Dims c = channelIndex(i);
+                            return scale.at(c) * (x.at(i) - mean.at(c)) * inv(c) + bias.at(c);
+                        },
+                        [&](const Dims& i) { // |γ|·(|x| + |μ|)·r + |β|
+                            const Dims c = channelIndex(i);
+                            return std::fabs(scale.at(c)) * (std::fabs(x.at(i)) + std::fabs(mean.at(c))) * inv(c)
+                                   + std::fabs(bias.at(c));
+                        },
+                        tolFor(t, t == DataType::Double));
                 }
     }
 }
@@ -166,38 +163,41 @@ CPUREF_TEST(batchnorm_training_statistics_running_update_layouts_types)
                 // Per-channel magnitude of the statistics: Σ|x|/M (mean), and r (inv_variance).
                 std::vector<double> absMean(static_cast<size_t>(xd[1]), 0.0);
                 x.forEachIndex([&](const Dims& i) { absMean[static_cast<size_t>(i[1])] += std::fabs(x.at(i)) / M; });
-                expectClose(what + " y", y,
-                            [&](const Dims& i) {
-                                const Dims c = channelIndex(i);
-                                return scale.at(c) * (x.at(i) - s.mean[static_cast<size_t>(i[1])]) * inv(i[1]) + bias.at(c);
-                            },
-                            [&](const Dims& i) { // the statistics' error scales with Σ|x|/M·r
-                                const Dims c = channelIndex(i);
-                                const double r = inv(i[1]);
-                                return std::fabs(scale.at(c)) * r * (std::fabs(x.at(i)) + absMean[static_cast<size_t>(i[1])])
-                                       + std::fabs(bias.at(c));
-                            },
-                            tol);
-                expectClose(what + " saved mean", savedMean, [&](const Dims& c) { return s.mean[static_cast<size_t>(c[1])]; },
-                            [&](const Dims& c) { return absMean[static_cast<size_t>(c[1])]; }, tol);
-                expectClose(what + " saved inv_variance", savedInv, [&](const Dims& c) { return inv(c[1]); },
-                            [&](const Dims& c) { // relative error of r ≈ ½ that of var, var error ~ (Σ|x|/M)²
-                                const double a = absMean[static_cast<size_t>(c[1])];
-                                return inv(c[1]) * (1.0 + a * a * inv(c[1]) * inv(c[1]));
-                            },
-                            tol);
-                expectClose(what + " next running mean", nextMean,
-                            [&](const Dims& c) { return 0.875 * prevMean.at(c) + 0.125 * s.mean[static_cast<size_t>(c[1])]; },
-                            [&](const Dims& c) { return std::fabs(prevMean.at(c)) + absMean[static_cast<size_t>(c[1])]; }, tol);
-                expectClose(what + " next running variance (unbiased)", nextVar,
-                            [&](const Dims& c) {
-                                return 0.875 * prevVar.at(c) + 0.125 * s.var[static_cast<size_t>(c[1])] * M / (M - 1);
-                            },
-                            [&](const Dims& c) {
-                                const double a = absMean[static_cast<size_t>(c[1])];
-                                return prevVar.at(c) + a * a * M / (M - 1);
-                            },
-                            tol);
+                expectClose(
+                    what + " y", y,
+                    [&](const Dims& i) {
+                        const Dims c = channelIndex(i);
+                        return scale.at(c) * (x.at(i) - s.mean[static_cast<size_t>(i[1])]) * inv(i[1]) + bias.at(c);
+                    },
+                    [&](const Dims& i) { // the statistics' error scales with Σ|x|/M·r
+                        const Dims c = channelIndex(i);
+                        const double r = inv(i[1]);
+                        return std::fabs(scale.at(c)) * r * (std::fabs(x.at(i)) + absMean[static_cast<size_t>(i[1])])
+                               + std::fabs(bias.at(c));
+                    },
+                    tol);
+                expectClose(
+                    what + " saved mean", savedMean, [&](const Dims& c) { return s.mean[static_cast<size_t>(c[1])]; },
+                    [&](const Dims& c) { return absMean[static_cast<size_t>(c[1])]; }, tol);
+                expectClose(
+                    what + " saved inv_variance", savedInv, [&](const Dims& c) { return inv(c[1]); },
+                    [&](const Dims& c) { // relative error of r ≈ ½ that of var, var error ~ (Σ|x|/M)²
+                        const double a = absMean[static_cast<size_t>(c[1])];
+                        return inv(c[1]) * (1.0 + a * a * inv(c[1]) * inv(c[1]));
+                    },
+                    tol);
+                expectClose(
+                    what + " next running mean", nextMean,
+                    [&](const Dims& c) { return 0.875 * prevMean.at(c) + 0.125 * s.mean[static_cast<size_t>(c[1])]; },
+                    [&](const Dims& c) { return std::fabs(prevMean.at(c)) + absMean[static_cast<size_t>(c[1])]; }, tol);
+                expectClose(
+                    what + " next running variance (unbiased)", nextVar,
+                    [&](const Dims& c) { return 0.875 * prevVar.at(c) + 0.125 * s.var[static_cast<size_t>(c[1])] * M / (M - 1); },
+                    [&](const Dims& c) {
+                        const double a = absMean[static_cast<size_t>(c[1])];
+                        return prevVar.at(c) + a * a * M / (M - 1);
+                    },
+                    tol);
             }
     }
 }
@@ -252,24 +252,27 @@ CPUREF_TEST(batchnorm_backward_layouts_types_and_mixed_precision)
                 const bool dbl = t == DataType::Double || ty.stats == DataType::Double;
                 const std::string what = std::string("bn backward ") + dimsString(xd) + "/" + cr::dataTypeName(t) + "+"
                                          + cr::dataTypeName(ty.stats) + "/" + layouts[li].name;
-                expectClose(what + " dx", dx,
-                            [&](const Dims& i) {
-                                const size_t c = static_cast<size_t>(i[1]);
-                                const Dims ci = channelIndex(i);
-                                return scale.at(ci) * inv.at(ci) * (dy.at(i) - sumDy[c] / M - xhat(i) * sumDyXhat[c] / M);
-                            },
-                            [&](const Dims& i) { // |γ|·r·(|dy| + Σ|dy|/M + |x̂|·Σ|dy·x̂|/M)·(1 + |x̂|)
-                                const size_t c = static_cast<size_t>(i[1]);
-                                const Dims ci = channelIndex(i);
-                                return std::fabs(scale.at(ci)) * inv.at(ci)
-                                       * (std::fabs(dy.at(i)) + absDy[c] / M + std::fabs(xhat(i)) * absDyXhat[c] / M)
-                                       * (1 + std::fabs(xhat(i)));
-                            },
-                            tolFor(t, dbl));
-                expectClose(what + " dscale", dscale, [&](const Dims& c) { return sumDyXhat[static_cast<size_t>(c[1])]; },
-                            [&](const Dims& c) { return absDyXhat[static_cast<size_t>(c[1])] * 4; }, tolFor(ty.stats, dbl));
-                expectClose(what + " dbias", dbias, [&](const Dims& c) { return sumDy[static_cast<size_t>(c[1])]; },
-                            [&](const Dims& c) { return absDy[static_cast<size_t>(c[1])]; }, tolFor(ty.stats, dbl));
+                expectClose(
+                    what + " dx", dx,
+                    [&](const Dims& i) {
+                        const size_t c = static_cast<size_t>(i[1]);
+                        const Dims ci = channelIndex(i);
+                        return scale.at(ci) * inv.at(ci) * (dy.at(i) - sumDy[c] / M - xhat(i) * sumDyXhat[c] / M);
+                    },
+                    [&](const Dims& i) { // |γ|·r·(|dy| + Σ|dy|/M + |x̂|·Σ|dy·x̂|/M)·(1 + |x̂|)
+                        const size_t c = static_cast<size_t>(i[1]);
+                        const Dims ci = channelIndex(i);
+                        return std::fabs(scale.at(ci)) * inv.at(ci)
+                               * (std::fabs(dy.at(i)) + absDy[c] / M + std::fabs(xhat(i)) * absDyXhat[c] / M)
+                               * (1 + std::fabs(xhat(i)));
+                    },
+                    tolFor(t, dbl));
+                expectClose(
+                    what + " dscale", dscale, [&](const Dims& c) { return sumDyXhat[static_cast<size_t>(c[1])]; },
+                    [&](const Dims& c) { return absDyXhat[static_cast<size_t>(c[1])] * 4; }, tolFor(ty.stats, dbl));
+                expectClose(
+                    what + " dbias", dbias, [&](const Dims& c) { return sumDy[static_cast<size_t>(c[1])]; },
+                    [&](const Dims& c) { return absDy[static_cast<size_t>(c[1])]; }, tolFor(ty.stats, dbl));
             }
     }
 }

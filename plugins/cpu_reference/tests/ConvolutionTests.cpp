@@ -43,10 +43,7 @@ cr::ConvParams paramsOf(const ConvCase& c)
 }
 
 // filterTap maps a stored filter index to the tap it multiplies (flipped in CONVOLUTION mode).
-int64_t filterTap(const ConvCase& c, size_t i, int64_t stored)
-{
-    return c.convolutionMode ? c.w[i + 2] - 1 - stored : stored;
-}
+int64_t filterTap(const ConvCase& c, size_t i, int64_t stored) { return c.convolutionMode ? c.w[i + 2] - 1 - stored : stored; }
 
 const std::vector<ConvCase>& cases()
 {
@@ -79,10 +76,7 @@ void forEachConv(Body body)
     }
 }
 
-std::string label(const ConvCase& c, DataType t, const Layout& l)
-{
-    return c.name + "/" + cr::dataTypeName(t) + "/" + l.name;
-}
+std::string label(const ConvCase& c, DataType t, const Layout& l) { return c.name + "/" + cr::dataTypeName(t) + "/" + l.name; }
 
 } // namespace
 
@@ -129,8 +123,9 @@ CPUREF_TEST(convolution_forward_matches_direct_loops)
                 l = l * yd[d] + i[d];
             return static_cast<size_t>(l);
         };
-        expectClose("conv fwd " + label(c, t, act), y, [&](const Dims& i) { return ref[lin(i)]; },
-                    [&](const Dims& i) { return scale[lin(i)]; }, toleranceFor(t, terms));
+        expectClose(
+            "conv fwd " + label(c, t, act), y, [&](const Dims& i) { return ref[lin(i)]; },
+            [&](const Dims& i) { return scale[lin(i)]; }, toleranceFor(t, terms));
     });
 }
 
@@ -170,8 +165,9 @@ CPUREF_TEST(convolution_backward_data_matches_direct_loops)
                 });
             return wantScale ? mag : sum;
         };
-        expectClose("conv bwd data " + label(c, t, act), dx, [&](const Dims& i) { return compute(i, false); },
-                    [&](const Dims& i) { return compute(i, true); }, toleranceFor(t, terms));
+        expectClose(
+            "conv bwd data " + label(c, t, act), dx, [&](const Dims& i) { return compute(i, false); },
+            [&](const Dims& i) { return compute(i, true); }, toleranceFor(t, terms));
     });
 }
 
@@ -209,8 +205,9 @@ CPUREF_TEST(convolution_backward_filter_matches_direct_loops)
                 });
             return wantScale ? mag : sum;
         };
-        expectClose("conv bwd filter " + label(c, t, act), dw, [&](const Dims& j) { return compute(j, false); },
-                    [&](const Dims& j) { return compute(j, true); }, toleranceFor(t, terms));
+        expectClose(
+            "conv bwd filter " + label(c, t, act), dw, [&](const Dims& j) { return compute(j, false); },
+            [&](const Dims& j) { return compute(j, true); }, toleranceFor(t, terms));
     });
 }
 
@@ -248,13 +245,14 @@ CPUREF_TEST(convolution_size_one_dims_with_odd_strides)
     cr::ConvParams p;
     p.spatialDims = 2;
     cr::convolutionForward(x.view, w.view, y.view, p);
-    expectClose("conv fwd odd strides", y,
-                [&](const Dims& o) {
-                    double s = 0;
-                    for(int64_t c = 0; c < 3; ++c)
-                        for(int64_t f = 0; f < 2; ++f)
-                            s += x.at({0, c, 0, o[3] + f}) * w.at({o[1], c, 0, f});
-                    return s;
-                },
-                [](const Dims&) { return 6.0; }, toleranceFor(DataType::Float, 6));
+    expectClose(
+        "conv fwd odd strides", y,
+        [&](const Dims& o) {
+            double s = 0;
+            for(int64_t c = 0; c < 3; ++c)
+                for(int64_t f = 0; f < 2; ++f)
+                    s += x.at({0, c, 0, o[3] + f}) * w.at({o[1], c, 0, f});
+            return s;
+        },
+        [](const Dims&) { return 6.0; }, toleranceFor(DataType::Float, 6));
 }

@@ -133,12 +133,20 @@ CPUREF_TEST(integer_and_boolean_stores_truncate_and_saturate)
         double in, want;
     };
     const Case cases[] = {
-        {DataType::Int8, 3.7, 3},       {DataType::Int8, -3.7, -3},      {DataType::Int8, 1000, 127},
-        {DataType::Int8, -1000, -128},  {DataType::Uint8, -5, 0},        {DataType::Uint8, 300, 255},
-        {DataType::Int32, 1e12, 2147483647.0}, {DataType::Int32, std::nan(""), 0},
-        {DataType::Int64, 1e30, 9223372036854775807.0}, {DataType::Int64, -1e30, -9223372036854775808.0},
-        {DataType::Int64, 123456789012.0, 123456789012.0}, {DataType::Boolean, 0.5, 1},
-        {DataType::Boolean, 0.0, 0},    {DataType::Boolean, -2, 1},
+        {DataType::Int8, 3.7, 3},
+        {DataType::Int8, -3.7, -3},
+        {DataType::Int8, 1000, 127},
+        {DataType::Int8, -1000, -128},
+        {DataType::Uint8, -5, 0},
+        {DataType::Uint8, 300, 255},
+        {DataType::Int32, 1e12, 2147483647.0},
+        {DataType::Int32, std::nan(""), 0},
+        {DataType::Int64, 1e30, 9223372036854775807.0},
+        {DataType::Int64, -1e30, -9223372036854775808.0},
+        {DataType::Int64, 123456789012.0, 123456789012.0},
+        {DataType::Boolean, 0.5, 1},
+        {DataType::Boolean, 0.0, 0},
+        {DataType::Boolean, -2, 1},
     };
     for(const Case& c : cases)
     {

@@ -183,25 +183,27 @@ CPUREF_TEST(layernorm_forward_axes_layouts_types)
                 auto r = [&](const Dims& row) { return 1.0 / std::sqrt(s.sq.at(row) / n + eps); };
                 const std::string what = "layernorm " + dimsString(c.x) + "/" + cr::dataTypeName(ty.data) + "+"
                                          + cr::dataTypeName(ty.params) + "/" + layouts[li].name;
-                expectClose(what + " y", y,
-                            [&](const Dims& i) {
-                                const Dims row = rows.rowOf(i), p = paramIndex(i, c.param);
-                                return scale.at(p) * (x.at(i) - mu(row)) * r(row) + bias.at(p);
-                            },
-                            [&](const Dims& i) {
-                                const Dims row = rows.rowOf(i), p = paramIndex(i, c.param);
-                                return std::fabs(scale.at(p)) * r(row) * (std::fabs(x.at(i)) + s.abs.at(row) / n)
-                                       + std::fabs(bias.at(p));
-                            },
-                            tolFor(ty.data, anyDouble(ty)));
-                expectClose(what + " mean", mean, [&](const Dims& row) { return mu(row); },
-                            [&](const Dims& row) { return s.abs.at(row) / n; }, tolFor(ty.stats, anyDouble(ty)));
-                expectClose(what + " inv_variance", inv, [&](const Dims& row) { return r(row); },
-                            [&](const Dims& row) {
-                                const double a = s.abs.at(row) / n;
-                                return r(row) * (1 + a * a * r(row) * r(row));
-                            },
-                            tolFor(ty.stats, anyDouble(ty)));
+                expectClose(
+                    what + " y", y,
+                    [&](const Dims& i) {
+                        const Dims row = rows.rowOf(i), p = paramIndex(i, c.param);
+                        return scale.at(p) * (x.at(i) - mu(row)) * r(row) + bias.at(p);
+                    },
+                    [&](const Dims& i) {
+                        const Dims row = rows.rowOf(i), p = paramIndex(i, c.param);
+                        return std::fabs(scale.at(p)) * r(row) * (std::fabs(x.at(i)) + s.abs.at(row) / n) + std::fabs(bias.at(p));
+                    },
+                    tolFor(ty.data, anyDouble(ty)));
+                expectClose(
+                    what + " mean", mean, [&](const Dims& row) { return mu(row); },
+                    [&](const Dims& row) { return s.abs.at(row) / n; }, tolFor(ty.stats, anyDouble(ty)));
+                expectClose(
+                    what + " inv_variance", inv, [&](const Dims& row) { return r(row); },
+                    [&](const Dims& row) {
+                        const double a = s.abs.at(row) / n;
+                        return r(row) * (1 + a * a * r(row) * r(row));
+                    },
+                    tolFor(ty.stats, anyDouble(ty)));
             }
     }
 }
@@ -244,9 +246,7 @@ CPUREF_TEST(layernorm_backward_given_and_recomputed_stats)
                     cr::layernormBackward(v, axes, eps);
 
                     auto mu = [&](const Dims& row) { return givenStats ? mean.at(row) : s.sum.at(row) / n; };
-                    auto r = [&](const Dims& row) {
-                        return givenStats ? inv.at(row) : 1.0 / std::sqrt(s.sq.at(row) / n + eps);
-                    };
+                    auto r = [&](const Dims& row) { return givenStats ? inv.at(row) : 1.0 / std::sqrt(s.sq.at(row) / n + eps); };
                     auto xhat = [&](const Dims& i) { return (x.at(i) - mu(rows.rowOf(i))) * r(rows.rowOf(i)); };
                     auto g = [&](const Dims& i) { return dy.at(i) * scale.at(paramIndex(i, c.param)); };
                     std::map<Dims, double> sg, sgx, ag, agx;
@@ -268,21 +268,24 @@ CPUREF_TEST(layernorm_backward_given_and_recomputed_stats)
                     const std::string what = std::string("layernorm backward ") + (givenStats ? "given " : "recomputed ")
                                              + dimsString(c.x) + "/" + cr::dataTypeName(ty.data) + "+"
                                              + cr::dataTypeName(ty.params) + "/" + layouts[li].name;
-                    expectClose(what + " dx", dx,
-                                [&](const Dims& i) {
-                                    const Dims row = rows.rowOf(i);
-                                    return r(row) * (g(i) - sg.at(row) / n - xhat(i) * sgx.at(row) / n);
-                                },
-                                [&](const Dims& i) {
-                                    const Dims row = rows.rowOf(i);
-                                    return r(row) * (std::fabs(g(i)) + ag.at(row) / n + std::fabs(xhat(i)) * agx.at(row) / n)
-                                           * (1 + std::fabs(xhat(i)));
-                                },
-                                tolFor(ty.data, anyDouble(ty)));
-                    expectClose(what + " dscale", dscale, [&](const Dims& p) { return ds.at(p); },
-                                [&](const Dims& p) { return 4 * ads.at(p) + adb.at(p); }, tolFor(ty.params, anyDouble(ty)));
-                    expectClose(what + " dbias", dbias, [&](const Dims& p) { return db.at(p); },
-                                [&](const Dims& p) { return adb.at(p); }, tolFor(ty.params, anyDouble(ty)));
+                    expectClose(
+                        what + " dx", dx,
+                        [&](const Dims& i) {
+                            const Dims row = rows.rowOf(i);
+                            return r(row) * (g(i) - sg.at(row) / n - xhat(i) * sgx.at(row) / n);
+                        },
+                        [&](const Dims& i) {
+                            const Dims row = rows.rowOf(i);
+                            return r(row) * (std::fabs(g(i)) + ag.at(row) / n + std::fabs(xhat(i)) * agx.at(row) / n)
+                                   * (1 + std::fabs(xhat(i)));
+                        },
+                        tolFor(ty.data, anyDouble(ty)));
+                    expectClose(
+                        what + " dscale", dscale, [&](const Dims& p) { return ds.at(p); },
+                        [&](const Dims& p) { return 4 * ads.at(p) + adb.at(p); }, tolFor(ty.params, anyDouble(ty)));
+                    expectClose(
+                        what + " dbias", dbias, [&](const Dims& p) { return db.at(p); }, [&](const Dims& p) { return adb.at(p); },
+                        tolFor(ty.params, anyDouble(ty)));
                 }
     }
 }
@@ -317,19 +320,20 @@ CPUREF_TEST(rmsnorm_forward_axes_bias_layouts_types)
                     const std::string what = std::string("rmsnorm ") + (withBias ? "+bias " : "") + dimsString(c.x) + "/"
                                              + cr::dataTypeName(ty.data) + "+" + cr::dataTypeName(ty.params) + "/"
                                              + layouts[li].name;
-                    expectClose(what + " y", y,
-                                [&](const Dims& i) {
-                                    const Dims p = paramIndex(i, c.param);
-                                    return scale.at(p) * x.at(i) * r(rows.rowOf(i)) + (withBias ? bias.at(p) : 0.0);
-                                },
-                                [&](const Dims& i) {
-                                    const Dims p = paramIndex(i, c.param);
-                                    return std::fabs(scale.at(p) * x.at(i)) * r(rows.rowOf(i))
-                                           + (withBias ? std::fabs(bias.at(p)) : 0.0);
-                                },
-                                tolFor(ty.data, anyDouble(ty)));
-                    expectClose(what + " inv_rms", invRms, [&](const Dims& row) { return r(row); },
-                                [&](const Dims& row) { return r(row); }, tolFor(ty.stats, anyDouble(ty)));
+                    expectClose(
+                        what + " y", y,
+                        [&](const Dims& i) {
+                            const Dims p = paramIndex(i, c.param);
+                            return scale.at(p) * x.at(i) * r(rows.rowOf(i)) + (withBias ? bias.at(p) : 0.0);
+                        },
+                        [&](const Dims& i) {
+                            const Dims p = paramIndex(i, c.param);
+                            return std::fabs(scale.at(p) * x.at(i)) * r(rows.rowOf(i)) + (withBias ? std::fabs(bias.at(p)) : 0.0);
+                        },
+                        tolFor(ty.data, anyDouble(ty)));
+                    expectClose(
+                        what + " inv_rms", invRms, [&](const Dims& row) { return r(row); },
+                        [&](const Dims& row) { return r(row); }, tolFor(ty.stats, anyDouble(ty)));
                 }
     }
 }
@@ -376,18 +380,20 @@ CPUREF_TEST(rmsnorm_backward_axes_layouts_types)
                     });
                     const std::string what = "rmsnorm backward " + dimsString(c.x) + "/" + cr::dataTypeName(ty.data) + "+"
                                              + cr::dataTypeName(ty.params) + "/" + layouts[li].name;
-                    expectClose(what + " dx", dx,
-                                [&](const Dims& i) { return r(i) * (g(i) - xhat(i) * sgx.at(rows.rowOf(i)) / n); },
-                                [&](const Dims& i) {
-                                    return r(i) * (std::fabs(g(i)) + std::fabs(xhat(i)) * agx.at(rows.rowOf(i)) / n)
-                                           * (1 + std::fabs(xhat(i)));
-                                },
-                                tolFor(ty.data, anyDouble(ty)));
-                    expectClose(what + " dscale", dscale, [&](const Dims& p) { return ds.at(p); },
-                                [&](const Dims& p) { return 4 * ads.at(p); }, tolFor(ty.params, anyDouble(ty)));
+                    expectClose(
+                        what + " dx", dx, [&](const Dims& i) { return r(i) * (g(i) - xhat(i) * sgx.at(rows.rowOf(i)) / n); },
+                        [&](const Dims& i) {
+                            return r(i) * (std::fabs(g(i)) + std::fabs(xhat(i)) * agx.at(rows.rowOf(i)) / n)
+                                   * (1 + std::fabs(xhat(i)));
+                        },
+                        tolFor(ty.data, anyDouble(ty)));
+                    expectClose(
+                        what + " dscale", dscale, [&](const Dims& p) { return ds.at(p); },
+                        [&](const Dims& p) { return 4 * ads.at(p); }, tolFor(ty.params, anyDouble(ty)));
                     if(withDbias)
-                        expectClose(what + " dbias", dbias, [&](const Dims& p) { return db.at(p); },
-                                    [&](const Dims& p) { return adb.at(p); }, tolFor(ty.params, anyDouble(ty)));
+                        expectClose(
+                            what + " dbias", dbias, [&](const Dims& p) { return db.at(p); },
+                            [&](const Dims& p) { return adb.at(p); }, tolFor(ty.params, anyDouble(ty)));
                 }
     }
 }
@@ -397,7 +403,8 @@ CPUREF_TEST(norm_axis_rules_and_shape_checks)
     cr::AxisMask axes{};
     Tensor x(DataType::Float, {2, 3, 4, 4});
     // sample_rmsnorm.json: scale [1,3,1,1] normalizes over C, so its inv_rms [2,3,1,1] is wrong.
-    Tensor perChannel(DataType::Float, {1, 3, 1, 1}), badStats(DataType::Float, {2, 3, 1, 1}), goodStats(DataType::Float, {2, 1, 4, 4});
+    Tensor perChannel(DataType::Float, {1, 3, 1, 1}), badStats(DataType::Float, {2, 3, 1, 1}),
+        goodStats(DataType::Float, {2, 1, 4, 4});
     CPUREF_CHECK(cr::normAxesFromScale(x.view, perChannel.view, axes).empty(), "per-channel scale");
     CPUREF_CHECK(!axes[0] && axes[1] && !axes[2] && !axes[3], "per-channel scale normalizes over C only");
     CPUREF_CHECK(!cr::checkNormStats(x.view, axes, badStats.view, "inv_rms").empty(), "inconsistent inv_rms accepted");

@@ -53,8 +53,7 @@ CPUREF_TEST(matmul_matches_triple_loop)
             for(size_t li = 0; li < 3; ++li)
             {
                 // Rotate layouts across operands so transposed A meets packed B and so on.
-                Tensor a(t, mc.a, la[li % la.size()]), b(t, mc.b, lb[(li + 1) % lb.size()]),
-                    c(t, mc.c, lc[(li + 2) % lc.size()]);
+                Tensor a(t, mc.a, la[li % la.size()]), b(t, mc.b, lb[(li + 1) % lb.size()]), c(t, mc.c, lc[(li + 2) % lc.size()]);
                 a.fillUniform(rng, -1, 1);
                 b.fillUniform(rng, -1, 1);
                 c.fillUniform(rng, 50, 60);
@@ -71,9 +70,10 @@ CPUREF_TEST(matmul_matches_triple_loop)
                     }
                     return wantScale ? mag : sum;
                 };
-                expectClose("matmul " + mc.name + "/" + cr::dataTypeName(t) + "/layout" + std::to_string(li), c,
-                            [&](const Dims& i) { return compute(i, false); },
-                            [&](const Dims& i) { return compute(i, true); }, toleranceFor(t, k));
+                expectClose(
+                    "matmul " + mc.name + "/" + cr::dataTypeName(t) + "/layout" + std::to_string(li), c,
+                    [&](const Dims& i) { return compute(i, false); }, [&](const Dims& i) { return compute(i, true); },
+                    toleranceFor(t, k));
             }
         }
 }
@@ -90,14 +90,15 @@ CPUREF_TEST(matmul_mixed_types_and_explicit_transpose_view)
     Tensor b(DataType::BFloat16, {6, 3}), c(DataType::Float, {4, 3});
     b.fillUniform(rng, -2, 2);
     cr::matmul(aT, b.view, c.view);
-    expectClose("matmul transposed view", c,
-                [&](const Dims& i) {
-                    double s = 0;
-                    for(int64_t k = 0; k < 6; ++k)
-                        s += aStore.at({k, i[0]}) * b.at({k, i[1]});
-                    return s;
-                },
-                [](const Dims&) { return 24.0; }, toleranceFor(DataType::Float, 6));
+    expectClose(
+        "matmul transposed view", c,
+        [&](const Dims& i) {
+            double s = 0;
+            for(int64_t k = 0; k < 6; ++k)
+                s += aStore.at({k, i[0]}) * b.at({k, i[1]});
+            return s;
+        },
+        [](const Dims&) { return 24.0; }, toleranceFor(DataType::Float, 6));
 }
 
 CPUREF_TEST(matmul_rejects_bad_shapes)

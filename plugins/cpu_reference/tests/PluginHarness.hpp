@@ -141,8 +141,8 @@ struct GraphBuilder
             valueType = fbs::TensorValue::Float32Value;
         }
         const std::string name = "t" + std::to_string(uid);
-        tensors.push_back(fbs::CreateTensorAttributesDirect(fbb, uid, name.c_str(), dt, &strides, &dims, isVirtual,
-                                                            valueType, value, passByValue));
+        tensors.push_back(fbs::CreateTensorAttributesDirect(fbb, uid, name.c_str(), dt, &strides, &dims, isVirtual, valueType,
+                                                            value, passByValue));
     }
 
     void node(const char* name, fbs::NodeAttributes type, flatbuffers::Offset<void> attrs)
@@ -175,10 +175,7 @@ inline std::vector<uint8_t> engineConfig(int64_t engineId, const char* knob = nu
     return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
 }
 
-inline hipdnnPluginConstData_t constData(const std::vector<uint8_t>& v)
-{
-    return {v.data(), v.size()};
-}
+inline hipdnnPluginConstData_t constData(const std::vector<uint8_t>& v) { return {v.data(), v.size()}; }
 
 // Handle is an RAII plugin handle.
 struct Handle
@@ -201,7 +198,6 @@ inline uint32_t applicableCount(const std::vector<uint8_t>& graph)
     return n;
 }
 
-
 struct Context
 {
     Handle handle;
@@ -223,6 +219,5 @@ struct Context
         return ws;
     }
 };
-
 
 } // namespace cpuref_plugin_test

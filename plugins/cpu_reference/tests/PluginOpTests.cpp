@@ -33,8 +33,8 @@ void execute(Context& c, const std::vector<hipdnnPluginDeviceBuffer_t>& buffers)
 {
     std::vector<unsigned char> ws(c.workspace());
     Plugin& p = Plugin::get();
-    const auto st = p.hipdnnEnginePluginExecuteOpGraph(c.handle.h, c.ctx, ws.data(), buffers.data(),
-                                                       static_cast<uint32_t>(buffers.size()));
+    const auto st =
+        p.hipdnnEnginePluginExecuteOpGraph(c.handle.h, c.ctx, ws.data(), buffers.data(), static_cast<uint32_t>(buffers.size()));
     CPUREF_CHECK(st == HIPDNN_PLUGIN_STATUS_SUCCESS, "execute: " << p.lastError());
 }
 
@@ -50,10 +50,7 @@ Dims packed(const Dims& d)
     return s;
 }
 
-double f32(double v)
-{
-    return cr::roundToDataType(v, DataType::Float);
-}
+double f32(double v) { return cr::roundToDataType(v, DataType::Float); }
 
 } // namespace
 
@@ -103,12 +100,13 @@ CPUREF_TEST(plugin_executes_batchnorm_inference_chain)
         buffers.push_back({2 + i, pc[static_cast<size_t>(i)]->view.data});
     execute(c, buffers);
     auto at = [&](int i, const Dims& idx) { return pc[static_cast<size_t>(i)]->at({0, idx[1], 0, 0}); };
-    expectClose("bn inference chain", y,
-                [&](const Dims& i) {
-                    const double t = f32(at(2, i) * (x.at(i) - at(0, i)) * at(1, i) + at(3, i));
-                    return at(6, i) * (t - at(4, i)) / std::sqrt(at(5, i) + 1e-3) + at(7, i);
-                },
-                nullptr, kTol);
+    expectClose(
+        "bn inference chain", y,
+        [&](const Dims& i) {
+            const double t = f32(at(2, i) * (x.at(i) - at(0, i)) * at(1, i) + at(3, i));
+            return at(6, i) * (t - at(4, i)) / std::sqrt(at(5, i) + 1e-3) + at(7, i);
+        },
+        nullptr, kTol);
 }
 
 CPUREF_TEST(plugin_executes_batchnorm_training_then_backward)
@@ -153,8 +151,7 @@ CPUREF_TEST(plugin_executes_batchnorm_training_then_backward)
     CPUREF_CHECK(applicableCount(graph) == 1, "batchnorm training chain must be applicable: " << Plugin::get().lastError());
     Context c(graph, engineConfig(kEngineId));
     std::mt19937 rng(402);
-    Tensor x(DataType::Float, xd), y(DataType::Float, xd), dy(DataType::Float, xd, Dims{48, 1, 12, 3}),
-        dx(DataType::Float, xd);
+    Tensor x(DataType::Float, xd), y(DataType::Float, xd), dy(DataType::Float, xd, Dims{48, 1, 12, 3}), dx(DataType::Float, xd);
     Tensor scale(DataType::Float, cd), bias(DataType::Float, cd), pm(DataType::Float, cd), pv(DataType::Float, cd),
         nm(DataType::Float, cd), nv(DataType::Float, cd), ds(DataType::Float, cd), db(DataType::Float, cd);
     x.fillUniform(rng, -1, 3);
@@ -164,9 +161,19 @@ CPUREF_TEST(plugin_executes_batchnorm_training_then_backward)
     pm.fillUniform(rng, -1, 1);
     pv.fillUniform(rng, 0.5, 2);
     float momentum = 0.2f;
-    execute(c, {{1, x.view.data}, {2, scale.view.data}, {3, bias.view.data}, {5, pm.view.data}, {6, pv.view.data},
-                {7, &momentum}, {8, y.view.data}, {11, nm.view.data}, {12, nv.view.data}, {13, dy.view.data},
-                {14, dx.view.data}, {15, ds.view.data}, {16, db.view.data}});
+    execute(c, {{1, x.view.data},
+                {2, scale.view.data},
+                {3, bias.view.data},
+                {5, pm.view.data},
+                {6, pv.view.data},
+                {7, &momentum},
+                {8, y.view.data},
+                {11, nm.view.data},
+                {12, nv.view.data},
+                {13, dy.view.data},
+                {14, dx.view.data},
+                {15, ds.view.data},
+                {16, db.view.data}});
     const double M = 32;
     std::vector<double> mean(3, 0), var(3, 0);
     x.forEachIndex([&](const Dims& i) { mean[static_cast<size_t>(i[1])] += x.at(i) / M; });
@@ -176,15 +183,16 @@ CPUREF_TEST(plugin_executes_batchnorm_training_then_backward)
     });
     auto C = [](const Dims& i) { return Dims{0, i[1], 0, 0}; };
     auto inv = [&](int64_t ch) { return 1 / std::sqrt(var[static_cast<size_t>(ch)] + 1e-5); };
-    expectClose("bn training y", y,
-                [&](const Dims& i) {
-                    return scale.at(C(i)) * (x.at(i) - mean[static_cast<size_t>(i[1])]) * inv(i[1]) + bias.at(C(i));
-                },
-                nullptr, kTol);
-    expectClose("bn next running mean", nm, [&](const Dims& i) { return 0.8 * pm.at(i) + 0.2 * mean[static_cast<size_t>(i[1])]; },
-                nullptr, kTol);
-    expectClose("bn next running variance", nv,
-                [&](const Dims& i) { return 0.8 * pv.at(i) + 0.2 * var[static_cast<size_t>(i[1])] * M / (M - 1); }, nullptr, kTol);
+    expectClose(
+        "bn training y", y,
+        [&](const Dims& i) { return scale.at(C(i)) * (x.at(i) - mean[static_cast<size_t>(i[1])]) * inv(i[1]) + bias.at(C(i)); },
+        nullptr, kTol);
+    expectClose(
+        "bn next running mean", nm, [&](const Dims& i) { return 0.8 * pm.at(i) + 0.2 * mean[static_cast<size_t>(i[1])]; },
+        nullptr, kTol);
+    expectClose(
+        "bn next running variance", nv,
+        [&](const Dims& i) { return 0.8 * pv.at(i) + 0.2 * var[static_cast<size_t>(i[1])] * M / (M - 1); }, nullptr, kTol);
     // The backward reads the saved statistics from fp32 virtual tensors.
     auto mu = [&](int64_t ch) { return f32(mean[static_cast<size_t>(ch)]); };
     auto r = [&](int64_t ch) { return f32(inv(ch)); };
@@ -193,14 +201,16 @@ CPUREF_TEST(plugin_executes_batchnorm_training_then_backward)
         sdy[static_cast<size_t>(i[1])] += dy.at(i);
         sdyx[static_cast<size_t>(i[1])] += dy.at(i) * (x.at(i) - mu(i[1])) * r(i[1]);
     });
-    expectClose("bn backward dx", dx,
-                [&](const Dims& i) {
-                    const double xh = (x.at(i) - mu(i[1])) * r(i[1]);
-                    return scale.at(C(i)) * r(i[1])
-                           * (dy.at(i) - sdy[static_cast<size_t>(i[1])] / M - xh * sdyx[static_cast<size_t>(i[1])] / M);
-                },
-                nullptr, kTol);
-    expectClose("bn backward dscale", ds, [&](const Dims& i) { return sdyx[static_cast<size_t>(i[1])]; }, nullptr, {2e-5, 0, 1e-4});
+    expectClose(
+        "bn backward dx", dx,
+        [&](const Dims& i) {
+            const double xh = (x.at(i) - mu(i[1])) * r(i[1]);
+            return scale.at(C(i)) * r(i[1])
+                   * (dy.at(i) - sdy[static_cast<size_t>(i[1])] / M - xh * sdyx[static_cast<size_t>(i[1])] / M);
+        },
+        nullptr, kTol);
+    expectClose("bn backward dscale", ds, [&](const Dims& i) { return sdyx[static_cast<size_t>(i[1])]; }, nullptr,
+                {2e-5, 0, 1e-4});
     expectClose("bn backward dbias", db, [&](const Dims& i) { return sdy[static_cast<size_t>(i[1])]; }, nullptr, {2e-5, 0, 1e-4});
 }
 
@@ -252,8 +262,14 @@ CPUREF_TEST(plugin_executes_layernorm_training_then_backward)
     scale.fillUniform(rng, -1.5, 1.5);
     bias.fillUniform(rng, -1, 1);
     dy.fillUniform(rng, -1, 1);
-    execute(c, {{1, x.view.data}, {2, scale.view.data}, {3, bias.view.data}, {5, y.view.data}, {8, dy.view.data},
-                {9, dx.view.data}, {10, ds.view.data}, {11, db.view.data}});
+    execute(c, {{1, x.view.data},
+                {2, scale.view.data},
+                {3, bias.view.data},
+                {5, y.view.data},
+                {8, dy.view.data},
+                {9, dx.view.data},
+                {10, ds.view.data},
+                {11, db.view.data}});
     std::map<Dims, double> mean, inv;
     for(int64_t b = 0; b < 2; ++b)
         for(int64_t s = 0; s < 3; ++s)
@@ -266,36 +282,42 @@ CPUREF_TEST(plugin_executes_layernorm_training_then_backward)
             mean[{b, s}] = m;
             inv[{b, s}] = 1 / std::sqrt(v + 1e-5);
         }
-    expectClose("layernorm y", y,
-                [&](const Dims& i) { return scale.at({i[2]}) * (x.at(i) - mean[{i[0], i[1]}]) * inv[{i[0], i[1]}] + bias.at({i[2]}); },
-                nullptr, kTol);
+    expectClose(
+        "layernorm y", y,
+        [&](const Dims& i) {
+            return scale.at({i[2]}) * (x.at(i) - mean[{i[0], i[1]}]) * inv[{i[0], i[1]}] + bias.at({i[2]});
+        },
+        nullptr, kTol);
     auto xh = [&](const Dims& i) { return (x.at(i) - f32(mean[{i[0], i[1]}])) * f32(inv[{i[0], i[1]}]); };
-    expectClose("layernorm dx", dx,
-                [&](const Dims& i) {
-                    double sg = 0, sgx = 0;
-                    for(int64_t d = 0; d < 8; ++d)
-                    {
-                        const Dims j{i[0], i[1], d};
-                        sg += dy.at(j) * scale.at({d});
-                        sgx += dy.at(j) * scale.at({d}) * xh(j);
-                    }
-                    return f32(inv[{i[0], i[1]}]) * (dy.at(i) * scale.at({i[2]}) - sg / 8 - xh(i) * sgx / 8);
-                },
-                nullptr, kTol);
-    expectClose("layernorm dscale", ds,
-                [&](const Dims& d) {
-                    double s = 0;
-                    x.forEachIndex([&](const Dims& i) { s += i[2] == d[0] ? dy.at(i) * xh(i) : 0.0; });
-                    return s;
-                },
-                nullptr, kTol);
-    expectClose("layernorm dbias", db,
-                [&](const Dims& d) {
-                    double s = 0;
-                    x.forEachIndex([&](const Dims& i) { s += i[2] == d[0] ? dy.at(i) : 0.0; });
-                    return s;
-                },
-                nullptr, kTol);
+    expectClose(
+        "layernorm dx", dx,
+        [&](const Dims& i) {
+            double sg = 0, sgx = 0;
+            for(int64_t d = 0; d < 8; ++d)
+            {
+                const Dims j{i[0], i[1], d};
+                sg += dy.at(j) * scale.at({d});
+                sgx += dy.at(j) * scale.at({d}) * xh(j);
+            }
+            return f32(inv[{i[0], i[1]}]) * (dy.at(i) * scale.at({i[2]}) - sg / 8 - xh(i) * sgx / 8);
+        },
+        nullptr, kTol);
+    expectClose(
+        "layernorm dscale", ds,
+        [&](const Dims& d) {
+            double s = 0;
+            x.forEachIndex([&](const Dims& i) { s += i[2] == d[0] ? dy.at(i) * xh(i) : 0.0; });
+            return s;
+        },
+        nullptr, kTol);
+    expectClose(
+        "layernorm dbias", db,
+        [&](const Dims& d) {
+            double s = 0;
+            x.forEachIndex([&](const Dims& i) { s += i[2] == d[0] ? dy.at(i) : 0.0; });
+            return s;
+        },
+        nullptr, kTol);
 }
 
 CPUREF_TEST(plugin_executes_rmsnorm_training_then_backward)
@@ -342,42 +364,56 @@ CPUREF_TEST(plugin_executes_rmsnorm_training_then_backward)
     bias.fillUniform(rng, -1, 1);
     dy.fillUniform(rng, -1, 1);
     float eps = 1e-4f;
-    execute(c, {{1, x.view.data}, {2, scale.view.data}, {3, bias.view.data}, {4, &eps}, {5, y.view.data}, {7, dy.view.data},
-                {8, dx.view.data}, {9, ds.view.data}, {10, db.view.data}});
+    execute(c, {{1, x.view.data},
+                {2, scale.view.data},
+                {3, bias.view.data},
+                {4, &eps},
+                {5, y.view.data},
+                {7, dy.view.data},
+                {8, dx.view.data},
+                {9, ds.view.data},
+                {10, db.view.data}});
     auto r = [&](const Dims& i) {
         double s = 0;
         for(int64_t d = 0; d < 6; ++d)
             s += x.at({i[0], i[1], d}) * x.at({i[0], i[1], d}) / 6;
         return 1 / std::sqrt(s + static_cast<double>(eps));
     };
-    expectClose("rmsnorm y", y, [&](const Dims& i) { return scale.at({0, 0, i[2]}) * x.at(i) * r(i) + bias.at({0, 0, i[2]}); },
-                nullptr, kTol);
+    expectClose(
+        "rmsnorm y", y,
+        [&](const Dims& i) {
+            return scale.at({0, 0, i[2]}) * x.at(i) * r(i) + bias.at({0, 0, i[2]});
+        },
+        nullptr, kTol);
     auto rf = [&](const Dims& i) { return f32(r(i)); };
-    expectClose("rmsnorm dx", dx,
-                [&](const Dims& i) {
-                    double sgx = 0;
-                    for(int64_t d = 0; d < 6; ++d)
-                    {
-                        const Dims j{i[0], i[1], d};
-                        sgx += dy.at(j) * scale.at({0, 0, d}) * x.at(j) * rf(j);
-                    }
-                    return rf(i) * (dy.at(i) * scale.at({0, 0, i[2]}) - x.at(i) * rf(i) * sgx / 6);
-                },
-                nullptr, kTol);
-    expectClose("rmsnorm dscale", ds,
-                [&](const Dims& d) {
-                    double s = 0;
-                    x.forEachIndex([&](const Dims& i) { s += i[2] == d[2] ? dy.at(i) * x.at(i) * rf(i) : 0.0; });
-                    return s;
-                },
-                nullptr, kTol);
-    expectClose("rmsnorm dbias", db,
-                [&](const Dims& d) {
-                    double s = 0;
-                    x.forEachIndex([&](const Dims& i) { s += i[2] == d[2] ? dy.at(i) : 0.0; });
-                    return s;
-                },
-                nullptr, kTol);
+    expectClose(
+        "rmsnorm dx", dx,
+        [&](const Dims& i) {
+            double sgx = 0;
+            for(int64_t d = 0; d < 6; ++d)
+            {
+                const Dims j{i[0], i[1], d};
+                sgx += dy.at(j) * scale.at({0, 0, d}) * x.at(j) * rf(j);
+            }
+            return rf(i) * (dy.at(i) * scale.at({0, 0, i[2]}) - x.at(i) * rf(i) * sgx / 6);
+        },
+        nullptr, kTol);
+    expectClose(
+        "rmsnorm dscale", ds,
+        [&](const Dims& d) {
+            double s = 0;
+            x.forEachIndex([&](const Dims& i) { s += i[2] == d[2] ? dy.at(i) * x.at(i) * rf(i) : 0.0; });
+            return s;
+        },
+        nullptr, kTol);
+    expectClose(
+        "rmsnorm dbias", db,
+        [&](const Dims& d) {
+            double s = 0;
+            x.forEachIndex([&](const Dims& i) { s += i[2] == d[2] ? dy.at(i) : 0.0; });
+            return s;
+        },
+        nullptr, kTol);
 }
 
 CPUREF_TEST(plugin_executes_sdpa_forward_then_backward)
@@ -436,8 +472,16 @@ CPUREF_TEST(plugin_executes_sdpa_forward_then_backward)
     dO.fillUniform(rng, -1, 1);
     float scale = 0.35f;
     int32_t lens[2] = {7, 4};
-    execute(c, {{1, q.view.data}, {2, k.view.data}, {3, v.view.data}, {4, o.view.data}, {6, &scale}, {7, lens},
-                {8, dO.view.data}, {9, dq.view.data}, {10, dk.view.data}, {11, dv.view.data}});
+    execute(c, {{1, q.view.data},
+                {2, k.view.data},
+                {3, v.view.data},
+                {4, o.view.data},
+                {6, &scale},
+                {7, lens},
+                {8, dO.view.data},
+                {9, dq.view.data},
+                {10, dk.view.data},
+                {11, dv.view.data}});
     const double sc = scale;
     auto visible = [&](int64_t b, int64_t i, int64_t j) { return j < lens[b] && j <= i + (lens[b] - SQ); };
     auto score = [&](int64_t b, int64_t h, int64_t i, int64_t j) {
@@ -460,16 +504,17 @@ CPUREF_TEST(plugin_executes_sdpa_forward_then_backward)
                         l += std::exp(score(b, h, i, j) - m);
                 lse[{b, h, i}] = m == -kInf ? -kInf : m + std::log(l);
             }
-    expectClose("sdpa o", o,
-                [&](const Dims& x) {
-                    const double L = lse[{x[0], x[1], x[2]}];
-                    double s = 0;
-                    for(int64_t j = 0; j < SKV; ++j)
-                        if(visible(x[0], x[2], j))
-                            s += std::exp(score(x[0], x[1], x[2], j) - L) * v.at({x[0], x[1] / 2, j, x[3]});
-                    return s;
-                },
-                nullptr, kTol);
+    expectClose(
+        "sdpa o", o,
+        [&](const Dims& x) {
+            const double L = lse[{x[0], x[1], x[2]}];
+            double s = 0;
+            for(int64_t j = 0; j < SKV; ++j)
+                if(visible(x[0], x[2], j))
+                    s += std::exp(score(x[0], x[1], x[2], j) - L) * v.at({x[0], x[1] / 2, j, x[3]});
+            return s;
+        },
+        nullptr, kTol);
     // Backward reference: P from the fp32 stats, Δ from the stored o.
     std::map<Dims, double> eq, ek, ev;
     for(int64_t b = 0; b < B; ++b)
@@ -500,9 +545,12 @@ CPUREF_TEST(plugin_executes_sdpa_forward_then_backward)
                 }
             }
     auto get = [](std::map<Dims, double>& m, const Dims& i) { return m.count(i) ? m[i] : 0.0; };
-    expectClose("sdpa dq", dq, [&](const Dims& i) { return get(eq, i); }, nullptr, kTol);
-    expectClose("sdpa dk", dk, [&](const Dims& i) { return get(ek, i); }, nullptr, kTol);
-    expectClose("sdpa dv", dv, [&](const Dims& i) { return get(ev, i); }, nullptr, kTol);
+    expectClose(
+        "sdpa dq", dq, [&](const Dims& i) { return get(eq, i); }, nullptr, kTol);
+    expectClose(
+        "sdpa dk", dk, [&](const Dims& i) { return get(ek, i); }, nullptr, kTol);
+    expectClose(
+        "sdpa dv", dv, [&](const Dims& i) { return get(ev, i); }, nullptr, kTol);
 }
 
 namespace
@@ -578,24 +626,69 @@ CPUREF_TEST(plugin_sdpa_applicability_feature_by_feature)
     using A = fbs::SdpaAttributesT;
     expectApplicable(sdpaGraph([](A&) {}), 1, "baseline GQA sdpa");
     const std::vector<std::pair<const char*, std::function<void(A&)>>> accepted{
-        {"dropout probability 0 with seed/offset", [](A& a) { a.dropout_probability = 0.0f; a.seed_tensor_uid = 20; a.offset_tensor_uid = 20; }},
-        {"scale from a pass-by-value tensor", [](A& a) { a.attn_scale_value.reset(); a.scale_tensor_uid = 25; }},
+        {"dropout probability 0 with seed/offset",
+         [](A& a) {
+             a.dropout_probability = 0.0f;
+             a.seed_tensor_uid = 20;
+             a.offset_tensor_uid = 20;
+         }},
+        {"scale from a pass-by-value tensor",
+         [](A& a) {
+             a.attn_scale_value.reset();
+             a.scale_tensor_uid = 25;
+         }},
         {"attn_scale_value 0.0", [](A& a) { a.attn_scale_value = 0.0f; }},
         {"no scale (1/sqrt(D))", [](A& a) { a.attn_scale_value.reset(); }},
         {"float bias", [](A& a) { a.attn_mask_tensor_uid = 22; }},
-        {"causal + left bound (sliding window)", [](A& a) { a.causal_mask = true; a.left_bound = 3; }},
-        {"bounds -1/-1 (unbounded)", [](A& a) { a.left_bound = -1; a.right_bound = -1; }},
-        {"bounds -1/0 bottom-right (causal)", [](A& a) { a.left_bound = -1; a.right_bound = 0; a.diagonal_alignment = fbs::DiagonalAlignment::BOTTOM_RIGHT; }},
+        {"causal + left bound (sliding window)",
+         [](A& a) {
+             a.causal_mask = true;
+             a.left_bound = 3;
+         }},
+        {"bounds -1/-1 (unbounded)",
+         [](A& a) {
+             a.left_bound = -1;
+             a.right_bound = -1;
+         }},
+        {"bounds -1/0 bottom-right (causal)",
+         [](A& a) {
+             a.left_bound = -1;
+             a.right_bound = 0;
+             a.diagonal_alignment = fbs::DiagonalAlignment::BOTTOM_RIGHT;
+         }},
         {"causal_mask_bottom_right", [](A& a) { a.causal_mask_bottom_right = true; }},
-        {"seq lens with padding_mask false (aotriton varlen files)", [](A& a) { a.seq_len_q_tensor_uid = 26; a.seq_len_kv_tensor_uid = 26; a.max_seq_len_kv = 7; }},
-        {"padding_mask with seq lens", [](A& a) { a.padding_mask = true; a.seq_len_kv_tensor_uid = 26; }},
-        {"hints ignored", [](A& a) { a.implementation = fbs::AttentionImplementation::UNIFIED; a.mma_core_mode = fbs::DataType::HALF; a.generate_stats = false; }},
+        {"seq lens with padding_mask false (aotriton varlen files)",
+         [](A& a) {
+             a.seq_len_q_tensor_uid = 26;
+             a.seq_len_kv_tensor_uid = 26;
+             a.max_seq_len_kv = 7;
+         }},
+        {"padding_mask with seq lens",
+         [](A& a) {
+             a.padding_mask = true;
+             a.seq_len_kv_tensor_uid = 26;
+         }},
+        {"hints ignored",
+         [](A& a) {
+             a.implementation = fbs::AttentionImplementation::UNIFIED;
+             a.mma_core_mode = fbs::DataType::HALF;
+             a.generate_stats = false;
+         }},
     };
     for(const auto& [what, edit] : accepted)
         expectApplicable(sdpaGraph(edit), 1, std::string("accepted: ") + what);
     const std::vector<std::pair<const char*, std::function<void(A&)>>> refused{
-        {"dropout probability 0.1", [](A& a) { a.dropout_probability = 0.1f; a.seed_tensor_uid = 20; a.offset_tensor_uid = 20; }},
-        {"dropout mask tensor", [](A& a) { a.dropout_mask_tensor_uid = 22; a.dropout_scale_tensor_uid = 20; }},
+        {"dropout probability 0.1",
+         [](A& a) {
+             a.dropout_probability = 0.1f;
+             a.seed_tensor_uid = 20;
+             a.offset_tensor_uid = 20;
+         }},
+        {"dropout mask tensor",
+         [](A& a) {
+             a.dropout_mask_tensor_uid = 22;
+             a.dropout_scale_tensor_uid = 20;
+         }},
         {"paged K", [](A& a) { a.page_table_k_tensor_uid = 21; }},
         {"paged V", [](A& a) { a.page_table_v_tensor_uid = 21; }},
         {"block mask", [](A& a) { a.block_mask_tensor_uid = 22; }},
@@ -612,9 +705,21 @@ CPUREF_TEST(plugin_sdpa_applicability_feature_by_feature)
         {"max output", [](A& a) { a.max_tensor_uid = 20; }},
         {"sum_exp output", [](A& a) { a.sum_exp_tensor_uid = 20; }},
         {"rng_dump output", [](A& a) { a.rng_dump_tensor_uid = 22; }},
-        {"both causal flags", [](A& a) { a.causal_mask = true; a.causal_mask_bottom_right = true; }},
-        {"causal_mask with BOTTOM_RIGHT alignment", [](A& a) { a.causal_mask = true; a.diagonal_alignment = fbs::DiagonalAlignment::BOTTOM_RIGHT; }},
-        {"causal_mask_bottom_right with TOP_LEFT bounds", [](A& a) { a.causal_mask_bottom_right = true; a.left_bound = 2; }},
+        {"both causal flags",
+         [](A& a) {
+             a.causal_mask = true;
+             a.causal_mask_bottom_right = true;
+         }},
+        {"causal_mask with BOTTOM_RIGHT alignment",
+         [](A& a) {
+             a.causal_mask = true;
+             a.diagonal_alignment = fbs::DiagonalAlignment::BOTTOM_RIGHT;
+         }},
+        {"causal_mask_bottom_right with TOP_LEFT bounds",
+         [](A& a) {
+             a.causal_mask_bottom_right = true;
+             a.left_bound = 2;
+         }},
         {"attn_scale_value and scale tensor", [](A& a) { a.scale_tensor_uid = 25; }},
         {"padding_mask without lengths", [](A& a) { a.padding_mask = true; }},
         {"int8 attn_mask", [](A& a) { a.attn_mask_tensor_uid = 23; }},
@@ -625,7 +730,11 @@ CPUREF_TEST(plugin_sdpa_applicability_feature_by_feature)
 
     using BA = fbs::SdpaBackwardAttributesT;
     expectApplicable(sdpaBackwardGraph([](BA&) {}), 1, "baseline sdpa backward (MQA, rank-3 stats)");
-    expectApplicable(sdpaBackwardGraph([](BA& a) { a.causal_mask = true; a.attn_mask_tensor_uid = 20; }), 1, "backward causal + bias");
+    expectApplicable(sdpaBackwardGraph([](BA& a) {
+                         a.causal_mask = true;
+                         a.attn_mask_tensor_uid = 20;
+                     }),
+                     1, "backward causal + bias");
     expectApplicable(sdpaBackwardGraph([](BA& a) { a.dbias_tensor_uid = 20; }), 0, "backward dbias");
     expectApplicable(sdpaBackwardGraph([](BA& a) { a.dropout_probability = 0.2f; }), 0, "backward dropout");
     expectApplicable(sdpaBackwardGraph([](BA& a) { a.dropout_scale_inv_tensor_uid = 21; }), 0, "backward dropout scale_inv");
@@ -745,12 +854,22 @@ CPUREF_TEST(plugin_norm_applicability_corpus_shapes_and_refusals)
     };
     using LB = fbs::LayernormBackwardAttributesT;
     expectApplicable(lnBackward([](LB&) {}), 1, "sample_layernorm_backward");
-    expectApplicable(lnBackward([](LB& a) { a.mean_tensor_uid.reset(); a.inv_variance_tensor_uid.reset(); a.epsilon_tensor_uid = 9; }),
+    expectApplicable(lnBackward([](LB& a) {
+                         a.mean_tensor_uid.reset();
+                         a.inv_variance_tensor_uid.reset();
+                         a.epsilon_tensor_uid = 9;
+                     }),
                      1, "layernorm backward recomputing statistics");
-    expectApplicable(lnBackward([](LB& a) { a.mean_tensor_uid.reset(); a.inv_variance_tensor_uid.reset(); }), 0,
-                     "layernorm backward without statistics or epsilon");
-    expectApplicable(lnBackward([](LB& a) { a.inv_variance_tensor_uid.reset(); a.epsilon_tensor_uid = 9; }), 0,
-                     "layernorm backward with mean but no inv_variance");
+    expectApplicable(lnBackward([](LB& a) {
+                         a.mean_tensor_uid.reset();
+                         a.inv_variance_tensor_uid.reset();
+                     }),
+                     0, "layernorm backward without statistics or epsilon");
+    expectApplicable(lnBackward([](LB& a) {
+                         a.inv_variance_tensor_uid.reset();
+                         a.epsilon_tensor_uid = 9;
+                     }),
+                     0, "layernorm backward with mean but no inv_variance");
     expectApplicable(lnBackward([](LB& a) { a.normalized_dim_count = 4; }), 0, "normalized_dim_count beyond the rank");
 
     // RMSNorm as in samples/sample_rmsnorm.json: scale [1,3,1,1] normalizes over C, so its
@@ -817,7 +936,8 @@ CPUREF_TEST(plugin_sdpa_bad_sequence_length_is_bad_param_at_execute)
     std::vector<float> stats(2 * 4 * 5);
     int32_t lens[2] = {7, 8};
     std::vector<unsigned char> ws(c.workspace());
-    const hipdnnPluginDeviceBuffer_t buffers[] = {{1, q.data()}, {2, k.data()}, {3, v.data()}, {4, o.data()}, {5, stats.data()}, {26, lens}};
+    const hipdnnPluginDeviceBuffer_t buffers[] = {{1, q.data()}, {2, k.data()},     {3, v.data()},
+                                                  {4, o.data()}, {5, stats.data()}, {26, lens}};
     Plugin& p = Plugin::get();
     CPUREF_CHECK(p.hipdnnEnginePluginExecuteOpGraph(c.handle.h, c.ctx, ws.data(), buffers, 6) == HIPDNN_PLUGIN_STATUS_BAD_PARAM
                      && p.lastError().find("seq_len_kv") != std::string::npos,

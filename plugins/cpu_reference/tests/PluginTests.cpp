@@ -24,18 +24,21 @@ std::vector<uint8_t> convChainGraph()
     g.tensor(8, fbs::DataType::FLOAT, {1, 2, 5, 4}, {40, 20, 4, 1});
     const Dims pad{1, 1}, one{1, 1};
     g.node("conv", fbs::NodeAttributes::ConvolutionFwdAttributes,
-           fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &pad, &pad, &one, &one,
-                                                     fbs::ConvMode::CROSS_CORRELATION).Union());
+           fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &pad, &pad, &one, &one, fbs::ConvMode::CROSS_CORRELATION)
+               .Union());
     g.node("relu", fbs::NodeAttributes::PointwiseAttributes,
            fbs::CreatePointwiseAttributes(g.fbb, fbs::PointwiseMode::RELU_FWD, flatbuffers::nullopt, flatbuffers::nullopt,
                                           flatbuffers::nullopt, flatbuffers::nullopt, 3, flatbuffers::nullopt,
-                                          flatbuffers::nullopt, 4).Union());
+                                          flatbuffers::nullopt, 4)
+               .Union());
     g.node("scale", fbs::NodeAttributes::PointwiseAttributes,
            fbs::CreatePointwiseAttributes(g.fbb, fbs::PointwiseMode::MUL, flatbuffers::nullopt, flatbuffers::nullopt,
-                                          flatbuffers::nullopt, flatbuffers::nullopt, 4, 5, flatbuffers::nullopt, 6).Union());
+                                          flatbuffers::nullopt, flatbuffers::nullopt, 4, 5, flatbuffers::nullopt, 6)
+               .Union());
     g.node("shift", fbs::NodeAttributes::PointwiseAttributes,
            fbs::CreatePointwiseAttributes(g.fbb, fbs::PointwiseMode::ADD, flatbuffers::nullopt, flatbuffers::nullopt,
-                                          flatbuffers::nullopt, flatbuffers::nullopt, 6, 7, flatbuffers::nullopt, 8).Union());
+                                          flatbuffers::nullopt, flatbuffers::nullopt, 6, 7, flatbuffers::nullopt, 8)
+               .Union());
     return g.finish();
 }
 
@@ -77,7 +80,8 @@ CPUREF_TEST(plugin_identity_and_engine_id)
     Plugin& p = Plugin::get();
     const char* s = nullptr;
     CPUREF_CHECK(p.hipdnnPluginGetName(&s) == HIPDNN_PLUGIN_STATUS_SUCCESS && std::string(s) == "hipdnngo_cpu_reference", "name");
-    CPUREF_CHECK(p.hipdnnPluginGetApiVersion(&s) == HIPDNN_PLUGIN_STATUS_SUCCESS && std::string(s) == "1.4.0", "api version " << s);
+    CPUREF_CHECK(p.hipdnnPluginGetApiVersion(&s) == HIPDNN_PLUGIN_STATUS_SUCCESS && std::string(s) == "1.4.0",
+                 "api version " << s);
     CPUREF_CHECK(p.hipdnnPluginGetVersion(&s) == HIPDNN_PLUGIN_STATUS_SUCCESS && s && *s, "version");
     hipdnnPluginType_t type;
     CPUREF_CHECK(p.hipdnnPluginGetType(&type) == HIPDNN_PLUGIN_STATUS_SUCCESS && type == HIPDNN_PLUGIN_TYPE_ENGINE, "type");
@@ -93,7 +97,8 @@ CPUREF_TEST(plugin_identity_and_engine_id)
     int32_t isHost = 0;
     CPUREF_CHECK(p.isHostMemoryEngine(id, &isHost) == HIPDNN_PLUGIN_STATUS_SUCCESS && isHost == 1, "host memory engine");
     CPUREF_CHECK(p.isHostMemoryEngine(id + 1, &isHost) == HIPDNN_PLUGIN_STATUS_BAD_PARAM, "unknown engine must be BAD_PARAM");
-    CPUREF_CHECK(p.hipdnnPluginGetName(nullptr) == HIPDNN_PLUGIN_STATUS_BAD_PARAM && p.lastError().find("NULL") != std::string::npos,
+    CPUREF_CHECK(p.hipdnnPluginGetName(nullptr) == HIPDNN_PLUGIN_STATUS_BAD_PARAM
+                     && p.lastError().find("NULL") != std::string::npos,
                  "NULL name pointer: " << p.lastError());
 }
 
@@ -124,7 +129,8 @@ CPUREF_TEST(plugin_execute_errors_name_the_problem)
     float scalar = 1;
     std::vector<unsigned char> workspace(c.workspace());
     const hipdnnPluginDeviceBuffer_t noW[] = {{1, x.data()}, {7, &scalar}, {8, out.data()}};
-    CPUREF_CHECK(p.hipdnnEnginePluginExecuteOpGraph(c.handle.h, c.ctx, workspace.data(), noW, 3) == HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+    CPUREF_CHECK(p.hipdnnEnginePluginExecuteOpGraph(c.handle.h, c.ctx, workspace.data(), noW, 3)
+                     == HIPDNN_PLUGIN_STATUS_BAD_PARAM,
                  "missing w must be BAD_PARAM");
     CPUREF_CHECK(p.lastError().find("uid 2") != std::string::npos, "message must name uid 2: " << p.lastError());
     const hipdnnPluginDeviceBuffer_t noScalar[] = {{1, x.data()}, {2, w.data()}, {8, out.data()}};
@@ -136,7 +142,8 @@ CPUREF_TEST(plugin_execute_errors_name_the_problem)
     CPUREF_CHECK(p.hipdnnEnginePluginExecuteOpGraph(c.handle.h, c.ctx, nullptr, all, 4) == HIPDNN_PLUGIN_STATUS_BAD_PARAM
                      && p.lastError().find("workspace") != std::string::npos,
                  "NULL workspace: " << p.lastError());
-    CPUREF_CHECK(p.hipdnnEnginePluginExecuteOpGraph(c.handle.h, nullptr, workspace.data(), all, 4) == HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+    CPUREF_CHECK(p.hipdnnEnginePluginExecuteOpGraph(c.handle.h, nullptr, workspace.data(), all, 4)
+                     == HIPDNN_PLUGIN_STATUS_BAD_PARAM,
                  "NULL context");
 }
 
@@ -156,7 +163,8 @@ CPUREF_TEST(plugin_applicability_is_honest)
         g.node("relu", fbs::NodeAttributes::PointwiseAttributes,
                fbs::CreatePointwiseAttributes(g.fbb, fbs::PointwiseMode::RELU_FWD, flatbuffers::nullopt, flatbuffers::nullopt,
                                               flatbuffers::nullopt, flatbuffers::nullopt, in, flatbuffers::nullopt,
-                                              flatbuffers::nullopt, out).Union());
+                                              flatbuffers::nullopt, out)
+                   .Union());
     };
     {
         GraphBuilder g; // FP8 tensor
@@ -202,7 +210,8 @@ CPUREF_TEST(plugin_applicability_is_honest)
         const Dims zero{0, 0}, two{2, 2};
         g.node("pool_bwd", fbs::NodeAttributes::ResampleBwdAttributes,
                fbs::CreateResampleBwdAttributesDirect(g.fbb, 1, 2, flatbuffers::nullopt, &zero, &zero, &two, &two,
-                                                      fbs::ResampleMode::MAXPOOL, fbs::PaddingMode::NEG_INF_PAD).Union());
+                                                      fbs::ResampleMode::MAXPOOL, fbs::PaddingMode::NEG_INF_PAD)
+                   .Union());
         CPUREF_CHECK(applicableCount(g.finish()) == 0, "maxpool bwd without index must not be applicable");
     }
     {
@@ -211,9 +220,10 @@ CPUREF_TEST(plugin_applicability_is_honest)
         g.tensor(2, fbs::DataType::FLOAT, {1, 1, 3, 3}, {9, 9, 3, 1});
         g.tensor(3, fbs::DataType::FLOAT, {1, 1, 4, 4}, {16, 16, 4, 1});
         const Dims zero{0, 0}, one{1, 1};
-        g.node("conv", fbs::NodeAttributes::ConvolutionFwdAttributes,
-               fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &zero, &zero, &one, &one,
-                                                         fbs::ConvMode::CROSS_CORRELATION).Union());
+        g.node(
+            "conv", fbs::NodeAttributes::ConvolutionFwdAttributes,
+            fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &zero, &zero, &one, &one, fbs::ConvMode::CROSS_CORRELATION)
+                .Union());
         CPUREF_CHECK(applicableCount(g.finish()) == 0, "conv with a wrong output size must not be applicable");
     }
     // A buffer that is not a flatbuffer is a bad parameter, not "not applicable".
@@ -238,7 +248,8 @@ CPUREF_TEST(plugin_engine_details_and_config_checks)
     flatbuffers::Verifier v(static_cast<const uint8_t*>(details.ptr), details.size);
     CPUREF_CHECK(fbs::VerifyEngineDetailsBuffer(v), "details must verify");
     CPUREF_CHECK(fbs::GetEngineDetails(details.ptr)->engine_id() == kEngineId, "details engine id");
-    CPUREF_CHECK(p.hipdnnEnginePluginDestroyEngineDetails(h.h, &details) == HIPDNN_PLUGIN_STATUS_SUCCESS && details.ptr == nullptr,
+    CPUREF_CHECK(p.hipdnnEnginePluginDestroyEngineDetails(h.h, &details) == HIPDNN_PLUGIN_STATUS_SUCCESS
+                     && details.ptr == nullptr,
                  "destroy details");
     CPUREF_CHECK(p.hipdnnEnginePluginGetEngineDetails(h.h, kEngineId + 1, &g, &details) == HIPDNN_PLUGIN_STATUS_BAD_PARAM,
                  "details of an unknown engine");
@@ -311,19 +322,20 @@ CPUREF_TEST(plugin_executes_batched_matmul_then_reduction)
     CPUREF_CHECK(Plugin::get().hipdnnEnginePluginExecuteOpGraph(c.handle.h, c.ctx, ws.data(), buffers, 3)
                      == HIPDNN_PLUGIN_STATUS_SUCCESS,
                  "execute: " << Plugin::get().lastError());
-    expectClose("matmul+sum", out,
-                [&](const Dims& i) {
-                    double s = 0;
-                    for(int64_t n = 0; n < 4; ++n)
-                    {
-                        float cn = 0; // C is a float virtual tensor: round each element to fp32
-                        double exact = 0;
-                        for(int64_t k = 0; k < 5; ++k)
-                            exact += a.at({i[0], i[1], k}) * b.at({0, k, n});
-                        cn = static_cast<float>(exact);
-                        s += cn;
-                    }
-                    return s;
-                },
-                [](const Dims&) { return 20.0; }, toleranceFor(DataType::Float, 5));
+    expectClose(
+        "matmul+sum", out,
+        [&](const Dims& i) {
+            double s = 0;
+            for(int64_t n = 0; n < 4; ++n)
+            {
+                float cn = 0; // C is a float virtual tensor: round each element to fp32
+                double exact = 0;
+                for(int64_t k = 0; k < 5; ++k)
+                    exact += a.at({i[0], i[1], k}) * b.at({0, k, n});
+                cn = static_cast<float>(exact);
+                s += cn;
+            }
+            return s;
+        },
+        [](const Dims&) { return 20.0; }, toleranceFor(DataType::Float, 5));
 }

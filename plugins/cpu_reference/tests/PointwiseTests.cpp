@@ -70,14 +70,12 @@ std::vector<ModeSpec> specs()
          [](P, double dy, double x, double) {
              return dy * (0.5 * std::erfc(-x / std::sqrt(2.0)) + x * std::exp(-x * x / 2) / std::sqrt(2 * kPi));
          }},
-        {Mode::GeluFwd, 1, -3, 3, false,
-         [](P, double x, double, double) { return x * 0.5 * std::erfc(-x / std::sqrt(2.0)); }},
+        {Mode::GeluFwd, 1, -3, 3, false, [](P, double x, double, double) { return x * 0.5 * std::erfc(-x / std::sqrt(2.0)); }},
         {Mode::Identity, 1, -3, 3, false, [](P, double a, double, double) { return a; }},
         {Mode::Log, 1, 0.1, 3, false, [](P, double a, double, double) { return std::log2(a) / std::log2(2.718281828459045); }},
         {Mode::LogicalAnd, 2, -1, 1, true, [](P, double a, double b, double) { return (a != 0) * (b != 0) * 1.0; }},
         {Mode::LogicalNot, 1, -1, 1, true, [](P, double a, double, double) { return a != 0 ? 0.0 : 1.0; }},
-        {Mode::LogicalOr, 2, -1, 1, true,
-         [](P, double a, double b, double) { return (a == 0 && b == 0) ? 0.0 : 1.0; }},
+        {Mode::LogicalOr, 2, -1, 1, true, [](P, double a, double b, double) { return (a == 0 && b == 0) ? 0.0 : 1.0; }},
         {Mode::MaxOp, 2, -3, 3, false, [](P, double a, double b, double) { return std::fmax(a, b); }},
         {Mode::MinOp, 2, -3, 3, false, [](P, double a, double b, double) { return std::fmin(a, b); }},
         {Mode::Mul, 2, -3, 3, false, [](P, double a, double b, double) { return a * b; }},
@@ -99,8 +97,7 @@ std::vector<ModeSpec> specs()
         {Mode::SigmoidBwd, 2, -3, 3, false, [](P, double dy, double x, double) { return dy * sig(x) * sig(-x); }},
         {Mode::SigmoidFwd, 1, -3, 3, false, [](P, double x, double, double) { return sig(x); }},
         {Mode::Sin, 1, -3, 3, false, [](P, double a, double, double) { return std::cos(a - kPi / 2); }},
-        {Mode::SoftplusBwd, 2, -3, 3, false,
-         [](P p, double dy, double x, double) { return dy * sig(p.softplusBeta * x); }},
+        {Mode::SoftplusBwd, 2, -3, 3, false, [](P p, double dy, double x, double) { return dy * sig(p.softplusBeta * x); }},
         {Mode::SoftplusFwd, 1, -3, 3, false,
          [](P p, double x, double, double) { return std::log(1.0 + std::exp(p.softplusBeta * x)) / p.softplusBeta; }},
         {Mode::Sqrt, 1, 0.1, 3, false, [](P, double a, double, double) { return std::pow(a, 0.5); }},
@@ -112,8 +109,7 @@ std::vector<ModeSpec> specs()
          }},
         {Mode::SwishFwd, 1, -3, 3, false, [](P p, double x, double, double) { return x * sig(p.swishBeta * x); }},
         {Mode::Tan, 1, -1.2, 1.2, false, [](P, double a, double, double) { return std::sin(a) / std::cos(a); }},
-        {Mode::TanhBwd, 2, -3, 3, false,
-         [](P, double dy, double x, double) { return dy / (std::cosh(x) * std::cosh(x)); }},
+        {Mode::TanhBwd, 2, -3, 3, false, [](P, double dy, double x, double) { return dy / (std::cosh(x) * std::cosh(x)); }},
         {Mode::TanhFwd, 1, -3, 3, false, [](P, double x, double, double) { return 2 * sig(2 * x) - 1; }},
     };
 }
@@ -201,16 +197,15 @@ CPUREF_TEST(pointwise_modes_with_broadcast_layouts_and_types)
                             in0.fillUniform(rng, -2, 2); // dy
                     }
                     fillInts(in2, rng, 0, 1);
-                    cr::pointwise(in0.view, s.arity >= 2 ? &in1.view : nullptr, s.arity >= 3 ? &in2.view : nullptr,
-                                  out.view, p);
+                    cr::pointwise(in0.view, s.arity >= 2 ? &in1.view : nullptr, s.arity >= 3 ? &in2.view : nullptr, out.view, p);
                     auto expected = [&](const Dims& i) {
                         const double a = in0.at(i);
                         const double b = s.arity >= 2 ? in1.at({0, i[1], 0, i[3]}) : 0.0;
                         const double c = s.arity >= 3 ? in2.at({i[0], 0, i[2], 0}) : 0.0;
                         return s.ref(p, a, b, c);
                     };
-                    expectClose(std::string("pointwise ") + cr::pointwiseModeName(s.mode) + "/" + cr::dataTypeName(t)
-                                    + "/" + layouts[li].name + "/params" + std::to_string(variant),
+                    expectClose(std::string("pointwise ") + cr::pointwiseModeName(s.mode) + "/" + cr::dataTypeName(t) + "/"
+                                    + layouts[li].name + "/params" + std::to_string(variant),
                                 out, expected, nullptr, pointwiseTolerance(t));
                     ++checked;
                 }
@@ -232,9 +227,8 @@ CPUREF_TEST(pointwise_comparisons_and_logic_write_exact_bool_and_int_outputs)
             fillInts(a, rng, -1, 1);
             fillInts(b, rng, -1, 1);
             cr::pointwise(a.view, s.arity >= 2 ? &b.view : nullptr, nullptr, out.view, p);
-            expectClose(std::string("pointwise ") + cr::pointwiseModeName(s.mode) + " -> " + cr::dataTypeName(outType),
-                        out, [&](const Dims& i) { return s.ref(p, a.at(i), s.arity >= 2 ? b.at({i[1]}) : 0, 0); },
-                        nullptr, {0, 0, 0});
+            expectClose(std::string("pointwise ") + cr::pointwiseModeName(s.mode) + " -> " + cr::dataTypeName(outType), out,
+                        [&](const Dims& i) { return s.ref(p, a.at(i), s.arity >= 2 ? b.at({i[1]}) : 0, 0); }, nullptr, {0, 0, 0});
         }
     }
 }
@@ -251,8 +245,7 @@ CPUREF_TEST(pointwise_gen_index_along_each_axis)
             p.axis = axis;
             cr::pointwise(in.view, nullptr, nullptr, out.view, p);
             expectClose("gen_index axis " + std::to_string(axis) + "/" + cr::dataTypeName(t), out,
-                        [&](const Dims& i) { return static_cast<double>(i[static_cast<size_t>(axis)]); }, nullptr,
-                        {0, 0, 0});
+                        [&](const Dims& i) { return static_cast<double>(i[static_cast<size_t>(axis)]); }, nullptr, {0, 0, 0});
         }
     cr::PointwiseParams bad;
     bad.mode = Mode::GenIndex;
@@ -282,10 +275,12 @@ CPUREF_TEST(pointwise_special_values)
     p.mode = Mode::ReluFwd;
     cr::pointwise(a.view, nullptr, nullptr, out.view, p);
     CPUREF_CHECK(out.at({3}) == INFINITY && out.at({2}) == 0.0, "relu(inf)=inf, relu(-1)=0");
-    CPUREF_CHECK(!cr::checkPointwise(a.view, nullptr, nullptr, out.view, [] {
-                      cr::PointwiseParams q;
-                      q.mode = Mode::Add;
-                      return q;
-                  }()).empty(),
+    CPUREF_CHECK(!cr::checkPointwise(a.view, nullptr, nullptr, out.view,
+                                     [] {
+                                         cr::PointwiseParams q;
+                                         q.mode = Mode::Add;
+                                         return q;
+                                     }())
+                      .empty(),
                  "ADD without in_1 accepted");
 }

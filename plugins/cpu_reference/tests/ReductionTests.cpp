@@ -12,7 +12,7 @@ CPUREF_TEST(reduction_all_modes_axes_layouts_types)
 {
     const Dims inDims{3, 4, 5, 2};
     const std::vector<Dims> outs{{3, 1, 5, 2}, {1, 4, 1, 2}, {3, 4, 5, 1}, {1, 1, 1, 1}, {3, 4, 5, 2}};
-    const RMode modes[] = {RMode::Add, RMode::Mul, RMode::Min, RMode::Max, RMode::AMax,
+    const RMode modes[] = {RMode::Add, RMode::Mul,   RMode::Min,   RMode::Max,       RMode::AMax,
                            RMode::Avg, RMode::Norm1, RMode::Norm2, RMode::MulNoZeros};
     const auto layouts = standardLayouts(4);
     std::mt19937 rng(77);
@@ -73,10 +73,11 @@ CPUREF_TEST(reduction_all_modes_axes_layouts_types)
                     // summation-order differences.
                     Tolerance tol = toleranceFor(t, 1);
                     tol.accRel = 1e-13;
-                    expectClose("reduction mode " + std::to_string(static_cast<int>(mode)) + " to " + dimsString(outDims)
-                                    + "/" + cr::dataTypeName(t) + "/" + layouts[li].name,
-                                out, [&](const Dims& o) { return compute(o, false); },
-                                [&](const Dims& o) { return compute(o, true); }, tol);
+                    expectClose(
+                        "reduction mode " + std::to_string(static_cast<int>(mode)) + " to " + dimsString(outDims) + "/"
+                            + cr::dataTypeName(t) + "/" + layouts[li].name,
+                        out, [&](const Dims& o) { return compute(o, false); }, [&](const Dims& o) { return compute(o, true); },
+                        tol);
                 }
 }
 

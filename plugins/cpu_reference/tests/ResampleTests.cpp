@@ -57,7 +57,16 @@ const std::vector<PoolCase>& cases()
         {"1d_avg_exclude_all_pad_window", {2, 2, 7}, {3}, {0}, {2}, {3}, M::AvgPoolExcludePadding, P::ZeroPad, -2, 2},
         {"1d_max_all_pad_window", {2, 2, 7}, {3}, {0}, {2}, {3}, M::MaxPool, P::NegInfPad, -2, 2},
         {"3d_max", {1, 2, 4, 5, 4}, {0, 1, 0}, {0, 0, 1}, {2, 2, 2}, {2, 2, 2}, M::MaxPool, P::NegInfPad, -2, 2},
-        {"3d_avg_include", {1, 2, 4, 5, 4}, {1, 0, 1}, {1, 1, 0}, {1, 2, 2}, {2, 3, 2}, M::AvgPoolIncludePadding, P::ZeroPad, -2, 2},
+        {"3d_avg_include",
+         {1, 2, 4, 5, 4},
+         {1, 0, 1},
+         {1, 1, 0},
+         {1, 2, 2},
+         {2, 3, 2},
+         M::AvgPoolIncludePadding,
+         P::ZeroPad,
+         -2,
+         2},
     };
     return all;
 }
@@ -163,11 +172,12 @@ CPUREF_TEST(resample_forward_matches_window_loops)
             volume *= k;
         Tolerance tol = toleranceFor(t, 1); // double accumulation, one final rounding
         tol.accRel = 1e-14;
-        expectClose("resample fwd " + what, y, [&](const Dims& o) { return win(o).value; },
-                    [&](const Dims&) { return 2.0 * volume; }, tol);
+        expectClose(
+            "resample fwd " + what, y, [&](const Dims& o) { return win(o).value; }, [&](const Dims&) { return 2.0 * volume; },
+            tol);
         if(withIndex)
-            expectClose("resample fwd index " + what, index, [&](const Dims& o) { return double(win(o).argmax); },
-                        nullptr, {0, 0, 0});
+            expectClose("resample fwd index " + what, index, [&](const Dims& o) { return double(win(o).argmax); }, nullptr,
+                        {0, 0, 0});
     });
 }
 
@@ -211,12 +221,14 @@ CPUREF_TEST(resample_backward_matches_window_scatter)
         const bool isMax = c.mode == cr::ResampleMode::MaxPool;
         dx.fillUniform(rng, 5, 6);
         cr::resampleBackward(dy.view, dx.view, isMax ? &index.view : nullptr, nullptr, paramsOf(c));
-        expectClose("resample bwd " + what, dx, expected, [](const Dims&) { return 16.0; }, tol);
+        expectClose(
+            "resample bwd " + what, dx, expected, [](const Dims&) { return 16.0; }, tol);
         if(isMax)
         {
             dx.fillUniform(rng, 5, 6);
             cr::resampleBackward(dy.view, dx.view, nullptr, &x.view, paramsOf(c));
-            expectClose("resample bwd recomputed argmax " + what, dx, expected, [](const Dims&) { return 16.0; }, tol);
+            expectClose(
+                "resample bwd recomputed argmax " + what, dx, expected, [](const Dims&) { return 16.0; }, tol);
         }
         (void)unflat;
     });

@@ -234,15 +234,9 @@ cr::SdpaParams paramsOf(const Problem& p)
     return prm;
 }
 
-Dims statsDims(const Problem& p)
-{
-    return p.stats3 ? Dims{p.B, p.Hq, p.Sq} : Dims{p.B, p.Hq, p.Sq, 1};
-}
+Dims statsDims(const Problem& p) { return p.stats3 ? Dims{p.B, p.Hq, p.Sq} : Dims{p.B, p.Hq, p.Sq, 1}; }
 
-Dims statsIndex(const Problem& p, int64_t b, int64_t h, int64_t i)
-{
-    return p.stats3 ? Dims{b, h, i} : Dims{b, h, i, 0};
-}
+Dims statsIndex(const Problem& p, int64_t b, int64_t h, int64_t i) { return p.stats3 ? Dims{b, h, i} : Dims{b, h, i, 0}; }
 
 std::vector<Problem> forwardProblems()
 {
@@ -354,11 +348,12 @@ CPUREF_TEST(sdpa_forward_masks_heads_layouts_types)
                 return it->second;
             };
             const bool dbl = t == DataType::Double;
-            expectClose(what + " o", o, [&](const Dims& x) { return row(x[0], x[1], x[2]).o[static_cast<size_t>(x[3])]; },
-                        [&](const Dims& x) { return row(x[0], x[1], x[2]).oScale[static_cast<size_t>(x[3])]; },
-                        tolFor(t, dbl));
-            expectClose(what + " stats", stats, [&](const Dims& x) { return row(x[0], x[1], x[2]).lse; },
-                        [&](const Dims& x) { return row(x[0], x[1], x[2]).A + 1; }, tolFor(statsType, dbl));
+            expectClose(
+                what + " o", o, [&](const Dims& x) { return row(x[0], x[1], x[2]).o[static_cast<size_t>(x[3])]; },
+                [&](const Dims& x) { return row(x[0], x[1], x[2]).oScale[static_cast<size_t>(x[3])]; }, tolFor(t, dbl));
+            expectClose(
+                what + " stats", stats, [&](const Dims& x) { return row(x[0], x[1], x[2]).lse; },
+                [&](const Dims& x) { return row(x[0], x[1], x[2]).A + 1; }, tolFor(statsType, dbl));
         }
 }
 
@@ -484,12 +479,15 @@ CPUREF_TEST(sdpa_backward_against_analytic_reference)
             const GradRef ref = backwardRef(in, o, dO, stats);
             const std::string what = "sdpa bwd '" + p.name + "'/" + cr::dataTypeName(t) + "/" + layout.name;
             const Tolerance tol = tolFor(t, t == DataType::Double);
-            expectClose(what + " dQ", g.dq, [&](const Dims& i) { return lookup(ref.dq, i); },
-                        [&](const Dims& i) { return lookup(ref.dqMag, i); }, tol);
-            expectClose(what + " dK", g.dk, [&](const Dims& i) { return lookup(ref.dk, i); },
-                        [&](const Dims& i) { return lookup(ref.dkMag, i); }, tol);
-            expectClose(what + " dV", g.dv, [&](const Dims& i) { return lookup(ref.dv, i); },
-                        [&](const Dims& i) { return lookup(ref.dvMag, i); }, tol);
+            expectClose(
+                what + " dQ", g.dq, [&](const Dims& i) { return lookup(ref.dq, i); },
+                [&](const Dims& i) { return lookup(ref.dqMag, i); }, tol);
+            expectClose(
+                what + " dK", g.dk, [&](const Dims& i) { return lookup(ref.dk, i); },
+                [&](const Dims& i) { return lookup(ref.dkMag, i); }, tol);
+            expectClose(
+                what + " dV", g.dv, [&](const Dims& i) { return lookup(ref.dv, i); },
+                [&](const Dims& i) { return lookup(ref.dvMag, i); }, tol);
         }
 }
 

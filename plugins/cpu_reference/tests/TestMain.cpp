@@ -20,8 +20,7 @@ int main(int argc, char** argv)
         {
             t.fn();
             ++passed;
-            const double ms =
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
             std::printf("PASS %s (%.0f ms)\n", t.name, ms);
         }
         catch(const std::exception& e)

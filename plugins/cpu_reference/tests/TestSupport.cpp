@@ -81,15 +81,9 @@ int64_t Tensor::count() const
     return n;
 }
 
-double Tensor::at(const Dims& index) const
-{
-    return view.load<double>(view.offsetOf(index.data()));
-}
+double Tensor::at(const Dims& index) const { return view.load<double>(view.offsetOf(index.data())); }
 
-void Tensor::set(const Dims& index, double v)
-{
-    view.store(view.offsetOf(index.data()), v);
-}
+void Tensor::set(const Dims& index, double v) { view.store(view.offsetOf(index.data()), v); }
 
 void forEachIndexOf(const Dims& dims, const std::function<void(const Dims&)>& f)
 {
@@ -112,10 +106,7 @@ void forEachIndexOf(const Dims& dims, const std::function<void(const Dims&)>& f)
     }
 }
 
-void Tensor::forEachIndex(const std::function<void(const Dims&)>& f) const
-{
-    forEachIndexOf(dims, f);
-}
+void Tensor::forEachIndex(const std::function<void(const Dims&)>& f) const { forEachIndexOf(dims, f); }
 
 void Tensor::fillUniform(std::mt19937& rng, double lo, double hi)
 {
@@ -159,11 +150,8 @@ std::string dimsString(const Dims& d)
     return os.str();
 }
 
-void expectClose(const std::string& what,
-                 const Tensor& got,
-                 const std::function<double(const Dims&)>& expected,
-                 const std::function<double(const Dims&)>& scale,
-                 const Tolerance& tol)
+void expectClose(const std::string& what, const Tensor& got, const std::function<double(const Dims&)>& expected,
+                 const std::function<double(const Dims&)>& scale, const Tolerance& tol)
 {
     got.forEachIndex([&](const Dims& i) {
         const double g = got.at(i);
@@ -178,8 +166,8 @@ void expectClose(const std::string& what,
         {
             std::ostringstream os;
             os.precision(10);
-            os << what << ": element " << dimsString(i) << " got " << g << " expected " << e << " (|diff| "
-               << std::fabs(g - e) << " > allowed " << allowed << ", tensor " << got.view.describe() << ")";
+            os << what << ": element " << dimsString(i) << " got " << g << " expected " << e << " (|diff| " << std::fabs(g - e)
+               << " > allowed " << allowed << ", tensor " << got.view.describe() << ")";
             throw TestFailure(os.str());
         }
     });

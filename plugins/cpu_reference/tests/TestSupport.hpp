@@ -35,9 +35,9 @@ struct Registrar
 {
     Registrar(const char* name, void (*fn)()) { registry().push_back({name, fn}); }
 };
-#define CPUREF_TEST(name)                                                                          \
-    static void name();                                                                            \
-    static ::cpuref_test::Registrar name##_registrar(#name, &name);                                \
+#define CPUREF_TEST(name)                                           \
+    static void name();                                             \
+    static ::cpuref_test::Registrar name##_registrar(#name, &name); \
     static void name()
 
 // TestFailure carries an assertion message out of a test.
@@ -48,15 +48,15 @@ struct TestFailure : std::exception
     std::string msg;
 };
 
-#define CPUREF_CHECK(cond, message)                                                                \
-    do                                                                                             \
-    {                                                                                              \
-        if(!(cond))                                                                                \
-        {                                                                                          \
-            std::ostringstream os_;                                                                \
-            os_ << __FILE__ << ":" << __LINE__ << ": check failed: " #cond ": " << message;        \
-            throw ::cpuref_test::TestFailure(os_.str());                                           \
-        }                                                                                          \
+#define CPUREF_CHECK(cond, message)                                                         \
+    do                                                                                      \
+    {                                                                                       \
+        if(!(cond))                                                                         \
+        {                                                                                   \
+            std::ostringstream os_;                                                         \
+            os_ << __FILE__ << ":" << __LINE__ << ": check failed: " #cond ": " << message; \
+            throw ::cpuref_test::TestFailure(os_.str());                                    \
+        }                                                                                   \
     } while(0)
 
 // ---- layouts ---------------------------------------------------------------------------------
@@ -121,11 +121,8 @@ Tolerance toleranceFor(DataType dtype, int64_t terms);
 
 // expectClose compares every element of `got` with expected(index) (and the per-element scale,
 // Σ|terms|, for accumulation error). Throws TestFailure naming the first bad element.
-void expectClose(const std::string& what,
-                 const Tensor& got,
-                 const std::function<double(const Dims&)>& expected,
-                 const std::function<double(const Dims&)>& scale,
-                 const Tolerance& tol);
+void expectClose(const std::string& what, const Tensor& got, const std::function<double(const Dims&)>& expected,
+                 const std::function<double(const Dims&)>& scale, const Tolerance& tol);
 
 std::string dimsString(const Dims& d);
 

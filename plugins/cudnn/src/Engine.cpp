@@ -104,7 +104,8 @@ void describe(Config& c)
 }
 
 // heuristics returns the configs of one heuristic mode (empty, with *why, when it offers none).
-std::vector<Config> heuristics(const OpGraph& og, const Model& model, cudnnBackendHeurMode_t mode, const char* source, std::string* why)
+std::vector<Config> heuristics(const OpGraph& og, const Model& model, cudnnBackendHeurMode_t mode, const char* source,
+                               std::string* why)
 {
     std::vector<Config> out;
     try
@@ -114,7 +115,8 @@ std::vector<Config> heuristics(const OpGraph& og, const Model& model, cudnnBacke
         heur.set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode, "engine heuristic");
         heur.finalize("engine heuristic");
         int64_t count = 0;
-        cudnnStatus_t s = api().GetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr);
+        cudnnStatus_t s =
+            api().GetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr);
         if(s != 0)
             throw Unsupported(statusText("engine heuristic results (count)", s));
         std::vector<DescPtr> cfgs;
@@ -125,7 +127,8 @@ std::vector<Config> heuristics(const OpGraph& og, const Model& model, cudnnBacke
             raws.push_back(cfgs.back()->get());
         }
         int64_t got = 0;
-        s = api().GetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &got, raws.data());
+        s = api().GetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &got,
+                               raws.data());
         if(s != 0)
             throw Unsupported(statusText("engine heuristic results", s));
         for(int64_t i = 0; i < std::min(got, count); ++i)

@@ -304,15 +304,16 @@ void expandSdpa(Model& m)
         }
         const fbs::SdpaAttributes& a = *op.sdpa;
         refuse(a.dropout_probability().has_value() && a.dropout_probability().value() > 0, "dropout");
-        refuse(a.dropout_mask_tensor_uid().has_value() || a.dropout_scale_tensor_uid().has_value() || a.seed_tensor_uid().has_value()
-                   || a.rng_dump_tensor_uid().has_value(),
+        refuse(a.dropout_mask_tensor_uid().has_value() || a.dropout_scale_tensor_uid().has_value()
+                   || a.seed_tensor_uid().has_value() || a.rng_dump_tensor_uid().has_value(),
                "dropout");
         refuse(a.page_table_k_tensor_uid().has_value() || a.page_table_v_tensor_uid().has_value(), "a paged KV cache");
         refuse(a.block_mask_tensor_uid().has_value(), "a block mask");
         refuse(a.sink_token_tensor_uid().has_value(), "sink tokens");
         refuse(a.alibi_mask(), "an ALiBi mask");
-        refuse(a.descale_q_tensor_uid().has_value() || a.descale_k_tensor_uid().has_value() || a.descale_v_tensor_uid().has_value()
-                   || a.descale_s_tensor_uid().has_value() || a.scale_s_tensor_uid().has_value() || a.scale_o_tensor_uid().has_value()
+        refuse(a.descale_q_tensor_uid().has_value() || a.descale_k_tensor_uid().has_value()
+                   || a.descale_v_tensor_uid().has_value() || a.descale_s_tensor_uid().has_value()
+                   || a.scale_s_tensor_uid().has_value() || a.scale_o_tensor_uid().has_value()
                    || a.amax_s_tensor_uid().has_value() || a.amax_o_tensor_uid().has_value(),
                "fp8 scaling");
         refuse(a.max_tensor_uid().has_value() || a.sum_exp_tensor_uid().has_value(), "max / sum_exp outputs");
@@ -514,7 +515,8 @@ void expandSdpa(Model& m)
         for(const TensorSpec* t : ts)
         {
             const bool both1 = t->dims[d] == 1 && t->dims[d + 1] == 1;
-            const bool packed = t->dims[d] == full[d] && t->dims[d + 1] == full[d + 1] && t->strides[d] == t->strides[d + 1] * t->dims[d + 1];
+            const bool packed =
+                t->dims[d] == full[d] && t->dims[d + 1] == full[d + 1] && t->strides[d] == t->strides[d + 1] * t->dims[d + 1];
             if(!both1 && !packed)
                 return false;
         }
@@ -579,7 +581,8 @@ Model readModel(const fbs::Graph& graph)
 
     cudnnDataType_t graphCompute = CUDNN_DATA_FLOAT;
     if(graph.compute_data_type() != fbs::DataType::UNSET && !mapType(graph.compute_data_type(), &graphCompute))
-        throw Unsupported("graph compute type " + std::string(fbs::EnumNameDataType(graph.compute_data_type())) + " is not supported");
+        throw Unsupported("graph compute type " + std::string(fbs::EnumNameDataType(graph.compute_data_type()))
+                          + " is not supported");
 
     // Nodes first (they decide the minimum rank).
     int minRank = 3;
@@ -591,7 +594,8 @@ Model readModel(const fbs::Graph& graph)
         OpSpec op;
         op.compute = graphCompute;
         if(n->compute_data_type() != fbs::DataType::UNSET && !mapType(n->compute_data_type(), &op.compute))
-            throw Unsupported("node compute type " + std::string(fbs::EnumNameDataType(n->compute_data_type())) + " is not supported");
+            throw Unsupported("node compute type " + std::string(fbs::EnumNameDataType(n->compute_data_type()))
+                              + " is not supported");
         op.reluLower = op.reluUpper = op.reluSlope = op.swishBeta = op.eluAlpha = op.softplusBeta =
             std::numeric_limits<float>::quiet_NaN();
         auto convCommon = [&](const auto* a) {
@@ -603,7 +607,8 @@ Model readModel(const fbs::Graph& graph)
             op.mode = a->conv_mode() == fbs::ConvMode::CONVOLUTION ? CUDNN_CONVOLUTION : CUDNN_CROSS_CORRELATION;
             const size_t sp = op.stride.size();
             if(sp < 2 || sp > 3 || op.prePad.size() != sp || op.postPad.size() != sp || op.dilation.size() != sp)
-                throw Unsupported("convolution with " + std::to_string(sp) + " spatial dims (cuDNN needs 2 or 3, with matching padding/dilation)");
+                throw Unsupported("convolution with " + std::to_string(sp)
+                                  + " spatial dims (cuDNN needs 2 or 3, with matching padding/dilation)");
             minRank = std::max(minRank, static_cast<int>(sp) + 2);
             hasConv = true;
         };
@@ -651,7 +656,8 @@ Model readModel(const fbs::Graph& graph)
             requireKnown(a->operation(), fbs::PointwiseMode::MAX, "pointwise mode");
             op.mode = pointwiseMode(a->operation());
             if(op.mode < 0)
-                throw Unsupported("pointwise mode " + std::string(fbs::EnumNamePointwiseMode(a->operation())) + " has no cuDNN equivalent");
+                throw Unsupported("pointwise mode " + std::string(fbs::EnumNamePointwiseMode(a->operation()))
+                                  + " has no cuDNN equivalent");
             const int arity = arityOf(op.mode);
             op.t[0] = a->in_0_tensor_uid();
             op.t[1] = a->in_1_tensor_uid().has_value() ? a->in_1_tensor_uid().value() : -1;
@@ -696,7 +702,11 @@ Model readModel(const fbs::Graph& graph)
             const auto* a = n->attributes_as_LayernormAttributes();
             op.kind = OpKind::NormFwd;
             op.mode = CUDNN_LAYER_NORM;
-            op.t = {a->x_tensor_uid(), a->scale_tensor_uid(), a->bias_tensor_uid(), a->epsilon_tensor_uid(), a->y_tensor_uid(),
+            op.t = {a->x_tensor_uid(),
+                    a->scale_tensor_uid(),
+                    a->bias_tensor_uid(),
+                    a->epsilon_tensor_uid(),
+                    a->y_tensor_uid(),
                     a->mean_tensor_uid().has_value() ? a->mean_tensor_uid().value() : -1,
                     a->inv_variance_tensor_uid().has_value() ? a->inv_variance_tensor_uid().value() : -1};
             requireKnown(a->forward_phase(), fbs::NormFwdPhase::MAX, "forward_phase");
@@ -713,8 +723,12 @@ Model readModel(const fbs::Graph& graph)
             const auto* a = n->attributes_as_RMSNormAttributes();
             op.kind = OpKind::NormFwd;
             op.mode = CUDNN_RMS_NORM;
-            op.t = {a->x_tensor_uid(), a->scale_tensor_uid(), a->bias_tensor_uid().has_value() ? a->bias_tensor_uid().value() : -1,
-                    a->epsilon_tensor_uid(), a->y_tensor_uid(), -1,
+            op.t = {a->x_tensor_uid(),
+                    a->scale_tensor_uid(),
+                    a->bias_tensor_uid().has_value() ? a->bias_tensor_uid().value() : -1,
+                    a->epsilon_tensor_uid(),
+                    a->y_tensor_uid(),
+                    -1,
                     a->inv_rms_tensor_uid().has_value() ? a->inv_rms_tensor_uid().value() : -1};
             requireKnown(a->forward_phase(), fbs::NormFwdPhase::MAX, "forward_phase");
             const bool training = a->forward_phase() == fbs::NormFwdPhase::TRAINING
@@ -734,10 +748,16 @@ Model readModel(const fbs::Graph& graph)
             op.mode = CUDNN_BATCH_NORM;
             op.phase = CUDNN_NORM_FWD_TRAINING;
             auto opt = [](const flatbuffers::Optional<int64_t>& o) { return o.has_value() ? o.value() : int64_t{-1}; };
-            op.t = {a->x_tensor_uid(), a->scale_tensor_uid(), a->bias_tensor_uid(), a->epsilon_tensor_uid(), a->y_tensor_uid(),
-                    opt(a->mean_tensor_uid()), opt(a->inv_variance_tensor_uid())};
-            op.extra = {opt(a->momentum_tensor_uid()), opt(a->prev_running_mean_tensor_uid()), opt(a->prev_running_variance_tensor_uid()),
-                        opt(a->next_running_mean_tensor_uid()), opt(a->next_running_variance_tensor_uid())};
+            op.t = {a->x_tensor_uid(),
+                    a->scale_tensor_uid(),
+                    a->bias_tensor_uid(),
+                    a->epsilon_tensor_uid(),
+                    a->y_tensor_uid(),
+                    opt(a->mean_tensor_uid()),
+                    opt(a->inv_variance_tensor_uid())};
+            op.extra = {opt(a->momentum_tensor_uid()), opt(a->prev_running_mean_tensor_uid()),
+                        opt(a->prev_running_variance_tensor_uid()), opt(a->next_running_mean_tensor_uid()),
+                        opt(a->next_running_variance_tensor_uid())};
             if(op.t[5] < 0 || op.t[6] < 0)
                 throw Unsupported("batchnorm training without mean / inv_variance outputs is not translated");
             m.summary += "batchnorm";
@@ -754,8 +774,13 @@ Model readModel(const fbs::Graph& graph)
                 if(a->peer_stats_tensor_uid() != nullptr && a->peer_stats_tensor_uid()->size() > 0)
                     throw Unsupported("batchnorm backward with peer statistics is not translated");
                 op.mode = CUDNN_BATCH_NORM;
-                op.t = {a->x_tensor_uid(), a->dy_tensor_uid(), a->scale_tensor_uid(), opt(a->mean_tensor_uid()),
-                        opt(a->inv_variance_tensor_uid()), -1, a->dx_tensor_uid()};
+                op.t = {a->x_tensor_uid(),
+                        a->dy_tensor_uid(),
+                        a->scale_tensor_uid(),
+                        opt(a->mean_tensor_uid()),
+                        opt(a->inv_variance_tensor_uid()),
+                        -1,
+                        a->dx_tensor_uid()};
                 op.extra[0] = a->dscale_tensor_uid();
                 op.extra[1] = a->dbias_tensor_uid();
                 m.summary += "batchnorm_backward";
@@ -763,8 +788,13 @@ Model readModel(const fbs::Graph& graph)
             else if(const auto* a = n->attributes_as_LayernormBackwardAttributes())
             {
                 op.mode = CUDNN_LAYER_NORM;
-                op.t = {a->x_tensor_uid(), a->dy_tensor_uid(), a->scale_tensor_uid(), opt(a->mean_tensor_uid()),
-                        opt(a->inv_variance_tensor_uid()), opt(a->epsilon_tensor_uid()), a->dx_tensor_uid()};
+                op.t = {a->x_tensor_uid(),
+                        a->dy_tensor_uid(),
+                        a->scale_tensor_uid(),
+                        opt(a->mean_tensor_uid()),
+                        opt(a->inv_variance_tensor_uid()),
+                        opt(a->epsilon_tensor_uid()),
+                        a->dx_tensor_uid()};
                 op.extra[0] = a->dscale_tensor_uid();
                 op.extra[1] = a->dbias_tensor_uid();
                 m.summary += "layernorm_backward";
@@ -773,7 +803,8 @@ Model readModel(const fbs::Graph& graph)
             {
                 const auto* r = n->attributes_as_RMSNormBackwardAttributes();
                 op.mode = CUDNN_RMS_NORM;
-                op.t = {r->x_tensor_uid(), r->dy_tensor_uid(), r->scale_tensor_uid(), -1, r->inv_rms_tensor_uid(), -1, r->dx_tensor_uid()};
+                op.t = {r->x_tensor_uid(), r->dy_tensor_uid(), r->scale_tensor_uid(), -1, r->inv_rms_tensor_uid(), -1,
+                        r->dx_tensor_uid()};
                 op.extra[0] = r->dscale_tensor_uid();
                 op.extra[1] = opt(r->dbias_tensor_uid());
                 m.summary += "rmsnorm_backward";
@@ -797,7 +828,8 @@ Model readModel(const fbs::Graph& graph)
             requireKnown(op.sdpa->implementation(), fbs::AttentionImplementation::MAX, "sdpa implementation");
             requireKnown(op.sdpa->mma_core_mode(), fbs::DataType::MAX, "sdpa mma_core_mode");
             if(op.sdpa->implementation() == fbs::AttentionImplementation::UNIFIED)
-                throw Unsupported("sdpa implementation UNIFIED is not offered: this engine lowers SDPA to cuDNN's composite pattern");
+                throw Unsupported(
+                    "sdpa implementation UNIFIED is not offered: this engine lowers SDPA to cuDNN's composite pattern");
             if(op.sdpa->mma_core_mode() != fbs::DataType::UNSET && op.sdpa->mma_core_mode() != fbs::DataType::HALF
                && op.sdpa->mma_core_mode() != fbs::DataType::BFLOAT16)
                 throw Unsupported(std::string("sdpa mma_core_mode ") + fbs::EnumNameDataType(op.sdpa->mma_core_mode())
@@ -998,8 +1030,10 @@ std::shared_ptr<OpGraph> buildOpGraph(const Model& m, cudnnHandle_t handle)
         const std::string what = "tensor uid " + std::to_string(uid);
         cudnnDataType_t dt = s->dtype;
         d->set(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &dt, what.c_str());
-        d->set(CUDNN_ATTR_TENSOR_DIMENSIONS, CUDNN_TYPE_INT64, static_cast<int64_t>(s->dims.size()), s->dims.data(), what.c_str());
-        d->set(CUDNN_ATTR_TENSOR_STRIDES, CUDNN_TYPE_INT64, static_cast<int64_t>(s->strides.size()), s->strides.data(), what.c_str());
+        d->set(CUDNN_ATTR_TENSOR_DIMENSIONS, CUDNN_TYPE_INT64, static_cast<int64_t>(s->dims.size()), s->dims.data(),
+               what.c_str());
+        d->set(CUDNN_ATTR_TENSOR_STRIDES, CUDNN_TYPE_INT64, static_cast<int64_t>(s->strides.size()), s->strides.data(),
+               what.c_str());
         d->setInt(CUDNN_ATTR_TENSOR_UNIQUE_ID, uid, what.c_str());
         d->setInt(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, s->alignment > 0 ? s->alignment : 16, what.c_str());
         const bool v = s->isVirtual, bv = s->byValue;

@@ -86,7 +86,8 @@ struct OpSpec
     std::vector<int64_t> prePad, postPad, stride, dilation;
     // pointwise scalars (NaN = unset)
     static constexpr float kUnset = std::numeric_limits<float>::quiet_NaN();
-    float reluLower = kUnset, reluUpper = kUnset, reluSlope = kUnset, swishBeta = kUnset, eluAlpha = kUnset, softplusBeta = kUnset;
+    float reluLower = kUnset, reluUpper = kUnset, reluSlope = kUnset, swishBeta = kUnset, eluAlpha = kUnset,
+          softplusBeta = kUnset;
     int64_t axis = -1;
     // norm fwd (batchnorm training): momentum, prev running mean/var, next running mean/var;
     // norm bwd: dscale, dbias in extra[0], extra[1]

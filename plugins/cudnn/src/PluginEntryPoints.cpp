@@ -44,7 +44,6 @@ constexpr const char* kKnobKnobs = "cudnn.knobs";
 hipdnn_plugin_sdk::PluginLog logAt{"hipdnngo_cudnn"};
 std::once_flag gUnavailableLogged;
 
-
 template <typename Body>
 hipdnnPluginStatus_t entry(Body&& body) noexcept
 {
@@ -93,7 +92,6 @@ cudaStream_t streamOf(HipdnnEnginePluginHandle* h)
     std::lock_guard<std::mutex> lock(h->m);
     return h->stream;
 }
-
 
 // graphEntry verifies and translates the graph buffer (cached by content and device).
 std::shared_ptr<GraphEntry> graphEntry(HipdnnEnginePluginHandle* h, const hipdnnPluginConstData_t* op_graph)
@@ -208,11 +206,11 @@ void execute(HipdnnEnginePluginHandle* h, Context& ctx, void* workspace, const h
         handle = h->cached;
     }
     if(ctx.plan->workspace > 0 && workspace == nullptr)
-        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "workspace is NULL but the plan needs " + std::to_string(ctx.plan->workspace) + " bytes");
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+             "workspace is NULL but the plan needs " + std::to_string(ctx.plan->workspace) + " bytes");
 
     std::unique_lock<std::mutex> lock(ctx.packMutex, std::try_to_lock);
-    bool same = lock.owns_lock() && ctx.pack && ctx.packWorkspace == workspace
-                && ctx.packUids.size() == n + ctx.constUids.size();
+    bool same = lock.owns_lock() && ctx.pack && ctx.packWorkspace == workspace && ctx.packUids.size() == n + ctx.constUids.size();
     for(uint32_t i = 0; same && i < n; ++i)
         same = ctx.packUids[i] == buffers[i].uid && ctx.packPtrs[i] == buffers[i].ptr;
     cudnnBackendDescriptor_t pack;
@@ -428,7 +426,8 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetEngineDetails(hip
                    .range(-1, std::max<int64_t>(n - 1, -1)));
         b.knob(KnobSpec::integer(kKnobEngine, "a cuDNN engine global index (overrides cudnn.config); -1: unset", -1)
                    .range(int64_t{-1}, int64_t{1} << 20));
-        b.knob(KnobSpec::string(kKnobKnobs, "cuDNN knob choices for cudnn.engine, as TYPE=VALUE,... (cudnnBackendKnobType_t)", ""));
+        b.knob(
+            KnobSpec::string(kKnobKnobs, "cuDNN knob choices for cudnn.engine, as TYPE=VALUE,... (cudnnBackendKnobType_t)", ""));
         b.note(HIPDNN_BEHAVIOR_NOTE_EXTERNAL_LIBRARY_DEPENDENCY);
         try
         {
@@ -479,8 +478,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSize(hip
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_ext(hipdnnEnginePluginHandle_t handle,
                                                                                     const hipdnnPluginConstData_t* engine_config,
                                                                                     const hipdnnPluginConstData_t* op_graph,
-                                                                                    int32_t* notes,
-                                                                                    uint32_t max_notes,
+                                                                                    int32_t* notes, uint32_t max_notes,
                                                                                     uint32_t* num_notes)
 {
     return entry([&] {
@@ -503,10 +501,9 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_
     });
 }
 
-HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionContext(hipdnnEnginePluginHandle_t handle,
-                                                                                   const hipdnnPluginConstData_t* engine_config,
-                                                                                   const hipdnnPluginConstData_t* op_graph,
-                                                                                   hipdnnEnginePluginExecutionContext_t* execution_context)
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionContext(
+    hipdnnEnginePluginHandle_t handle, const hipdnnPluginConstData_t* engine_config, const hipdnnPluginConstData_t* op_graph,
+    hipdnnEnginePluginExecutionContext_t* execution_context)
 {
     return entry([&] {
         requireNotNull(handle, "handle");
@@ -532,8 +529,8 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionConte
     });
 }
 
-HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroyExecutionContext(hipdnnEnginePluginHandle_t handle,
-                                                                                    hipdnnEnginePluginExecutionContext_t execution_context)
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroyExecutionContext(
+    hipdnnEnginePluginHandle_t handle, hipdnnEnginePluginExecutionContext_t execution_context)
 {
     return entry([&] {
         requireNotNull(handle, "handle");

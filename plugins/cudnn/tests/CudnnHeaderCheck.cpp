@@ -18,7 +18,6 @@ namespace ours = hipdnngo::cudnn;
 
 #define SAME_VALUE(name) static_assert(static_cast<long long>(ours::name) == static_cast<long long>(::name), #name)
 
-
 SAME_VALUE(CUDNN_STATUS_SUCCESS);
 SAME_VALUE(CUDNN_STATUS_NOT_SUPPORTED);
 SAME_VALUE(CUDNN_DATA_FLOAT);
@@ -280,7 +279,11 @@ static_assert(sizeof(ours::cudnnBackendAttributeName_t) == sizeof(::cudnnBackend
 template <typename T>
 constexpr int kindOf()
 {
-    return std::is_pointer<T>::value ? 1 : (std::is_integral<T>::value || std::is_enum<T>::value) ? 2 : std::is_floating_point<T>::value ? 3 : std::is_void<T>::value ? 4 : 0;
+    return std::is_pointer<T>::value                                ? 1
+           : (std::is_integral<T>::value || std::is_enum<T>::value) ? 2
+           : std::is_floating_point<T>::value                       ? 3
+           : std::is_void<T>::value                                 ? 4
+                                                                    : 0;
 }
 template <typename A, typename B>
 constexpr bool alike()

@@ -12,14 +12,14 @@ using namespace hipdnngo::cudnn;
 namespace
 {
 int gFailures = 0;
-#define CHECK(cond)                                                        \
-    do                                                                     \
-    {                                                                      \
-        if(!(cond))                                                        \
-        {                                                                  \
+#define CHECK(cond)                                                              \
+    do                                                                           \
+    {                                                                            \
+        if(!(cond))                                                              \
+        {                                                                        \
             std::fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            ++gFailures;                                                   \
-        }                                                                  \
+            ++gFailures;                                                         \
+        }                                                                        \
     } while(0)
 
 struct GB
@@ -37,7 +37,8 @@ struct GB
     }
     const fbs::Graph* finish()
     {
-        fbb.Finish(fbs::CreateGraphDirect(fbb, "g", fbs::DataType::FLOAT, fbs::DataType::FLOAT, fbs::DataType::FLOAT, &tensors, &nodes));
+        fbb.Finish(
+            fbs::CreateGraphDirect(fbb, "g", fbs::DataType::FLOAT, fbs::DataType::FLOAT, fbs::DataType::FLOAT, &tensors, &nodes));
         return fbs::GetGraph(fbb.GetBufferPointer());
     }
 };
@@ -45,9 +46,9 @@ struct GB
 void pointwise(GB& g, fbs::PointwiseMode m, int64_t in0, int64_t in1, int64_t out)
 {
     g.node(fbs::NodeAttributes::PointwiseAttributes,
-           fbs::CreatePointwiseAttributes(g.fbb, m, flatbuffers::nullopt, flatbuffers::nullopt, flatbuffers::nullopt,
-                                          flatbuffers::nullopt, in0, in1 >= 0 ? flatbuffers::Optional<int64_t>(in1) : flatbuffers::nullopt,
-                                          flatbuffers::nullopt, out)
+           fbs::CreatePointwiseAttributes(
+               g.fbb, m, flatbuffers::nullopt, flatbuffers::nullopt, flatbuffers::nullopt, flatbuffers::nullopt, in0,
+               in1 >= 0 ? flatbuffers::Optional<int64_t>(in1) : flatbuffers::nullopt, flatbuffers::nullopt, out)
                .Union());
 }
 
@@ -95,7 +96,8 @@ int main()
         g.tensor(6, fbs::DataType::HALF, {2, 16, 4, 4}, {256, 1, 64, 16});
         const std::vector<int64_t> pad{1, 1}, one{1, 1};
         g.node(fbs::NodeAttributes::ConvolutionFwdAttributes,
-               fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &pad, &pad, &one, &one, fbs::ConvMode::CROSS_CORRELATION).Union());
+               fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &pad, &pad, &one, &one, fbs::ConvMode::CROSS_CORRELATION)
+                   .Union());
         pointwise(g, fbs::PointwiseMode::ADD, 3, 4, 5);
         pointwise(g, fbs::PointwiseMode::RELU_FWD, 5, -1, 6);
         const Model m = readModel(*g.finish());
@@ -136,11 +138,12 @@ int main()
     { // SDPA causal with stats: the fused-attention op pattern, K transposed in place
         GB g;
         g.tensor(5, fbs::DataType::FLOAT, {2, 4, 32, 1}, {128, 32, 1, 1});
-        const fbs::Graph* graph = sdpaGraph(g, fbs::DataType::HALF, {2, 4, 32, 16}, {2048, 512, 16, 1}, [](fbs::SdpaAttributesBuilder& b) {
-            b.add_stats_tensor_uid(5);
-            b.add_causal_mask(true);
-            b.add_attn_scale_value(0.25f);
-        });
+        const fbs::Graph* graph =
+            sdpaGraph(g, fbs::DataType::HALF, {2, 4, 32, 16}, {2048, 512, 16, 1}, [](fbs::SdpaAttributesBuilder& b) {
+                b.add_stats_tensor_uid(5);
+                b.add_causal_mask(true);
+                b.add_attn_scale_value(0.25f);
+            });
         const Model m = readModel(*graph);
         CHECK(m.find(2)->dims == std::vector<int64_t>({2, 4, 16, 32}));
         CHECK(m.find(2)->strides == std::vector<int64_t>({2048, 512, 1, 16}));
@@ -166,9 +169,10 @@ int main()
         CHECK(m.ops[11].t[3] == 5); // stats = max + log(sum)
     }
     { // SDPA without a stats output still computes them, into a virtual fp32 tensor: cuDNN
-      // recognises fused attention only with the max + log(sum) pair in the graph
+        // recognises fused attention only with the max + log(sum) pair in the graph
         GB g;
-        const Model m = readModel(*sdpaGraph(g, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1}, [](fbs::SdpaAttributesBuilder&) {}));
+        const Model m = readModel(
+            *sdpaGraph(g, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1}, [](fbs::SdpaAttributesBuilder&) {}));
         const OpSpec* add = nullptr;
         for(size_t i = 1; i < m.ops.size(); ++i)
             if(m.ops[i - 1].mode == CUDNN_POINTWISE_LOG && m.ops[i].mode == CUDNN_POINTWISE_ADD)
@@ -195,20 +199,22 @@ int main()
                                 "stats must be fp32"));
     }
     { // values beyond this build's schema (a newer writer's, kept by the host) are declined, never
-      // mapped to a default: conv_mode 7, an SDPA diagonal_alignment 5
+        // mapped to a default: conv_mode 7, an SDPA diagonal_alignment 5
         GB g;
         g.tensor(1, fbs::DataType::HALF, {2, 8, 4, 4}, {128, 1, 32, 8});
         g.tensor(2, fbs::DataType::HALF, {16, 8, 3, 3}, {72, 1, 24, 8});
         g.tensor(3, fbs::DataType::HALF, {2, 16, 4, 4}, {256, 1, 64, 16});
         const std::vector<int64_t> pad{1, 1}, one{1, 1};
         g.node(fbs::NodeAttributes::ConvolutionFwdAttributes,
-               fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &pad, &pad, &one, &one, static_cast<fbs::ConvMode>(7)).Union());
+               fbs::CreateConvolutionFwdAttributesDirect(g.fbb, 1, 2, 3, &pad, &pad, &one, &one, static_cast<fbs::ConvMode>(7))
+                   .Union());
         CHECK(throwsUnsupported(g.finish(), "conv_mode value 7 is not known"));
 
         GB h;
-        CHECK(throwsUnsupported(sdpaGraph(h, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1},
-                                          [](fbs::SdpaAttributesBuilder& b) { b.add_diagonal_alignment(static_cast<fbs::DiagonalAlignment>(5)); }),
-                                "sdpa diagonal_alignment value 5 is not known"));
+        CHECK(throwsUnsupported(
+            sdpaGraph(h, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1},
+                      [](fbs::SdpaAttributesBuilder& b) { b.add_diagonal_alignment(static_cast<fbs::DiagonalAlignment>(5)); }),
+            "sdpa diagonal_alignment value 5 is not known"));
     }
     { // declines name the reason
         GB g;

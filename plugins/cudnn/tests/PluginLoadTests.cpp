@@ -20,14 +20,14 @@ namespace
 int gFailures = 0;
 std::vector<std::string> gLog;
 
-#define CHECK(cond, what)                                                                \
-    do                                                                                   \
-    {                                                                                    \
-        if(!(cond))                                                                      \
-        {                                                                                \
+#define CHECK(cond, what)                                                                   \
+    do                                                                                      \
+    {                                                                                       \
+        if(!(cond))                                                                         \
+        {                                                                                   \
             std::fprintf(stderr, "FAIL %s:%d: %s (%s)\n", __FILE__, __LINE__, what, #cond); \
-            ++gFailures;                                                                 \
-        }                                                                                \
+            ++gFailures;                                                                    \
+        }                                                                                   \
     } while(0)
 
 void logSink(hipdnnSeverity_t, const char* msg) { gLog.emplace_back(msg); }
@@ -56,7 +56,8 @@ std::vector<uint8_t> reluGraph()
                                                 flatbuffers::nullopt, 2);
     std::vector<flatbuffers::Offset<fbs::Node>> nodes{
         fbs::CreateNodeDirect(fbb, "relu", fbs::DataType::FLOAT, fbs::NodeAttributes::PointwiseAttributes, attrs.Union())};
-    fbb.Finish(fbs::CreateGraphDirect(fbb, "g", fbs::DataType::FLOAT, fbs::DataType::FLOAT, fbs::DataType::FLOAT, &tensors, &nodes));
+    fbb.Finish(
+        fbs::CreateGraphDirect(fbb, "g", fbs::DataType::FLOAT, fbs::DataType::FLOAT, fbs::DataType::FLOAT, &tensors, &nodes));
     return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
 }
 } // namespace
@@ -80,8 +81,9 @@ int main()
     auto name = sym<hipdnnPluginStatus_t (*)(int64_t, const char**)>(lib, "hipdnnEnginePluginGetEngineName");
     auto create = sym<hipdnnPluginStatus_t (*)(hipdnnEnginePluginHandle_t*)>(lib, "hipdnnEnginePluginCreate");
     auto destroy = sym<hipdnnPluginStatus_t (*)(hipdnnEnginePluginHandle_t)>(lib, "hipdnnEnginePluginDestroy");
-    auto applicable = sym<hipdnnPluginStatus_t (*)(hipdnnEnginePluginHandle_t, const hipdnnPluginConstData_t*, int64_t*, uint32_t,
-                                                   uint32_t*)>(lib, "hipdnnEnginePluginGetApplicableEngineIds");
+    auto applicable =
+        sym<hipdnnPluginStatus_t (*)(hipdnnEnginePluginHandle_t, const hipdnnPluginConstData_t*, int64_t*, uint32_t, uint32_t*)>(
+            lib, "hipdnnEnginePluginGetApplicableEngineIds");
     auto details = sym<hipdnnPluginStatus_t (*)(hipdnnEnginePluginHandle_t, int64_t, const hipdnnPluginConstData_t*,
                                                 hipdnnPluginConstData_t*)>(lib, "hipdnnEnginePluginGetEngineDetails");
     auto lastError = sym<void (*)(const char**)>(lib, "hipdnnPluginGetLastErrorString");
@@ -113,9 +115,11 @@ int main()
     }
     int warnings = 0;
     for(const std::string& m : gLog)
-        warnings += m.find("offers nothing") != std::string::npos && m.find("cuDNN not found") != std::string::npos
-                        ? 1
-                        : (m.find("offers nothing") != std::string::npos && m.find("CUDA runtime not found") != std::string::npos ? 1 : 0);
+        warnings +=
+            m.find("offers nothing") != std::string::npos && m.find("cuDNN not found") != std::string::npos
+                ? 1
+                : (m.find("offers nothing") != std::string::npos && m.find("CUDA runtime not found") != std::string::npos ? 1
+                                                                                                                          : 0);
     CHECK(warnings == 1, "the reason is logged exactly once");
     for(const std::string& m : gLog)
         std::printf("log: %s\n", m.c_str());

@@ -28,8 +28,8 @@ bool hasKernelsFor(memory::data_type t)
         try
         {
             const memory::desc d({16}, type, memory::format_tag::a);
-            eltwise_forward::primitive_desc(
-                eltwise_forward::desc(prop_kind::forward_inference, algorithm::eltwise_relu, d, 0.f), cpuEngine());
+            eltwise_forward::primitive_desc(eltwise_forward::desc(prop_kind::forward_inference, algorithm::eltwise_relu, d, 0.f),
+                                            cpuEngine());
             return true;
         }
         catch(const dnnl::error&)
@@ -67,15 +67,14 @@ void finish(Built& b, const Pd& pd, bool build)
 
 } // namespace
 
-Built convForward(const md& src, const md& weights, const md* bias, const md& dst, const ConvGeometry& g,
-                  primitive_attr attr, bool build)
+Built convForward(const md& src, const md& weights, const md* bias, const md& dst, const ConvGeometry& g, primitive_attr attr,
+                  bool build)
 {
-    const convolution_forward::desc d = bias ? convolution_forward::desc(prop_kind::forward_inference,
-                                                                          algorithm::convolution_direct, src, weights,
-                                                                          *bias, dst, g.strides, g.dilates, g.padL, g.padR)
-                                             : convolution_forward::desc(prop_kind::forward_inference,
-                                                                          algorithm::convolution_direct, src, weights,
-                                                                          dst, g.strides, g.dilates, g.padL, g.padR);
+    const convolution_forward::desc d =
+        bias ? convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct, src, weights, *bias, dst,
+                                         g.strides, g.dilates, g.padL, g.padR)
+             : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct, src, weights, dst,
+                                         g.strides, g.dilates, g.padL, g.padR);
     const convolution_forward::primitive_desc pd(d, withUserScratchpad(attr), cpuEngine());
     Built b;
     b.src = pd.src_desc();
@@ -92,8 +91,8 @@ namespace
 
 convolution_forward::primitive_desc convHint(const md& src, const md& weights, const md& dst, const ConvGeometry& g)
 {
-    const convolution_forward::desc d(prop_kind::forward_training, algorithm::convolution_direct, src, weights, dst,
-                                      g.strides, g.dilates, g.padL, g.padR);
+    const convolution_forward::desc d(prop_kind::forward_training, algorithm::convolution_direct, src, weights, dst, g.strides,
+                                      g.dilates, g.padL, g.padR);
     return convolution_forward::primitive_desc(d, cpuEngine());
 }
 
@@ -102,8 +101,8 @@ convolution_forward::primitive_desc convHint(const md& src, const md& weights, c
 Built convBackwardData(const md& diffSrc, const md& weights, const md& diffDst, const ConvGeometry& g, bool build)
 {
     const auto hint = convHint(diffSrc, weights, diffDst, g);
-    const convolution_backward_data::desc d(algorithm::convolution_direct, diffSrc, weights, diffDst, g.strides,
-                                            g.dilates, g.padL, g.padR);
+    const convolution_backward_data::desc d(algorithm::convolution_direct, diffSrc, weights, diffDst, g.strides, g.dilates,
+                                            g.padL, g.padR);
     const convolution_backward_data::primitive_desc pd(d, withUserScratchpad({}), cpuEngine(), hint);
     Built b;
     b.diffSrc = pd.diff_src_desc();
@@ -116,8 +115,8 @@ Built convBackwardData(const md& diffSrc, const md& weights, const md& diffDst, 
 Built convBackwardWeights(const md& src, const md& diffWeights, const md& diffDst, const ConvGeometry& g, bool build)
 {
     const auto hint = convHint(src, diffWeights, diffDst, g);
-    const convolution_backward_weights::desc d(algorithm::convolution_direct, src, diffWeights, diffDst, g.strides,
-                                               g.dilates, g.padL, g.padR);
+    const convolution_backward_weights::desc d(algorithm::convolution_direct, src, diffWeights, diffDst, g.strides, g.dilates,
+                                               g.padL, g.padR);
     const convolution_backward_weights::primitive_desc pd(d, withUserScratchpad({}), cpuEngine(), hint);
     Built b;
     b.src = pd.src_desc();
@@ -152,8 +151,8 @@ Built eltwiseForward(algorithm alg, float alpha, float beta, const md& data, pri
 
 Built eltwiseBackward(algorithm alg, float alpha, float beta, const md& data, const md& diff, bool build)
 {
-    const eltwise_forward::primitive_desc hint(
-        eltwise_forward::desc(prop_kind::forward_training, alg, data, alpha, beta), cpuEngine());
+    const eltwise_forward::primitive_desc hint(eltwise_forward::desc(prop_kind::forward_training, alg, data, alpha, beta),
+                                               cpuEngine());
     const eltwise_backward::desc d(alg, diff, data, alpha, beta);
     const eltwise_backward::primitive_desc pd(d, withUserScratchpad({}), cpuEngine(), hint);
     Built b;
@@ -190,9 +189,9 @@ Built reorder(const md& from, const md& to, bool build)
 
 Built batchnormInference(const md& data, float epsilon, bool build)
 {
-    const batch_normalization_forward::desc d(
-        prop_kind::forward_inference, data, epsilon,
-        normalization_flags::use_global_stats | normalization_flags::use_scale | normalization_flags::use_shift);
+    const batch_normalization_forward::desc d(prop_kind::forward_inference, data, epsilon,
+                                              normalization_flags::use_global_stats | normalization_flags::use_scale
+                                                  | normalization_flags::use_shift);
     const batch_normalization_forward::primitive_desc pd(d, withUserScratchpad({}), cpuEngine());
     Built b;
     b.src = pd.src_desc();
@@ -238,9 +237,8 @@ Built batchnormBackward(const md& data, const md& diff, float epsilon, bool buil
 
 Built layernormForward(const md& data, const md& stat, float epsilon, bool training, bool build)
 {
-    const layer_normalization_forward::desc d(training ? prop_kind::forward_training : prop_kind::forward_inference,
-                                              data, stat, epsilon,
-                                              normalization_flags::use_scale | normalization_flags::use_shift);
+    const layer_normalization_forward::desc d(training ? prop_kind::forward_training : prop_kind::forward_inference, data, stat,
+                                              epsilon, normalization_flags::use_scale | normalization_flags::use_shift);
     const layer_normalization_forward::primitive_desc pd(d, withUserScratchpad({}), cpuEngine());
     Built b;
     b.src = pd.src_desc();
@@ -268,12 +266,11 @@ Built layernormBackward(const md& data, const md& diff, const md& stat, float ep
     return b;
 }
 
-Built poolingForward(algorithm alg, const md& src, const md& dst, const memory::dims& strides,
-                     const memory::dims& kernel, const memory::dims& padL, const memory::dims& padR, bool training,
-                     bool build)
+Built poolingForward(algorithm alg, const md& src, const md& dst, const memory::dims& strides, const memory::dims& kernel,
+                     const memory::dims& padL, const memory::dims& padR, bool training, bool build)
 {
-    const pooling_forward::desc d(training ? prop_kind::forward_training : prop_kind::forward_inference, alg, src, dst,
-                                  strides, kernel, padL, padR);
+    const pooling_forward::desc d(training ? prop_kind::forward_training : prop_kind::forward_inference, alg, src, dst, strides,
+                                  kernel, padL, padR);
     const pooling_forward::primitive_desc pd(d, withUserScratchpad({}), cpuEngine());
     Built b;
     b.src = pd.src_desc();
@@ -287,8 +284,7 @@ Built poolingBackward(algorithm alg, const md& diffSrc, const md& diffDst, const
                       const memory::dims& kernel, const memory::dims& padL, const memory::dims& padR, bool build)
 {
     const pooling_forward::primitive_desc hint(
-        pooling_forward::desc(prop_kind::forward_training, alg, diffSrc, diffDst, strides, kernel, padL, padR),
-        cpuEngine());
+        pooling_forward::desc(prop_kind::forward_training, alg, diffSrc, diffDst, strides, kernel, padL, padR), cpuEngine());
     const pooling_backward::desc d(alg, diffSrc, diffDst, strides, kernel, padL, padR);
     const pooling_backward::primitive_desc pd(d, withUserScratchpad({}), cpuEngine(), hint);
     Built b;
@@ -321,14 +317,8 @@ Built reduction(algorithm alg, const md& src, const md& dst, float p, bool build
     return b;
 }
 
-void appendEltwise(post_ops& ops, algorithm alg, float alpha, float beta)
-{
-    ops.append_eltwise(1.f, alg, alpha, beta);
-}
+void appendEltwise(post_ops& ops, algorithm alg, float alpha, float beta) { ops.append_eltwise(1.f, alg, alpha, beta); }
 
-void appendBinary(post_ops& ops, algorithm alg, const md& src1)
-{
-    ops.append_binary(alg, src1);
-}
+void appendBinary(post_ops& ops, algorithm alg, const md& src1) { ops.append_binary(alg, src1); }
 
 } // namespace hipdnngo::onednn::api

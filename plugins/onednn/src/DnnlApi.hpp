@@ -48,11 +48,9 @@ Built convForward(const md& src, const md& weights, const md* bias, const md& ds
 Built convBackwardData(const md& diffSrc, const md& weights, const md& diffDst, const ConvGeometry& g, bool build);
 Built convBackwardWeights(const md& src, const md& diffWeights, const md& diffDst, const ConvGeometry& g, bool build);
 Built matmul(const md& a, const md& b, const md& c, dnnl::primitive_attr attr, bool build);
-Built eltwiseForward(dnnl::algorithm alg, float alpha, float beta, const md& data, dnnl::primitive_attr attr,
-                     bool build);
+Built eltwiseForward(dnnl::algorithm alg, float alpha, float beta, const md& data, dnnl::primitive_attr attr, bool build);
 Built eltwiseBackward(dnnl::algorithm alg, float alpha, float beta, const md& data, const md& diff, bool build);
-Built binary(dnnl::algorithm alg, const md& src0, const md& src1, const md& dst, dnnl::primitive_attr attr,
-             bool build);
+Built binary(dnnl::algorithm alg, const md& src0, const md& src1, const md& dst, dnnl::primitive_attr attr, bool build);
 Built reorder(const md& from, const md& to, bool build);
 
 // Batch normalization. Inference: global stats, scale and shift. Training: computes mean and
@@ -67,8 +65,8 @@ Built layernormBackward(const md& data, const md& diff, const md& stat, float ep
 
 // Pooling. alg: pooling_max / pooling_avg_include_padding / pooling_avg_exclude_padding.
 Built poolingForward(dnnl::algorithm alg, const md& src, const md& dst, const dnnl::memory::dims& strides,
-                     const dnnl::memory::dims& kernel, const dnnl::memory::dims& padL,
-                     const dnnl::memory::dims& padR, bool training, bool build);
+                     const dnnl::memory::dims& kernel, const dnnl::memory::dims& padL, const dnnl::memory::dims& padR,
+                     bool training, bool build);
 
 // Pooling backward (diff_dst -> diff_src). Max pooling reads a workspace (Built::workspace:
 // per output, the position of the maximum within its window; see PoolIndex.hpp).

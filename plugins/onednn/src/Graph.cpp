@@ -17,10 +17,7 @@ int64_t Tensor::elements() const
     return n;
 }
 
-std::string Tensor::label() const
-{
-    return "uid " + std::to_string(uid) + (name.empty() ? "" : " ('" + name + "')");
-}
+std::string Tensor::label() const { return "uid " + std::to_string(uid) + (name.empty() ? "" : " ('" + name + "')"); }
 
 size_t dataTypeSize(fbs::DataType t)
 {

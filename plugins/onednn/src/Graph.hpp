@@ -57,8 +57,7 @@ size_t dataTypeSize(fbs::DataType t);
 
 // isDensePermutation: strides describe a dense tensor whose dims are laid out in some order
 // (size-1 dims may have any stride). order receives the dims outermost first.
-bool isDensePermutation(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
-                        std::vector<int>* order = nullptr);
+bool isDensePermutation(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides, std::vector<int>* order = nullptr);
 
 // denseStrides: row-major strides for dims laid out in `order` (outermost first).
 std::vector<int64_t> denseStrides(const std::vector<int64_t>& dims, const std::vector<int>& order);

@@ -172,10 +172,7 @@ std::optional<std::vector<int64_t>> broadcastTo(const std::vector<int64_t>& dims
 }
 
 // slowImpl: oneDNN fell back to a reference or gemm-based convolution.
-bool slowImpl(const api::Built& b)
-{
-    return b.impl.find("ref") != std::string::npos || b.impl.find("gemm") != std::string::npos;
-}
+bool slowImpl(const api::Built& b) { return b.impl.find("ref") != std::string::npos || b.impl.find("gemm") != std::string::npos; }
 
 // A post-op candidate absorbed from a following pointwise node.
 struct PostOp
@@ -184,7 +181,7 @@ struct PostOp
     EltwiseOp elt{algorithm::eltwise_relu};
     algorithm bin = algorithm::binary_add;
     int src1 = -1; // tensor index of the other operand (binary)
-    int out = -1;  // the node's output tensor index
+    int out = -1; // the node's output tensor index
     std::string name;
 };
 
@@ -217,8 +214,8 @@ private:
         if(t == nullptr)
             throw Unsupported(node + ": " + role + " tensor uid " + std::to_string(uid) + " is not in the graph");
         if(!mapType(t->dtype))
-            throw Unsupported(node + ": " + role + " tensor " + t->label() + " has data type "
-                              + fbs::EnumNameDataType(t->dtype) + ", which the oneDNN engine does not handle");
+            throw Unsupported(node + ": " + role + " tensor " + t->label() + " has data type " + fbs::EnumNameDataType(t->dtype)
+                              + ", which the oneDNN engine does not handle");
         // SDPA computes on exact f32 copies; every other node hands the type to oneDNN's kernels.
         if(!viaF32_ && !api::hasKernelsFor(*mapType(t->dtype)))
         {
@@ -436,8 +433,8 @@ private:
     }
 
     // attrFor: post-ops for chain[from, to); appends the src1 args.
-    dnnl::primitive_attr attrFor(const std::vector<PostOp>& chain, size_t from, size_t to,
-                                 const std::vector<int64_t>& dims, std::vector<Arg>* args, std::string* names)
+    dnnl::primitive_attr attrFor(const std::vector<PostOp>& chain, size_t from, size_t to, const std::vector<int64_t>& dims,
+                                 std::vector<Arg>* args, std::string* names)
     {
         dnnl::post_ops ops;
         int k = 0;
@@ -466,7 +463,8 @@ private:
     mdesc nativeMd(const Tensor& t, bool* reorder)
     {
         if(t.rank() < 3)
-            throw Unsupported("tensor " + t.label() + ": rank " + std::to_string(t.rank()) + " where [N, C, spatial...] is needed");
+            throw Unsupported("tensor " + t.label() + ": rank " + std::to_string(t.rank())
+                              + " where [N, C, spatial...] is needed");
         const std::vector<int64_t> cl = denseStrides(t.dims, channelsLastOrder(t.rank()));
         const std::vector<int64_t> cf = denseStrides(t.dims, channelsFirstOrder(t.rank()));
         *reorder = false;
@@ -502,8 +500,9 @@ private:
         for(int d = 2; d < w.rank(); ++d)
             unitFilter = unitFilter && w.dims[static_cast<size_t>(d)] == 1;
         if(a.conv_mode() == fbs::ConvMode::CONVOLUTION && !unitFilter)
-            throw Unsupported(node + ": conv_mode CONVOLUTION (flipped filter) is not supported by oneDNN, "
-                                     "only CROSS_CORRELATION");
+            throw Unsupported(node
+                              + ": conv_mode CONVOLUTION (flipped filter) is not supported by oneDNN, "
+                                "only CROSS_CORRELATION");
         if(a.conv_mode() != fbs::ConvMode::CONVOLUTION && a.conv_mode() != fbs::ConvMode::CROSS_CORRELATION)
             throw Unsupported(node + ": conv_mode is not set");
         return g;
@@ -512,8 +511,8 @@ private:
     struct ConvShape
     {
         int64_t groups = 1;
-        mdesc userW;     // the user's weights, grouped view when groups > 1
-        mdesc anyW;      // same dims, format any
+        mdesc userW; // the user's weights, grouped view when groups > 1
+        mdesc anyW; // same dims, format any
     };
 
     ConvShape convShape(const Tensor& x, const Tensor& w, const Tensor& y, const std::string& node)
@@ -523,8 +522,7 @@ private:
             throw Unsupported(node + ": convolution tensors must all have rank 3 to 5 (1-D to 3-D)");
         const int64_t C = x.dims[1], K = w.dims[0], Cg = w.dims[1];
         if(Cg < 1 || C % Cg != 0)
-            throw Unsupported(node + ": x channels " + std::to_string(C) + " not a multiple of w channels "
-                              + std::to_string(Cg));
+            throw Unsupported(node + ": x channels " + std::to_string(C) + " not a multiple of w channels " + std::to_string(Cg));
         ConvShape s;
         s.groups = C / Cg;
         if(K % s.groups != 0 || y.dims[1] != K || y.dims[0] != x.dims[0])
@@ -569,8 +567,8 @@ private:
             {
                 const Tensor& dst = k == 0 ? y : p_.tensors_.at(chain[k - 1].out);
                 bool dReorder = false;
-                const mdesc dMd = blocked ? mdesc(dst.dims, *mapType(dst.dtype), dnnl::memory::format_tag::any)
-                                          : nativeMd(dst, &dReorder);
+                const mdesc dMd =
+                    blocked ? mdesc(dst.dims, *mapType(dst.dtype), dnnl::memory::format_tag::any) : nativeMd(dst, &dReorder);
                 // A per-output-channel ADD right after the convolution becomes its bias.
                 std::optional<mdesc> biasMd;
                 if(k >= 1 && chain[0].binary && chain[0].bin == algorithm::binary_add)
@@ -830,8 +828,10 @@ private:
             {
                 throw Unsupported(name + ": oneDNN has no eltwise backward for " + mode + " (" + err.what() + ")");
             }
-            addStep(b, {Arg{DNNL_ARG_SRC, xMd, input(x, name)}, Arg{DNNL_ARG_DIFF_DST, dyMd, input(in0, name)},
-                        Arg{DNNL_ARG_DIFF_SRC, dxMd, output(out, name)}}, mode);
+            addStep(b,
+                    {Arg{DNNL_ARG_SRC, xMd, input(x, name)}, Arg{DNNL_ARG_DIFF_DST, dyMd, input(in0, name)},
+                     Arg{DNNL_ARG_DIFF_SRC, dxMd, output(out, name)}},
+                    mode);
             return;
         }
         const auto bo = mapBinary(a.operation());
@@ -895,7 +895,8 @@ private:
     {
         const Tensor* t = p_.tensors_.find(uid);
         if(t == nullptr || !t->isConstant)
-            throw Unsupported(node + ": " + role + " must be a compile-time constant scalar (oneDNN bakes it into the primitive)");
+            throw Unsupported(node + ": " + role
+                              + " must be a compile-time constant scalar (oneDNN bakes it into the primitive)");
         return t->value;
     }
 
@@ -908,8 +909,8 @@ private:
     // (other float types are converted through a workspace copy: vin / vout).
     mdesc vectorMd(const Tensor& t, int64_t n, const char* role, const std::string& node)
     {
-        const bool floating = t.dtype == fbs::DataType::FLOAT || t.dtype == fbs::DataType::BFLOAT16
-                              || t.dtype == fbs::DataType::HALF;
+        const bool floating =
+            t.dtype == fbs::DataType::FLOAT || t.dtype == fbs::DataType::BFLOAT16 || t.dtype == fbs::DataType::HALF;
         if(t.elements() != n || !rowMajor(t) || !floating || t.isConstant || t.isPassByValue)
             throw Unsupported(node + ": " + role + " must be a dense floating-point tensor of " + std::to_string(n)
                               + " elements");
@@ -1002,7 +1003,8 @@ private:
         }
         if(b.dst != yMd) // oneDNN 2.x layer normalization writes dst in src's type
             throw Unsupported(name + ": layernorm with y of another data type than x");
-        std::vector<Arg> args{Arg{DNNL_ARG_SRC, xMd, input(x, name)}, Arg{DNNL_ARG_SCALE, sMd, vin(scale, scale.elements(), name)},
+        std::vector<Arg> args{Arg{DNNL_ARG_SRC, xMd, input(x, name)},
+                              Arg{DNNL_ARG_SCALE, sMd, vin(scale, scale.elements(), name)},
                               Arg{DNNL_ARG_SHIFT, bMd, vin(bias, bias.elements(), name)}};
         Buffer meanBuf, varBuf;
         if(training)
@@ -1083,7 +1085,8 @@ private:
                  Arg{DNNL_ARG_SCALE, sMd, vin(scale, scale.elements(), name)},
                  Arg{DNNL_ARG_SHIFT, sMd, temp(sMd)}, // required by oneDNN 2.x, not read
                  Arg{DNNL_ARG_DIFF_SRC, dMd, output(dx, name)},
-                 Arg{DNNL_ARG_DIFF_SCALE, sMd, vout(dscale, dscale.elements(), name)}, Arg{DNNL_ARG_DIFF_SHIFT, sMd, vout(dbias, dbias.elements(), name)}},
+                 Arg{DNNL_ARG_DIFF_SCALE, sMd, vout(dscale, dscale.elements(), name)},
+                 Arg{DNNL_ARG_DIFF_SHIFT, sMd, vout(dbias, dbias.elements(), name)}},
                 "layernorm_bwd");
         flushOutputs(name);
     }
@@ -1156,9 +1159,12 @@ private:
         const mdesc statMd({C}, dt::f32, dnnl::memory::dims{1});
         const Buffer meanBuf = mean ? vout(*mean, mean->elements(), name) : temp(statMd);
         const Buffer varBuf = inv ? vout(*inv, inv->elements(), name) : temp(statMd);
-        std::vector<Arg> args{Arg{DNNL_ARG_SRC, xMd, input(x, name)}, Arg{DNNL_ARG_SCALE, cMd, vin(scale, scale.elements(), name)},
-                              Arg{DNNL_ARG_SHIFT, cMd, vin(bias, bias.elements(), name)}, Arg{DNNL_ARG_MEAN, statMd, meanBuf},
-                              Arg{DNNL_ARG_VARIANCE, statMd, varBuf}, Arg{DNNL_ARG_DST, yMd, output(y, name)}};
+        std::vector<Arg> args{Arg{DNNL_ARG_SRC, xMd, input(x, name)},
+                              Arg{DNNL_ARG_SCALE, cMd, vin(scale, scale.elements(), name)},
+                              Arg{DNNL_ARG_SHIFT, cMd, vin(bias, bias.elements(), name)},
+                              Arg{DNNL_ARG_MEAN, statMd, meanBuf},
+                              Arg{DNNL_ARG_VARIANCE, statMd, varBuf},
+                              Arg{DNNL_ARG_DST, yMd, output(y, name)}};
         if(b.workspace.get_size() > 0)
             args.push_back(Arg{DNNL_ARG_WORKSPACE, b.workspace, temp(b.workspace)});
         addStep(b, std::move(args), "batchnorm_fwd_training");
@@ -1172,9 +1178,11 @@ private:
             attr.set_post_ops(ops);
             const api::Built u = api::binary(algorithm::binary_sub, statMd, statMd, statMd, attr, build_);
             const Buffer prev = vin(*prevMean, C, name);
-            addStep(u, {Arg{DNNL_ARG_SRC_0, statMd, meanBuf}, Arg{DNNL_ARG_SRC_1, statMd, prev},
-                        Arg{DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1, statMd, prev},
-                        Arg{DNNL_ARG_DST, statMd, vout(*nextMean, C, name)}}, "running mean");
+            addStep(u,
+                    {Arg{DNNL_ARG_SRC_0, statMd, meanBuf}, Arg{DNNL_ARG_SRC_1, statMd, prev},
+                     Arg{DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1, statMd, prev},
+                     Arg{DNNL_ARG_DST, statMd, vout(*nextMean, C, name)}},
+                    "running mean");
         }
         if(nextVar)
         {
@@ -1192,8 +1200,10 @@ private:
             dnnl::primitive_attr attr;
             attr.set_post_ops(ops);
             const api::Built u = api::binary(algorithm::binary_add, statMd, statMd, statMd, attr, build_);
-            addStep(u, {Arg{DNNL_ARG_SRC_0, statMd, t}, Arg{DNNL_ARG_SRC_1, statMd, vin(*prevVar, C, name)},
-                        Arg{DNNL_ARG_DST, statMd, vout(*nextVar, C, name)}}, "running variance");
+            addStep(u,
+                    {Arg{DNNL_ARG_SRC_0, statMd, t}, Arg{DNNL_ARG_SRC_1, statMd, vin(*prevVar, C, name)},
+                     Arg{DNNL_ARG_DST, statMd, vout(*nextVar, C, name)}},
+                    "running variance");
         }
         if(inv)
             toInverse(statMd, varBuf, eps);
@@ -1240,7 +1250,8 @@ private:
                  Arg{DNNL_ARG_SCALE, cMd, vin(scale, scale.elements(), name)},
                  Arg{DNNL_ARG_SHIFT, cMd, temp(cMd)}, // required by oneDNN 2.x, not read
                  Arg{DNNL_ARG_DIFF_SRC, dxMd, output(dx, name)},
-                 Arg{DNNL_ARG_DIFF_SCALE, cMd, vout(dscale, dscale.elements(), name)}, Arg{DNNL_ARG_DIFF_SHIFT, cMd, vout(dbias, dbias.elements(), name)}},
+                 Arg{DNNL_ARG_DIFF_SCALE, cMd, vout(dscale, dscale.elements(), name)},
+                 Arg{DNNL_ARG_DIFF_SHIFT, cMd, vout(dbias, dbias.elements(), name)}},
                 "batchnorm_bwd");
         flushOutputs(name);
     }
@@ -1391,8 +1402,10 @@ private:
         }
         api::Built mm1, sm, mm2, madd, badd;
         const mdesc vF32({B, Hk, 1, Skv, Dv}, dt::f32, dnnl::memory::format_tag::abcde);
-        const mdesc v5({B, Hk, 1, Skv, Dv}, *mapType(v.dtype), dnnl::memory::dims{v.strides[0], v.strides[1], v.strides[1], v.strides[2], v.strides[3]});
-        const mdesc o5({B, Hk, G, Sq, Dv}, *mapType(o.dtype), dnnl::memory::dims{o.strides[0], o.strides[1] * G, o.strides[1], o.strides[2], o.strides[3]});
+        const mdesc v5({B, Hk, 1, Skv, Dv}, *mapType(v.dtype),
+                       dnnl::memory::dims{v.strides[0], v.strides[1], v.strides[1], v.strides[2], v.strides[3]});
+        const mdesc o5({B, Hk, G, Sq, Dv}, *mapType(o.dtype),
+                       dnnl::memory::dims{o.strides[0], o.strides[1] * G, o.strides[1], o.strides[2], o.strides[3]});
         const mdesc o5f(o5.dims(), dt::f32, dnnl::memory::format_tag::abcde);
         const bool vConvert = v.dtype != fbs::DataType::FLOAT;
         bool oConvert = false;
@@ -1439,14 +1452,15 @@ private:
         addStep(mm1, {Arg{DNNL_ARG_SRC, q5, qb}, Arg{DNNL_ARG_WEIGHTS, kT, kb}, Arg{DNNL_ARG_DST, s5, sb}},
                 "sdpa S = scale*QK^T");
         if(masked)
-            addStep(madd, {Arg{DNNL_ARG_SRC_0, s5, sb}, Arg{DNNL_ARG_SRC_1, maskMd, Buffer{Buffer::Kind::Constant, -1, maskOffset}},
-                           Arg{DNNL_ARG_DST, s5, sb}}, "sdpa mask");
+            addStep(madd,
+                    {Arg{DNNL_ARG_SRC_0, s5, sb}, Arg{DNNL_ARG_SRC_1, maskMd, Buffer{Buffer::Kind::Constant, -1, maskOffset}},
+                     Arg{DNNL_ARG_DST, s5, sb}},
+                    "sdpa mask");
         if(bias)
         {
             const Buffer t = temp(biasMd);
             addReorder(biasUser, input(*bias, name), biasMd, t, name + " attn_mask to f32");
-            addStep(badd, {Arg{DNNL_ARG_SRC_0, s5, sb}, Arg{DNNL_ARG_SRC_1, biasMd, t}, Arg{DNNL_ARG_DST, s5, sb}},
-                    "sdpa bias");
+            addStep(badd, {Arg{DNNL_ARG_SRC_0, s5, sb}, Arg{DNNL_ARG_SRC_1, biasMd, t}, Arg{DNNL_ARG_DST, s5, sb}}, "sdpa bias");
         }
         addStep(sm, {Arg{DNNL_ARG_SRC, s5, sb}, Arg{DNNL_ARG_DST, s5, sb}}, "sdpa softmax");
         Buffer vb = input(v, name);
@@ -1458,8 +1472,10 @@ private:
         }
         const Buffer oOut = output(o, name);
         const Buffer ob = oConvert ? temp(o5f) : oOut;
-        addStep(mm2, {Arg{DNNL_ARG_SRC, s5, sb}, Arg{DNNL_ARG_WEIGHTS, vConvert ? vF32 : v5, vb},
-                      Arg{DNNL_ARG_DST, oConvert ? o5f : o5, ob}}, "sdpa O = PV");
+        addStep(mm2,
+                {Arg{DNNL_ARG_SRC, s5, sb}, Arg{DNNL_ARG_WEIGHTS, vConvert ? vF32 : v5, vb},
+                 Arg{DNNL_ARG_DST, oConvert ? o5f : o5, ob}},
+                "sdpa O = PV");
         if(oConvert)
             addReorder(o5f, ob, o5, oOut, name + " o from f32");
     }
@@ -1498,8 +1514,7 @@ private:
         {
             throw Unsupported(name + ": oneDNN has no reduction for these shapes/types (" + e.what() + ")");
         }
-        addStep(b, {Arg{DNNL_ARG_SRC, mdOf(in), input(in, name)}, Arg{DNNL_ARG_DST, mdOf(out), output(out, name)}},
-                "reduction");
+        addStep(b, {Arg{DNNL_ARG_SRC, mdOf(in), input(in, name)}, Arg{DNNL_ARG_DST, mdOf(out), output(out, name)}}, "reduction");
     }
 
     void poolingBackward(const fbs::Node& n, const std::string& name)
@@ -1549,8 +1564,8 @@ private:
         }
         std::vector<Arg> args;
         if(index)
-            args.push_back(Arg{DNNL_ARG_WORKSPACE, b.workspace,
-                               indexAsWorkspace(*index, b.workspace, dy, dx, padL, strides, kernel, name)});
+            args.push_back(
+                Arg{DNNL_ARG_WORKSPACE, b.workspace, indexAsWorkspace(*index, b.workspace, dy, dx, padL, strides, kernel, name)});
         const Buffer dxOut = output(dx, name);
         const Buffer dxb = dxR ? temp(dxMd) : dxOut;
         args.push_back(Arg{DNNL_ARG_DIFF_DST, dyMd, dyb});
@@ -1566,8 +1581,9 @@ private:
                                const dnnl::memory::dims& padR, const dnnl::memory::dims& kernel, const std::string& name)
     {
         if(!a.index_tensor_uid().has_value())
-            throw Unsupported(name + ": max pooling backward without an index tensor (the node carries no forward input "
-                                     "to recompute the maxima from)");
+            throw Unsupported(name
+                              + ": max pooling backward without an index tensor (the node carries no forward input "
+                                "to recompute the maxima from)");
         const Tensor* t = p_.tensors_.find(*a.index_tensor_uid());
         if(t == nullptr)
             throw Unsupported(name + ": index tensor uid " + std::to_string(*a.index_tensor_uid()) + " is not in the graph");
@@ -1585,19 +1601,21 @@ private:
         // Where the maximum can be a padding element, the index is -1 and its gradient goes
         // nowhere; oneDNN's workspace always names a window position.
         if(padded && a.padding_mode() == fbs::PaddingMode::ZERO_PAD)
-            throw Unsupported(name + ": max pooling backward with ZERO_PAD padding (a padding maximum, index -1, "
-                                     "has no oneDNN workspace form)");
+            throw Unsupported(name
+                              + ": max pooling backward with ZERO_PAD padding (a padding maximum, index -1, "
+                                "has no oneDNN workspace form)");
         if(allPaddingWindow)
-            throw Unsupported(name + ": max pooling backward with padding as wide as the window (a window of only "
-                                     "padding has index -1, which oneDNN's workspace cannot express)");
+            throw Unsupported(name
+                              + ": max pooling backward with padding as wide as the window (a window of only "
+                                "padding has index -1, which oneDNN's workspace cannot express)");
         return *t;
     }
 
     // indexAsWorkspace: a workspace buffer in oneDNN's max-pool workspace layout `wsMd`, filled
     // from the index tensor by a conversion step before the backward primitive.
     Buffer indexAsWorkspace(const Tensor& index, const mdesc& wsMd, const Tensor& dy, const Tensor& dx,
-                            const dnnl::memory::dims& padL, const dnnl::memory::dims& strides,
-                            const dnnl::memory::dims& kernel, const std::string& name)
+                            const dnnl::memory::dims& padL, const dnnl::memory::dims& strides, const dnnl::memory::dims& kernel,
+                            const std::string& name)
     {
         const dnnl_memory_desc_t& w = wsMd.data;
         const bool plain = w.format_kind == dnnl_blocked && w.format_desc.blocking.inner_nblks == 0;
@@ -1707,9 +1725,8 @@ private:
         const auto& a = *n.attributes_as_BatchnormInferenceAttributesVarianceExt();
         const float eps = static_cast<float>(scalarValue(a.epsilon_tensor_uid(), "epsilon", name));
         batchnormInferenceCore(name, tensor(a.x_tensor_uid(), "x", name), tensor(a.mean_tensor_uid(), "mean", name),
-                               tensor(a.variance_tensor_uid(), "variance", name),
-                               tensor(a.scale_tensor_uid(), "scale", name), tensor(a.bias_tensor_uid(), "bias", name),
-                               tensor(a.y_tensor_uid(), "y", name), eps);
+                               tensor(a.variance_tensor_uid(), "variance", name), tensor(a.scale_tensor_uid(), "scale", name),
+                               tensor(a.bias_tensor_uid(), "bias", name), tensor(a.y_tensor_uid(), "y", name), eps);
     }
 
     // y = (x - mean) * inv_variance * scale + bias: one binary primitive with three per-channel
@@ -1829,8 +1846,8 @@ void PlanBuilder::run()
         case fbs::NodeAttributes::BatchnormInferenceAttributes:
         {
             const auto* a = n->attributes_as_BatchnormInferenceAttributes();
-            for(int64_t u : {a->x_tensor_uid(), a->mean_tensor_uid(), a->inv_variance_tensor_uid(),
-                             a->scale_tensor_uid(), a->bias_tensor_uid()})
+            for(int64_t u : {a->x_tensor_uid(), a->mean_tensor_uid(), a->inv_variance_tensor_uid(), a->scale_tensor_uid(),
+                             a->bias_tensor_uid()})
                 reads(u);
             break;
         }
@@ -1854,8 +1871,8 @@ void PlanBuilder::run()
         case fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt:
         {
             const auto* a = n->attributes_as_BatchnormInferenceAttributesVarianceExt();
-            for(int64_t u : {a->x_tensor_uid(), a->mean_tensor_uid(), a->variance_tensor_uid(), a->scale_tensor_uid(),
-                             a->bias_tensor_uid()})
+            for(int64_t u :
+                {a->x_tensor_uid(), a->mean_tensor_uid(), a->variance_tensor_uid(), a->scale_tensor_uid(), a->bias_tensor_uid()})
                 reads(u);
             break;
         }
@@ -1883,8 +1900,8 @@ void PlanBuilder::run()
     while(next_ < nodes_.size())
     {
         const fbs::Node& n = *nodes_[next_];
-        const std::string name = "node " + std::to_string(next_)
-                                 + (n.name() && n.name()->size() ? " ('" + n.name()->str() + "')" : "");
+        const std::string name =
+            "node " + std::to_string(next_) + (n.name() && n.name()->size() ? " ('" + n.name()->str() + "')" : "");
         ++next_;
         switch(n.attributes_type())
         {
@@ -1917,10 +1934,7 @@ void PlanBuilder::run()
     p_.externals_.erase(std::unique(p_.externals_.begin(), p_.externals_.end()), p_.externals_.end());
 }
 
-Plan::Plan(const fbs::Graph& graph, bool build) : tensors_(graph)
-{
-    PlanBuilder(*this, graph, build).run();
-}
+Plan::Plan(const fbs::Graph& graph, bool build) : tensors_(graph) { PlanBuilder(*this, graph, build).run(); }
 
 std::string Plan::describe() const
 {
@@ -1934,8 +1948,7 @@ void Plan::execute(void* workspace, const hipdnnPluginDeviceBuffer_t* buffers, u
 {
     using hipdnn_plugin_sdk::fail;
     if(workspaceSize_ > 0 && workspace == nullptr)
-        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-             "workspace is NULL but the plan needs " + std::to_string(workspaceSize_) + " bytes");
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "workspace is NULL but the plan needs " + std::to_string(workspaceSize_) + " bytes");
     if(count > 0 && buffers == nullptr)
         fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "device_buffers is NULL but num_device_buffers is " + std::to_string(count));
     std::vector<void*> ptrs(tensors_.size(), nullptr);

@@ -22,11 +22,11 @@ struct Buffer
 {
     enum class Kind
     {
-        External,  // the variant pack's pointer for tensor `tensor`
+        External, // the variant pack's pointer for tensor `tensor`
         Workspace, // workspace + offset
-        Scratch,   // workspace + the plan's scratchpad offset
-        Constant,  // the plan's constant storage + offset
-        Fused,     // an intermediate of a fused chain: never materialised, never bound
+        Scratch, // workspace + the plan's scratchpad offset
+        Constant, // the plan's constant storage + offset
+        Fused, // an intermediate of a fused chain: never materialised, never bound
     };
     Kind kind = Kind::External;
     int tensor = -1;

@@ -68,12 +68,11 @@ hipdnnPluginStatus_t entry(const char* what, Body&& body) noexcept
 void requireEngine(int64_t id)
 {
     if(id != kEngineId)
-        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "engine id " + std::to_string(id) + " is not HIPDNNGO_ONEDNN ("
-                                                 + std::to_string(kEngineId) + ")");
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+             "engine id " + std::to_string(id) + " is not HIPDNNGO_ONEDNN (" + std::to_string(kEngineId) + ")");
 }
 
-std::unique_ptr<Plan> makePlan(const hipdnnPluginConstData_t* engineConfig, const hipdnnPluginConstData_t* opGraph,
-                               bool build)
+std::unique_ptr<Plan> makePlan(const hipdnnPluginConstData_t* engineConfig, const hipdnnPluginConstData_t* opGraph, bool build)
 {
     const fbs::EngineConfig* cfg = hipdnn_plugin_sdk::verifyEngineConfig(engineConfig);
     requireEngine(cfg->engine_id());
@@ -91,7 +90,6 @@ std::unique_ptr<Plan> makePlan(const hipdnnPluginConstData_t* engineConfig, cons
     return std::make_unique<Plan>(*graph, build);
 }
 
-
 // Serialized context: "HGOD", format version (u32 LE), then the EngineConfig and the Graph,
 // each as u64 LE size + bytes. Deserializing rebuilds the plan from them (oneDNN primitives are
 // not serializable in 2.x).
@@ -108,8 +106,8 @@ HipdnnEnginePluginExecutionContext* newContext(std::vector<uint8_t> config, std:
 {
     const hipdnnPluginConstData_t c{config.data(), config.size()}, g{graph.data(), graph.size()};
     std::unique_ptr<Plan> plan = makePlan(&c, &g, true);
-    gLog(HIPDNN_SEV_INFO, "execution context: " + plan->describe() + "; workspace " + std::to_string(plan->workspaceSize())
-                             + " bytes");
+    gLog(HIPDNN_SEV_INFO,
+         "execution context: " + plan->describe() + "; workspace " + std::to_string(plan->workspaceSize()) + " bytes");
     return new HipdnnEnginePluginExecutionContext{std::move(plan), std::move(config), std::move(graph)};
 }
 
@@ -238,8 +236,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSetStream(hipdnnEngi
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetApplicableEngineIds(hipdnnEnginePluginHandle_t handle,
                                                                                    const hipdnnPluginConstData_t* op_graph,
-                                                                                   int64_t* engine_ids,
-                                                                                   uint32_t max_engines,
+                                                                                   int64_t* engine_ids, uint32_t max_engines,
                                                                                    uint32_t* num_engines)
 {
     return entry("GetApplicableEngineIds", [&] {
@@ -278,8 +275,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetApplicableEngineI
     });
 }
 
-HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetEngineDetails(hipdnnEnginePluginHandle_t handle,
-                                                                             int64_t engine_id,
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetEngineDetails(hipdnnEnginePluginHandle_t handle, int64_t engine_id,
                                                                              const hipdnnPluginConstData_t* op_graph,
                                                                              hipdnnPluginConstData_t* engine_details)
 {
@@ -319,8 +315,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSize(hip
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_ext(hipdnnEnginePluginHandle_t handle,
                                                                                     const hipdnnPluginConstData_t* engine_config,
                                                                                     const hipdnnPluginConstData_t* op_graph,
-                                                                                    int32_t* notes,
-                                                                                    uint32_t max_notes,
+                                                                                    int32_t* notes, uint32_t max_notes,
                                                                                     uint32_t* num_notes)
 {
     (void)notes;
@@ -334,15 +329,14 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionContext(
-    hipdnnEnginePluginHandle_t handle,
-    const hipdnnPluginConstData_t* engine_config,
-    const hipdnnPluginConstData_t* op_graph,
+    hipdnnEnginePluginHandle_t handle, const hipdnnPluginConstData_t* engine_config, const hipdnnPluginConstData_t* op_graph,
     hipdnnEnginePluginExecutionContext_t* execution_context)
 {
     return entry("CreateExecutionContext", [&] {
         requireNotNull(handle, "handle");
         requireNotNull(execution_context, "execution_context");
-        *execution_context = newContext(hipdnn_plugin_sdk::copyBuffer(engine_config, "EngineConfig"), hipdnn_plugin_sdk::copyBuffer(op_graph, "Graph"));
+        *execution_context = newContext(hipdnn_plugin_sdk::copyBuffer(engine_config, "EngineConfig"),
+                                        hipdnn_plugin_sdk::copyBuffer(op_graph, "Graph"));
     });
 }
 
@@ -357,8 +351,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroyExecutionCont
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSerializeExecutionContext(
-    hipdnnEnginePluginHandle_t handle,
-    hipdnnEnginePluginExecutionContext_t execution_context,
+    hipdnnEnginePluginHandle_t handle, hipdnnEnginePluginExecutionContext_t execution_context,
     hipdnnPluginConstData_t* serialized_context)
 {
     return entry("SerializeExecutionContext", [&] {
@@ -385,8 +378,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroySerializedExe
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionContextFromSerialized(
-    hipdnnEnginePluginHandle_t handle,
-    const hipdnnPluginConstData_t* serialized_context,
+    hipdnnEnginePluginHandle_t handle, const hipdnnPluginConstData_t* serialized_context,
     hipdnnEnginePluginExecutionContext_t* execution_context)
 {
     return entry("CreateExecutionContextFromSerialized", [&] {

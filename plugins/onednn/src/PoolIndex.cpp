@@ -30,8 +30,7 @@ int64_t readIndex(fbs::DataType t, const void* base, int64_t at)
 
 bool indexTypeSupported(fbs::DataType t)
 {
-    return t == fbs::DataType::INT8 || t == fbs::DataType::UINT8 || t == fbs::DataType::INT32
-           || t == fbs::DataType::INT64;
+    return t == fbs::DataType::INT8 || t == fbs::DataType::UINT8 || t == fbs::DataType::INT32 || t == fbs::DataType::INT64;
 }
 
 PoolIndexConverter::PoolIndexConverter(PoolIndexGeometry g) : g_(std::move(g))
@@ -63,8 +62,8 @@ namespace
 // a byte store would otherwise make the compiler reload the geometry after every element.
 // Returns false when some element is bad (the others are still written).
 template <typename I, typename W>
-bool row(const PoolIndexGeometry& g, const PoolIndexConverter::Tap* taps, int64_t span, const I* src, int64_t srcStep,
-         W* dst, int64_t dstStep, int64_t count, const int64_t origin[3], const int64_t move[3])
+bool row(const PoolIndexGeometry& g, const PoolIndexConverter::Tap* taps, int64_t span, const I* src, int64_t srcStep, W* dst,
+         int64_t dstStep, int64_t count, const int64_t origin[3], const int64_t move[3])
 {
     const int64_t in0 = g.in[0], in1 = g.in[1], in2 = g.in[2], plane = in0 * in1 * in2;
     const int64_t win0 = g.window[0], win1 = g.window[1], win2 = g.window[2];
@@ -96,8 +95,8 @@ bool row(const PoolIndexGeometry& g, const PoolIndexConverter::Tap* taps, int64_
         }
         // Inside the window and inside the input (from an origin in the padding, an offset can
         // wrap into the previous row).
-        if(k < 0 || w0 < 0 || w0 >= win0 || w1 < 0 || w1 >= win1 || w2 < 0 || w2 >= win2 || o0 + w0 < 0
-           || o0 + w0 >= in0 || o1 + w1 < 0 || o1 + w1 >= in1 || o2 + w2 < 0 || o2 + w2 >= in2)
+        if(k < 0 || w0 < 0 || w0 >= win0 || w1 < 0 || w1 >= win1 || w2 < 0 || w2 >= win2 || o0 + w0 < 0 || o0 + w0 >= in0
+           || o1 + w1 < 0 || o1 + w1 >= in1 || o2 + w2 < 0 || o2 + w2 >= in2)
         {
             good = false;
             continue;
@@ -122,9 +121,8 @@ int64_t PoolIndexConverter::convert(const void* index, void* workspace) const
     const int64_t* ws = g.workspaceStrides;
     int perm[5] = {0, 1, 2, 3, 4};
     // Size-1 dims outermost (they cost a loop level each), then by decreasing stride.
-    std::stable_sort(perm, perm + 5, [&](int a, int b) {
-        return (dims[a] == 1) != (dims[b] == 1) ? dims[a] == 1 : is[a] > is[b];
-    });
+    std::stable_sort(perm, perm + 5,
+                     [&](int a, int b) { return (dims[a] == 1) != (dims[b] == 1) ? dims[a] == 1 : is[a] > is[b]; });
     const int64_t outer = dims[perm[0]] * dims[perm[1]];
     const int inner = perm[4];
     // Per element of a row, how far each window origin moves (0 unless the row is spatial).
@@ -144,10 +142,10 @@ int64_t PoolIndexConverter::convert(const void* index, void* workspace) const
             {
                 at[perm[2]] = x;
                 at[perm[3]] = y;
-                const I* src = static_cast<const I*>(index) + at[0] * is[0] + at[1] * is[1] + at[2] * is[2]
-                               + at[3] * is[3] + at[4] * is[4];
-                W* dst = static_cast<W*>(workspace) + at[0] * ws[0] + at[1] * ws[1] + at[2] * ws[2] + at[3] * ws[3]
-                         + at[4] * ws[4];
+                const I* src =
+                    static_cast<const I*>(index) + at[0] * is[0] + at[1] * is[1] + at[2] * is[2] + at[3] * is[3] + at[4] * is[4];
+                W* dst =
+                    static_cast<W*>(workspace) + at[0] * ws[0] + at[1] * ws[1] + at[2] * ws[2] + at[3] * ws[3] + at[4] * ws[4];
                 const int64_t origin[3] = {at[2] * g.stride[0] - g.pre[0], at[3] * g.stride[1] - g.pre[1],
                                            at[4] * g.stride[2] - g.pre[2]};
                 if(row(g, taps, span, src, is[inner], dst, ws[inner], dims[inner], origin, move))

@@ -21,13 +21,13 @@ namespace hipdnngo::onednn
 struct PoolIndexGeometry
 {
     fbs::DataType indexType = fbs::DataType::INT32; // INT8, UINT8, INT32 or INT64
-    bool workspaceS32 = false;                      // else u8
-    int spatial = 2;                                // 1 to 3; the arrays below are padded to 3 with leading 1s / 0s
+    bool workspaceS32 = false; // else u8
+    int spatial = 2; // 1 to 3; the arrays below are padded to 3 with leading 1s / 0s
     int64_t n = 1, c = 1;
     int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, window[3] = {1, 1, 1}, stride[3] = {1, 1, 1}, pre[3] = {0, 0, 0};
-    int64_t indexStrides[5] = {0, 0, 0, 0, 0};     // elements: N, C, spatial (padded)
+    int64_t indexStrides[5] = {0, 0, 0, 0, 0}; // elements: N, C, spatial (padded)
     int64_t workspaceStrides[5] = {0, 0, 0, 0, 0};
-    std::string indexLabel;                          // for messages: "uid 7 ('index')"
+    std::string indexLabel; // for messages: "uid 7 ('index')"
 };
 
 // indexTypeSupported: the index types the conversion reads.
@@ -53,7 +53,7 @@ public:
     struct Tap
     {
         int32_t w[3]; // window position per (padded) spatial dim
-        int32_t k;    // oneDNN's workspace value, kd·KH·KW + kh·KW + kw; -1: no tap
+        int32_t k; // oneDNN's workspace value, kd·KH·KW + kh·KW + kw; -1: no tap
     };
 
 private:

@@ -58,8 +58,7 @@ int check(hipdnnHandle_t h)
     std::vector<std::vector<float>> outs(kThreads + 1, std::vector<float>(2 * 32 * 12 * 12, -7.f));
     std::vector<testplan::Pack> packs;
     for(auto& out : outs)
-        packs.emplace_back(plan, std::vector<int64_t>{1, 2, 4, 6},
-                           std::vector<void*>{x.data(), w.data(), b.data(), out.data()});
+        packs.emplace_back(plan, std::vector<int64_t>{1, 2, 4, 6}, std::vector<void*>{x.data(), w.data(), b.data(), out.data()});
     const std::vector<float>& single = outs[kThreads];
     ck(hipdnnBackendExecute(h, plan.plan, packs[kThreads].pack), "execute (single)");
 
@@ -80,12 +79,12 @@ int check(hipdnnHandle_t h)
         th.join();
     if(errors || mismatches)
     {
-        std::fprintf(stderr, "FAIL: %d execute errors, %d results differing from the single-threaded run\n",
-                     errors.load(), mismatches.load());
+        std::fprintf(stderr, "FAIL: %d execute errors, %d results differing from the single-threaded run\n", errors.load(),
+                     mismatches.load());
         return 1;
     }
-    std::printf("PASS: %d threads x %d executes of one plan (workspace %lld bytes) match the single-threaded run\n",
-                kThreads, kIters, static_cast<long long>(wsSize));
+    std::printf("PASS: %d threads x %d executes of one plan (workspace %lld bytes) match the single-threaded run\n", kThreads,
+                kIters, static_cast<long long>(wsSize));
     return 0;
 }
 

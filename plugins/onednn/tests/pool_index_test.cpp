@@ -81,8 +81,8 @@ Data makeData()
 }
 
 // run executes the plan on (dy, index) into a fresh dx; returns the status and the last error.
-hipdnnStatus_t run(hipdnnHandle_t h, const testplan::Plan& plan, Data& d, std::vector<int32_t>& index,
-                   std::vector<float>* dx, std::string* error)
+hipdnnStatus_t run(hipdnnHandle_t h, const testplan::Plan& plan, Data& d, std::vector<int32_t>& index, std::vector<float>* dx,
+                   std::string* error)
 {
     dx->assign(d.x.size(), -7.f);
     testplan::Pack pack(plan, {1, 2, 3}, {d.dy.data(), dx->data(), index.data()});
@@ -118,10 +118,12 @@ int check(hipdnnHandle_t h)
         const char* want;
     } bads[] = {
         // Output (3, 4)'s window covers rows 5-7 and columns 7-8; position 0 is in the plane but not there.
-        {1, 2, 3, 4, 0, "max-pool index tensor uid 3 ('index'): element [1, 2, 3, 4] is 0, which is not an input "
-                        "position inside that output's pooling window"},
-        {0, 0, 0, 0, -1, "max-pool index tensor uid 3 ('index'): element [0, 0, 0, 0] is -1, which is not an input "
-                         "position inside that output's pooling window"},
+        {1, 2, 3, 4, 0,
+         "max-pool index tensor uid 3 ('index'): element [1, 2, 3, 4] is 0, which is not an input "
+         "position inside that output's pooling window"},
+        {0, 0, 0, 0, -1,
+         "max-pool index tensor uid 3 ('index'): element [0, 0, 0, 0] is -1, which is not an input "
+         "position inside that output's pooling window"},
     };
     for(const Bad& b : bads)
     {
@@ -133,8 +135,9 @@ int check(hipdnnHandle_t h)
         if(s != HIPDNN_STATUS_PLUGIN_ERROR || error.find(b.want) == std::string::npos
            || error.find("HIPDNN_PLUGIN_STATUS_BAD_PARAM") == std::string::npos)
         {
-            std::fprintf(stderr, "FAIL: index %d at [%lld, %lld, %lld, %lld]: got %s \"%s\", want PLUGIN_ERROR with "
-                                 "HIPDNN_PLUGIN_STATUS_BAD_PARAM and \"%s\"\n",
+            std::fprintf(stderr,
+                         "FAIL: index %d at [%lld, %lld, %lld, %lld]: got %s \"%s\", want PLUGIN_ERROR with "
+                         "HIPDNN_PLUGIN_STATUS_BAD_PARAM and \"%s\"\n",
                          b.value, static_cast<long long>(b.n), static_cast<long long>(b.c), static_cast<long long>(b.oh),
                          static_cast<long long>(b.ow), hipdnnGetErrorString(s), error.c_str(), b.want);
             ++failures;

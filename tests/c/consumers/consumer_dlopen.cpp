@@ -33,24 +33,30 @@ bool openAndRun(const std::string& lib, int flags) {
     }
     BackendApi api;
     auto missing = resolveAll(h, api);
-    for (auto& m : missing) std::fprintf(stderr, "consumer_dlopen: dlsym(%s) failed\n", m.c_str());
-    if (!missing.empty()) return false;
+    for (auto& m : missing)
+        std::fprintf(stderr, "consumer_dlopen: dlsym(%s) failed\n", m.c_str());
+    if (!missing.empty())
+        return false;
     std::printf("resolved %d functions from %s (version %s)\n", HIPDNN_HEADER_FUNCTION_COUNT,
                 loadedFrom(reinterpret_cast<const void*>(api.hipdnnCreate)).c_str(), api.hipdnnVersionString_ext());
     return runConvBiasRelu(api, "consumer_dlopen");
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
     std::string lib, mode = "now-local", preload;
     bool onThread = false;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
-        if (a == "--lib" && i + 1 < argc) lib = argv[++i];
-        else if (a == "--mode" && i + 1 < argc) mode = argv[++i];
-        else if (a == "--preload" && i + 1 < argc) preload = argv[++i];
-        else if (a == "--thread") onThread = true;
+        if (a == "--lib" && i + 1 < argc)
+            lib = argv[++i];
+        else if (a == "--mode" && i + 1 < argc)
+            mode = argv[++i];
+        else if (a == "--preload" && i + 1 < argc)
+            preload = argv[++i];
+        else if (a == "--thread")
+            onThread = true;
         else {
             std::fprintf(stderr, "consumer_dlopen: unknown argument %s\n", argv[i]);
             return 2;

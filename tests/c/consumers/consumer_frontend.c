@@ -36,36 +36,57 @@ static void (*fe_get_last_error)(char*, size_t);
 /* Every symbol the runtime-loading frontend resolves at wrapper construction (§8.1); a missing
  * one would make that call return HIPDNN_STATUS_VERSION_MISMATCH. */
 static const char* const frontend_symbols[] = {
-    "hipdnnCreate", "hipdnnDestroy", "hipdnnSetStream", "hipdnnGetStream",
-    "hipdnnBackendCreateDescriptor", "hipdnnBackendDestroyDescriptor", "hipdnnBackendExecute",
-    "hipdnnBackendFinalize", "hipdnnBackendGetAttribute", "hipdnnBackendSetAttribute",
-    "hipdnnGetErrorString", "hipdnnGetLastErrorString", "hipdnnVersionString_ext",
-    "hipdnnBackendCreateAndDeserializeGraph_ext", "hipdnnBackendGetSerializedBinaryGraph_ext",
-    "hipdnnBackendGetSerializedJsonGraph_ext", "hipdnnBackendCreateAndDeserializeJsonGraph_ext",
-    "hipdnnBackendGetSerializedExecutionPlan_ext", "hipdnnBackendCreateAndDeserializeExecutionPlan_ext",
-    "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext", "hipdnnBackendGetSerializedBinaryContents_ext",
-    "hipdnnLoggingCallback_ext", "hipdnnSetEnginePluginPaths_ext", "hipdnnSetHeuristicPluginPaths_ext",
-    "hipdnnGetLoadedEnginePluginPaths_ext", "hipdnnGetEngineNameById_ext",
-    "hipdnnGetHeuristicPolicyCount_ext", "hipdnnGetHeuristicPolicyInfo_ext",
-    "hipdnnSetUserLogCallback_ext", "hipdnnBackendSetGlobalLogLevel_ext",
-    "hipdnnBackendGetGlobalLogLevel_ext", "hipdnnBackendWriteEngineRankingResults_ext",
+    "hipdnnCreate",
+    "hipdnnDestroy",
+    "hipdnnSetStream",
+    "hipdnnGetStream",
+    "hipdnnBackendCreateDescriptor",
+    "hipdnnBackendDestroyDescriptor",
+    "hipdnnBackendExecute",
+    "hipdnnBackendFinalize",
+    "hipdnnBackendGetAttribute",
+    "hipdnnBackendSetAttribute",
+    "hipdnnGetErrorString",
+    "hipdnnGetLastErrorString",
+    "hipdnnVersionString_ext",
+    "hipdnnBackendCreateAndDeserializeGraph_ext",
+    "hipdnnBackendGetSerializedBinaryGraph_ext",
+    "hipdnnBackendGetSerializedJsonGraph_ext",
+    "hipdnnBackendCreateAndDeserializeJsonGraph_ext",
+    "hipdnnBackendGetSerializedExecutionPlan_ext",
+    "hipdnnBackendCreateAndDeserializeExecutionPlan_ext",
+    "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext",
+    "hipdnnBackendGetSerializedBinaryContents_ext",
+    "hipdnnLoggingCallback_ext",
+    "hipdnnSetEnginePluginPaths_ext",
+    "hipdnnSetHeuristicPluginPaths_ext",
+    "hipdnnGetLoadedEnginePluginPaths_ext",
+    "hipdnnGetEngineNameById_ext",
+    "hipdnnGetHeuristicPolicyCount_ext",
+    "hipdnnGetHeuristicPolicyInfo_ext",
+    "hipdnnSetUserLogCallback_ext",
+    "hipdnnBackendSetGlobalLogLevel_ext",
+    "hipdnnBackendGetGlobalLogLevel_ext",
+    "hipdnnBackendWriteEngineRankingResults_ext",
 };
 
 static void* lib;
 
 /* dlsym into a typed function pointer (ISO C has no object -> function pointer cast). */
-#define RESOLVE(var, name)                                                               \
-    do {                                                                                 \
-        void* r_ = dlsym(lib, name);                                                     \
-        tu_checks++;                                                                     \
-        if (r_ == NULL) TU_FAIL("dlsym(%s) failed: %s", name, dlerror());                \
-        memcpy(&(var), &r_, sizeof(var));                                                \
+#define RESOLVE(var, name)                                    \
+    do {                                                      \
+        void* r_ = dlsym(lib, name);                          \
+        tu_checks++;                                          \
+        if (r_ == NULL)                                       \
+            TU_FAIL("dlsym(%s) failed: %s", name, dlerror()); \
+        memcpy(&(var), &r_, sizeof(var));                     \
     } while (0)
 
 /* The frontend's gate: "%d.%d.%d" must parse and the MAJOR must be the frontend's. */
 static bool frontend_accepts(const char* v, int frontend_major) {
     int major = -1, minor = -1, patch = -1;
-    if (v == NULL || sscanf(v, "%d.%d.%d", &major, &minor, &patch) != 3) return false;
+    if (v == NULL || sscanf(v, "%d.%d.%d", &major, &minor, &patch) != 3)
+        return false;
     return major == frontend_major;
 }
 
@@ -75,8 +96,8 @@ static void check_triple(const char* what, hipdnnStatus_t (*get)(hipdnnVersionKi
     CHECK_OK(get(kind, &x, &y, &z));
     tu_checks++;
     if (x != a || y != b || z != c)
-        TU_FAIL("%s: the library reports %lld.%lld.%lld, the headers say %lld.%lld.%lld", what, (long long)x,
-                (long long)y, (long long)z, a, b, c);
+        TU_FAIL("%s: the library reports %lld.%lld.%lld, the headers say %lld.%lld.%lld", what, (long long)x, (long long)y,
+                (long long)z, a, b, c);
 }
 
 /* A "MAJOR.MINOR.PATCH" macro string equals the three macros. */
@@ -122,8 +143,10 @@ int main(int argc, char** argv) {
     snprintf(soname, sizeof soname, "%s/libhipdnn_backend.so.%d", argv[1], HIPDNN_BACKEND_VERSION_MAJOR);
     void* by_soname = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     tu_checks++;
-    if (by_soname != lib) TU_FAIL("dlopen(%s) = %p, want the opened library %p", soname, by_soname, lib);
-    if (by_soname) dlclose(by_soname);
+    if (by_soname != lib)
+        TU_FAIL("dlopen(%s) = %p, want the opened library %p", soname, by_soname, lib);
+    if (by_soname)
+        dlclose(by_soname);
     Dl_info self;
     void* anchor = dlsym(lib, "hipdnnVersionString_ext");
     if (anchor == NULL || dladdr(anchor, &self) == 0) {
@@ -156,7 +179,8 @@ int main(int argc, char** argv) {
     /* 3. The version gate through the resolved pointer. */
     const char* (*version_string)(void) = NULL;
     RESOLVE(version_string, "hipdnnVersionString_ext");
-    if (version_string == NULL) return tu_finish("consumer_frontend");
+    if (version_string == NULL)
+        return tu_finish("consumer_frontend");
     const char* v = version_string();
     CHECK(v != NULL);
     int major = -1, minor = -1, patch = -1, used = 0;
@@ -185,8 +209,7 @@ int main(int argc, char** argv) {
                      HIPDNN_ENGINE_API_VERSION_MIN_SUPPORTED_MAJOR, HIPDNN_ENGINE_API_VERSION_MIN_SUPPORTED_MINOR,
                      HIPDNN_ENGINE_API_VERSION_MIN_SUPPORTED_PATCH);
         check_triple("heuristic plugin API", component, HIPDNN_VERSION_KIND_HEURISTIC_PLUGIN_API_EXT,
-                     HIPDNN_HEURISTIC_API_VERSION_MAJOR, HIPDNN_HEURISTIC_API_VERSION_MINOR,
-                     HIPDNN_HEURISTIC_API_VERSION_PATCH);
+                     HIPDNN_HEURISTIC_API_VERSION_MAJOR, HIPDNN_HEURISTIC_API_VERSION_MINOR, HIPDNN_HEURISTIC_API_VERSION_PATCH);
         int64_t gm = -1, gn = -1, gp = -1;
         CHECK_OK(component(HIPDNN_VERSION_KIND_GRAPH_SCHEMA_EXT, &gm, &gn, &gp));
         CHECK(gm >= 1 && gn >= 0 && gp >= 0);
@@ -195,8 +218,8 @@ int main(int argc, char** argv) {
         CHECK_OK(component(HIPDNN_VERSION_KIND_C_ABI_EXT, &am, &an, &ap));
         CHECK(am == HIPDNN_BACKEND_C_ABI_VERSION_MAJOR && an >= HIPDNN_BACKEND_C_ABI_VERSION_MINOR);
         /* The engine feature floors the header names lie inside the hosted range. */
-        CHECK(HIPDNN_ENGINE_API_VERSION_ALIGNMENT_MAJOR == HIPDNN_ENGINE_API_VERSION_MAJOR &&
-              HIPDNN_ENGINE_API_VERSION_ENGINE_NAME_MINOR <= HIPDNN_ENGINE_API_VERSION_MINOR);
+        CHECK(HIPDNN_ENGINE_API_VERSION_ALIGNMENT_MAJOR == HIPDNN_ENGINE_API_VERSION_MAJOR
+              && HIPDNN_ENGINE_API_VERSION_ENGINE_NAME_MINOR <= HIPDNN_ENGINE_API_VERSION_MINOR);
     }
     check_string_macro("HIPDNN_ENGINE_API_VERSION", HIPDNN_ENGINE_API_VERSION, HIPDNN_ENGINE_API_VERSION_MAJOR,
                        HIPDNN_ENGINE_API_VERSION_MINOR, HIPDNN_ENGINE_API_VERSION_PATCH);
@@ -228,7 +251,8 @@ int main(int argc, char** argv) {
         CHECK_STREQ(msg, "");
         /* The status a frontend reports for a symbol it could not resolve has its name. */
         CHECK_STREQ(error_string(HIPDNN_STATUS_VERSION_MISMATCH), "HIPDNN_STATUS_VERSION_MISMATCH");
-        if (h) CHECK_OK(destroy(h));
+        if (h)
+            CHECK_OK(destroy(h));
     }
 
     /* The Go runtime inside stays loaded; this drops only our reference. */

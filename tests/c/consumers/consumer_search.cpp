@@ -35,17 +35,19 @@ bool isFile(const std::string& p) {
 
 std::string moduleDir() {
     Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&moduleDir), &info) == 0 || info.dli_fname == nullptr) return "";
+    if (dladdr(reinterpret_cast<void*>(&moduleDir), &info) == 0 || info.dli_fname == nullptr)
+        return "";
     std::string p = canonical(info.dli_fname);
     return p.substr(0, p.rfind('/'));
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
     std::string override, wantCandidate, wantDir;
     for (int i = 1; i < argc; i++) {
-        if (std::strcmp(argv[i], "--override") == 0 && i + 1 < argc) override = argv[++i];
+        if (std::strcmp(argv[i], "--override") == 0 && i + 1 < argc)
+            override = argv[++i];
         else if (std::strcmp(argv[i], "--expect") == 0 && i + 2 < argc) {
             wantCandidate = argv[++i];
             wantDir = canonical(argv[++i]);
@@ -58,10 +60,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "consumer_search: the backend is already loaded\n");
         return 1;
     }
-    std::vector<std::pair<std::string, std::string>> candidates;  // (name, path)
+    std::vector<std::pair<std::string, std::string>> candidates; // (name, path)
     const char* env = std::getenv("HIPDNN_BACKEND_LIBRARY_PATH");
-    if (!override.empty()) candidates.emplace_back("override", override + "/" + kLibName);
-    else if (env != nullptr && env[0] == '/') candidates.emplace_back("env", std::string(env) + "/" + kLibName);
+    if (!override.empty())
+        candidates.emplace_back("override", override + "/" + kLibName);
+    else if (env != nullptr && env[0] == '/')
+        candidates.emplace_back("env", std::string(env) + "/" + kLibName);
     std::string mod = moduleDir();
     if (!mod.empty()) {
         candidates.emplace_back("module_dir", mod + "/" + kLibName);
@@ -75,10 +79,13 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < candidates.size() && lib == nullptr; i++) {
         const auto& [name, path] = candidates[i];
         bool last = i + 1 == candidates.size();
-        if (!last && !isFile(path)) continue;
+        if (!last && !isFile(path))
+            continue;
         lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (lib == nullptr) std::fprintf(stderr, "consumer_search: %s candidate %s: %s\n", name.c_str(), path.c_str(), dlerror());
-        else won = name;
+        if (lib == nullptr)
+            std::fprintf(stderr, "consumer_search: %s candidate %s: %s\n", name.c_str(), path.c_str(), dlerror());
+        else
+            won = name;
     }
     if (lib == nullptr) {
         std::fprintf(stderr, "consumer_search: no candidate could be opened\nFAIL\n");
@@ -93,7 +100,8 @@ int main(int argc, char** argv) {
     }
     BackendApi api;
     auto missing = resolveAll(lib, api);
-    for (auto& m : missing) std::fprintf(stderr, "consumer_search: dlsym(%s) failed\n", m.c_str());
+    for (auto& m : missing)
+        std::fprintf(stderr, "consumer_search: dlsym(%s) failed\n", m.c_str());
     ok = missing.empty() && runConvBiasRelu(api, "consumer_search") && ok;
     std::printf("%s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;

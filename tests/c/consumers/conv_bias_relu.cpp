@@ -11,11 +11,12 @@
 
 std::vector<std::string> resolveAll(void* lib, BackendApi& api) {
     std::vector<std::string> missing;
-#define X(name)                                                          \
-    {                                                                    \
-        void* p = dlsym(lib, #name);                                     \
-        if (p == nullptr) missing.push_back(#name);                      \
-        std::memcpy(&api.name, &p, sizeof p);                            \
+#define X(name)                               \
+    {                                         \
+        void* p = dlsym(lib, #name);          \
+        if (p == nullptr)                     \
+            missing.push_back(#name);         \
+        std::memcpy(&api.name, &p, sizeof p); \
     }
     HIPDNN_HEADER_FUNCTIONS(X)
 #undef X
@@ -24,7 +25,8 @@ std::vector<std::string> resolveAll(void* lib, BackendApi& api) {
 
 std::string loadedFrom(const void* fn) {
     Dl_info info{};
-    if (fn == nullptr || dladdr(fn, &info) == 0 || info.dli_fname == nullptr) return "";
+    if (fn == nullptr || dladdr(fn, &info) == 0 || info.dli_fname == nullptr)
+        return "";
     return info.dli_fname;
 }
 
@@ -40,7 +42,8 @@ struct Checker {
     // Returns true when status is SUCCESS; otherwise prints the call, the status and the
     // library's last error.
     bool operator()(hipdnnStatus_t status, const char* call, int line) {
-        if (status == HIPDNN_STATUS_SUCCESS) return true;
+        if (status == HIPDNN_STATUS_SUCCESS)
+            return true;
         char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
         api.hipdnnGetLastErrorString(msg, sizeof msg);
         std::fprintf(stderr, "%s: line %d: %s -> %s: %s\n", who, line, call, api.hipdnnGetErrorString(status), msg);
@@ -49,9 +52,10 @@ struct Checker {
     }
 };
 
-#define TRY(call)                                  \
-    do {                                           \
-        if (!ck((call), #call, __LINE__)) return false; \
+#define TRY(call)                         \
+    do {                                  \
+        if (!ck((call), #call, __LINE__)) \
+            return false;                 \
     } while (0)
 
 bool makeTensor(const BackendApi& a, Checker& ck, int64_t uid, std::vector<int64_t> dims, bool isVirtual,
@@ -69,7 +73,8 @@ bool makeTensor(const BackendApi& a, Checker& ck, int64_t uid, std::vector<int64
     TRY(a.hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
     TRY(a.hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &type));
     TRY(a.hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, int64_t(dims.size()), dims.data()));
-    TRY(a.hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, int64_t(strides.size()), strides.data()));
+    TRY(a.hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, int64_t(strides.size()),
+                                    strides.data()));
     TRY(a.hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, HIPDNN_TYPE_INT64, 1, &align));
     TRY(a.hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &virt));
     TRY(a.hipdnnBackendFinalize(*out));
@@ -93,14 +98,15 @@ bool makePointwise(const BackendApi& a, Checker& ck, hipdnnPointwiseMode_t mode,
 // Owns every descriptor it is given and destroys them in reverse order.
 struct Descriptors {
     const BackendApi& api;
-    std::deque<hipdnnBackendDescriptor_t> all;  // stable addresses across add()
+    std::deque<hipdnnBackendDescriptor_t> all; // stable addresses across add()
     hipdnnBackendDescriptor_t* add() {
         all.push_back(nullptr);
         return &all.back();
     }
     ~Descriptors() {
         for (size_t i = all.size(); i-- > 0;)
-            if (all[i] != nullptr) api.hipdnnBackendDestroyDescriptor(all[i]);
+            if (all[i] != nullptr)
+                api.hipdnnBackendDestroyDescriptor(all[i]);
     }
 };
 
@@ -115,11 +121,12 @@ bool run(const BackendApi& a, Checker& ck) {
     Descriptors d{a, {}};
 
     hipdnnBackendDescriptor_t x, w, convOut, b, biased, y, conv, add, relu, graph, heur, plan, pack;
-    if (!makeTensor(a, ck, 1, {N, C, H, W}, false, &x) || !makeTensor(a, ck, 2, {K, C, R, S}, false, &w) ||
-        !makeTensor(a, ck, 3, {N, K, H, W}, true, &convOut) || !makeTensor(a, ck, 4, {1, K, 1, 1}, false, &b) ||
-        !makeTensor(a, ck, 5, {N, K, H, W}, true, &biased) || !makeTensor(a, ck, 6, {N, K, H, W}, false, &y))
+    if (!makeTensor(a, ck, 1, {N, C, H, W}, false, &x) || !makeTensor(a, ck, 2, {K, C, R, S}, false, &w)
+        || !makeTensor(a, ck, 3, {N, K, H, W}, true, &convOut) || !makeTensor(a, ck, 4, {1, K, 1, 1}, false, &b)
+        || !makeTensor(a, ck, 5, {N, K, H, W}, true, &biased) || !makeTensor(a, ck, 6, {N, K, H, W}, false, &y))
         return false;
-    for (auto t : {x, w, convOut, b, biased, y}) *d.add() = t;
+    for (auto t : {x, w, convOut, b, biased, y})
+        *d.add() = t;
 
     int64_t pad[2] = {PAD, PAD}, one[2] = {1, 1};
     hipdnnConvolutionMode_t mode = HIPDNN_CROSS_CORRELATION;
@@ -128,7 +135,8 @@ bool run(const BackendApi& a, Checker& ck) {
     conv = d.all.back();
     TRY(a.hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &x));
     TRY(a.hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &w));
-    TRY(a.hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &convOut));
+    TRY(a.hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                    &convOut));
     TRY(a.hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_PRE_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
     TRY(a.hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_POST_PADDINGS, HIPDNN_TYPE_INT64, 2, pad));
     TRY(a.hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_FILTER_STRIDES, HIPDNN_TYPE_INT64, 2, one));
@@ -136,9 +144,11 @@ bool run(const BackendApi& a, Checker& ck) {
     TRY(a.hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_CONV_MODE, HIPDNN_TYPE_CONVOLUTION_MODE, 1, &mode));
     TRY(a.hipdnnBackendSetAttribute(conv, HIPDNN_ATTR_CONVOLUTION_COMP_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &compute));
     TRY(a.hipdnnBackendFinalize(conv));
-    if (!makePointwise(a, ck, HIPDNN_POINTWISE_ADD, convOut, b, biased, d.add())) return false;
+    if (!makePointwise(a, ck, HIPDNN_POINTWISE_ADD, convOut, b, biased, d.add()))
+        return false;
     add = d.all.back();
-    if (!makePointwise(a, ck, HIPDNN_POINTWISE_RELU_FWD, biased, nullptr, y, d.add())) return false;
+    if (!makePointwise(a, ck, HIPDNN_POINTWISE_RELU_FWD, biased, nullptr, y, d.add()))
+        return false;
     relu = d.all.back();
 
     hipdnnBackendDescriptor_t ops[3] = {conv, add, relu};
@@ -174,10 +184,12 @@ bool run(const BackendApi& a, Checker& ck) {
                                         nullptr, &engine));
         TRY(a.hipdnnBackendGetAttribute(engine, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &len, name));
         a.hipdnnBackendDestroyDescriptor(engine);
-        if (std::strcmp(name, "HIPDNNGO_CPU_REFERENCE") == 0) chosen = configs[size_t(i)];
+        if (std::strcmp(name, "HIPDNNGO_CPU_REFERENCE") == 0)
+            chosen = configs[size_t(i)];
     }
     if (chosen == nullptr) {
-        std::fprintf(stderr, "%s: none of %lld heuristic result(s) is HIPDNNGO_CPU_REFERENCE (plugins not found next to the library?)\n",
+        std::fprintf(stderr,
+                     "%s: none of %lld heuristic result(s) is HIPDNNGO_CPU_REFERENCE (plugins not found next to the library?)\n",
                      ck.who, (long long)returned);
         return false;
     }
@@ -195,7 +207,8 @@ bool run(const BackendApi& a, Checker& ck) {
         return float(seed >> 8) / float(1u << 24) * 2.0f - 1.0f;
     };
     for (auto* v : {&xs, &ws, &bs})
-        for (auto& e : *v) e = next();
+        for (auto& e : *v)
+            e = next();
     std::vector<unsigned char> workspace(size_t(wsSize) + 1);
     void* ptrs[4] = {xs.data(), ws.data(), bs.data(), ys.data()};
     int64_t uids[4] = {1, 2, 4, 6};
@@ -218,9 +231,10 @@ bool run(const BackendApi& a, Checker& ck) {
                         for (int64_t r = 0; r < R; r++)
                             for (int64_t s = 0; s < S; s++) {
                                 int64_t ih = h + r - PAD, iw = x0 + s - PAD;
-                                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
-                                double t = double(xs[size_t(((n * C + c) * H + ih) * W + iw)]) *
-                                           double(ws[size_t(((k * C + c) * R + r) * S + s)]);
+                                if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+                                    continue;
+                                double t = double(xs[size_t(((n * C + c) * H + ih) * W + iw)])
+                                           * double(ws[size_t(((k * C + c) * R + r) * S + s)]);
                                 acc += t;
                                 mag += std::fabs(t);
                             }
@@ -239,7 +253,7 @@ bool run(const BackendApi& a, Checker& ck) {
     return true;
 }
 
-}  // namespace
+} // namespace
 
 bool runConvBiasRelu(const BackendApi& api, const char* who) {
     Checker ck{api, who};

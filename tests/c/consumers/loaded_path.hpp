@@ -11,7 +11,8 @@
 // The canonical directory of the loaded libhipdnn_backend.so.0, or "" when it is not loaded.
 inline std::string loadedBackendDir() {
     void* h = dlopen("libhipdnn_backend.so.0", RTLD_NOW | RTLD_NOLOAD);
-    if (h == nullptr) return "";
+    if (h == nullptr)
+        return "";
     struct link_map* map = nullptr;
     std::string dir;
     if (dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr) {
@@ -21,7 +22,7 @@ inline std::string loadedBackendDir() {
             dir = dir.substr(0, dir.rfind('/'));
         }
     }
-    dlclose(h);  // drops the NOLOAD reference only
+    dlclose(h); // drops the NOLOAD reference only
     return dir;
 }
 

@@ -55,17 +55,18 @@ static double conc_now(void) {
 static void conc_fail(const char* who, int id, const char* what) {
     __atomic_fetch_add(&conc_failures, 1, __ATOMIC_SEQ_CST);
     pthread_mutex_lock(&conc_print);
-    if (conc_failures <= 40) fprintf(stderr, "FAIL [%s %d]: %s\n", who, id, what);
+    if (conc_failures <= 40)
+        fprintf(stderr, "FAIL [%s %d]: %s\n", who, id, what);
     pthread_mutex_unlock(&conc_print);
 }
 
-#define CONC_CHECK(who, id, cond, ...)                                                   \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            char m_[1024];                                                               \
-            snprintf(m_, sizeof m_, __VA_ARGS__);                                        \
-            conc_fail(who, id, m_);                                                      \
-        }                                                                                \
+#define CONC_CHECK(who, id, cond, ...)            \
+    do {                                          \
+        if (!(cond)) {                            \
+            char m_[1024];                        \
+            snprintf(m_, sizeof m_, __VA_ARGS__); \
+            conc_fail(who, id, m_);               \
+        }                                         \
     } while (0)
 
 static void conc_destroy_d(hipdnnBackendDescriptor_t d, const char* who, int id) {
@@ -78,7 +79,8 @@ static void conc_watchdog(int sig) {
     static const char msg[] = "\nWATCHDOG: the concurrency test did not finish within its time limit "
                               "(deadlock or livelock in the library?)\n";
     (void)sig;
-    if (write(2, msg, sizeof msg - 1) < 0) _exit(3);
+    if (write(2, msg, sizeof msg - 1) < 0)
+        _exit(3);
     _exit(3);
 }
 
@@ -97,10 +99,14 @@ static void conc_shared_exec(conc_worker* w, unsigned seed) {
     v.bs = (float*)malloc(sizeof(float) * (size_t)v.k);
     v.ys = (float*)malloc(sizeof(float) * (size_t)ny);
     void* workspace = malloc((size_t)conc_shared.ws_size + 64);
-    for (int i = 0; i < nx; i++) v.xs[i] = (float)((int)((i * 29u + seed) % 19u) - 9) / 9.0f;
-    for (int i = 0; i < nw; i++) v.ws[i] = (float)((int)((i * 7u + seed) % 11u) - 5) / 11.0f;
-    for (int i = 0; i < v.k; i++) v.bs[i] = (float)((int)(seed % 3u) - 1) * 0.1f;
-    for (int i = 0; i < ny; i++) v.ys[i] = NAN;
+    for (int i = 0; i < nx; i++)
+        v.xs[i] = (float)((int)((i * 29u + seed) % 19u) - 9) / 9.0f;
+    for (int i = 0; i < nw; i++)
+        v.ws[i] = (float)((int)((i * 7u + seed) % 11u) - 5) / 11.0f;
+    for (int i = 0; i < v.k; i++)
+        v.bs[i] = (float)((int)(seed % 3u) - 1) * 0.1f;
+    for (int i = 0; i < ny; i++)
+        v.ys[i] = NAN;
     void* ptrs[4] = {v.xs, v.ws, v.bs, v.ys};
     int64_t uids[4] = {1, 2, 4, 6};
     hipdnnBackendDescriptor_t pack = NULL;
@@ -117,8 +123,10 @@ static void conc_shared_exec(conc_worker* w, unsigned seed) {
         w->shared_executions++;
     }
 fx_fail:
-    if (e.status != HIPDNN_STATUS_SUCCESS) conc_fail("worker", w->id, e.text);
-    if (pack) conc_destroy_d(pack, "worker", w->id);
+    if (e.status != HIPDNN_STATUS_SUCCESS)
+        conc_fail("worker", w->id, e.text);
+    if (pack)
+        conc_destroy_d(pack, "worker", w->id);
     free(v.xs), free(v.ws), free(v.bs), free(v.ys), free(workspace);
 }
 
@@ -131,15 +139,18 @@ static void* conc_worker_main(void* arg) {
         fx_err e = {{0}, HIPDNN_STATUS_SUCCESS};
         fx_conv f;
         unsigned seed = (unsigned)(t * 100003 + w->iterations);
-        if (fx_conv_build(&e, &f, conc_handle, 1 + t % 2, 1 + t % 3, 3 + t % 4, 3 + (t / 2) % 4, 1 + t % 3, seed) !=
-            HIPDNN_STATUS_SUCCESS) {
+        if (fx_conv_build(&e, &f, conc_handle, 1 + t % 2, 1 + t % 3, 3 + t % 4, 3 + (t / 2) % 4, 1 + t % 3, seed)
+            != HIPDNN_STATUS_SUCCESS) {
             conc_fail("worker", t, e.text);
             break;
         }
-        if (fx_conv_run_check(&e, &f, conc_handle) != HIPDNN_STATUS_SUCCESS) conc_fail("worker", t, e.text);
+        if (fx_conv_run_check(&e, &f, conc_handle) != HIPDNN_STATUS_SUCCESS)
+            conc_fail("worker", t, e.text);
         /* the same plan and pack again, new input values */
-        for (int i = 0; i < f.n * f.c * f.h * f.w; i++) f.xs[i] = -f.xs[i] * 0.5f + 0.125f;
-        if (fx_conv_run_check(&e, &f, conc_handle) != HIPDNN_STATUS_SUCCESS) conc_fail("worker", t, e.text);
+        for (int i = 0; i < f.n * f.c * f.h * f.w; i++)
+            f.xs[i] = -f.xs[i] * 0.5f + 0.125f;
+        if (fx_conv_run_check(&e, &f, conc_handle) != HIPDNN_STATUS_SUCCESS)
+            conc_fail("worker", t, e.text);
         w->executions += 2;
         fx_conv_destroy(&f);
         conc_shared_exec(w, seed);
@@ -170,11 +181,11 @@ typedef struct {
 } conc_churner;
 
 static const hipdnnBackendDescriptorType_t conc_kinds[] = {
-    HIPDNN_BACKEND_TENSOR_DESCRIPTOR,          HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR,
-    HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR,  HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR,
-    HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR,       HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR,
-    HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR,    HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR,
-    HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR,     HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR};
+    HIPDNN_BACKEND_TENSOR_DESCRIPTOR,         HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR,
+    HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR,
+    HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR,      HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR,
+    HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR,   HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR,
+    HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR,    HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR};
 
 static void* conc_churner_main(void* arg) {
     conc_churner* c = (conc_churner*)arg;
@@ -183,7 +194,8 @@ static void* conc_churner_main(void* arg) {
         hipdnnHandle_t h = NULL;
         hipdnnStatus_t st = hipdnnCreate(&h);
         CONC_CHECK("churner", c->id, st == HIPDNN_STATUS_SUCCESS, "hipdnnCreate -> %s", hipdnnGetErrorString(st));
-        if (st != HIPDNN_STATUS_SUCCESS) break;
+        if (st != HIPDNN_STATUS_SUCCESS)
+            break;
         hipdnnGetLastErrorString(le, sizeof le); /* plugin-loading notes, if any */
         c->handles++;
         size_t ne = 0;
@@ -195,7 +207,8 @@ static void* conc_churner_main(void* arg) {
             st = hipdnnBackendCreateDescriptor(conc_kinds[k], &d);
             CONC_CHECK("churner", c->id, st == HIPDNN_STATUS_SUCCESS, "create kind %d -> %s", (int)conc_kinds[k],
                        hipdnnGetErrorString(st));
-            if (st == HIPDNN_STATUS_SUCCESS) conc_destroy_d(d, "churner", c->id), c->descriptors++;
+            if (st == HIPDNN_STATUS_SUCCESS)
+                conc_destroy_d(d, "churner", c->id), c->descriptors++;
         }
         {
             fx_err e = {{0}, HIPDNN_STATUS_SUCCESS};
@@ -209,8 +222,8 @@ static void* conc_churner_main(void* arg) {
         if (round % 8 == 0) {
             fx_err e = {{0}, HIPDNN_STATUS_SUCCESS};
             fx_conv f;
-            if (fx_conv_build(&e, &f, h, 1, 2, 3, 3, 2, (unsigned)round) != HIPDNN_STATUS_SUCCESS ||
-                fx_conv_run_check(&e, &f, h) != HIPDNN_STATUS_SUCCESS)
+            if (fx_conv_build(&e, &f, h, 1, 2, 3, 3, 2, (unsigned)round) != HIPDNN_STATUS_SUCCESS
+                || fx_conv_run_check(&e, &f, h) != HIPDNN_STATUS_SUCCESS)
                 conc_fail("churner", c->id, e.text);
             fx_conv_destroy(&f);
             c->graphs++;
@@ -227,7 +240,8 @@ static long conc_cb_calls;
 static int conc_cb_cookie;
 static void conc_cb(hipdnnUserLogCallbackHandle_t u, hipdnnSeverity_t s, const char* m) {
     (void)s;
-    if (u == &conc_cb_cookie && m) __atomic_fetch_add(&conc_cb_calls, 1, __ATOMIC_SEQ_CST);
+    if (u == &conc_cb_cookie && m)
+        __atomic_fetch_add(&conc_cb_calls, 1, __ATOMIC_SEQ_CST);
 }
 
 static long conc_hammer_rounds;
@@ -271,8 +285,8 @@ static void* conc_garbage_main(void* arg) {
         hipdnnHandle_t hd = NULL;
         hipdnnBackendDescriptor_t mine = NULL, td = NULL;
         fx_err e = {{0}, HIPDNN_STATUS_SUCCESS};
-        if (hipdnnCreate(&hd) != HIPDNN_STATUS_SUCCESS || fx_tensor(&e, &mine, 7, 1, 1, 1, 1, false) != HIPDNN_STATUS_SUCCESS ||
-            hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &td) != HIPDNN_STATUS_SUCCESS) {
+        if (hipdnnCreate(&hd) != HIPDNN_STATUS_SUCCESS || fx_tensor(&e, &mine, 7, 1, 1, 1, 1, false) != HIPDNN_STATUS_SUCCESS
+            || hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &td) != HIPDNN_STATUS_SUCCESS) {
             conc_fail("garbage", 0, "could not make its own objects");
             break;
         }
@@ -283,10 +297,12 @@ static void* conc_garbage_main(void* arg) {
         long d0 = __atomic_load_n(&conc_destroys, __ATOMIC_SEQ_CST);
         hipdnnGetLastErrorString(le, sizeof le);
         uintptr_t hvals[] = {1, 0xdeadbeef, UINTPTR_MAX, (uintptr_t)&on_stack, (uintptr_t)mine, (uintptr_t)hd};
-        uintptr_t dvals[] = {1, 0xdeadbeef, UINTPTR_MAX, (uintptr_t)&on_stack, (uintptr_t)conc_handle, (uintptr_t)hd, (uintptr_t)td};
+        uintptr_t dvals[] = {
+            1, 0xdeadbeef, UINTPTR_MAX, (uintptr_t)&on_stack, (uintptr_t)conc_handle, (uintptr_t)hd, (uintptr_t)td};
         for (size_t i = 0; i < sizeof hvals / sizeof hvals[0] && !conc_stop; i++) {
             /* destroyed tokens only well inside the registry's quarantine window */
-            if (i >= 5 && __atomic_load_n(&conc_destroys, __ATOMIC_SEQ_CST) - d0 > CONC_STALE_MARGIN) break;
+            if (i >= 5 && __atomic_load_n(&conc_destroys, __ATOMIC_SEQ_CST) - d0 > CONC_STALE_MARGIN)
+                break;
             hipdnnHandle_t g = (hipdnnHandle_t)hvals[i];
             hipStream_t s = NULL;
             size_t n = 0, m = 0;
@@ -310,8 +326,8 @@ static void* conc_garbage_main(void* arg) {
             };
             for (size_t k = 0; k < sizeof sts / sizeof sts[0]; k++) {
                 hipdnnPeekLastErrorString_ext(le, sizeof le);
-                CONC_CHECK("garbage", 0, sts[k] == HIPDNN_STATUS_BAD_PARAM, "handle value #%zu, call #%zu -> %s (want BAD_PARAM)", i,
-                           k, hipdnnGetErrorString(sts[k]));
+                CONC_CHECK("garbage", 0, sts[k] == HIPDNN_STATUS_BAD_PARAM, "handle value #%zu, call #%zu -> %s (want BAD_PARAM)",
+                           i, k, hipdnnGetErrorString(sts[k]));
                 conc_garbage_calls++;
             }
             CONC_CHECK("garbage", 0, le[0] != 0, "garbage handle calls left no last error");
@@ -319,7 +335,8 @@ static void* conc_garbage_main(void* arg) {
             hipdnnGetLastErrorString(le, sizeof le);
         }
         for (size_t i = 0; i < sizeof dvals / sizeof dvals[0] && !conc_stop; i++) {
-            if (i >= 5 && __atomic_load_n(&conc_destroys, __ATOMIC_SEQ_CST) - d0 > CONC_STALE_MARGIN) break;
+            if (i >= 5 && __atomic_load_n(&conc_destroys, __ATOMIC_SEQ_CST) - d0 > CONC_STALE_MARGIN)
+                break;
             hipdnnBackendDescriptor_t g = (hipdnnBackendDescriptor_t)dvals[i];
             int64_t v = 1, cnt = 0;
             size_t n = 0;
@@ -338,8 +355,8 @@ static void* conc_garbage_main(void* arg) {
                 hipdnnBackendDestroyDescriptor(g),
             };
             for (size_t k = 0; k < sizeof sts / sizeof sts[0]; k++) {
-                CONC_CHECK("garbage", 0, sts[k] == HIPDNN_STATUS_BAD_PARAM, "descriptor value #%zu, call #%zu -> %s (want BAD_PARAM)",
-                           i, k, hipdnnGetErrorString(sts[k]));
+                CONC_CHECK("garbage", 0, sts[k] == HIPDNN_STATUS_BAD_PARAM,
+                           "descriptor value #%zu, call #%zu -> %s (want BAD_PARAM)", i, k, hipdnnGetErrorString(sts[k]));
                 conc_garbage_calls++;
             }
             CONC_CHECK("garbage", 0, v == 1 && cnt == 0, "an out-parameter was written by a failing call");
@@ -360,24 +377,26 @@ static int run_concurrency(int with_garbage) {
     alarm(CONC_WATCHDOG_S);
 
     fx_err e = {{0}, HIPDNN_STATUS_SUCCESS};
-    if (hipdnnCreate(&conc_handle) != HIPDNN_STATUS_SUCCESS ||
-        fx_conv_build(&e, &conc_shared, conc_handle, 2, 3, 5, 4, 3, 99) != HIPDNN_STATUS_SUCCESS ||
-        fx_conv_run_check(&e, &conc_shared, conc_handle) != HIPDNN_STATUS_SUCCESS) {
+    if (hipdnnCreate(&conc_handle) != HIPDNN_STATUS_SUCCESS
+        || fx_conv_build(&e, &conc_shared, conc_handle, 2, 3, 5, 4, 3, 99) != HIPDNN_STATUS_SUCCESS
+        || fx_conv_run_check(&e, &conc_shared, conc_handle) != HIPDNN_STATUS_SUCCESS) {
         fprintf(stderr, "%s: setup failed: %s\n", name, e.text);
         return 1;
     }
     if (hipdnnBackendGetSerializedBinaryGraph_ext(conc_shared.graph, 0, &conc_shared_graph_n, NULL) != HIPDNN_STATUS_SUCCESS)
         return 1;
     conc_shared_graph = (uint8_t*)malloc(conc_shared_graph_n);
-    if (hipdnnBackendGetSerializedBinaryGraph_ext(conc_shared.graph, conc_shared_graph_n, &conc_shared_graph_n,
-                                                  conc_shared_graph) != HIPDNN_STATUS_SUCCESS)
+    if (hipdnnBackendGetSerializedBinaryGraph_ext(conc_shared.graph, conc_shared_graph_n, &conc_shared_graph_n, conc_shared_graph)
+        != HIPDNN_STATUS_SUCCESS)
         return 1;
 
     /* The process's first asynchronous callback registration races with concurrent logging
      * (a logging thread can block forever; test_concurrency_async_log reproduces it). Make it
      * here, before any other thread runs, so this test exercises everything else. */
-    if (hipdnnSetUserLogCallback_ext(conc_cb, HIPDNN_SEV_INFO, HIPDNN_LOG_CALLBACK_ASYNC, &conc_cb_cookie) != HIPDNN_STATUS_SUCCESS ||
-        hipdnnSetUserLogCallback_ext(conc_cb, HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_ASYNC, &conc_cb_cookie) != HIPDNN_STATUS_SUCCESS) {
+    if (hipdnnSetUserLogCallback_ext(conc_cb, HIPDNN_SEV_INFO, HIPDNN_LOG_CALLBACK_ASYNC, &conc_cb_cookie)
+            != HIPDNN_STATUS_SUCCESS
+        || hipdnnSetUserLogCallback_ext(conc_cb, HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_ASYNC, &conc_cb_cookie)
+               != HIPDNN_STATUS_SUCCESS) {
         fprintf(stderr, "%s: setup: async callback registration failed\n", name);
         return 1;
     }
@@ -397,17 +416,23 @@ static int run_concurrency(int with_garbage) {
         pthread_create(&ct[i], NULL, conc_churner_main, &c[i]);
     }
     pthread_create(&ht, NULL, conc_hammer_main, NULL);
-    if (with_garbage) pthread_create(&gt, NULL, conc_garbage_main, NULL);
-    while (conc_now() - t0 < CONC_SECONDS) usleep(20000);
+    if (with_garbage)
+        pthread_create(&gt, NULL, conc_garbage_main, NULL);
+    while (conc_now() - t0 < CONC_SECONDS)
+        usleep(20000);
     conc_stop = 1;
-    for (int i = 0; i < CONC_WORKERS; i++) pthread_join(wt[i], NULL);
-    for (int i = 0; i < CONC_CHURNERS; i++) pthread_join(ct[i], NULL);
+    for (int i = 0; i < CONC_WORKERS; i++)
+        pthread_join(wt[i], NULL);
+    for (int i = 0; i < CONC_CHURNERS; i++)
+        pthread_join(ct[i], NULL);
     pthread_join(ht, NULL);
-    if (with_garbage) pthread_join(gt, NULL);
+    if (with_garbage)
+        pthread_join(gt, NULL);
     double secs = conc_now() - t0;
 
     /* The shared objects survived (in particular the handle passed as a descriptor). */
-    if (fx_conv_run_check(&e, &conc_shared, conc_handle) != HIPDNN_STATUS_SUCCESS) conc_fail("main", 0, e.text);
+    if (fx_conv_run_check(&e, &conc_shared, conc_handle) != HIPDNN_STATUS_SUCCESS)
+        conc_fail("main", 0, e.text);
     /* A registered callback is called (deterministic: sync, level INFO, on this thread). */
     {
         long before = conc_cb_calls;
@@ -418,17 +443,21 @@ static int run_concurrency(int with_garbage) {
         hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_OFF);
         CONC_CHECK("main", 0, conc_cb_calls > before, "the user callback was not called after the run");
     }
-    if (fx_conv_destroy(&conc_shared) != HIPDNN_STATUS_SUCCESS) conc_fail("main", 0, "destroying the shared graph");
-    if (hipdnnDestroy(conc_handle) != HIPDNN_STATUS_SUCCESS) conc_fail("main", 0, "destroying the shared handle");
+    if (fx_conv_destroy(&conc_shared) != HIPDNN_STATUS_SUCCESS)
+        conc_fail("main", 0, "destroying the shared graph");
+    if (hipdnnDestroy(conc_handle) != HIPDNN_STATUS_SUCCESS)
+        conc_fail("main", 0, "destroying the shared handle");
     alarm(0);
     free(conc_shared_graph);
 
     long it = 0, ex = 0, sx = 0, hs = 0, ds = 0, gs = 0, min_it = -1;
     for (int i = 0; i < CONC_WORKERS; i++) {
         it += w[i].iterations, ex += w[i].executions, sx += w[i].shared_executions;
-        if (min_it < 0 || w[i].iterations < min_it) min_it = w[i].iterations;
+        if (min_it < 0 || w[i].iterations < min_it)
+            min_it = w[i].iterations;
     }
-    for (int i = 0; i < CONC_CHURNERS; i++) hs += c[i].handles, ds += c[i].descriptors, gs += c[i].graphs;
+    for (int i = 0; i < CONC_CHURNERS; i++)
+        hs += c[i].handles, ds += c[i].descriptors, gs += c[i].graphs;
     printf("%s: %.2f s; %d workers: %ld graph+plan builds (min %ld per thread), %ld own executions, %ld executions of the "
            "shared plan (%.0f executions/s); %d churners: %ld handles, %ld descriptors, %ld graphs; hammer: %ld rounds, %ld "
            "callback invocations; garbage: %ld calls; %ld destroys counted\n",

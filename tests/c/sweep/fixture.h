@@ -21,19 +21,19 @@ typedef struct {
     hipdnnStatus_t status;
 } fx_err;
 
-#define FX_TRY(err, call)                                                                \
-    do {                                                                                 \
-        hipdnnStatus_t fx_st_ = (call);                                                  \
-        if (fx_st_ != HIPDNN_STATUS_SUCCESS) {                                           \
-            if ((err)->status == HIPDNN_STATUS_SUCCESS) {                                \
-                char fx_le_[256];                                                        \
-                hipdnnPeekLastErrorString_ext(fx_le_, sizeof fx_le_);                    \
-                snprintf((err)->text, sizeof (err)->text, "%s:%d: %s -> %s (%s)",        \
-                         __FILE__, __LINE__, #call, hipdnnGetErrorString(fx_st_), fx_le_); \
-                (err)->status = fx_st_;                                                  \
-            }                                                                            \
-            goto fx_fail;                                                                \
-        }                                                                                \
+#define FX_TRY(err, call)                                                                                   \
+    do {                                                                                                    \
+        hipdnnStatus_t fx_st_ = (call);                                                                     \
+        if (fx_st_ != HIPDNN_STATUS_SUCCESS) {                                                              \
+            if ((err)->status == HIPDNN_STATUS_SUCCESS) {                                                   \
+                char fx_le_[256];                                                                           \
+                hipdnnPeekLastErrorString_ext(fx_le_, sizeof fx_le_);                                       \
+                snprintf((err)->text, sizeof(err)->text, "%s:%d: %s -> %s (%s)", __FILE__, __LINE__, #call, \
+                         hipdnnGetErrorString(fx_st_), fx_le_);                                             \
+                (err)->status = fx_st_;                                                                     \
+            }                                                                                               \
+            goto fx_fail;                                                                                   \
+        }                                                                                                   \
     } while (0)
 
 /* Called after every descriptor destroy the fixture makes (the concurrency tests count them). */
@@ -53,8 +53,8 @@ typedef struct {
     int64_t ws_size;
 } fx_conv;
 
-static inline hipdnnStatus_t fx_tensor(fx_err* e, hipdnnBackendDescriptor_t* out, int64_t uid, int64_t n,
-                                int64_t c, int64_t h, int64_t w, bool virt) {
+static inline hipdnnStatus_t fx_tensor(fx_err* e, hipdnnBackendDescriptor_t* out, int64_t uid, int64_t n, int64_t c, int64_t h,
+                                       int64_t w, bool virt) {
     hipdnnBackendDescriptor_t t = NULL;
     int64_t dims[4] = {n, c, h, w};
     int64_t strides[4] = {c * h * w, h * w, w, 1};
@@ -69,18 +69,21 @@ static inline hipdnnStatus_t fx_tensor(fx_err* e, hipdnnBackendDescriptor_t* out
     *out = t;
     return HIPDNN_STATUS_SUCCESS;
 fx_fail:
-    if (t) hipdnnBackendDestroyDescriptor(t), FX_ON_DESTROY();
+    if (t)
+        hipdnnBackendDestroyDescriptor(t), FX_ON_DESTROY();
     return e->status;
 }
 
 static inline hipdnnStatus_t fx_pointwise(fx_err* e, hipdnnBackendDescriptor_t* out, hipdnnPointwiseMode_t mode,
-                                   hipdnnBackendDescriptor_t in0, hipdnnBackendDescriptor_t in1,
-                                   hipdnnBackendDescriptor_t y) {
+                                          hipdnnBackendDescriptor_t in0, hipdnnBackendDescriptor_t in1,
+                                          hipdnnBackendDescriptor_t y) {
     hipdnnBackendDescriptor_t op = NULL;
     hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
     FX_TRY(e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
     FX_TRY(e, hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in0));
-    if (in1) FX_TRY(e, hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in1));
+    if (in1)
+        FX_TRY(e,
+               hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in1));
     FX_TRY(e, hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y));
     FX_TRY(e, hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
     FX_TRY(e, hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
@@ -88,7 +91,8 @@ static inline hipdnnStatus_t fx_pointwise(fx_err* e, hipdnnBackendDescriptor_t* 
     *out = op;
     return HIPDNN_STATUS_SUCCESS;
 fx_fail:
-    if (op) hipdnnBackendDestroyDescriptor(op), FX_ON_DESTROY();
+    if (op)
+        hipdnnBackendDestroyDescriptor(op), FX_ON_DESTROY();
     return e->status;
 }
 
@@ -97,12 +101,14 @@ fx_fail:
 static inline hipdnnStatus_t fx_conv_destroy(fx_conv* f) {
     hipdnnStatus_t first = HIPDNN_STATUS_SUCCESS;
     hipdnnBackendDescriptor_t all[] = {f->pack, f->plan, f->cfg,  f->heur, f->graph, f->relu, f->add,
-                                       f->conv, f->t[5], f->t[4], f->t[3], f->t[2], f->t[1], f->t[0]};
+                                       f->conv, f->t[5], f->t[4], f->t[3], f->t[2],  f->t[1], f->t[0]};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (!all[i]) continue;
+        if (!all[i])
+            continue;
         hipdnnStatus_t st = hipdnnBackendDestroyDescriptor(all[i]);
         FX_ON_DESTROY();
-        if (st != HIPDNN_STATUS_SUCCESS && first == HIPDNN_STATUS_SUCCESS) first = st;
+        if (st != HIPDNN_STATUS_SUCCESS && first == HIPDNN_STATUS_SUCCESS)
+            first = st;
     }
     free(f->xs);
     free(f->ws);
@@ -115,8 +121,8 @@ static inline hipdnnStatus_t fx_conv_destroy(fx_conv* f) {
 
 /* Builds graph, engine configuration (first heuristic result), plan, host buffers filled from
  * seed, and a finalized variant pack. On failure everything is released and e says why. */
-static inline hipdnnStatus_t fx_conv_build(fx_err* e, fx_conv* f, hipdnnHandle_t handle, int n, int c, int h, int w,
-                                    int k, unsigned seed) {
+static inline hipdnnStatus_t fx_conv_build(fx_err* e, fx_conv* f, hipdnnHandle_t handle, int n, int c, int h, int w, int k,
+                                           unsigned seed) {
     memset(f, 0, sizeof *f);
     f->n = n, f->c = c, f->h = h, f->w = w, f->k = k;
     FX_TRY(e, fx_tensor(e, &f->t[0], 1, n, c, h, w, false));
@@ -139,17 +145,21 @@ static inline hipdnnStatus_t fx_conv_build(fx_err* e, fx_conv* f, hipdnnHandle_t
         hipdnnBackendHeurMode_t hmode = HIPDNN_HEUR_MODE_FALLBACK;
         int64_t count = 0;
         FX_TRY(e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &f->heur));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &f->graph));
+        FX_TRY(e, hipdnnBackendSetAttribute(f->heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                            &f->graph));
         FX_TRY(e, hipdnnBackendSetAttribute(f->heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &hmode));
         FX_TRY(e, hipdnnBackendFinalize(f->heur));
         FX_TRY(e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &f->cfg));
-        FX_TRY(e, hipdnnBackendGetAttribute(f->heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &f->cfg));
+        FX_TRY(e, hipdnnBackendGetAttribute(f->heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count,
+                                            &f->cfg));
         FX_TRY(e, hipdnnBackendFinalize(f->cfg));
     }
     FX_TRY(e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &f->plan));
-    FX_TRY(e, hipdnnBackendSetAttribute(f->plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &f->cfg));
+    FX_TRY(e, hipdnnBackendSetAttribute(f->plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                        &f->cfg));
     FX_TRY(e, hipdnnBackendFinalize(f->plan));
-    FX_TRY(e, hipdnnBackendGetAttribute(f->plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, NULL, &f->ws_size));
+    FX_TRY(e, hipdnnBackendGetAttribute(f->plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, NULL,
+                                        &f->ws_size));
 
     f->xs = (float*)malloc(sizeof(float) * (size_t)(n * c * h * w));
     f->ws = (float*)malloc(sizeof(float) * (size_t)(k * c * FX_R * FX_S));
@@ -161,10 +171,14 @@ static inline hipdnnStatus_t fx_conv_build(fx_err* e, fx_conv* f, hipdnnHandle_t
         e->status = HIPDNN_STATUS_INTERNAL_ERROR;
         goto fx_fail;
     }
-    for (int i = 0; i < n * c * h * w; i++) f->xs[i] = (float)((int)((i * 37u + seed) % 17u) - 8) / 8.0f;
-    for (int i = 0; i < k * c * FX_R * FX_S; i++) f->ws[i] = (float)((int)((i * 11u + seed) % 13u) - 6) / 13.0f;
-    for (int i = 0; i < k; i++) f->bs[i] = (float)((i + (int)(seed % 5u)) % 4) * 0.25f - 0.4f;
-    for (int i = 0; i < n * k * h * w; i++) f->ys[i] = NAN;
+    for (int i = 0; i < n * c * h * w; i++)
+        f->xs[i] = (float)((int)((i * 37u + seed) % 17u) - 8) / 8.0f;
+    for (int i = 0; i < k * c * FX_R * FX_S; i++)
+        f->ws[i] = (float)((int)((i * 11u + seed) % 13u) - 6) / 13.0f;
+    for (int i = 0; i < k; i++)
+        f->bs[i] = (float)((i + (int)(seed % 5u)) % 4) * 0.25f - 0.4f;
+    for (int i = 0; i < n * k * h * w; i++)
+        f->ys[i] = NAN;
     {
         void* ptrs[4] = {f->xs, f->ws, f->bs, f->ys};
         int64_t uids[4] = {1, 2, 4, 6};
@@ -193,14 +207,16 @@ static inline double fx_conv_max_error(const fx_conv* f) {
                         for (int r = 0; r < FX_R; r++)
                             for (int s = 0; s < FX_S; s++) {
                                 int ih = h + r - 1, iw = w + s - 1;
-                                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
-                                acc += (double)f->xs[((n * C + c) * H + ih) * W + iw] *
-                                       f->ws[((k * C + c) * FX_R + r) * FX_S + s];
+                                if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+                                    continue;
+                                acc +=
+                                    (double)f->xs[((n * C + c) * H + ih) * W + iw] * f->ws[((k * C + c) * FX_R + r) * FX_S + s];
                             }
                     double want = acc > 0 ? acc : 0;
                     double got = f->ys[((n * K + k) * H + h) * W + w];
                     double err = isnan(got) ? INFINITY : fabs(want - got);
-                    if (err > max_err) max_err = err;
+                    if (err > max_err)
+                        max_err = err;
                 }
     return max_err;
 }
@@ -208,7 +224,8 @@ static inline double fx_conv_max_error(const fx_conv* f) {
 /* Executes the plan on handle and checks the output (tolerance 1e-4). Returns SUCCESS, the
  * failing status, or INTERNAL_ERROR for wrong numbers (e says which). */
 static inline hipdnnStatus_t fx_conv_run_check(fx_err* e, fx_conv* f, hipdnnHandle_t handle) {
-    for (int i = 0; i < f->n * f->k * f->h * f->w; i++) f->ys[i] = NAN;
+    for (int i = 0; i < f->n * f->k * f->h * f->w; i++)
+        f->ys[i] = NAN;
     FX_TRY(e, hipdnnBackendExecute(handle, f->plan, f->pack));
     {
         double err = fx_conv_max_error(f);

@@ -40,8 +40,7 @@ inline std::atomic<int> logLevel{HIPDNN_SEV_INFO};
 inline std::atomic<int> lastLevelSet{-1};
 
 // Forwards a message to the host's sink when the level lets it through.
-inline void log(hipdnnSeverity_t severity, const char* format, ...)
-    __attribute__((format(printf, 2, 3)));
+inline void log(hipdnnSeverity_t severity, const char* format, ...) __attribute__((format(printf, 2, 3)));
 inline void log(hipdnnSeverity_t severity, const char* format, ...)
 {
     hipdnnCallback_t sink = logSink.load();
@@ -77,8 +76,7 @@ hipdnnPluginStatus_t hipdnnPluginGetVersion(const char** version)
 {
     if(version == nullptr)
     {
-        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                                "hipdnnPluginGetVersion: version is NULL");
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "hipdnnPluginGetVersion: version is NULL");
     }
     *version = TP_PLUGIN_VERSION;
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
@@ -89,8 +87,7 @@ hipdnnPluginStatus_t hipdnnPluginGetApiVersion(const char** version)
 {
     if(version == nullptr)
     {
-        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                                "hipdnnPluginGetApiVersion: version is NULL");
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "hipdnnPluginGetApiVersion: version is NULL");
     }
     *version = TP_API_VERSION;
     return HIPDNN_PLUGIN_STATUS_SUCCESS;
@@ -128,8 +125,7 @@ hipdnnPluginStatus_t hipdnnPluginSetLogLevel(hipdnnSeverity_t level)
 {
     if(static_cast<int>(level) < HIPDNN_SEV_INFO || static_cast<int>(level) > HIPDNN_SEV_OFF)
     {
-        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_INVALID_VALUE,
-                                "hipdnnPluginSetLogLevel: unknown level %d",
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_INVALID_VALUE, "hipdnnPluginSetLogLevel: unknown level %d",
                                 static_cast<int>(level));
     }
     tp::logLevel.store(level);

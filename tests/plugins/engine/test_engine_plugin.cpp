@@ -51,10 +51,7 @@ struct EngineDef
     unsigned notes;
 };
 
-constexpr int64_t engineId(const char* name)
-{
-    return hipdnn_plugin_sdk::engineNameToId(name);
-}
+constexpr int64_t engineId(const char* name) { return hipdnn_plugin_sdk::engineNameToId(name); }
 
 static_assert(static_cast<uint64_t>(engineId("TEST_GOOD_DEFAULT_ENGINE")) == 0x5FB06B52DB2039ACull);
 static_assert(static_cast<uint64_t>(engineId("TEST_EXECUTE_FAILS_ENGINE")) == 0x637C0BB90F065BA2ull);
@@ -108,8 +105,7 @@ const EngineDef& requireEngine(int64_t id)
     const EngineDef* engine = findEngine(id);
     if(engine == nullptr)
     {
-        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-             "engine id " + std::to_string(id) + " does not belong to plugin " TP_PLUGIN_NAME);
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "engine id " + std::to_string(id) + " does not belong to plugin " TP_PLUGIN_NAME);
     }
     return *engine;
 }
@@ -130,8 +126,7 @@ const std::vector<KnobSpec>& knobSpecs(KnobSet set)
     static const std::vector<KnobSpec> constraint = {
         KnobSpec::integer("constraint.int_knob", "int knob, 0..100 in steps of 5", 50).range(0, 100, 5),
         KnobSpec::real("constraint.float_knob", "float knob, 0..10", 5.0).range(0.0, 10.0),
-        KnobSpec::string("constraint.string_knob", "one of alpha, beta, gamma", "beta")
-            .allowed({"alpha", "beta", "gamma"}),
+        KnobSpec::string("constraint.string_knob", "one of alpha, beta, gamma", "beta").allowed({"alpha", "beta", "gamma"}),
     };
     switch(set)
     {
@@ -173,8 +168,7 @@ void validateKnobs(const EngineDef& engine, const fbs::EngineConfig* config)
             {
                 continue;
             }
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                 "engine " + std::to_string(engine.id) + " has no knob '" + id + "'");
+            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "engine " + std::to_string(engine.id) + " has no knob '" + id + "'");
         }
         hipdnn_plugin_sdk::validateKnobSetting(*spec, *setting);
     }
@@ -274,8 +268,7 @@ std::vector<uint8_t> copyBytes(const hipdnnPluginConstData_t* data)
 }
 
 // Builds a context from verified graph and config bytes.
-HipdnnEnginePluginExecutionContext* makeContext(const EngineDef& engine,
-                                                std::vector<uint8_t> graphBytes,
+HipdnnEnginePluginExecutionContext* makeContext(const EngineDef& engine, std::vector<uint8_t> graphBytes,
                                                 std::vector<uint8_t> configBytes)
 {
     auto* context = new HipdnnEnginePluginExecutionContext();
@@ -330,8 +323,7 @@ void recordGraph([[maybe_unused]] int at, [[maybe_unused]] const hipdnnPluginCon
 #endif
 }
 
-const hipdnnPluginDeviceBuffer_t*
-    findBuffer(const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count, int64_t uid)
+const hipdnnPluginDeviceBuffer_t* findBuffer(const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count, int64_t uid)
 {
     for(uint32_t i = 0; i < count; ++i)
     {
@@ -344,9 +336,7 @@ const hipdnnPluginDeviceBuffer_t*
 }
 
 // Reads each runtime pass-by-value scalar through its (host) pointer, as a real engine would.
-void readPassByValue(const HipdnnEnginePluginExecutionContext& context,
-                     const hipdnnPluginDeviceBuffer_t* buffers,
-                     uint32_t count)
+void readPassByValue(const HipdnnEnginePluginExecutionContext& context, const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count)
 {
     for(const auto& [uid, bytes] : context.passByValue)
     {
@@ -354,8 +344,7 @@ void readPassByValue(const HipdnnEnginePluginExecutionContext& context,
         if(buffer == nullptr || buffer->ptr == nullptr)
         {
             fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                 "runtime pass-by-value tensor " + std::to_string(uid)
-                     + " has no pointer in the variant pack");
+                 "runtime pass-by-value tensor " + std::to_string(uid) + " has no pointer in the variant pack");
         }
         std::vector<uint8_t> value(bytes);
         std::memcpy(value.data(), buffer->ptr, bytes);
@@ -367,10 +356,8 @@ void readPassByValue(const HipdnnEnginePluginExecutionContext& context,
     }
 }
 
-void checkExecuteArguments(hipdnnEnginePluginHandle_t handle,
-                           hipdnnEnginePluginExecutionContext_t context,
-                           const hipdnnPluginDeviceBuffer_t* buffers,
-                           uint32_t count)
+void checkExecuteArguments(hipdnnEnginePluginHandle_t handle, hipdnnEnginePluginExecutionContext_t context,
+                           const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count)
 {
     checkHandle(handle);
     checkContext(context);
@@ -380,15 +367,12 @@ void checkExecuteArguments(hipdnnEnginePluginHandle_t handle,
     }
 }
 
-void executeBody(const HipdnnEnginePluginExecutionContext& context,
-                 const hipdnnPluginDeviceBuffer_t* buffers,
-                 uint32_t count)
+void executeBody(const HipdnnEnginePluginExecutionContext& context, const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count)
 {
     if(TP_EXECUTE_FAILS)
     {
         fail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
-             "engine " + std::to_string(context.engineId)
-                 + " (TEST_EXECUTE_FAILS_ENGINE) fails every execution on purpose");
+             "engine " + std::to_string(context.engineId) + " (TEST_EXECUTE_FAILS_ENGINE) fails every execution on purpose");
     }
     if(TP_READS_PASS_BY_VALUE)
     {
@@ -431,427 +415,266 @@ constexpr size_t kPayloadHeader = 8 + 4 * 8;
 // ==== entry points ==================================================================================
 extern "C" {
 
-hipdnnPluginStatus_t
-    hipdnnEnginePluginGetAllEngineIds(int64_t* engine_ids, uint32_t max_engines, uint32_t* num_engines)
+hipdnnPluginStatus_t hipdnnEnginePluginGetAllEngineIds(int64_t* engine_ids, uint32_t max_engines, uint32_t* num_engines)
 {
     HIPDNN_PLUGIN_GUARD(
-        requireNotNull(num_engines, "num_engines");
-        const bool countQuery = engine_ids == nullptr || max_engines == 0;
-        std::vector<int64_t> ids;
-        for(const EngineDef& engine : kEngines)
-        {
-            ids.push_back(engine.id);
-        }
-        if(TP_FAULT == TP_FAULT_ZERO_ENGINES)
-        {
+        requireNotNull(num_engines, "num_engines"); const bool countQuery = engine_ids == nullptr || max_engines == 0;
+        std::vector<int64_t> ids; for(const EngineDef& engine
+                                      : kEngines) { ids.push_back(engine.id); } if(TP_FAULT == TP_FAULT_ZERO_ENGINES) {
             ids.clear();
-        }
-        if(TP_FAULT == TP_FAULT_DUPLICATE_IDS)
-        {
+        } if(TP_FAULT == TP_FAULT_DUPLICATE_IDS) {
             ids.push_back(ids.front());
-        }
-        if(TP_FAULT == TP_FAULT_COUNT_MISMATCH && countQuery)
-        {
+        } if(TP_FAULT == TP_FAULT_COUNT_MISMATCH && countQuery) {
             // Claims one engine more than the fetch will deliver.
             *num_engines = static_cast<uint32_t>(ids.size() + 1);
             return;
-        }
-        if(countQuery)
-        {
+        } if(countQuery) {
             *num_engines = static_cast<uint32_t>(ids.size());
             return;
-        }
-        uint32_t written = 0;
-        for(; written < max_engines && written < ids.size(); ++written)
-        {
-            engine_ids[written] = ids[written];
-        }
-        *num_engines = written;
-    );
+        } uint32_t written = 0;
+        for(; written < max_engines && written < ids.size(); ++written) { engine_ids[written] = ids[written]; }* num_engines =
+            written;);
 }
 
 hipdnnPluginStatus_t hipdnnEnginePluginCreate(hipdnnEnginePluginHandle_t* handle)
 {
-    HIPDNN_PLUGIN_GUARD(
-        requireNotNull(handle, "handle");
-        *handle = newHandle();
-        if(*handle != nullptr)
-        {
-            tp::log(HIPDNN_SEV_INFO, "handle created");
-        }
-    );
+    HIPDNN_PLUGIN_GUARD(requireNotNull(handle, "handle"); *handle = newHandle();
+                        if(*handle != nullptr) { tp::log(HIPDNN_SEV_INFO, "handle created"); });
 }
 
 hipdnnPluginStatus_t hipdnnEnginePluginDestroy(hipdnnEnginePluginHandle_t handle)
 {
-    HIPDNN_PLUGIN_GUARD(
-        HipdnnEnginePluginHandle* h = checkHandle(handle);
-        if(TP_FAULT == TP_FAULT_SHARED_HANDLE)
-        {
-            return; // the static object stays usable by the other plugin
-        }
-        h->magic = 0;
-        delete h;
-        --liveHandles;
-    );
+    HIPDNN_PLUGIN_GUARD(HipdnnEnginePluginHandle* h = checkHandle(handle); if(TP_FAULT == TP_FAULT_SHARED_HANDLE) {
+        return; // the static object stays usable by the other plugin
+    } h->magic = 0;
+                        delete h; --liveHandles;);
 }
 
 hipdnnPluginStatus_t hipdnnEnginePluginSetStream(hipdnnEnginePluginHandle_t handle, hipStream_t stream)
 {
-    HIPDNN_PLUGIN_GUARD(
-        checkHandle(handle)->stream = stream;
-        lastStream.store(static_cast<void*>(stream));
-    );
+    HIPDNN_PLUGIN_GUARD(checkHandle(handle)->stream = stream; lastStream.store(static_cast<void*>(stream)););
 }
 
 hipdnnPluginStatus_t hipdnnEnginePluginGetApplicableEngineIds(hipdnnEnginePluginHandle_t handle,
-                                                              const hipdnnPluginConstData_t* op_graph,
-                                                              int64_t* engine_ids,
-                                                              uint32_t max_engines,
-                                                              uint32_t* num_engines)
+                                                              const hipdnnPluginConstData_t* op_graph, int64_t* engine_ids,
+                                                              uint32_t max_engines, uint32_t* num_engines)
 {
     HIPDNN_PLUGIN_GUARD(
-        checkHandle(handle);
-        requireNotNull(num_engines, "num_engines");
-        hipdnn_plugin_sdk::verifyGraph(op_graph);
-        recordGraph(0, op_graph);
-        if(max_engines > 0)
-        {
-            requireNotNull(engine_ids, "engine_ids");
-        }
-        std::vector<int64_t> ids;
-        for(const EngineDef& engine : kEngines)
-        {
+        checkHandle(handle); requireNotNull(num_engines, "num_engines"); hipdnn_plugin_sdk::verifyGraph(op_graph);
+        recordGraph(0, op_graph); if(max_engines > 0) { requireNotNull(engine_ids, "engine_ids"); } std::vector<int64_t> ids;
+        for(const EngineDef& engine
+            : kEngines) {
             if(engine.applicable)
             {
                 ids.push_back(engine.id);
             }
-        }
-        if(TP_FAULT == TP_FAULT_UNDECLARED_ID)
-        {
-            ids.assign(1, TP_UNDECLARED_ENGINE_ID);
-        }
-        uint32_t written = 0;
-        for(; written < max_engines && written < ids.size(); ++written)
-        {
-            engine_ids[written] = ids[written];
-        }
-        *num_engines = static_cast<uint32_t>(ids.size());
-        if(TP_FAULT == TP_FAULT_APPLICABLE_OVERFLOW)
-        {
+        } if(TP_FAULT == TP_FAULT_UNDECLARED_ID) { ids.assign(1, TP_UNDECLARED_ENGINE_ID); } uint32_t written = 0;
+        for(; written < max_engines && written < ids.size(); ++written) { engine_ids[written] = ids[written]; }* num_engines =
+            static_cast<uint32_t>(ids.size());
+        if(TP_FAULT == TP_FAULT_APPLICABLE_OVERFLOW) {
             *num_engines = max_engines + 1; // more than the buffer can hold
-        }
-    );
+        });
 }
 
-hipdnnPluginStatus_t hipdnnEnginePluginGetEngineDetails(hipdnnEnginePluginHandle_t handle,
-                                                        int64_t engine_id,
+hipdnnPluginStatus_t hipdnnEnginePluginGetEngineDetails(hipdnnEnginePluginHandle_t handle, int64_t engine_id,
                                                         const hipdnnPluginConstData_t* op_graph,
                                                         hipdnnPluginConstData_t* engine_details)
 {
     HIPDNN_PLUGIN_GUARD(
-        checkHandle(handle);
-        requireNotNull(engine_details, "engine_details");
-        hipdnn_plugin_sdk::verifyGraph(op_graph);
-        recordGraph(1, op_graph);
-        const EngineDef& engine = requireEngine(engine_id);
-        if(TP_FAULT == TP_FAULT_DETAILS_NULL)
-        {
+        checkHandle(handle); requireNotNull(engine_details, "engine_details"); hipdnn_plugin_sdk::verifyGraph(op_graph);
+        recordGraph(1, op_graph); const EngineDef& engine = requireEngine(engine_id); if(TP_FAULT == TP_FAULT_DETAILS_NULL) {
             engine_details->ptr = nullptr;
             engine_details->size = 16;
             return;
-        }
-        if(TP_FAULT == TP_FAULT_DETAILS_EMPTY)
-        {
+        } if(TP_FAULT == TP_FAULT_DETAILS_EMPTY) {
             hipdnn_plugin_sdk::publishBytes(nullptr, 0, engine_details);
             ++liveDetails;
             return;
-        }
-        if(TP_FAULT == TP_FAULT_DETAILS_GARBAGE)
-        {
-            const uint8_t garbage[24] = {0xFF, 0xFF, 0xFF, 0x7F, 0xDE, 0xAD, 0xBE, 0xEF,
-                                         0xFF, 0xFF, 0xFF, 0x7F, 0xDE, 0xAD, 0xBE, 0xEF,
-                                         0xFF, 0xFF, 0xFF, 0x7F, 0xDE, 0xAD, 0xBE, 0xEF};
+        } if(TP_FAULT == TP_FAULT_DETAILS_GARBAGE) {
+            const uint8_t garbage[24] = {0xFF, 0xFF, 0xFF, 0x7F, 0xDE, 0xAD, 0xBE, 0xEF, 0xFF, 0xFF, 0xFF, 0x7F,
+                                         0xDE, 0xAD, 0xBE, 0xEF, 0xFF, 0xFF, 0xFF, 0x7F, 0xDE, 0xAD, 0xBE, 0xEF};
             hipdnn_plugin_sdk::publishBytes(garbage, sizeof garbage, engine_details);
             ++liveDetails;
             return;
-        }
-        hipdnn_plugin_sdk::EngineDetailsBuilder details(engine.id);
-        details.knobs(knobSpecs(engine.knobs));
-        for(int note = 0; note < HIPDNN_BEHAVIOR_NOTE_TYPE_COUNT; ++note)
-        {
+        } hipdnn_plugin_sdk::EngineDetailsBuilder details(engine.id);
+        details.knobs(knobSpecs(engine.knobs)); for(int note = 0; note < HIPDNN_BEHAVIOR_NOTE_TYPE_COUNT; ++note) {
             if((engine.notes & TP_NOTE(note)) != 0)
             {
                 details.note(static_cast<hipdnnBackendBehaviorNote_t>(note));
             }
-        }
-        if(engine.nameAnswer == NameAnswer::Named && engine.name != nullptr)
-        {
+        } if(engine.nameAnswer == NameAnswer::Named && engine.name != nullptr) {
             details.name(engine.name);
-        }
-        if(kDetailsOnlyName != nullptr && engine.id == TP_DETAILS_ONLY_NAME_ENGINE)
-        {
+        } if(kDetailsOnlyName != nullptr && engine.id == TP_DETAILS_ONLY_NAME_ENGINE) {
             details.name(kDetailsOnlyName);
-        }
-        details.publish(engine_details);
-        ++liveDetails;
-    );
+        } details.publish(engine_details);
+        ++liveDetails;);
 }
 
 hipdnnPluginStatus_t hipdnnEnginePluginDestroyEngineDetails(hipdnnEnginePluginHandle_t handle,
                                                             hipdnnPluginConstData_t* engine_details)
 {
-    HIPDNN_PLUGIN_GUARD(
-        checkHandle(handle);
-        requireNotNull(engine_details, "engine_details");
-        if(engine_details->ptr != nullptr)
-        {
-            --liveDetails;
-        }
-        hipdnn_plugin_sdk::releaseBuffer(engine_details);
-    );
+    HIPDNN_PLUGIN_GUARD(checkHandle(handle); requireNotNull(engine_details, "engine_details");
+                        if(engine_details->ptr != nullptr) { --liveDetails; } hipdnn_plugin_sdk::releaseBuffer(engine_details););
 }
 
 #ifndef TP_OMIT_GET_WORKSPACE_SIZE
 hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSize(hipdnnEnginePluginHandle_t handle,
                                                         const hipdnnPluginConstData_t* engine_config,
-                                                        const hipdnnPluginConstData_t* op_graph,
-                                                        size_t* workspace_size)
+                                                        const hipdnnPluginConstData_t* op_graph, size_t* workspace_size)
 {
-    HIPDNN_PLUGIN_GUARD(
-        checkHandle(handle);
-        requireNotNull(workspace_size, "workspace_size");
-        const fbs::EngineConfig* config = hipdnn_plugin_sdk::verifyEngineConfig(engine_config);
-        hipdnn_plugin_sdk::verifyGraph(op_graph);
-        validateKnobs(requireEngine(config->engine_id()), config);
-        *workspace_size = TP_WORKSPACE_CONFIG;
-    );
+    HIPDNN_PLUGIN_GUARD(checkHandle(handle); requireNotNull(workspace_size, "workspace_size");
+                        const fbs::EngineConfig* config = hipdnn_plugin_sdk::verifyEngineConfig(engine_config);
+                        hipdnn_plugin_sdk::verifyGraph(op_graph); validateKnobs(requireEngine(config->engine_id()), config);
+                        *workspace_size = TP_WORKSPACE_CONFIG;);
 }
 #endif
 
-hipdnnPluginStatus_t
-    hipdnnEnginePluginCreateExecutionContext(hipdnnEnginePluginHandle_t handle,
-                                             const hipdnnPluginConstData_t* engine_config,
-                                             const hipdnnPluginConstData_t* op_graph,
-                                             hipdnnEnginePluginExecutionContext_t* execution_context)
+hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionContext(hipdnnEnginePluginHandle_t handle,
+                                                              const hipdnnPluginConstData_t* engine_config,
+                                                              const hipdnnPluginConstData_t* op_graph,
+                                                              hipdnnEnginePluginExecutionContext_t* execution_context)
 {
-    HIPDNN_PLUGIN_GUARD(
-        checkHandle(handle);
-        requireNotNull(execution_context, "execution_context");
-        const fbs::EngineConfig* config = hipdnn_plugin_sdk::verifyEngineConfig(engine_config);
-        hipdnn_plugin_sdk::verifyGraph(op_graph);
-        recordGraph(2, op_graph);
-        const EngineDef& engine = requireEngine(config->engine_id());
-        validateKnobs(engine, config);
-        if(TP_FAULT == TP_FAULT_CONTEXT_NULL)
-        {
-            *execution_context = nullptr;
-            return;
-        }
-        *execution_context = makeContext(engine, copyBytes(op_graph), copyBytes(engine_config));
-    );
+    HIPDNN_PLUGIN_GUARD(checkHandle(handle); requireNotNull(execution_context, "execution_context");
+                        const fbs::EngineConfig* config = hipdnn_plugin_sdk::verifyEngineConfig(engine_config);
+                        hipdnn_plugin_sdk::verifyGraph(op_graph); recordGraph(2, op_graph);
+                        const EngineDef& engine = requireEngine(config->engine_id()); validateKnobs(engine, config);
+                        if(TP_FAULT == TP_FAULT_CONTEXT_NULL) {
+                            *execution_context = nullptr;
+                            return;
+                        }* execution_context = makeContext(engine, copyBytes(op_graph), copyBytes(engine_config)););
 }
 
-hipdnnPluginStatus_t
-    hipdnnEnginePluginDestroyExecutionContext(hipdnnEnginePluginHandle_t handle,
-                                              hipdnnEnginePluginExecutionContext_t execution_context)
+hipdnnPluginStatus_t hipdnnEnginePluginDestroyExecutionContext(hipdnnEnginePluginHandle_t handle,
+                                                               hipdnnEnginePluginExecutionContext_t execution_context)
 {
-    HIPDNN_PLUGIN_GUARD(
-        checkHandle(handle);
-        HipdnnEnginePluginExecutionContext* context = checkContext(execution_context);
-        context->magic = 0;
-        delete context;
-        --liveContexts;
-    );
+    HIPDNN_PLUGIN_GUARD(checkHandle(handle); HipdnnEnginePluginExecutionContext* context = checkContext(execution_context);
+                        context->magic = 0; delete context; --liveContexts;);
 }
 
 #if TP_EXPORT_SERIALIZATION
-hipdnnPluginStatus_t
-    hipdnnEnginePluginSerializeExecutionContext(hipdnnEnginePluginHandle_t handle,
-                                                hipdnnEnginePluginExecutionContext_t execution_context,
-                                                hipdnnPluginConstData_t* serialized_context)
+hipdnnPluginStatus_t hipdnnEnginePluginSerializeExecutionContext(hipdnnEnginePluginHandle_t handle,
+                                                                 hipdnnEnginePluginExecutionContext_t execution_context,
+                                                                 hipdnnPluginConstData_t* serialized_context)
+{
+    HIPDNN_PLUGIN_GUARD(checkHandle(handle); requireNotNull(serialized_context, "serialized_context");
+                        const std::vector<uint8_t> payload = serializeContext(*checkContext(execution_context));
+                        hipdnn_plugin_sdk::publishBytes(payload.data(), payload.size(), serialized_context); ++liveSerialized;);
+}
+
+hipdnnPluginStatus_t hipdnnEnginePluginDestroySerializedExecutionContext(hipdnnEnginePluginHandle_t handle,
+                                                                         hipdnnPluginConstData_t* serialized_context)
 {
     HIPDNN_PLUGIN_GUARD(
-        checkHandle(handle);
-        requireNotNull(serialized_context, "serialized_context");
-        const std::vector<uint8_t> payload = serializeContext(*checkContext(execution_context));
-        hipdnn_plugin_sdk::publishBytes(payload.data(), payload.size(), serialized_context);
-        ++liveSerialized;
-    );
+        checkHandle(handle); requireNotNull(serialized_context, "serialized_context");
+        if(serialized_context->ptr != nullptr) { --liveSerialized; } hipdnn_plugin_sdk::releaseBuffer(serialized_context););
 }
 
 hipdnnPluginStatus_t
-    hipdnnEnginePluginDestroySerializedExecutionContext(hipdnnEnginePluginHandle_t handle,
-                                                        hipdnnPluginConstData_t* serialized_context)
+hipdnnEnginePluginCreateExecutionContextFromSerialized(hipdnnEnginePluginHandle_t handle,
+                                                       const hipdnnPluginConstData_t* serialized_context,
+                                                       hipdnnEnginePluginExecutionContext_t* execution_context)
 {
     HIPDNN_PLUGIN_GUARD(
-        checkHandle(handle);
-        requireNotNull(serialized_context, "serialized_context");
-        if(serialized_context->ptr != nullptr)
-        {
-            --liveSerialized;
-        }
-        hipdnn_plugin_sdk::releaseBuffer(serialized_context);
-    );
-}
-
-hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionContextFromSerialized(
-    hipdnnEnginePluginHandle_t handle,
-    const hipdnnPluginConstData_t* serialized_context,
-    hipdnnEnginePluginExecutionContext_t* execution_context)
-{
-    HIPDNN_PLUGIN_GUARD(
-        checkHandle(handle);
-        requireNotNull(serialized_context, "serialized_context");
+        checkHandle(handle); requireNotNull(serialized_context, "serialized_context");
         requireNotNull(execution_context, "execution_context");
-        const auto* p = static_cast<const uint8_t*>(serialized_context->ptr);
-        const size_t size = serialized_context->size;
-        if(p == nullptr || size < kPayloadHeader || std::memcmp(p, kPayloadMagic, 8) != 0)
-        {
+        const auto* p = static_cast<const uint8_t*>(serialized_context->ptr); const size_t size = serialized_context->size;
+        if(p == nullptr || size < kPayloadHeader || std::memcmp(p, kPayloadMagic, 8) != 0) {
             fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                 "serialized context (" + std::to_string(size)
-                     + " bytes) was not produced by " TP_PLUGIN_NAME);
-        }
-        int64_t id = 0;
-        uint64_t workspace = 0;
-        uint64_t graphSize = 0;
-        uint64_t configSize = 0;
-        std::memcpy(&id, p + 8, 8);
-        std::memcpy(&workspace, p + 16, 8);
-        std::memcpy(&graphSize, p + 24, 8);
-        std::memcpy(&configSize, p + 32, 8);
-        if(graphSize > size - kPayloadHeader || configSize != size - kPayloadHeader - graphSize)
-        {
+                 "serialized context (" + std::to_string(size) + " bytes) was not produced by " TP_PLUGIN_NAME);
+        } int64_t id = 0;
+        uint64_t workspace = 0; uint64_t graphSize = 0; uint64_t configSize = 0; std::memcpy(&id, p + 8, 8);
+        std::memcpy(&workspace, p + 16, 8); std::memcpy(&graphSize, p + 24, 8); std::memcpy(&configSize, p + 32, 8);
+        if(graphSize > size - kPayloadHeader || configSize != size - kPayloadHeader - graphSize) {
             fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context is truncated or inconsistent");
-        }
-        const EngineDef& engine = requireEngine(id);
+        } const EngineDef& engine = requireEngine(id);
         const hipdnnPluginConstData_t graph{p + kPayloadHeader, graphSize};
-        const hipdnnPluginConstData_t config{p + kPayloadHeader + graphSize, configSize};
-        hipdnn_plugin_sdk::verifyGraph(&graph);
+        const hipdnnPluginConstData_t config{p + kPayloadHeader + graphSize, configSize}; hipdnn_plugin_sdk::verifyGraph(&graph);
         hipdnn_plugin_sdk::verifyEngineConfig(&config);
-        HipdnnEnginePluginExecutionContext* context
-            = makeContext(engine, copyBytes(&graph), copyBytes(&config));
-        context->workspaceSize = workspace;
-        *execution_context = context;
-    );
+        HipdnnEnginePluginExecutionContext* context = makeContext(engine, copyBytes(&graph), copyBytes(&config));
+        context->workspaceSize = workspace; *execution_context = context;);
 }
 #endif
 
 hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSizeFromExecutionContext(
-    hipdnnEnginePluginHandle_t handle,
-    hipdnnEnginePluginExecutionContext_t execution_context,
-    size_t* workspace_size)
+    hipdnnEnginePluginHandle_t handle, hipdnnEnginePluginExecutionContext_t execution_context, size_t* workspace_size)
 {
-    HIPDNN_PLUGIN_GUARD(
-        checkHandle(handle);
-        requireNotNull(workspace_size, "workspace_size");
-        const HipdnnEnginePluginExecutionContext* context = checkContext(execution_context);
-        if(TP_FAULT == TP_FAULT_CONTEXT_WORKSPACE)
-        {
-            fail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
-                 "workspace query fails on purpose (" TP_PLUGIN_NAME ")");
-        }
-        *workspace_size = context->workspaceSize;
-    );
+    HIPDNN_PLUGIN_GUARD(checkHandle(handle); requireNotNull(workspace_size, "workspace_size");
+                        const HipdnnEnginePluginExecutionContext* context = checkContext(execution_context);
+                        if(TP_FAULT == TP_FAULT_CONTEXT_WORKSPACE) {
+                            fail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR, "workspace query fails on purpose (" TP_PLUGIN_NAME ")");
+                        }* workspace_size = context->workspaceSize;);
 }
 
 hipdnnPluginStatus_t hipdnnEnginePluginExecuteOpGraph(hipdnnEnginePluginHandle_t handle,
-                                                      hipdnnEnginePluginExecutionContext_t execution_context,
-                                                      void* workspace,
+                                                      hipdnnEnginePluginExecutionContext_t execution_context, void* workspace,
                                                       const hipdnnPluginDeviceBuffer_t* device_buffers,
                                                       uint32_t num_device_buffers)
 {
     (void)workspace;
-    HIPDNN_PLUGIN_GUARD(
-        checkExecuteArguments(handle, execution_context, device_buffers, num_device_buffers);
-        {
-            std::lock_guard<std::mutex> lock(recordMutex);
-            ++plainCalls;
-        }
-        executeBody(*execution_context, device_buffers, num_device_buffers);
-    );
+    HIPDNN_PLUGIN_GUARD(checkExecuteArguments(handle, execution_context, device_buffers, num_device_buffers); {
+        std::lock_guard<std::mutex> lock(recordMutex);
+        ++plainCalls;
+    } executeBody(*execution_context, device_buffers, num_device_buffers););
 }
 
 #if TP_EXPORT_OVERRIDES
 hipdnnPluginStatus_t hipdnnEnginePluginExecuteOpGraphWithOverrides(
-    hipdnnEnginePluginHandle_t handle,
-    hipdnnEnginePluginExecutionContext_t execution_context,
-    void* workspace,
-    const hipdnnPluginDeviceBuffer_t* device_buffers,
-    uint32_t num_device_buffers,
-    uint32_t num_overrides,
-    const int64_t* override_unique_ids,
-    const uint32_t* override_lengths,
-    const int64_t* const* override_shapes,
+    hipdnnEnginePluginHandle_t handle, hipdnnEnginePluginExecutionContext_t execution_context, void* workspace,
+    const hipdnnPluginDeviceBuffer_t* device_buffers, uint32_t num_device_buffers, uint32_t num_overrides,
+    const int64_t* override_unique_ids, const uint32_t* override_lengths, const int64_t* const* override_shapes,
     const int64_t* const* override_strides)
 {
     (void)workspace;
     HIPDNN_PLUGIN_GUARD(
-        checkExecuteArguments(handle, execution_context, device_buffers, num_device_buffers);
-        if(num_overrides == 0)
-        {
+        checkExecuteArguments(handle, execution_context, device_buffers, num_device_buffers); if(num_overrides == 0) {
             fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "override execute called with num_overrides = 0");
-        }
-        requireNotNull(override_unique_ids, "override_unique_ids");
-        requireNotNull(override_lengths, "override_lengths");
-        requireNotNull(override_shapes, "override_shapes");
+        } requireNotNull(override_unique_ids, "override_unique_ids");
+        requireNotNull(override_lengths, "override_lengths"); requireNotNull(override_shapes, "override_shapes");
         requireNotNull(override_strides, "override_strides");
         std::map<int64_t, std::pair<std::vector<int64_t>, std::vector<int64_t>>> overrides;
-        for(uint32_t i = 0; i < num_overrides; ++i)
-        {
+        for(uint32_t i = 0; i < num_overrides; ++i) {
             const int64_t uid = override_unique_ids[i];
             const uint32_t rank = override_lengths[i];
             if(rank == 0 || override_shapes[i] == nullptr || override_strides[i] == nullptr)
             {
-                fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                     "override " + std::to_string(i) + " (uid " + std::to_string(uid)
-                         + ") has rank 0 or a NULL shape/stride array");
+                fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "override " + std::to_string(i) + " (uid " + std::to_string(uid)
+                                                         + ") has rank 0 or a NULL shape/stride array");
             }
             if(findBuffer(device_buffers, num_device_buffers, uid) == nullptr)
             {
-                fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                     "overridden tensor " + std::to_string(uid) + " is not in the variant pack");
+                fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "overridden tensor " + std::to_string(uid) + " is not in the variant pack");
             }
             overrides[uid] = {std::vector<int64_t>(override_shapes[i], override_shapes[i] + rank),
                               std::vector<int64_t>(override_strides[i], override_strides[i] + rank)};
-        }
-        {
+        } {
             std::lock_guard<std::mutex> lock(recordMutex);
             ++overrideCalls;
             lastNumOverrides = num_overrides;
             lastOverrides = std::move(overrides);
-        }
-        executeBody(*execution_context, device_buffers, num_device_buffers);
-    );
+        } executeBody(*execution_context, device_buffers, num_device_buffers););
 }
 #endif
 
 #if TP_EXPORT_NUMERICAL_NOTES
 hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_ext(hipdnnEnginePluginHandle_t handle,
-                                                              const hipdnnPluginConstData_t* engine_config,
-                                                              const hipdnnPluginConstData_t* op_graph,
-                                                              int32_t* notes,
-                                                              uint32_t max_notes,
-                                                              uint32_t* num_notes)
+                                                               const hipdnnPluginConstData_t* engine_config,
+                                                               const hipdnnPluginConstData_t* op_graph, int32_t* notes,
+                                                               uint32_t max_notes, uint32_t* num_notes)
 {
     HIPDNN_PLUGIN_GUARD(
-        checkHandle(handle);
-        requireNotNull(num_notes, "num_notes");
+        checkHandle(handle); requireNotNull(num_notes, "num_notes");
         const fbs::EngineConfig* config = hipdnn_plugin_sdk::verifyEngineConfig(engine_config);
-        hipdnn_plugin_sdk::verifyGraph(op_graph);
-        const EngineDef& engine = requireEngine(config->engine_id());
-        validateKnobs(engine, config);
-        std::vector<int32_t> out;
-        if(engine.knobs == KnobSet::DemoA)
-        {
+        hipdnn_plugin_sdk::verifyGraph(op_graph); const EngineDef& engine = requireEngine(config->engine_id());
+        validateKnobs(engine, config); std::vector<int32_t> out; if(engine.knobs == KnobSet::DemoA) {
             bool accurate = false;
             if(config->knobs() != nullptr)
             {
                 for(const fbs::KnobSetting* k : *config->knobs())
                 {
                     const auto* v = k->value_as_StringValue();
-                    accurate = accurate || (k->knob_id()->str() == "test.knobs.mode" && v != nullptr && v->value() != nullptr
-                                            && v->value()->str() == "accurate");
+                    accurate = accurate
+                               || (k->knob_id()->str() == "test.knobs.mode" && v != nullptr && v->value() != nullptr
+                                   && v->value()->str() == "accurate");
                 }
             }
             out.push_back(HIPDNN_NUMERICAL_NOTE_TENSOR_CORE);
@@ -859,13 +682,8 @@ hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_ext(hipdnnEnginePlugi
             {
                 out.push_back(HIPDNN_NUMERICAL_NOTE_NONDETERMINISTIC);
             }
-        }
-        for(uint32_t i = 0; i < out.size() && i < max_notes; ++i)
-        {
-            notes[i] = out[i];
-        }
-        *num_notes = static_cast<uint32_t>(out.size());
-    );
+        } for(uint32_t i = 0; i < out.size() && i < max_notes; ++i) { notes[i] = out[i]; }* num_notes =
+                                                                     static_cast<uint32_t>(out.size()););
 }
 #endif
 
@@ -888,8 +706,7 @@ hipdnnPluginStatus_t hipdnnEnginePluginGetEngineName(int64_t engine_id, const ch
     case NameAnswer::EmptyName: *name = ""; return HIPDNN_PLUGIN_STATUS_SUCCESS;
     case NameAnswer::FailWithName:
         *name = engine->name;
-        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
-                                "GetEngineName fails for engine %lld on purpose",
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR, "GetEngineName fails for engine %lld on purpose",
                                 static_cast<long long>(engine_id));
     case NameAnswer::Decline: break;
     }
@@ -913,21 +730,13 @@ TP_TEST_EXPORT int64_t hipdnnTestGetLiveObjects(int32_t kind)
     }
 }
 
-TP_TEST_EXPORT void* hipdnnTestGetLastStream(void)
-{
-    return lastStream.load();
-}
+TP_TEST_EXPORT void* hipdnnTestGetLastStream(void) { return lastStream.load(); }
 
-TP_TEST_EXPORT int32_t hipdnnTestGetLastLogLevel(void)
-{
-    return tp::lastLevelSet.load();
-}
+TP_TEST_EXPORT int32_t hipdnnTestGetLastLogLevel(void) { return tp::lastLevelSet.load(); }
 #endif
 
 #if TP_EXECUTE_STATS
-TP_TEST_EXPORT void hipdnnTestGetExecuteStats(uint64_t* plain_calls,
-                                              uint64_t* override_calls,
-                                              uint32_t* last_num_overrides)
+TP_TEST_EXPORT void hipdnnTestGetExecuteStats(uint64_t* plain_calls, uint64_t* override_calls, uint32_t* last_num_overrides)
 {
     std::lock_guard<std::mutex> lock(recordMutex);
     if(plain_calls != nullptr)
@@ -944,10 +753,7 @@ TP_TEST_EXPORT void hipdnnTestGetExecuteStats(uint64_t* plain_calls,
     }
 }
 
-TP_TEST_EXPORT int32_t hipdnnTestGetLastOverride(int64_t uid,
-                                                 int64_t* shape,
-                                                 int64_t* strides,
-                                                 uint32_t capacity)
+TP_TEST_EXPORT int32_t hipdnnTestGetLastOverride(int64_t uid, int64_t* shape, int64_t* strides, uint32_t capacity)
 {
     std::lock_guard<std::mutex> lock(recordMutex);
     auto found = lastOverrides.find(uid);

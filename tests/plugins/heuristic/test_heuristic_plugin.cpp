@@ -170,7 +170,7 @@ struct hipdnnHeuristicPolicyDescriptor_opaque
     bool applied = false;
     std::vector<int64_t> result;
     std::map<int64_t, std::vector<uint8_t>> configs; // GetEngineConfig answers
-    std::string trace;                              // GetTrace answer
+    std::string trace; // GetTrace answer
 
     void invalidate()
     {
@@ -204,23 +204,17 @@ hipdnnHeuristicPolicyDescriptor_opaque* checkDescriptor(hipdnnHeuristicPolicyDes
     return desc;
 }
 
-bool contains(const std::vector<int64_t>& ids, int64_t id)
-{
-    return std::find(ids.begin(), ids.end(), id) != ids.end();
-}
+bool contains(const std::vector<int64_t>& ids, int64_t id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); }
 
 [[maybe_unused]] void requireApplied(const hipdnnHeuristicPolicyDescriptor_opaque& desc)
 {
     if(!desc.applied)
     {
-        fail(HIPDNN_PLUGIN_STATUS_NOT_INITIALIZED,
-             "the policy has no result: finalize did not run or declined");
+        fail(HIPDNN_PLUGIN_STATUS_NOT_INITIALIZED, "the policy has no result: finalize did not run or declined");
     }
 }
 
-void finalize(hipdnnHeuristicPolicyDescriptor_opaque& desc,
-              const hipdnnHeuristicHostCallbacks_t* host,
-              int32_t* outApplied)
+void finalize(hipdnnHeuristicPolicyDescriptor_opaque& desc, const hipdnnHeuristicHostCallbacks_t* host, int32_t* outApplied)
 {
     requireNotNull(outApplied, "out_applied");
     desc.invalidate();
@@ -235,8 +229,7 @@ void finalize(hipdnnHeuristicPolicyDescriptor_opaque& desc,
             lastFinalize.usedHostTable = true;
             lastFinalize.hostVersion = host->version;
             lastFinalize.hostStructSize = host->struct_size;
-            const size_t needed
-                = offsetof(hipdnnHeuristicHostCallbacks_t, ranking_metric) + sizeof(const char*);
+            const size_t needed = offsetof(hipdnnHeuristicHostCallbacks_t, ranking_metric) + sizeof(const char*);
             if(host->version >= 2 && host->struct_size >= needed && host->ranking_metric != nullptr)
             {
                 lastFinalize.rankingMetric = host->ranking_metric;
@@ -275,203 +268,128 @@ void finalize(hipdnnHeuristicPolicyDescriptor_opaque& desc,
 
 extern "C" {
 
-hipdnnPluginStatus_t hipdnnHeuristicPluginGetAllPolicyIds(int64_t* policy_ids,
-                                                          uint32_t max_policies,
-                                                          uint32_t* num_policies)
+hipdnnPluginStatus_t hipdnnHeuristicPluginGetAllPolicyIds(int64_t* policy_ids, uint32_t max_policies, uint32_t* num_policies)
 {
-    HIPDNN_PLUGIN_GUARD(
-        requireNotNull(num_policies, "num_policies");
-        if(policy_ids == nullptr || max_policies == 0)
-        {
-            *num_policies = 1;
-            return;
-        }
-        policy_ids[0] = kPolicyId;
+    HIPDNN_PLUGIN_GUARD(requireNotNull(num_policies, "num_policies"); if(policy_ids == nullptr || max_policies == 0) {
         *num_policies = 1;
-    );
+        return;
+    } policy_ids[0] = kPolicyId;
+                        *num_policies = 1;);
 }
 
 hipdnnPluginStatus_t hipdnnHeuristicPluginGetPolicyName(int64_t policy_id, const char** name)
 {
-    HIPDNN_PLUGIN_GUARD(
-        requireNotNull(name, "name");
-        if(policy_id != kPolicyId)
-        {
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                 "policy id " + std::to_string(policy_id) + " is unknown to " TP_PLUGIN_NAME);
-        }
-        *name = TP_POLICY_NAME;
-    );
+    HIPDNN_PLUGIN_GUARD(requireNotNull(name, "name"); if(policy_id != kPolicyId) {
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "policy id " + std::to_string(policy_id) + " is unknown to " TP_PLUGIN_NAME);
+    }* name = TP_POLICY_NAME;);
 }
 
 hipdnnPluginStatus_t hipdnnHeuristicHandleCreate(hipdnnHeuristicHandle_t* out_handle)
 {
-    HIPDNN_PLUGIN_GUARD(
-        requireNotNull(out_handle, "out_handle");
-        *out_handle = new hipdnnHeuristicHandle_opaque();
-    );
+    HIPDNN_PLUGIN_GUARD(requireNotNull(out_handle, "out_handle"); *out_handle = new hipdnnHeuristicHandle_opaque(););
 }
 
 hipdnnPluginStatus_t hipdnnHeuristicHandleDestroy(hipdnnHeuristicHandle_t handle)
 {
-    HIPDNN_PLUGIN_GUARD(
-        hipdnnHeuristicHandle_opaque* h = checkHandle(handle);
-        h->magic = 0;
-        delete h;
-    );
+    HIPDNN_PLUGIN_GUARD(hipdnnHeuristicHandle_opaque* h = checkHandle(handle); h->magic = 0; delete h;);
 }
 
-hipdnnPluginStatus_t
-    hipdnnHeuristicHandleSetDeviceProperties(hipdnnHeuristicHandle_t handle,
-                                             const hipdnnPluginConstData_t* device_props_serialized)
+hipdnnPluginStatus_t hipdnnHeuristicHandleSetDeviceProperties(hipdnnHeuristicHandle_t handle,
+                                                              const hipdnnPluginConstData_t* device_props_serialized)
 {
     HIPDNN_PLUGIN_GUARD(
         hipdnnHeuristicHandle_opaque* h = checkHandle(handle);
-        const fbs::DeviceProperties* props
-            = hipdnn_plugin_sdk::verifyDeviceProperties(device_props_serialized);
-        if(TP_DEVICE_PROPS_FAIL)
-        {
-            fail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
-                 "SetDeviceProperties fails on purpose (" TP_PLUGIN_NAME ")");
-        }
-        h->haveDeviceProperties = true;
+        const fbs::DeviceProperties* props = hipdnn_plugin_sdk::verifyDeviceProperties(device_props_serialized);
+        if(TP_DEVICE_PROPS_FAIL) {
+            fail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR, "SetDeviceProperties fails on purpose (" TP_PLUGIN_NAME ")");
+        } h->haveDeviceProperties = true;
         h->deviceId = props->device_id();
-        h->deviceArch = props->architecture_name() != nullptr ? props->architecture_name()->str()
-                                                              : std::string();
-    );
+        h->deviceArch = props->architecture_name() != nullptr ? props->architecture_name()->str() : std::string(););
 }
 
-hipdnnPluginStatus_t hipdnnHeuristicPolicyDescriptorCreate(hipdnnHeuristicHandle_t plugin_handle,
-                                                           int64_t policy_id,
+hipdnnPluginStatus_t hipdnnHeuristicPolicyDescriptorCreate(hipdnnHeuristicHandle_t plugin_handle, int64_t policy_id,
                                                            hipdnnHeuristicPolicyDescriptor_t* out_desc)
 {
-    HIPDNN_PLUGIN_GUARD(
-        hipdnnHeuristicHandle_opaque* h = checkHandle(plugin_handle);
-        requireNotNull(out_desc, "out_desc");
-        if(policy_id != kPolicyId)
-        {
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                 "policy id " + std::to_string(policy_id) + " is unknown to " TP_PLUGIN_NAME);
-        }
-        auto* desc = new hipdnnHeuristicPolicyDescriptor_opaque();
-        desc->handle = h;
-        desc->policyId = policy_id;
-        *out_desc = desc;
-    );
+    HIPDNN_PLUGIN_GUARD(hipdnnHeuristicHandle_opaque* h = checkHandle(plugin_handle); requireNotNull(out_desc, "out_desc");
+                        if(policy_id != kPolicyId) {
+                            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                                 "policy id " + std::to_string(policy_id) + " is unknown to " TP_PLUGIN_NAME);
+                        } auto* desc = new hipdnnHeuristicPolicyDescriptor_opaque();
+                        desc->handle = h; desc->policyId = policy_id; *out_desc = desc;);
 }
 
 hipdnnPluginStatus_t hipdnnHeuristicPolicyDescriptorDestroy(hipdnnHeuristicPolicyDescriptor_t desc)
 {
-    HIPDNN_PLUGIN_GUARD(
-        hipdnnHeuristicPolicyDescriptor_opaque* d = checkDescriptor(desc);
-        d->magic = 0;
-        delete d;
-    );
+    HIPDNN_PLUGIN_GUARD(hipdnnHeuristicPolicyDescriptor_opaque* d = checkDescriptor(desc); d->magic = 0; delete d;);
 }
 
-hipdnnPluginStatus_t hipdnnHeuristicPolicySetEngineIds(hipdnnHeuristicPolicyDescriptor_t desc,
-                                                       const int64_t* engine_ids,
+hipdnnPluginStatus_t hipdnnHeuristicPolicySetEngineIds(hipdnnHeuristicPolicyDescriptor_t desc, const int64_t* engine_ids,
                                                        size_t engine_id_count)
 {
-    HIPDNN_PLUGIN_GUARD(
-        hipdnnHeuristicPolicyDescriptor_opaque* d = checkDescriptor(desc);
-        if(engine_id_count > 0)
-        {
-            requireNotNull(engine_ids, "engine_ids");
-        }
-        d->invalidate();
-        d->candidates.assign(engine_ids, engine_ids + engine_id_count);
-    );
+    HIPDNN_PLUGIN_GUARD(hipdnnHeuristicPolicyDescriptor_opaque* d = checkDescriptor(desc);
+                        if(engine_id_count > 0) { requireNotNull(engine_ids, "engine_ids"); } d->invalidate();
+                        d->candidates.assign(engine_ids, engine_ids + engine_id_count););
 }
 
-hipdnnPluginStatus_t
-    hipdnnHeuristicPolicySetSerializedGraph(hipdnnHeuristicPolicyDescriptor_t desc,
-                                            const hipdnnPluginConstData_t* serialized_graph)
+hipdnnPluginStatus_t hipdnnHeuristicPolicySetSerializedGraph(hipdnnHeuristicPolicyDescriptor_t desc,
+                                                             const hipdnnPluginConstData_t* serialized_graph)
 {
-    HIPDNN_PLUGIN_GUARD(
-        hipdnnHeuristicPolicyDescriptor_opaque* d = checkDescriptor(desc);
-        hipdnn_plugin_sdk::verifyGraph(serialized_graph);
-        d->invalidate();
-        const auto* bytes = static_cast<const uint8_t*>(serialized_graph->ptr);
-        d->graph.assign(bytes, bytes + serialized_graph->size);
-    );
+    HIPDNN_PLUGIN_GUARD(hipdnnHeuristicPolicyDescriptor_opaque* d = checkDescriptor(desc);
+                        hipdnn_plugin_sdk::verifyGraph(serialized_graph); d->invalidate();
+                        const auto* bytes = static_cast<const uint8_t*>(serialized_graph->ptr);
+                        d->graph.assign(bytes, bytes + serialized_graph->size););
 }
 
-hipdnnPluginStatus_t hipdnnHeuristicPolicyFinalize(hipdnnHeuristicPolicyDescriptor_t desc,
-                                                   int32_t* out_applied)
+hipdnnPluginStatus_t hipdnnHeuristicPolicyFinalize(hipdnnHeuristicPolicyDescriptor_t desc, int32_t* out_applied)
 {
     HIPDNN_PLUGIN_GUARD(finalize(*checkDescriptor(desc), nullptr, out_applied););
 }
 
 #if TP_EXPORT_OPTIONAL
 hipdnnPluginStatus_t hipdnnHeuristicPolicyFinalizeWithHost(hipdnnHeuristicPolicyDescriptor_t desc,
-                                                           const hipdnnHeuristicHostCallbacks_t* host,
-                                                           int32_t* out_applied)
+                                                           const hipdnnHeuristicHostCallbacks_t* host, int32_t* out_applied)
 {
     HIPDNN_PLUGIN_GUARD(finalize(*checkDescriptor(desc), host, out_applied););
 }
 
-hipdnnPluginStatus_t hipdnnHeuristicPolicyGetEngineConfig(hipdnnHeuristicPolicyDescriptor_t desc,
-                                                          int64_t engine_id,
+hipdnnPluginStatus_t hipdnnHeuristicPolicyGetEngineConfig(hipdnnHeuristicPolicyDescriptor_t desc, int64_t engine_id,
                                                           hipdnnPluginConstData_t* engine_config)
 {
-    HIPDNN_PLUGIN_GUARD(
-        hipdnnHeuristicPolicyDescriptor_opaque* d = checkDescriptor(desc);
-        requireNotNull(engine_config, "engine_config");
-        requireApplied(*d);
-        if(!contains(d->result, engine_id))
-        {
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                 "engine " + std::to_string(engine_id) + " is not part of the policy's result");
-        }
-        // A config without knob settings; the descriptor owns the bytes.
-        flatbuffers::FlatBufferBuilder fbb;
-        fbb.Finish(fbs::CreateEngineConfig(fbb, engine_id));
-        std::vector<uint8_t>& bytes = d->configs[engine_id];
-        bytes.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-        engine_config->ptr = bytes.data();
-        engine_config->size = bytes.size();
-    );
+    HIPDNN_PLUGIN_GUARD(hipdnnHeuristicPolicyDescriptor_opaque* d = checkDescriptor(desc);
+                        requireNotNull(engine_config, "engine_config"); requireApplied(*d); if(!contains(d->result, engine_id)) {
+                            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                                 "engine " + std::to_string(engine_id) + " is not part of the policy's result");
+                        }
+                        // A config without knob settings; the descriptor owns the bytes.
+                        flatbuffers::FlatBufferBuilder fbb;
+                        fbb.Finish(fbs::CreateEngineConfig(fbb, engine_id)); std::vector<uint8_t>& bytes = d->configs[engine_id];
+                        bytes.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+                        engine_config->ptr = bytes.data(); engine_config->size = bytes.size(););
 }
 
-hipdnnPluginStatus_t hipdnnHeuristicPolicyGetTrace(hipdnnHeuristicPolicyDescriptor_t desc,
-                                                   int64_t engine_id,
+hipdnnPluginStatus_t hipdnnHeuristicPolicyGetTrace(hipdnnHeuristicPolicyDescriptor_t desc, int64_t engine_id,
                                                    const char** trace_json)
 {
-    HIPDNN_PLUGIN_GUARD(
-        hipdnnHeuristicPolicyDescriptor_opaque* d = checkDescriptor(desc);
-        requireNotNull(trace_json, "trace_json");
-        requireApplied(*d);
-        if(!contains(d->result, engine_id))
-        {
-            return HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE;
-        }
-        d->trace = "{\"used_model\":\"reverse\",\"device_arch\":\"" + d->handle->deviceArch
-                   + "\",\"fallback_reason\":\"\"}";
-        *trace_json = d->trace.c_str();
-        return HIPDNN_PLUGIN_STATUS_SUCCESS;
-    );
+    HIPDNN_PLUGIN_GUARD(hipdnnHeuristicPolicyDescriptor_opaque* d = checkDescriptor(desc);
+                        requireNotNull(trace_json, "trace_json"); requireApplied(*d); if(!contains(d->result, engine_id)) {
+                            return HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE;
+                        } d->trace = "{\"used_model\":\"reverse\",\"device_arch\":\"" + d->handle->deviceArch
+                                                                                      + "\",\"fallback_reason\":\"\"}";
+                        *trace_json = d->trace.c_str(); return HIPDNN_PLUGIN_STATUS_SUCCESS;);
 }
 #endif
 
 #ifndef TP_OMIT_SORTED_IDS
-hipdnnPluginStatus_t hipdnnHeuristicPolicyGetSortedEngineIds(hipdnnHeuristicPolicyDescriptor_t desc,
-                                                             int64_t* engine_ids,
+hipdnnPluginStatus_t hipdnnHeuristicPolicyGetSortedEngineIds(hipdnnHeuristicPolicyDescriptor_t desc, int64_t* engine_ids,
                                                              size_t* num_engines)
 {
-    HIPDNN_PLUGIN_GUARD(
-        hipdnnHeuristicPolicyDescriptor_opaque* d = checkDescriptor(desc);
-        requireNotNull(num_engines, "num_engines");
-        requireApplied(*d);
-        if(engine_ids == nullptr)
-        {
-            *num_engines = d->result.size();
-            return;
-        }
-        const size_t count = std::min(*num_engines, d->result.size());
-        std::copy(d->result.begin(), d->result.begin() + static_cast<std::ptrdiff_t>(count), engine_ids);
-        *num_engines = count;
-    );
+    HIPDNN_PLUGIN_GUARD(hipdnnHeuristicPolicyDescriptor_opaque* d = checkDescriptor(desc);
+                        requireNotNull(num_engines, "num_engines"); requireApplied(*d); if(engine_ids == nullptr) {
+                            *num_engines = d->result.size();
+                            return;
+                        } const size_t count = std::min(*num_engines, d->result.size());
+                        std::copy(d->result.begin(), d->result.begin() + static_cast<std::ptrdiff_t>(count), engine_ids);
+                        *num_engines = count;);
 }
 #endif
 
@@ -492,14 +410,9 @@ void copyString(const std::string& text, char* out, size_t length)
 }
 } // namespace
 
-extern "C" HIPDNN_HEURISTIC_PLUGIN_EXPORT int32_t
-    hipdnnTestHeuristicGetLastFinalize(int32_t* used_host_table,
-                                       uint32_t* host_version,
-                                       size_t* host_struct_size,
-                                       char* ranking_metric,
-                                       size_t ranking_metric_length,
-                                       char* device_arch,
-                                       size_t device_arch_length)
+extern "C" HIPDNN_HEURISTIC_PLUGIN_EXPORT int32_t hipdnnTestHeuristicGetLastFinalize(
+    int32_t* used_host_table, uint32_t* host_version, size_t* host_struct_size, char* ranking_metric,
+    size_t ranking_metric_length, char* device_arch, size_t device_arch_length)
 {
     std::lock_guard<std::mutex> lock(recordMutex);
     if(used_host_table != nullptr)

@@ -69,10 +69,7 @@ struct Plugin
         return so == nullptr ? nullptr : reinterpret_cast<Fn>(dlsym(so, name));
     }
 
-    bool has(const char* name) const
-    {
-        return so != nullptr && dlsym(so, name) != nullptr;
-    }
+    bool has(const char* name) const { return so != nullptr && dlsym(so, name) != nullptr; }
 
     std::string lastError() const
     {
@@ -101,10 +98,7 @@ struct Plugin
 struct Bytes
 {
     std::vector<uint8_t> data;
-    hipdnnPluginConstData_t view() const
-    {
-        return {data.data(), data.size()};
-    }
+    hipdnnPluginConstData_t view() const { return {data.data(), data.size()}; }
 };
 
 Bytes finish(flatbuffers::FlatBufferBuilder& fbb)
@@ -125,11 +119,11 @@ Bytes makeGraph(bool passByValue)
     tensors.push_back(fbs::CreateTensorAttributesDirect(fbb, 2, "y", fbs::DataType::FLOAT, &strides, &dims));
     if(passByValue)
     {
-        tensors.push_back(fbs::CreateTensorAttributesDirect(fbb, 5, "alpha", fbs::DataType::FLOAT, &one, &one,
-                                                            false, fbs::TensorValue::NONE, 0, true));
+        tensors.push_back(fbs::CreateTensorAttributesDirect(fbb, 5, "alpha", fbs::DataType::FLOAT, &one, &one, false,
+                                                            fbs::TensorValue::NONE, 0, true));
     }
-    fbb.Finish(fbs::CreateGraphDirect(fbb, "selftest", fbs::DataType::FLOAT, fbs::DataType::FLOAT,
-                                      fbs::DataType::FLOAT, &tensors));
+    fbb.Finish(
+        fbs::CreateGraphDirect(fbb, "selftest", fbs::DataType::FLOAT, fbs::DataType::FLOAT, fbs::DataType::FLOAT, &tensors));
     return finish(fbb);
 }
 
@@ -162,8 +156,7 @@ KnobAdder floatKnob(const char* id, double v)
 KnobAdder stringKnob(const char* id, const char* v)
 {
     return [=](flatbuffers::FlatBufferBuilder& fbb) {
-        return fbs::CreateKnobSettingDirect(fbb, id, fbs::KnobValue::StringValue,
-                                            fbs::CreateStringValueDirect(fbb, v).Union());
+        return fbs::CreateKnobSettingDirect(fbb, id, fbs::KnobValue::StringValue, fbs::CreateStringValueDirect(fbb, v).Union());
     };
 }
 
@@ -205,15 +198,9 @@ struct Engine : Plugin
         return ids;
     }
 
-    hipdnnPluginStatus_t create()
-    {
-        return ENGINE_FN(hipdnnEnginePluginCreate)(&handle);
-    }
+    hipdnnPluginStatus_t create() { return ENGINE_FN(hipdnnEnginePluginCreate)(&handle); }
 
-    hipdnnPluginStatus_t destroy()
-    {
-        return ENGINE_FN(hipdnnEnginePluginDestroy)(handle);
-    }
+    hipdnnPluginStatus_t destroy() { return ENGINE_FN(hipdnnEnginePluginDestroy)(handle); }
 
     std::vector<int64_t> applicable(const Bytes& graph, uint32_t max, uint32_t* reported = nullptr,
                                     hipdnnPluginStatus_t* status = nullptr)
@@ -374,12 +361,10 @@ void goodPlugin()
     hipdnnEnginePluginExecutionContext_t ctx = nullptr;
     CHECK_STATUS(p.context(makeConfig(-2), graph, &ctx), HIPDNN_PLUGIN_STATUS_SUCCESS);
     hipdnnPluginConstData_t payload{};
-    CHECK_STATUS(p.ENGINE_FN(hipdnnEnginePluginSerializeExecutionContext)(p.handle, ctx, &payload),
-                 HIPDNN_PLUGIN_STATUS_SUCCESS);
+    CHECK_STATUS(p.ENGINE_FN(hipdnnEnginePluginSerializeExecutionContext)(p.handle, ctx, &payload), HIPDNN_PLUGIN_STATUS_SUCCESS);
     CHECK(payload.ptr != nullptr && payload.size > 8);
     CHECK(live(HIPDNN_TEST_LIVE_SERIALIZED_CONTEXTS) == 1);
-    std::vector<uint8_t> copy(static_cast<const uint8_t*>(payload.ptr),
-                              static_cast<const uint8_t*>(payload.ptr) + payload.size);
+    std::vector<uint8_t> copy(static_cast<const uint8_t*>(payload.ptr), static_cast<const uint8_t*>(payload.ptr) + payload.size);
     CHECK_STATUS(p.ENGINE_FN(hipdnnEnginePluginDestroySerializedExecutionContext)(p.handle, &payload),
                  HIPDNN_PLUGIN_STATUS_SUCCESS);
     CHECK(payload.ptr == nullptr && payload.size == 0);
@@ -403,8 +388,7 @@ void goodPlugin()
     CHECK(p.get<hipdnnTestGetLastStream_fn>(HIPDNN_TEST_GET_LAST_STREAM)() == reinterpret_cast<void*>(0x1234));
     auto level = p.get<hipdnnTestGetLastLogLevel_fn>(HIPDNN_TEST_GET_LAST_LOG_LEVEL);
     CHECK(level() == -1);
-    CHECK_STATUS(p.get<hipdnnPluginSetLogLevel_fn>("hipdnnPluginSetLogLevel")(HIPDNN_SEV_ERROR),
-                 HIPDNN_PLUGIN_STATUS_SUCCESS);
+    CHECK_STATUS(p.get<hipdnnPluginSetLogLevel_fn>("hipdnnPluginSetLogLevel")(HIPDNN_SEV_ERROR), HIPDNN_PLUGIN_STATUS_SUCCESS);
     CHECK(level() == HIPDNN_SEV_ERROR);
     CHECK_STATUS(p.destroy(), HIPDNN_PLUGIN_STATUS_SUCCESS);
     for(int kind = 0; kind < 4; ++kind)
@@ -421,9 +405,10 @@ void namedPlugins()
         const char* plugin;
         const char* engine;
     };
-    for(const Named& n : {Named{"default/libtest_good_default_plugin.so", "test_good_default_plugin", "TEST_GOOD_DEFAULT_ENGINE"},
-                          Named{"custom/libtest_hashed_name_plugin.so", "test_hashed_name_plugin", "TEST_HASHED_NAME_ENGINE"},
-                          Named{"custom/libtest_execute_fails_plugin.so", "test_execute_fails_plugin", "TEST_EXECUTE_FAILS_ENGINE"}})
+    for(const Named& n :
+        {Named{"default/libtest_good_default_plugin.so", "test_good_default_plugin", "TEST_GOOD_DEFAULT_ENGINE"},
+         Named{"custom/libtest_hashed_name_plugin.so", "test_hashed_name_plugin", "TEST_HASHED_NAME_ENGINE"},
+         Named{"custom/libtest_execute_fails_plugin.so", "test_execute_fails_plugin", "TEST_EXECUTE_FAILS_ENGINE"}})
     {
         current = n.plugin;
         Engine p(n.file);
@@ -439,8 +424,7 @@ void namedPlugins()
         p.engineName(12345, &s);
         CHECK(s == HIPDNN_PLUGIN_STATUS_NOT_APPLICABLE);
         const bool fails = std::strcmp(n.engine, "TEST_EXECUTE_FAILS_ENGINE") == 0;
-        runContext(p, id, makeGraph(false), 0,
-                   fails ? HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR : HIPDNN_PLUGIN_STATUS_SUCCESS);
+        runContext(p, id, makeGraph(false), 0, fails ? HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR : HIPDNN_PLUGIN_STATUS_SUCCESS);
         if(fails)
         {
             CHECK(p.lastError().find("on purpose") != std::string::npos);
@@ -555,8 +539,9 @@ void knobPlugins()
     CHECK(b->name() == nullptr);
     CHECK_STATUS(p.destroyDetails(&d), HIPDNN_PLUGIN_STATUS_SUCCESS);
     hipdnnEnginePluginExecutionContext_t ctx = nullptr;
-    CHECK_STATUS(p.context(makeConfig(-8, {intKnob("test.knobs.tile_size", 32), stringKnob("test.knobs.mode", "accurate")}), graph, &ctx),
-                 HIPDNN_PLUGIN_STATUS_SUCCESS);
+    CHECK_STATUS(
+        p.context(makeConfig(-8, {intKnob("test.knobs.tile_size", 32), stringKnob("test.knobs.mode", "accurate")}), graph, &ctx),
+        HIPDNN_PLUGIN_STATUS_SUCCESS);
     CHECK_STATUS(p.destroyContext(ctx), HIPDNN_PLUGIN_STATUS_SUCCESS);
     CHECK_STATUS(p.context(makeConfig(-8, {intKnob("test.knobs.tile_size", 33)}), graph, &ctx), HIPDNN_PLUGIN_STATUS_BAD_PARAM);
     CHECK_STATUS(p.context(makeConfig(-8, {intKnob("test.knobs.nope", 1)}), graph, &ctx), HIPDNN_PLUGIN_STATUS_BAD_PARAM);
@@ -593,7 +578,8 @@ void knobPlugins()
     };
     const std::vector<Case> cases = {
         {{}, HIPDNN_PLUGIN_STATUS_SUCCESS},
-        {{intKnob("constraint.int_knob", 0), floatKnob("constraint.float_knob", 10.0), stringKnob("constraint.string_knob", "gamma")},
+        {{intKnob("constraint.int_knob", 0), floatKnob("constraint.float_knob", 10.0),
+          stringKnob("constraint.string_knob", "gamma")},
          HIPDNN_PLUGIN_STATUS_SUCCESS},
         {{intKnob("constraint.int_knob", 100)}, HIPDNN_PLUGIN_STATUS_SUCCESS},
         {{intKnob("constraint.int_knob", 105)}, HIPDNN_PLUGIN_STATUS_BAD_PARAM},
@@ -625,8 +611,10 @@ void knobPlugins()
 
 void overridePlugins()
 {
-    for(const auto& [file, name, id] : {std::tuple<const char*, const char*, int64_t>{"custom/libtest_override_implementing_plugin.so", "test_override_implementing_plugin", -12},
-                                       {"custom/libtest_second_override_plugin.so", "test_second_override_plugin", -15}})
+    for(const auto& [file, name, id] :
+        {std::tuple<const char*, const char*, int64_t>{"custom/libtest_override_implementing_plugin.so",
+                                                       "test_override_implementing_plugin", -12},
+         {"custom/libtest_second_override_plugin.so", "test_second_override_plugin", -15}})
     {
         current = name;
         Engine p(file);
@@ -767,9 +755,10 @@ void faultyPlugins()
         CHECK(p.applicable(graph, 1) == std::vector<int64_t>({-1050}));
         CHECK_STATUS(p.destroy(), HIPDNN_PLUGIN_STATUS_SUCCESS);
     }
-    for(const auto& [file, id, what] : {std::tuple<const char*, int64_t, int>{"faulty/libtest_faulty_details_null_plugin.so", -106, 0},
-                                       {"faulty/libtest_faulty_details_empty_plugin.so", -107, 1},
-                                       {"faulty/libtest_faulty_details_garbage_plugin.so", -108, 2}})
+    for(const auto& [file, id, what] :
+        {std::tuple<const char*, int64_t, int>{"faulty/libtest_faulty_details_null_plugin.so", -106, 0},
+         {"faulty/libtest_faulty_details_empty_plugin.so", -107, 1},
+         {"faulty/libtest_faulty_details_garbage_plugin.so", -108, 2}})
     {
         current = file;
         Engine p(file);

@@ -22,7 +22,4 @@ static union
     void* align_ptr;
 } anchor_storage;
 
-void* hipdnnTestSharedHandleAnchor(void)
-{
-    return &anchor_storage;
-}
+void* hipdnnTestSharedHandleAnchor(void) { return &anchor_storage; }

@@ -34,7 +34,7 @@ func LastFinalize(path string) (f Finalize, ok bool, err error) {
 	var ver C.uint32_t
 	var size C.size_t
 	var metric, arch [256]C.char
-	r := C.hipdnn_plugintest_last_finalize(cpath, &used, &ver, &size, &metric[0], C.size_t(len(metric)), &arch[0], C.size_t(len(arch)))
+	r := C.hd_plugintest_last_finalize(cpath, &used, &ver, &size, &metric[0], C.size_t(len(metric)), &arch[0], C.size_t(len(arch)))
 	switch r {
 	case -1:
 		return f, false, errors.New("plugin is not loaded: " + path)
@@ -52,5 +52,5 @@ func LastFinalize(path string) (f Finalize, ok bool, err error) {
 func LastLogLevel(path string) int {
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
-	return int(C.hipdnn_plugintest_last_log_level(cpath))
+	return int(C.hd_plugintest_last_log_level(cpath))
 }

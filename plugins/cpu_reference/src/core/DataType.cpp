@@ -43,8 +43,7 @@ const char* dataTypeName(DataType type)
 
 bool isFloatingPoint(DataType type)
 {
-    return type == DataType::Float || type == DataType::Half || type == DataType::BFloat16
-           || type == DataType::Double;
+    return type == DataType::Float || type == DataType::Half || type == DataType::BFloat16 || type == DataType::Double;
 }
 
 float halfBitsToFloat(uint16_t bits)
@@ -131,8 +130,7 @@ uint32_t roundToBinaryFormat(double v, int expBits, int mantBits)
     {
         return sign | expMask; // overflow rounds to infinity
     }
-    return sign | (static_cast<uint32_t>(exponent + bias) << mantBits)
-           | (static_cast<uint32_t>(significand) - (1u << mantBits));
+    return sign | (static_cast<uint32_t>(exponent + bias) << mantBits) | (static_cast<uint32_t>(significand) - (1u << mantBits));
 }
 
 template <typename T>
@@ -158,15 +156,9 @@ double saturateToInteger(double v)
 
 } // namespace
 
-uint16_t doubleToHalfBits(double v)
-{
-    return static_cast<uint16_t>(roundToBinaryFormat(v, 5, 10));
-}
+uint16_t doubleToHalfBits(double v) { return static_cast<uint16_t>(roundToBinaryFormat(v, 5, 10)); }
 
-uint16_t doubleToBfloat16Bits(double v)
-{
-    return static_cast<uint16_t>(roundToBinaryFormat(v, 8, 7));
-}
+uint16_t doubleToBfloat16Bits(double v) { return static_cast<uint16_t>(roundToBinaryFormat(v, 8, 7)); }
 
 double roundToDataType(double v, DataType type)
 {

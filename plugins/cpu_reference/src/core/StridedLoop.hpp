@@ -24,8 +24,7 @@ class StridedLoop
 public:
     // StridedLoop prepares a loop over `shape`'s dims for `count` views, each of rank shape.rank
     // (throws KernelError otherwise). The first view decides the loop order.
-    StridedLoop(const TensorView& shape, const TensorView* const* views, int count)
-        : rank_(shape.rank), count_(count)
+    StridedLoop(const TensorView& shape, const TensorView* const* views, int count) : rank_(shape.rank), count_(count)
     {
         if(count > kMaxLoopViews)
         {
@@ -35,8 +34,8 @@ public:
         {
             if(views[v]->rank != rank_)
             {
-                throw KernelError("strided loop: view rank " + std::to_string(views[v]->rank)
-                                  + " differs from loop rank " + std::to_string(rank_));
+                throw KernelError("strided loop: view rank " + std::to_string(views[v]->rank) + " differs from loop rank "
+                                  + std::to_string(rank_));
             }
             for(int d = 0; d < rank_; ++d)
             {
@@ -52,9 +51,8 @@ public:
         }
         // Outermost first: larger |stride| of view 0 outside; ties keep logical order.
         const TensorView* lead = count > 0 ? views[0] : &shape;
-        std::stable_sort(order_, order_ + rank_, [&](int a, int b) {
-            return std::llabs(lead->strides[a]) > std::llabs(lead->strides[b]);
-        });
+        std::stable_sort(order_, order_ + rank_,
+                         [&](int a, int b) { return std::llabs(lead->strides[a]) > std::llabs(lead->strides[b]); });
     }
 
     int64_t total() const { return total_; }
@@ -128,8 +126,7 @@ void gatherDense(const TensorView& view, Acc* out)
 {
     TensorView packed = view;
     packed.data = nullptr;
-    const std::vector<int64_t> strides =
-        TensorView::packedStrides(std::vector<int64_t>(view.dims, view.dims + view.rank));
+    const std::vector<int64_t> strides = TensorView::packedStrides(std::vector<int64_t>(view.dims, view.dims + view.rank));
     for(int d = 0; d < view.rank; ++d)
     {
         packed.strides[d] = strides[d];
@@ -144,8 +141,7 @@ void scatterDense(const Acc* in, const TensorView& view)
 {
     TensorView packed = view;
     packed.data = nullptr;
-    const std::vector<int64_t> strides =
-        TensorView::packedStrides(std::vector<int64_t>(view.dims, view.dims + view.rank));
+    const std::vector<int64_t> strides = TensorView::packedStrides(std::vector<int64_t>(view.dims, view.dims + view.rank));
     for(int d = 0; d < view.rank; ++d)
     {
         packed.strides[d] = strides[d];

@@ -5,20 +5,17 @@
 namespace hipdnngo::cpu_reference
 {
 
-TensorView TensorView::make(void* data,
-                            DataType dtype,
-                            const std::vector<int64_t>& dims,
-                            const std::vector<int64_t>& strides)
+TensorView TensorView::make(void* data, DataType dtype, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides)
 {
     if(dims.size() != strides.size())
     {
-        throw KernelError("tensor view: " + std::to_string(dims.size()) + " dims but "
-                          + std::to_string(strides.size()) + " strides");
+        throw KernelError("tensor view: " + std::to_string(dims.size()) + " dims but " + std::to_string(strides.size())
+                          + " strides");
     }
     if(dims.size() > static_cast<size_t>(kMaxRank))
     {
-        throw KernelError("tensor view: rank " + std::to_string(dims.size())
-                          + " exceeds the supported maximum " + std::to_string(kMaxRank));
+        throw KernelError("tensor view: rank " + std::to_string(dims.size()) + " exceeds the supported maximum "
+                          + std::to_string(kMaxRank));
     }
     TensorView v;
     v.data = data;

@@ -38,10 +38,7 @@ struct TensorView
 
     // make builds a view; throws KernelError when the rank exceeds kMaxRank, the sizes differ or
     // a dimension is negative.
-    static TensorView make(void* data,
-                           DataType dtype,
-                           const std::vector<int64_t>& dims,
-                           const std::vector<int64_t>& strides);
+    static TensorView make(void* data, DataType dtype, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides);
 
     // packedStrides returns row-major strides for dims (last dimension contiguous).
     static std::vector<int64_t> packedStrides(const std::vector<int64_t>& dims);

@@ -63,13 +63,8 @@ void forEachElement(int64_t channels, int64_t members, F&& f)
 }
 
 template <typename Acc>
-void runInference(const TensorView& x,
-                  const TensorView& mean,
-                  const TensorView& stat,
-                  const TensorView& scale,
-                  const TensorView& bias,
-                  const TensorView& y,
-                  const BatchnormInferenceParams& p)
+void runInference(const TensorView& x, const TensorView& mean, const TensorView& stat, const TensorView& scale,
+                  const TensorView& bias, const TensorView& y, const BatchnormInferenceParams& p)
 {
     const AxisSplit split = channelSplit(x);
     const int64_t channels = split.groups(), members = split.members();
@@ -115,10 +110,11 @@ void runTraining(const BatchnormTrainingViews& v, const BatchnormTrainingParams&
             const int64_t base = xg[ci];
             const Acc mean =
                 blockedSum<Acc>(members, [&](int64_t k) { return x.load<Acc>(base + xm[static_cast<size_t>(k)]); }) / count;
-            const Acc variance = blockedSum<Acc>(members, [&](int64_t k) {
-                                     const Acc d = x.load<Acc>(base + xm[static_cast<size_t>(k)]) - mean;
-                                     return d * d;
-                                 })
+            const Acc variance = blockedSum<Acc>(members,
+                                                 [&](int64_t k) {
+                                                     const Acc d = x.load<Acc>(base + xm[static_cast<size_t>(k)]) - mean;
+                                                     return d * d;
+                                                 })
                                  / count;
             mu[ci] = mean;
             var[ci] = variance;
@@ -165,14 +161,8 @@ void runTraining(const BatchnormTrainingViews& v, const BatchnormTrainingParams&
 }
 
 template <typename Acc>
-void runBackward(const TensorView& dy,
-                 const TensorView& x,
-                 const TensorView& mean,
-                 const TensorView& invVariance,
-                 const TensorView& scale,
-                 const TensorView& dx,
-                 const TensorView& dscale,
-                 const TensorView& dbias)
+void runBackward(const TensorView& dy, const TensorView& x, const TensorView& mean, const TensorView& invVariance,
+                 const TensorView& scale, const TensorView& dx, const TensorView& dscale, const TensorView& dbias)
 {
     const AxisSplit split = channelSplit(x);
     const int64_t channels = split.groups(), members = split.members();
@@ -230,21 +220,16 @@ std::string checkPerChannel(const TensorView& x, const TensorView& t, const char
     bool ok = !a.empty();
     for(int d = 0; ok && d < x.rank; ++d)
         ok = a[static_cast<size_t>(d)] == (d == 1 ? x.dims[1] : 1);
-    return ok ? "" : std::string("batchnorm: ") + role + " " + t.describe() + " must be per-channel [1," + std::to_string(x.dims[1])
-                         + ",1,...] for x " + x.describe();
+    return ok ? ""
+              : std::string("batchnorm: ") + role + " " + t.describe() + " must be per-channel [1," + std::to_string(x.dims[1])
+                    + ",1,...] for x " + x.describe();
 }
 
-std::string checkBatchnormInference(const TensorView& x,
-                                    const TensorView& mean,
-                                    const TensorView& stat,
-                                    const TensorView& scale,
-                                    const TensorView& bias,
-                                    const TensorView& y)
+std::string checkBatchnormInference(const TensorView& x, const TensorView& mean, const TensorView& stat, const TensorView& scale,
+                                    const TensorView& bias, const TensorView& y)
 {
-    for(const auto& [t, role] : {std::pair<const TensorView*, const char*>{&mean, "mean"},
-                                 {&stat, "variance"},
-                                 {&scale, "scale"},
-                                 {&bias, "bias"}})
+    for(const auto& [t, role] :
+        {std::pair<const TensorView*, const char*>{&mean, "mean"}, {&stat, "variance"}, {&scale, "scale"}, {&bias, "bias"}})
     {
         const std::string err = checkPerChannel(x, *t, role);
         if(!err.empty())
@@ -253,13 +238,8 @@ std::string checkBatchnormInference(const TensorView& x,
     return checkSameShape(x, y, "y");
 }
 
-void batchnormInference(const TensorView& x,
-                        const TensorView& mean,
-                        const TensorView& stat,
-                        const TensorView& scale,
-                        const TensorView& bias,
-                        const TensorView& y,
-                        const BatchnormInferenceParams& p)
+void batchnormInference(const TensorView& x, const TensorView& mean, const TensorView& stat, const TensorView& scale,
+                        const TensorView& bias, const TensorView& y, const BatchnormInferenceParams& p)
 {
     throwIf(checkBatchnormInference(x, mean, stat, scale, bias, y));
     if(useDoubleAccumulator(p.accumulator, {x.dtype, mean.dtype, stat.dtype, scale.dtype, bias.dtype, y.dtype}))
@@ -276,11 +256,11 @@ std::string checkBatchnormTraining(const BatchnormTrainingViews& v)
     if(err.empty())
         err = checkSameShape(v.x, v.y, "y");
     const std::pair<const TensorView*, const char*> optional[] = {{v.savedMean, "mean"},
-                                                                 {v.savedInvVariance, "inv_variance"},
-                                                                 {v.prevRunningMean, "prev_running_mean"},
-                                                                 {v.prevRunningVariance, "prev_running_variance"},
-                                                                 {v.nextRunningMean, "next_running_mean"},
-                                                                 {v.nextRunningVariance, "next_running_variance"}};
+                                                                  {v.savedInvVariance, "inv_variance"},
+                                                                  {v.prevRunningMean, "prev_running_mean"},
+                                                                  {v.prevRunningVariance, "prev_running_variance"},
+                                                                  {v.nextRunningMean, "next_running_mean"},
+                                                                  {v.nextRunningVariance, "next_running_variance"}};
     for(const auto& [t, role] : optional)
         if(err.empty() && t != nullptr)
             err = checkPerChannel(v.x, *t, role);
@@ -299,8 +279,8 @@ void batchnormTraining(const BatchnormTrainingViews& v, const BatchnormTrainingP
 {
     throwIf(checkBatchnormTraining(v));
     bool useDouble = useDoubleAccumulator(p.accumulator, {v.x.dtype, v.scale.dtype, v.bias.dtype, v.y.dtype});
-    for(const TensorView* t : {v.savedMean, v.savedInvVariance, v.prevRunningMean, v.prevRunningVariance,
-                               v.nextRunningMean, v.nextRunningVariance})
+    for(const TensorView* t :
+        {v.savedMean, v.savedInvVariance, v.prevRunningMean, v.prevRunningVariance, v.nextRunningMean, v.nextRunningVariance})
         useDouble = useDouble || (p.accumulator == Accumulator::Auto && t != nullptr && t->dtype == DataType::Double);
     if(useDouble)
         runTraining<double>(v, p);
@@ -308,14 +288,9 @@ void batchnormTraining(const BatchnormTrainingViews& v, const BatchnormTrainingP
         runTraining<float>(v, p);
 }
 
-std::string checkBatchnormBackward(const TensorView& dy,
-                                   const TensorView& x,
-                                   const TensorView& mean,
-                                   const TensorView& invVariance,
-                                   const TensorView& scale,
-                                   const TensorView& dx,
-                                   const TensorView& dscale,
-                                   const TensorView& dbias)
+std::string checkBatchnormBackward(const TensorView& dy, const TensorView& x, const TensorView& mean,
+                                   const TensorView& invVariance, const TensorView& scale, const TensorView& dx,
+                                   const TensorView& dscale, const TensorView& dbias)
 {
     std::string err = checkSameShape(x, dy, "dy");
     if(err.empty())
@@ -330,19 +305,13 @@ std::string checkBatchnormBackward(const TensorView& dy,
     return err;
 }
 
-void batchnormBackward(const TensorView& dy,
-                       const TensorView& x,
-                       const TensorView& mean,
-                       const TensorView& invVariance,
-                       const TensorView& scale,
-                       const TensorView& dx,
-                       const TensorView& dscale,
-                       const TensorView& dbias,
+void batchnormBackward(const TensorView& dy, const TensorView& x, const TensorView& mean, const TensorView& invVariance,
+                       const TensorView& scale, const TensorView& dx, const TensorView& dscale, const TensorView& dbias,
                        Accumulator accumulator)
 {
     throwIf(checkBatchnormBackward(dy, x, mean, invVariance, scale, dx, dscale, dbias));
-    if(useDoubleAccumulator(accumulator, {dy.dtype, x.dtype, mean.dtype, invVariance.dtype, scale.dtype, dx.dtype,
-                                          dscale.dtype, dbias.dtype}))
+    if(useDoubleAccumulator(accumulator,
+                            {dy.dtype, x.dtype, mean.dtype, invVariance.dtype, scale.dtype, dx.dtype, dscale.dtype, dbias.dtype}))
         runBackward<double>(dy, x, mean, invVariance, scale, dx, dscale, dbias);
     else
         runBackward<float>(dy, x, mean, invVariance, scale, dx, dscale, dbias);

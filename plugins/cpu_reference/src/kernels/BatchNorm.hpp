@@ -42,20 +42,11 @@ struct BatchnormInferenceParams
     Accumulator accumulator = Accumulator::Auto;
 };
 
-std::string checkBatchnormInference(const TensorView& x,
-                                    const TensorView& mean,
-                                    const TensorView& stat,
-                                    const TensorView& scale,
-                                    const TensorView& bias,
-                                    const TensorView& y);
+std::string checkBatchnormInference(const TensorView& x, const TensorView& mean, const TensorView& stat, const TensorView& scale,
+                                    const TensorView& bias, const TensorView& y);
 
-void batchnormInference(const TensorView& x,
-                        const TensorView& mean,
-                        const TensorView& stat,
-                        const TensorView& scale,
-                        const TensorView& bias,
-                        const TensorView& y,
-                        const BatchnormInferenceParams& p);
+void batchnormInference(const TensorView& x, const TensorView& mean, const TensorView& stat, const TensorView& scale,
+                        const TensorView& bias, const TensorView& y, const BatchnormInferenceParams& p);
 
 // BatchnormTrainingViews: required x, scale, bias, y; optional outputs (nullptr = absent). The
 // running-statistics pairs go together: next_running_mean needs prev_running_mean (and a
@@ -81,23 +72,12 @@ struct BatchnormTrainingParams
 std::string checkBatchnormTraining(const BatchnormTrainingViews& v);
 void batchnormTraining(const BatchnormTrainingViews& v, const BatchnormTrainingParams& p);
 
-std::string checkBatchnormBackward(const TensorView& dy,
-                                   const TensorView& x,
-                                   const TensorView& mean,
-                                   const TensorView& invVariance,
-                                   const TensorView& scale,
-                                   const TensorView& dx,
-                                   const TensorView& dscale,
-                                   const TensorView& dbias);
+std::string checkBatchnormBackward(const TensorView& dy, const TensorView& x, const TensorView& mean,
+                                   const TensorView& invVariance, const TensorView& scale, const TensorView& dx,
+                                   const TensorView& dscale, const TensorView& dbias);
 
-void batchnormBackward(const TensorView& dy,
-                       const TensorView& x,
-                       const TensorView& mean,
-                       const TensorView& invVariance,
-                       const TensorView& scale,
-                       const TensorView& dx,
-                       const TensorView& dscale,
-                       const TensorView& dbias,
+void batchnormBackward(const TensorView& dy, const TensorView& x, const TensorView& mean, const TensorView& invVariance,
+                       const TensorView& scale, const TensorView& dx, const TensorView& dscale, const TensorView& dbias,
                        Accumulator accumulator = Accumulator::Auto);
 
 } // namespace hipdnngo::cpu_reference

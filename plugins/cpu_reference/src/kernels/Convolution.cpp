@@ -20,8 +20,8 @@ std::string checkAndBuild(const TensorView& x, const TensorView& w, const Tensor
     }
     if(x.rank != s + 2 || w.rank != s + 2 || y.rank != s + 2)
     {
-        return "convolution: tensors must have rank " + std::to_string(s + 2) + " (x " + x.describe() + ", w "
-               + w.describe() + ", y " + y.describe() + ")";
+        return "convolution: tensors must have rank " + std::to_string(s + 2) + " (x " + x.describe() + ", w " + w.describe()
+               + ", y " + y.describe() + ")";
     }
     for(const TensorView* t : {&x, &w, &y})
     {
@@ -52,8 +52,7 @@ std::string checkAndBuild(const TensorView& x, const TensorView& w, const Tensor
     geo.kPerGroup = geo.k / geo.groups;
     if(y.dims[0] != geo.n || y.dims[1] != geo.k)
     {
-        return "convolution: y " + y.describe() + " must have N=" + std::to_string(geo.n)
-               + " and K=" + std::to_string(geo.k);
+        return "convolution: y " + y.describe() + " must have N=" + std::to_string(geo.n) + " and K=" + std::to_string(geo.k);
     }
     geo.flip = p.mode == ConvMode::Convolution;
     for(int i = 0; i < s; ++i)
@@ -61,16 +60,17 @@ std::string checkAndBuild(const TensorView& x, const TensorView& w, const Tensor
         const int j = 3 - s + i; // padded slot
         if(p.stride[i] < 1 || p.dilation[i] < 1 || p.prePadding[i] < 0 || p.postPadding[i] < 0)
         {
-            return "convolution: spatial dimension " + std::to_string(i) + " needs stride >= 1, dilation >= 1 and "
-                   "non-negative padding";
+            return "convolution: spatial dimension " + std::to_string(i)
+                   + " needs stride >= 1, dilation >= 1 and "
+                     "non-negative padding";
         }
         geo.in[j] = x.dims[2 + i];
         geo.filter[j] = w.dims[2 + i];
         geo.pre[j] = p.prePadding[i];
         geo.stride[j] = p.stride[i];
         geo.dilation[j] = p.dilation[i];
-        const int64_t expected = windowOutputSize(geo.in[j], p.prePadding[i], p.postPadding[i],
-                                                  p.dilation[i] * (geo.filter[j] - 1) + 1, p.stride[i]);
+        const int64_t expected =
+            windowOutputSize(geo.in[j], p.prePadding[i], p.postPadding[i], p.dilation[i] * (geo.filter[j] - 1) + 1, p.stride[i]);
         if(expected < 1 || y.dims[2 + i] != expected)
         {
             return "convolution: output spatial dimension " + std::to_string(i) + " is " + std::to_string(y.dims[2 + i])

@@ -44,10 +44,7 @@ void throwIf(const std::string& err)
         throw KernelError(err);
 }
 
-int64_t rowChunk(int64_t members)
-{
-    return std::max<int64_t>(1, 4096 / std::max<int64_t>(members, 1));
-}
+int64_t rowChunk(int64_t members) { return std::max<int64_t>(1, 4096 / std::max<int64_t>(members, 1)); }
 
 // Offsets of one view (broadcast to x) in a split.
 struct SplitOffsets
@@ -80,9 +77,8 @@ void paramGradient(const TensorView& x, const TensorView& dy, const TensorView& 
     parallelFor(ps.groups(), rowChunk(members), [&](int64_t begin, int64_t end) {
         for(int64_t p = begin; p < end; ++p)
         {
-            const Acc sum = blockedSum<Acc>(members, [&](int64_t k) {
-                return term(dy.load<Acc>(dyo.at(p, k)), x.load<Acc>(xo.at(p, k)), ro.at(p, k));
-            });
+            const Acc sum = blockedSum<Acc>(
+                members, [&](int64_t k) { return term(dy.load<Acc>(dyo.at(p, k)), x.load<Acc>(xo.at(p, k)), ro.at(p, k)); });
             grad.store(gg[static_cast<size_t>(p)], sum);
         }
     });
@@ -105,10 +101,11 @@ void runLayernormForward(const LayernormForwardViews& v, const AxisMask& axes, d
         for(int64_t r = begin; r < end; ++r)
         {
             const Acc mean = blockedSum<Acc>(n, [&](int64_t k) { return x.load<Acc>(xo.at(r, k)); }) / count;
-            const Acc var = blockedSum<Acc>(n, [&](int64_t k) {
-                                const Acc d = x.load<Acc>(xo.at(r, k)) - mean;
-                                return d * d;
-                            })
+            const Acc var = blockedSum<Acc>(n,
+                                            [&](int64_t k) {
+                                                const Acc d = x.load<Acc>(xo.at(r, k)) - mean;
+                                                return d * d;
+                                            })
                             / count;
             const Acc inv = Acc(1) / std::sqrt(var + eps);
             for(int64_t k = 0; k < n; ++k)
@@ -141,10 +138,11 @@ void runRmsnormForward(const RmsnormForwardViews& v, const AxisMask& axes, doubl
     parallelFor(rows, rowChunk(n), [&](int64_t begin, int64_t end) {
         for(int64_t r = begin; r < end; ++r)
         {
-            const Acc meanSquare = blockedSum<Acc>(n, [&](int64_t k) {
-                                       const Acc xv = x.load<Acc>(xo.at(r, k));
-                                       return xv * xv;
-                                   })
+            const Acc meanSquare = blockedSum<Acc>(n,
+                                                   [&](int64_t k) {
+                                                       const Acc xv = x.load<Acc>(xo.at(r, k));
+                                                       return xv * xv;
+                                                   })
                                    / count;
             const Acc inv = Acc(1) / std::sqrt(meanSquare + eps);
             for(int64_t k = 0; k < n; ++k)
@@ -163,17 +161,9 @@ void runRmsnormForward(const RmsnormForwardViews& v, const AxisMask& axes, doubl
 // runNormBackward is the shared backward of layernorm (centered = true) and RMSNorm
 // (centered = false, mean 0): dx per row, then the parameter gradients.
 template <typename Acc>
-void runNormBackward(const TensorView& dy,
-                     const TensorView& x,
-                     const TensorView& scale,
-                     const TensorView& dx,
-                     const TensorView& dscale,
-                     const TensorView* dbias,
-                     const AxisMask& axes,
-                     bool centered,
-                     const TensorView* meanIn,
-                     const TensorView* invIn,
-                     double epsilon)
+void runNormBackward(const TensorView& dy, const TensorView& x, const TensorView& scale, const TensorView& dx,
+                     const TensorView& dscale, const TensorView* dbias, const AxisMask& axes, bool centered,
+                     const TensorView* meanIn, const TensorView* invIn, double epsilon)
 {
     const AxisSplit split(x, axes);
     const int64_t rows = split.groups(), n = split.members();
@@ -201,10 +191,11 @@ void runNormBackward(const TensorView& dy,
             else // layernorm without saved statistics: recompute them from x with epsilon
             {
                 mean = blockedSum<Acc>(n, [&](int64_t k) { return x.load<Acc>(xo.at(r, k)); }) / count;
-                const Acc var = blockedSum<Acc>(n, [&](int64_t k) {
-                                    const Acc d = x.load<Acc>(xo.at(r, k)) - mean;
-                                    return d * d;
-                                })
+                const Acc var = blockedSum<Acc>(n,
+                                                [&](int64_t k) {
+                                                    const Acc d = x.load<Acc>(xo.at(r, k)) - mean;
+                                                    return d * d;
+                                                })
                                 / count;
                 inv = Acc(1) / std::sqrt(var + eps);
             }
@@ -283,45 +274,39 @@ std::string checkNormStats(const TensorView& x, const AxisMask& axes, const Tens
     std::string expected = "[";
     for(int d = 0; d < x.rank; ++d)
         expected += (d ? "," : "") + std::to_string(axes[static_cast<size_t>(d)] ? 1 : x.dims[d]);
-    return std::string("normalization: ") + role + " " + stats.describe() + " must have dims " + expected
-           + "] (x " + x.describe() + " with the normalized axes set to 1)";
+    return std::string("normalization: ") + role + " " + stats.describe() + " must have dims " + expected + "] (x " + x.describe()
+           + " with the normalized axes set to 1)";
 }
 
 std::string checkLayernormForward(const LayernormForwardViews& v, const AxisMask& axes)
 {
-    return firstError({sameShape(v.x, v.y, "layernorm", "y"),
-                       broadcastable(v.x, v.scale, "layernorm", "scale"),
-                       broadcastable(v.x, v.bias, "layernorm", "bias"),
-                       v.mean ? checkNormStats(v.x, axes, *v.mean, "mean") : "",
+    return firstError({sameShape(v.x, v.y, "layernorm", "y"), broadcastable(v.x, v.scale, "layernorm", "scale"),
+                       broadcastable(v.x, v.bias, "layernorm", "bias"), v.mean ? checkNormStats(v.x, axes, *v.mean, "mean") : "",
                        v.invVariance ? checkNormStats(v.x, axes, *v.invVariance, "inv_variance") : ""});
 }
 
 std::string checkLayernormBackward(const LayernormBackwardViews& v, const AxisMask& axes)
 {
-    return firstError({sameShape(v.x, v.dy, "layernorm backward", "dy"),
-                       sameShape(v.x, v.dx, "layernorm backward", "dx"),
-                       broadcastable(v.x, v.scale, "layernorm backward", "scale"),
-                       broadcastable(v.x, v.dscale, "layernorm backward", "dscale"),
-                       broadcastable(v.x, v.dbias, "layernorm backward", "dbias"),
-                       (v.mean == nullptr) != (v.invVariance == nullptr)
-                           ? "layernorm backward: mean and inv_variance must be given together"
-                           : "",
-                       v.mean ? checkNormStats(v.x, axes, *v.mean, "mean") : "",
-                       v.invVariance ? checkNormStats(v.x, axes, *v.invVariance, "inv_variance") : ""});
+    return firstError(
+        {sameShape(v.x, v.dy, "layernorm backward", "dy"), sameShape(v.x, v.dx, "layernorm backward", "dx"),
+         broadcastable(v.x, v.scale, "layernorm backward", "scale"), broadcastable(v.x, v.dscale, "layernorm backward", "dscale"),
+         broadcastable(v.x, v.dbias, "layernorm backward", "dbias"),
+         (v.mean == nullptr) != (v.invVariance == nullptr) ? "layernorm backward: mean and inv_variance must be given together"
+                                                           : "",
+         v.mean ? checkNormStats(v.x, axes, *v.mean, "mean") : "",
+         v.invVariance ? checkNormStats(v.x, axes, *v.invVariance, "inv_variance") : ""});
 }
 
 std::string checkRmsnormForward(const RmsnormForwardViews& v, const AxisMask& axes)
 {
-    return firstError({sameShape(v.x, v.y, "rmsnorm", "y"),
-                       broadcastable(v.x, v.scale, "rmsnorm", "scale"),
+    return firstError({sameShape(v.x, v.y, "rmsnorm", "y"), broadcastable(v.x, v.scale, "rmsnorm", "scale"),
                        v.bias ? broadcastable(v.x, *v.bias, "rmsnorm", "bias") : "",
                        v.invRms ? checkNormStats(v.x, axes, *v.invRms, "inv_rms") : ""});
 }
 
 std::string checkRmsnormBackward(const RmsnormBackwardViews& v, const AxisMask& axes)
 {
-    return firstError({sameShape(v.x, v.dy, "rmsnorm backward", "dy"),
-                       sameShape(v.x, v.dx, "rmsnorm backward", "dx"),
+    return firstError({sameShape(v.x, v.dy, "rmsnorm backward", "dy"), sameShape(v.x, v.dx, "rmsnorm backward", "dx"),
                        broadcastable(v.x, v.scale, "rmsnorm backward", "scale"),
                        broadcastable(v.x, v.dscale, "rmsnorm backward", "dscale"),
                        v.dbias ? broadcastable(v.x, *v.dbias, "rmsnorm backward", "dbias") : "",

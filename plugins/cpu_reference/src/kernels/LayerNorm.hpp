@@ -82,7 +82,8 @@ std::string checkRmsnormForward(const RmsnormForwardViews& v, const AxisMask& ax
 std::string checkRmsnormBackward(const RmsnormBackwardViews& v, const AxisMask& axes);
 
 void layernormForward(const LayernormForwardViews& v, const AxisMask& axes, double epsilon, Accumulator acc = Accumulator::Auto);
-void layernormBackward(const LayernormBackwardViews& v, const AxisMask& axes, double epsilon, Accumulator acc = Accumulator::Auto);
+void layernormBackward(const LayernormBackwardViews& v, const AxisMask& axes, double epsilon,
+                       Accumulator acc = Accumulator::Auto);
 void rmsnormForward(const RmsnormForwardViews& v, const AxisMask& axes, double epsilon, Accumulator acc = Accumulator::Auto);
 void rmsnormBackward(const RmsnormBackwardViews& v, const AxisMask& axes, Accumulator acc = Accumulator::Auto);
 

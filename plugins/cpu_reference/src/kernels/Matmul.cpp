@@ -24,8 +24,7 @@ std::string checkMatmul(const TensorView& a, const TensorView& b, const TensorVi
 {
     if(a.rank < 2 || b.rank < 2 || c.rank < 2)
     {
-        return "matmul: operands need rank >= 2 (a " + a.describe() + ", b " + b.describe() + ", c " + c.describe()
-               + ")";
+        return "matmul: operands need rank >= 2 (a " + a.describe() + ", b " + b.describe() + ", c " + c.describe() + ")";
     }
     const int64_t m = a.dims[a.rank - 2], k = a.dims[a.rank - 1];
     const int64_t n = b.dims[b.rank - 1];
@@ -40,8 +39,8 @@ std::string checkMatmul(const TensorView& a, const TensorView& b, const TensorVi
     const TensorView cb = batchView(c);
     if(!isBroadcastableTo(batchView(a), cb.rank, cb.dims) || !isBroadcastableTo(batchView(b), cb.rank, cb.dims))
     {
-        return "matmul: batch dimensions of a " + a.describe() + " and b " + b.describe()
-               + " do not broadcast to those of c " + c.describe();
+        return "matmul: batch dimensions of a " + a.describe() + " and b " + b.describe() + " do not broadcast to those of c "
+               + c.describe();
     }
     return "";
 }

@@ -14,16 +14,10 @@ constexpr double kInvSqrt2 = 0.70710678118654752440; // 1/√2
 constexpr double kInvSqrt2Pi = 0.39894228040143267794; // 1/√(2π)
 constexpr double kGeluTanhCoeff = 0.044715;
 
-double sigmoid(double x)
-{
-    return 1.0 / (1.0 + std::exp(-x));
-}
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 // softplusUnscaled is log(1 + eᵗ) without overflow for large t.
-double softplusUnscaled(double t)
-{
-    return t > 0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t));
-}
+double softplusUnscaled(double t) { return t > 0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t)); }
 
 double nanOr(double a, double b, double v)
 {
@@ -147,8 +141,7 @@ double pointwiseScalar(const PointwiseParams& p, double a, double b, double c)
         const double du = kSqrt2OverPi * (1.0 + 3.0 * kGeluTanhCoeff * x * x);
         return a * (0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * du);
     }
-    case PointwiseMode::GeluApproxTanhFwd:
-        return 0.5 * a * (1.0 + std::tanh(kSqrt2OverPi * (a + kGeluTanhCoeff * a * a * a)));
+    case PointwiseMode::GeluApproxTanhFwd: return 0.5 * a * (1.0 + std::tanh(kSqrt2OverPi * (a + kGeluTanhCoeff * a * a * a)));
     case PointwiseMode::GeluBwd:
     {
         const double x = b;
@@ -207,10 +200,7 @@ double pointwiseScalar(const PointwiseParams& p, double a, double b, double c)
     return std::numeric_limits<double>::quiet_NaN();
 }
 
-std::string checkPointwise(const TensorView& in0,
-                           const TensorView* in1,
-                           const TensorView* in2,
-                           const TensorView& out,
+std::string checkPointwise(const TensorView& in0, const TensorView* in1, const TensorView* in2, const TensorView& out,
                            const PointwiseParams& p)
 {
     const int mode = static_cast<int>(p.mode);
@@ -233,8 +223,8 @@ std::string checkPointwise(const TensorView& in0,
     {
         if(inputs[i] && !isBroadcastableTo(*inputs[i], out.rank, out.dims))
         {
-            return "pointwise " + name + ": in_" + std::to_string(i) + " " + inputs[i]->describe()
-                   + " does not broadcast to out " + out.describe();
+            return "pointwise " + name + ": in_" + std::to_string(i) + " " + inputs[i]->describe() + " does not broadcast to out "
+                   + out.describe();
         }
     }
     if(p.mode == PointwiseMode::GenIndex && (p.axis < 0 || p.axis >= out.rank))
@@ -248,10 +238,7 @@ std::string checkPointwise(const TensorView& in0,
     return "";
 }
 
-void pointwise(const TensorView& in0,
-               const TensorView* in1,
-               const TensorView* in2,
-               const TensorView& out,
+void pointwise(const TensorView& in0, const TensorView* in1, const TensorView* in2, const TensorView& out,
                const PointwiseParams& p)
 {
     const std::string err = checkPointwise(in0, in1, in2, out, p);
@@ -264,9 +251,7 @@ void pointwise(const TensorView& in0,
         const TensorView* views[1] = {&out};
         StridedLoop loop(out, views, 1);
         const int64_t axis = p.axis;
-        loop.runParallel([&](const int64_t* off, const int64_t* index) {
-            out.store(off[0], static_cast<double>(index[axis]));
-        });
+        loop.runParallel([&](const int64_t* off, const int64_t* index) { out.store(off[0], static_cast<double>(index[axis])); });
         return;
     }
     const int arity = pointwiseArity(p.mode);

@@ -125,17 +125,11 @@ double pointwiseScalar(const PointwiseParams& p, double a, double b, double c);
 
 // checkPointwise returns "" when in0/in1/in2 (null when unused) broadcast to out and the mode's
 // arity and parameters are satisfied, else the reason.
-std::string checkPointwise(const TensorView& in0,
-                           const TensorView* in1,
-                           const TensorView* in2,
-                           const TensorView& out,
+std::string checkPointwise(const TensorView& in0, const TensorView* in1, const TensorView* in2, const TensorView& out,
                            const PointwiseParams& p);
 
 // pointwise computes out. Throws KernelError when checkPointwise fails.
-void pointwise(const TensorView& in0,
-               const TensorView* in1,
-               const TensorView* in2,
-               const TensorView& out,
+void pointwise(const TensorView& in0, const TensorView* in1, const TensorView* in2, const TensorView& out,
                const PointwiseParams& p);
 
 } // namespace hipdnngo::cpu_reference

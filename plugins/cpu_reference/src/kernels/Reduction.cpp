@@ -24,8 +24,7 @@ std::string checkReduction(const TensorView& in, const TensorView& out, Reductio
     {
         if(in.dims[d] < 1 || (out.dims[d] != in.dims[d] && out.dims[d] != 1))
         {
-            return "reduction: out " + out.describe() + " is not in " + in.describe()
-                   + " with some dimensions reduced to 1";
+            return "reduction: out " + out.describe() + " is not in " + in.describe() + " with some dimensions reduced to 1";
         }
     }
     return "";

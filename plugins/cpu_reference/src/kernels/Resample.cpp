@@ -38,8 +38,7 @@ std::string checkAndBuild(const TensorView& x, const TensorView& y, const Tensor
     }
     if(x.rank != s + 2 || y.rank != s + 2)
     {
-        return "resample: tensors must have rank " + std::to_string(s + 2) + " (x " + x.describe() + ", y "
-               + y.describe() + ")";
+        return "resample: tensors must have rank " + std::to_string(s + 2) + " (x " + x.describe() + ", y " + y.describe() + ")";
     }
     if(x.dims[0] != y.dims[0] || x.dims[1] != y.dims[1])
     {
@@ -180,8 +179,7 @@ WindowResult evaluate(const Geometry& g, const ResampleParams& p, const TensorVi
             ++count;
         }
     });
-    r.divisor = p.mode == ResampleMode::AvgPoolIncludePadding ? static_cast<double>(g.windowVolume)
-                                                               : static_cast<double>(count);
+    r.divisor = p.mode == ResampleMode::AvgPoolIncludePadding ? static_cast<double>(g.windowVolume) : static_cast<double>(count);
     r.value = r.divisor > 0 ? sum / r.divisor : 0.0;
     return r;
 }
@@ -234,10 +232,7 @@ void resampleForward(const TensorView& x, const TensorView& y, const TensorView*
     });
 }
 
-void resampleBackward(const TensorView& dy,
-                      const TensorView& dx,
-                      const TensorView* index,
-                      const TensorView* x,
+void resampleBackward(const TensorView& dy, const TensorView& dx, const TensorView* index, const TensorView* x,
                       const ResampleParams& p)
 {
     const Geometry g = build(dx, dy, index, p);
@@ -294,7 +289,7 @@ void resampleBackward(const TensorView& dy,
                 int64_t count = 0;
                 forWindow(g, o, [&](int64_t, bool inside, int64_t, int64_t, int64_t) { count += inside ? 1 : 0; });
                 const double divisor = p.mode == ResampleMode::AvgPoolIncludePadding ? static_cast<double>(g.windowVolume)
-                                                                                      : static_cast<double>(count);
+                                                                                     : static_cast<double>(count);
                 if(divisor <= 0)
                     continue;
                 const double share = grad / divisor;

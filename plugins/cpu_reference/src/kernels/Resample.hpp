@@ -62,10 +62,7 @@ void resampleForward(const TensorView& x, const TensorView& y, const TensorView*
 
 // resampleBackward computes dx from dy. MAXPOOL needs `index` or `x` (forward input); `x` is
 // ignored when `index` is given. Throws KernelError for an index outside its plane.
-void resampleBackward(const TensorView& dy,
-                      const TensorView& dx,
-                      const TensorView* index,
-                      const TensorView* x,
+void resampleBackward(const TensorView& dy, const TensorView& dx, const TensorView* index, const TensorView* x,
                       const ResampleParams& p);
 
 } // namespace hipdnngo::cpu_reference

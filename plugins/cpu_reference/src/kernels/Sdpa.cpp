@@ -35,20 +35,13 @@ struct Geometry
 {
     int64_t b, hq, sq, d, hk, skv, hv, dv;
     explicit Geometry(const TensorView& q, const TensorView& k, const TensorView& v)
-        : b(q.dims[0]), hq(q.dims[1]), sq(q.dims[2]), d(q.dims[3]), hk(k.dims[1]), skv(k.dims[2]), hv(v.dims[1]),
-          dv(v.dims[3])
+        : b(q.dims[0]), hq(q.dims[1]), sq(q.dims[2]), d(q.dims[3]), hk(k.dims[1]), skv(k.dims[2]), hv(v.dims[1]), dv(v.dims[3])
     {
     }
 };
 
-std::string checkCommon(const TensorView& q,
-                        const TensorView& k,
-                        const TensorView& v,
-                        const TensorView& o,
-                        const TensorView* bias,
-                        const TensorView* seqLenQ,
-                        const TensorView* seqLenKv,
-                        const TensorView* stats)
+std::string checkCommon(const TensorView& q, const TensorView& k, const TensorView& v, const TensorView& o,
+                        const TensorView* bias, const TensorView* seqLenQ, const TensorView* seqLenKv, const TensorView* stats)
 {
     for(const auto& [t, role] : {std::pair<const TensorView*, const char*>{&q, "q"}, {&k, "k"}, {&v, "v"}, {&o, "o"}})
         if(t->rank != 4)
@@ -68,8 +61,8 @@ std::string checkCommon(const TensorView& q,
     {
         const int64_t full[4] = {g.b, g.hq, g.sq, g.skv};
         if(bias->rank < 1 || bias->rank > 4 || !isBroadcastableTo(*bias, 4, full))
-            return "sdpa: bias " + bias->describe() + " does not broadcast to [B, Hq, Sq, Skv] = [" + std::to_string(g.b)
-                   + "," + std::to_string(g.hq) + "," + std::to_string(g.sq) + "," + std::to_string(g.skv) + "]";
+            return "sdpa: bias " + bias->describe() + " does not broadcast to [B, Hq, Sq, Skv] = [" + std::to_string(g.b) + ","
+                   + std::to_string(g.hq) + "," + std::to_string(g.sq) + "," + std::to_string(g.skv) + "]";
     }
     for(const auto& [t, role] : {std::pair<const TensorView*, const char*>{seqLenQ, "seq_len_q"}, {seqLenKv, "seq_len_kv"}})
     {
@@ -78,8 +71,8 @@ std::string checkCommon(const TensorView& q,
         if(isFloatingPoint(t->dtype) || t->dtype == DataType::Boolean)
             return std::string("sdpa: ") + role + " " + t->describe() + " must have an integer type";
         if(t->elementCount() != g.b)
-            return std::string("sdpa: ") + role + " " + t->describe() + " must hold one length per batch ("
-                   + std::to_string(g.b) + ")";
+            return std::string("sdpa: ") + role + " " + t->describe() + " must hold one length per batch (" + std::to_string(g.b)
+                   + ")";
     }
     if(stats != nullptr)
     {
@@ -298,20 +291,21 @@ void runBackward(const SdpaBackwardViews& t, const SdpaParams& p)
     scatterDense(dq.data(), t.dQ);
     // dK[b, hk] = Σ over the query heads of group hk (fixed head order).
     auto reduceGroups = [&](const std::vector<Acc>& part, int64_t heads, int64_t group, int64_t width, const TensorView& out) {
-        parallelFor(g.b * heads * g.skv, std::max<int64_t>(1, 1024 / std::max<int64_t>(width, 1)), [&](int64_t begin, int64_t end) {
-            for(int64_t r = begin; r < end; ++r)
-            {
-                const int64_t j = r % g.skv, hk = (r / g.skv) % heads, b = r / (g.skv * heads);
-                const int64_t base = b * out.strides[0] + hk * out.strides[1] + j * out.strides[2];
-                for(int64_t x = 0; x < width; ++x)
-                {
-                    Acc sum = Acc(0);
-                    for(int64_t h = hk * group; h < (hk + 1) * group; ++h)
-                        sum += part[static_cast<size_t>(((b * g.hq + h) * g.skv + j) * width + x)];
-                    out.store(base + x * out.strides[3], sum);
-                }
-            }
-        });
+        parallelFor(g.b * heads * g.skv, std::max<int64_t>(1, 1024 / std::max<int64_t>(width, 1)),
+                    [&](int64_t begin, int64_t end) {
+                        for(int64_t r = begin; r < end; ++r)
+                        {
+                            const int64_t j = r % g.skv, hk = (r / g.skv) % heads, b = r / (g.skv * heads);
+                            const int64_t base = b * out.strides[0] + hk * out.strides[1] + j * out.strides[2];
+                            for(int64_t x = 0; x < width; ++x)
+                            {
+                                Acc sum = Acc(0);
+                                for(int64_t h = hk * group; h < (hk + 1) * group; ++h)
+                                    sum += part[static_cast<size_t>(((b * g.hq + h) * g.skv + j) * width + x)];
+                                out.store(base + x * out.strides[3], sum);
+                            }
+                        }
+                    });
     };
     reduceGroups(dkPart, g.hk, groupK, g.d, t.dK);
     reduceGroups(dvPart, g.hv, groupV, g.dv, t.dV);

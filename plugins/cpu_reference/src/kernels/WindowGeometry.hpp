@@ -20,14 +20,8 @@ inline int64_t windowOutputSize(int64_t in, int64_t pre, int64_t post, int64_t w
 }
 
 // floorDiv / ceilDiv divide rounding toward -inf / +inf (b > 0).
-inline int64_t floorDiv(int64_t a, int64_t b)
-{
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-inline int64_t ceilDiv(int64_t a, int64_t b)
-{
-    return -floorDiv(-a, b);
-}
+inline int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+inline int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
 
 // validOutputRange sets [lo, hi) to the outputs o in [0, out) whose input position
 // o·stride + offset lies in [0, in).

@@ -33,8 +33,7 @@ ExecutionPlan::ExecutionPlan(const fbs::Graph& graph) : tensors_(graph)
             const TensorInfo& t = all[static_cast<size_t>(i)];
             if(t.isVirtual && !written[static_cast<size_t>(i)])
             {
-                throw Unsupported(prepared->name() + ": virtual tensor " + t.label()
-                                  + " is read before any node writes it");
+                throw Unsupported(prepared->name() + ": virtual tensor " + t.label() + " is read before any node writes it");
             }
             used_[static_cast<size_t>(i)] = true;
         }
@@ -72,8 +71,7 @@ void ExecutionPlan::execute(void* workspace, const hipdnnPluginDeviceBuffer_t* b
     const auto& all = tensors_.all();
     if(workspaceSize_ > 0 && workspace == nullptr)
     {
-        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-             "workspace is NULL but the plan needs " + std::to_string(workspaceSize_) + " bytes");
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "workspace is NULL but the plan needs " + std::to_string(workspaceSize_) + " bytes");
     }
     if(count > 0 && buffers == nullptr)
     {
@@ -110,9 +108,8 @@ void ExecutionPlan::execute(void* workspace, const hipdnnPluginDeviceBuffer_t* b
         }
         else if(used_[i] && pointers[i] == nullptr)
         {
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                 std::string(t.isPassByValue ? "runtime pass-by-value scalar " : "tensor ") + t.label()
-                     + " has no pointer in device_buffers");
+            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string(t.isPassByValue ? "runtime pass-by-value scalar " : "tensor ")
+                                                     + t.label() + " has no pointer in device_buffers");
         }
     }
     const TensorBindings bindings(all, pointers);
@@ -132,9 +129,8 @@ void checkEngineConfig(int64_t engineId, const fbs::EngineConfig& config)
 {
     if(config.engine_id() != engineId)
     {
-        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-             "engine config names engine " + std::to_string(config.engine_id()) + ", not HIPDNNGO_CPU_REFERENCE ("
-                 + std::to_string(engineId) + ")");
+        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "engine config names engine " + std::to_string(config.engine_id())
+                                                 + ", not HIPDNNGO_CPU_REFERENCE (" + std::to_string(engineId) + ")");
     }
     if(config.knobs() == nullptr)
     {
@@ -152,7 +148,8 @@ void checkEngineConfig(int64_t engineId, const fbs::EngineConfig& config)
     }
 }
 
-std::unique_ptr<ExecutionContext> buildContext(int64_t engineId, std::vector<uint8_t> configBytes, std::vector<uint8_t> graphBytes)
+std::unique_ptr<ExecutionContext> buildContext(int64_t engineId, std::vector<uint8_t> configBytes,
+                                               std::vector<uint8_t> graphBytes)
 {
     const hipdnnPluginConstData_t config{configBytes.data(), configBytes.size()};
     const hipdnnPluginConstData_t graph{graphBytes.data(), graphBytes.size()};
@@ -172,7 +169,6 @@ std::unique_ptr<ExecutionContext> buildContext(int64_t engineId, std::vector<uin
     return ctx;
 }
 
-
 void putU64(std::vector<uint8_t>& out, uint64_t v)
 {
     for(int i = 0; i < 8; ++i)
@@ -181,11 +177,11 @@ void putU64(std::vector<uint8_t>& out, uint64_t v)
 
 } // namespace
 
-std::unique_ptr<ExecutionContext> createContext(int64_t engineId,
-                                                const hipdnnPluginConstData_t* engineConfig,
+std::unique_ptr<ExecutionContext> createContext(int64_t engineId, const hipdnnPluginConstData_t* engineConfig,
                                                 const hipdnnPluginConstData_t* opGraph)
 {
-    return buildContext(engineId, hipdnn_plugin_sdk::copyBuffer(engineConfig, "EngineConfig"), hipdnn_plugin_sdk::copyBuffer(opGraph, "Graph"));
+    return buildContext(engineId, hipdnn_plugin_sdk::copyBuffer(engineConfig, "EngineConfig"),
+                        hipdnn_plugin_sdk::copyBuffer(opGraph, "Graph"));
 }
 
 std::vector<uint8_t> serializeContext(const ExecutionContext& ctx)

@@ -52,8 +52,7 @@ struct ExecutionContext
 };
 
 // createContext verifies the config (engine id, knobs) and graph, copies both, builds the plan.
-std::unique_ptr<ExecutionContext> createContext(int64_t engineId,
-                                                const hipdnnPluginConstData_t* engineConfig,
+std::unique_ptr<ExecutionContext> createContext(int64_t engineId, const hipdnnPluginConstData_t* engineConfig,
                                                 const hipdnnPluginConstData_t* opGraph);
 
 // serializeContext / deserializeContext: payload = "HGCR" magic, u32 format version,

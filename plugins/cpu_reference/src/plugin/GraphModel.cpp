@@ -23,10 +23,7 @@ std::optional<DataType> mapDataType(fbs::DataType type)
     }
 }
 
-std::string TensorInfo::label() const
-{
-    return "uid " + std::to_string(uid) + (name.empty() ? "" : " ('" + name + "')");
-}
+std::string TensorInfo::label() const { return "uid " + std::to_string(uid) + (name.empty() ? "" : " ('" + name + "')"); }
 
 TensorTable::TensorTable(const fbs::Graph& graph)
 {
@@ -54,8 +51,7 @@ TensorTable::TensorTable(const fbs::Graph& graph)
         {
             const char* typeName = fbs::EnumNameDataType(t->data_type());
             throw Unsupported(what + ": data type "
-                              + (typeName && *typeName ? std::string(typeName)
-                                                       : std::to_string(static_cast<int>(t->data_type())))
+                              + (typeName && *typeName ? std::string(typeName) : std::to_string(static_cast<int>(t->data_type())))
                               + " is not supported");
         }
         if(t->ragged_offset_tensor_uid().has_value() || t->ragged_offset_multiplier() != 1)
@@ -66,8 +62,7 @@ TensorTable::TensorTable(const fbs::Graph& graph)
         const size_t strideCount = t->strides() ? t->strides()->size() : 0;
         if(rank != strideCount)
         {
-            throw Unsupported(what + ": " + std::to_string(rank) + " dims but " + std::to_string(strideCount)
-                              + " strides");
+            throw Unsupported(what + ": " + std::to_string(rank) + " dims but " + std::to_string(strideCount) + " strides");
         }
         if(rank > static_cast<size_t>(kMaxRank))
         {

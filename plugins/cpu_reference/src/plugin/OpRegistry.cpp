@@ -51,9 +51,7 @@ bool outOfSchema(E v)
 
 std::string unknownValueOf(const fbs::Node& node)
 {
-    auto value = [](const char* field, auto v) {
-        return std::string(field) + " value " + std::to_string(static_cast<int>(v));
-    };
+    auto value = [](const char* field, auto v) { return std::string(field) + " value " + std::to_string(static_cast<int>(v)); };
     if(outOfSchema(node.compute_data_type()))
         return value("compute_data_type", node.compute_data_type());
     switch(node.attributes_type())
@@ -61,41 +59,51 @@ std::string unknownValueOf(const fbs::Node& node)
     case fbs::NodeAttributes::SdpaAttributes:
     {
         const auto* a = node.attributes_as_SdpaAttributes();
-        if(outOfSchema(a->diagonal_alignment())) return value("diagonal_alignment", a->diagonal_alignment());
-        if(outOfSchema(a->implementation())) return value("implementation", a->implementation());
-        if(outOfSchema(a->mma_core_mode())) return value("mma_core_mode", a->mma_core_mode());
+        if(outOfSchema(a->diagonal_alignment()))
+            return value("diagonal_alignment", a->diagonal_alignment());
+        if(outOfSchema(a->implementation()))
+            return value("implementation", a->implementation());
+        if(outOfSchema(a->mma_core_mode()))
+            return value("mma_core_mode", a->mma_core_mode());
         break;
     }
     case fbs::NodeAttributes::SdpaBackwardAttributes:
     {
         const auto* a = node.attributes_as_SdpaBackwardAttributes();
-        if(outOfSchema(a->diagonal_alignment())) return value("diagonal_alignment", a->diagonal_alignment());
+        if(outOfSchema(a->diagonal_alignment()))
+            return value("diagonal_alignment", a->diagonal_alignment());
         break;
     }
     case fbs::NodeAttributes::ResampleFwdAttributes:
     {
         const auto* a = node.attributes_as_ResampleFwdAttributes();
-        if(outOfSchema(a->resample_mode())) return value("resample_mode", a->resample_mode());
-        if(outOfSchema(a->padding_mode())) return value("padding_mode", a->padding_mode());
+        if(outOfSchema(a->resample_mode()))
+            return value("resample_mode", a->resample_mode());
+        if(outOfSchema(a->padding_mode()))
+            return value("padding_mode", a->padding_mode());
         break;
     }
     case fbs::NodeAttributes::ResampleBwdAttributes:
     {
         const auto* a = node.attributes_as_ResampleBwdAttributes();
-        if(outOfSchema(a->resample_mode())) return value("resample_mode", a->resample_mode());
-        if(outOfSchema(a->padding_mode())) return value("padding_mode", a->padding_mode());
+        if(outOfSchema(a->resample_mode()))
+            return value("resample_mode", a->resample_mode());
+        if(outOfSchema(a->padding_mode()))
+            return value("padding_mode", a->padding_mode());
         break;
     }
     case fbs::NodeAttributes::LayernormAttributes:
     {
         const auto* a = node.attributes_as_LayernormAttributes();
-        if(outOfSchema(a->forward_phase())) return value("forward_phase", a->forward_phase());
+        if(outOfSchema(a->forward_phase()))
+            return value("forward_phase", a->forward_phase());
         break;
     }
     case fbs::NodeAttributes::RMSNormAttributes:
     {
         const auto* a = node.attributes_as_RMSNormAttributes();
-        if(outOfSchema(a->forward_phase())) return value("forward_phase", a->forward_phase());
+        if(outOfSchema(a->forward_phase()))
+            return value("forward_phase", a->forward_phase());
         break;
     }
     default: break;
@@ -138,10 +146,7 @@ int NodeContext::output(int64_t uid, const char* role)
     return t->index;
 }
 
-const TensorView& NodeContext::shape(int index) const
-{
-    return tensors.all()[static_cast<size_t>(index)].shape;
-}
+const TensorView& NodeContext::shape(int index) const { return tensors.all()[static_cast<size_t>(index)].shape; }
 
 void NodeContext::requireFloating(std::initializer_list<int> indices) const
 {

@@ -51,8 +51,7 @@ private:
 class PreparedNode
 {
 public:
-    PreparedNode(std::string name, std::function<void(const TensorBindings&)> run)
-        : name_(std::move(name)), run_(std::move(run))
+    PreparedNode(std::string name, std::function<void(const TensorBindings&)> run) : name_(std::move(name)), run_(std::move(run))
     {
     }
 

@@ -72,8 +72,8 @@ void requireEngine(int64_t engineId)
     if(engineId != kEngineId)
     {
         fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "engine id " + std::to_string(engineId)
-                                                 + " does not belong to hipdnngo_cpu_reference (its only engine is "
-                                                 + kEngineName + " = " + std::to_string(kEngineId) + ")");
+                                                 + " does not belong to hipdnngo_cpu_reference (its only engine is " + kEngineName
+                                                 + " = " + std::to_string(kEngineId) + ")");
     }
 }
 
@@ -170,8 +170,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnPluginSetLogLevel(hipdnnSeverity
 
 // ---- engine plugin API -----------------------------------------------------------------------
 
-HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetAllEngineIds(int64_t* engine_ids,
-                                                                            uint32_t max_engines,
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetAllEngineIds(int64_t* engine_ids, uint32_t max_engines,
                                                                             uint32_t* num_engines)
 {
     return entry([&] {
@@ -235,8 +234,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSetStream(hipdnnEngi
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetApplicableEngineIds(hipdnnEnginePluginHandle_t handle,
                                                                                    const hipdnnPluginConstData_t* op_graph,
-                                                                                   int64_t* engine_ids,
-                                                                                   uint32_t max_engines,
+                                                                                   int64_t* engine_ids, uint32_t max_engines,
                                                                                    uint32_t* num_engines)
 {
     return entry([&] {
@@ -259,8 +257,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetApplicableEngineI
     });
 }
 
-HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetEngineDetails(hipdnnEnginePluginHandle_t handle,
-                                                                             int64_t engine_id,
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetEngineDetails(hipdnnEnginePluginHandle_t handle, int64_t engine_id,
                                                                              const hipdnnPluginConstData_t* op_graph,
                                                                              hipdnnPluginConstData_t* engine_details)
 {
@@ -301,8 +298,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSize(hip
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_ext(hipdnnEnginePluginHandle_t handle,
                                                                                     const hipdnnPluginConstData_t* engine_config,
                                                                                     const hipdnnPluginConstData_t* op_graph,
-                                                                                    int32_t* notes,
-                                                                                    uint32_t max_notes,
+                                                                                    int32_t* notes, uint32_t max_notes,
                                                                                     uint32_t* num_notes)
 {
     (void)notes;
@@ -316,9 +312,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionContext(
-    hipdnnEnginePluginHandle_t handle,
-    const hipdnnPluginConstData_t* engine_config,
-    const hipdnnPluginConstData_t* op_graph,
+    hipdnnEnginePluginHandle_t handle, const hipdnnPluginConstData_t* engine_config, const hipdnnPluginConstData_t* op_graph,
     hipdnnEnginePluginExecutionContext_t* execution_context)
 {
     return entry([&] {
@@ -342,8 +336,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroyExecutionCont
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSerializeExecutionContext(
-    hipdnnEnginePluginHandle_t handle,
-    hipdnnEnginePluginExecutionContext_t execution_context,
+    hipdnnEnginePluginHandle_t handle, hipdnnEnginePluginExecutionContext_t execution_context,
     hipdnnPluginConstData_t* serialized_context)
 {
     return entry([&] {
@@ -364,8 +357,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginDestroySerializedExe
 }
 
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionContextFromSerialized(
-    hipdnnEnginePluginHandle_t handle,
-    const hipdnnPluginConstData_t* serialized_context,
+    hipdnnEnginePluginHandle_t handle, const hipdnnPluginConstData_t* serialized_context,
     hipdnnEnginePluginExecutionContext_t* execution_context)
 {
     return entry([&] {

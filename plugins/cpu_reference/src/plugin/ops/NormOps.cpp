@@ -23,10 +23,7 @@ int scalarInput(NodeContext& ctx, int64_t uid, const char* role)
     return i;
 }
 
-double scalarValue(const TensorBindings& t, int index)
-{
-    return t.view(index).load<double>(0);
-}
+double scalarValue(const TensorBindings& t, int index) { return t.view(index).load<double>(0); }
 
 // optionalInput / optionalOutput bind a tensor when the uid is present, else return -1.
 int optionalInput(NodeContext& ctx, const flatbuffers::Optional<int64_t>& uid, const char* role)
@@ -41,8 +38,7 @@ int optionalOutput(NodeContext& ctx, const flatbuffers::Optional<int64_t>& uid, 
 
 void requireNoPeerStats(NodeContext& ctx, const flatbuffers::Vector<int64_t>* peerStats)
 {
-    ctx.require(peerStats == nullptr || peerStats->size() == 0,
-                "peer_stats (multi-device statistics exchange) is not supported");
+    ctx.require(peerStats == nullptr || peerStats->size() == 0, "peer_stats (multi-device statistics exchange) is not supported");
 }
 
 // View / pointer helpers for optional tensors inside node lambdas.
@@ -61,16 +57,14 @@ struct OptionalView
     OptionalView(const OptionalView&) = delete;
 };
 
-const TensorView* shapeOrNull(NodeContext& ctx, int index)
-{
-    return index >= 0 ? &ctx.shape(index) : nullptr;
-}
+const TensorView* shapeOrNull(NodeContext& ctx, int index) { return index >= 0 ? &ctx.shape(index) : nullptr; }
 
-std::unique_ptr<PreparedNode> batchnormInferenceNode(NodeContext& ctx, int x, int mean, int stat, int scale, int bias, int y, int eps)
+std::unique_ptr<PreparedNode> batchnormInferenceNode(NodeContext& ctx, int x, int mean, int stat, int scale, int bias, int y,
+                                                     int eps)
 {
     ctx.requireFloating({x, mean, stat, scale, bias, y});
-    ctx.check(checkBatchnormInference(ctx.shape(x), ctx.shape(mean), ctx.shape(stat), ctx.shape(scale), ctx.shape(bias),
-                                      ctx.shape(y)));
+    ctx.check(
+        checkBatchnormInference(ctx.shape(x), ctx.shape(mean), ctx.shape(stat), ctx.shape(scale), ctx.shape(bias), ctx.shape(y)));
     BatchnormInferenceParams p;
     p.varianceForm = eps >= 0;
     p.accumulator = ctx.accumulator();
@@ -243,7 +237,8 @@ std::unique_ptr<PreparedNode> prepareLayernormBackward(NodeContext& ctx)
     AxisMask axes{};
     ctx.check(a.normalized_dim_count() != 0 ? normAxesFromCount(ctx.shape(x), a.normalized_dim_count(), axes)
                                             : normAxesFromScale(ctx.shape(x), ctx.shape(scale), axes));
-    LayernormBackwardViews shapes{ctx.shape(dy), ctx.shape(x), ctx.shape(scale), ctx.shape(dx), ctx.shape(dscale), ctx.shape(dbias)};
+    LayernormBackwardViews shapes{ctx.shape(dy), ctx.shape(x),      ctx.shape(scale),
+                                  ctx.shape(dx), ctx.shape(dscale), ctx.shape(dbias)};
     shapes.mean = shapeOrNull(ctx, mean);
     shapes.invVariance = shapeOrNull(ctx, inv);
     ctx.check(checkLayernormBackward(shapes, axes));
@@ -301,7 +296,8 @@ std::unique_ptr<PreparedNode> prepareRmsnormBackward(NodeContext& ctx)
         ctx.requireFloating({dbias});
     AxisMask axes{};
     ctx.check(normAxesFromScale(ctx.shape(x), ctx.shape(scale), axes));
-    RmsnormBackwardViews shapes{ctx.shape(dy), ctx.shape(x), ctx.shape(scale), ctx.shape(invRms), ctx.shape(dx), ctx.shape(dscale)};
+    RmsnormBackwardViews shapes{ctx.shape(dy),     ctx.shape(x),  ctx.shape(scale),
+                                ctx.shape(invRms), ctx.shape(dx), ctx.shape(dscale)};
     shapes.dbias = shapeOrNull(ctx, dbias);
     ctx.check(checkRmsnormBackward(shapes, axes));
     const Accumulator acc = ctx.accumulator();

@@ -43,8 +43,8 @@ std::unique_ptr<PreparedNode> preparePointwise(NodeContext& ctx)
     ctx.require(arity < 2 || in1 >= 0, std::string(pointwiseModeName(p.mode)) + " needs in_1");
     ctx.require(arity < 3 || in2 >= 0, std::string(pointwiseModeName(p.mode)) + " needs in_2");
     const bool use1 = arity >= 2, use2 = arity >= 3;
-    ctx.check(checkPointwise(ctx.shape(in0), use1 ? &ctx.shape(in1) : nullptr, use2 ? &ctx.shape(in2) : nullptr,
-                             ctx.shape(out), p));
+    ctx.check(
+        checkPointwise(ctx.shape(in0), use1 ? &ctx.shape(in1) : nullptr, use2 ? &ctx.shape(in2) : nullptr, ctx.shape(out), p));
     return ctx.makeNode([=](const TensorBindings& t) {
         const TensorView v1 = use1 ? t.view(in1) : TensorView{};
         const TensorView v2 = use2 ? t.view(in2) : TensorView{};

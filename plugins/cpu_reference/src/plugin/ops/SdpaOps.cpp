@@ -38,8 +38,7 @@ SdpaMask maskOf(NodeContext& ctx, const Attrs& a)
     m.leftBound = a.left_bound().has_value() && a.left_bound().value() >= 0 ? a.left_bound().value() : -1;
     m.rightBound = a.right_bound().has_value() && a.right_bound().value() >= 0 ? a.right_bound().value() : -1;
     m.bottomRight = a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT;
-    ctx.require(!(a.causal_mask() && a.causal_mask_bottom_right()),
-                "causal_mask and causal_mask_bottom_right are both set");
+    ctx.require(!(a.causal_mask() && a.causal_mask_bottom_right()), "causal_mask and causal_mask_bottom_right are both set");
     auto causalRight = [&] { m.rightBound = m.rightBound < 0 ? 0 : std::min<int64_t>(m.rightBound, 0); };
     if(a.causal_mask())
     {
@@ -95,9 +94,9 @@ CommonInputs commonInputs(NodeContext& ctx, const Attrs& a)
     if(a.attn_mask_tensor_uid().has_value())
     {
         c.bias = ctx.input(a.attn_mask_tensor_uid().value(), "attn_mask");
-        ctx.require(isFloatingPoint(ctx.shape(c.bias).dtype),
-                    "attn_mask of type " + std::string(dataTypeName(ctx.shape(c.bias).dtype))
-                        + " is not supported (only an additive floating-point bias)");
+        ctx.require(isFloatingPoint(ctx.shape(c.bias).dtype), "attn_mask of type "
+                                                                  + std::string(dataTypeName(ctx.shape(c.bias).dtype))
+                                                                  + " is not supported (only an additive floating-point bias)");
     }
     if(a.seq_len_q_tensor_uid().has_value())
         c.seqLenQ = ctx.input(a.seq_len_q_tensor_uid().value(), "seq_len_q");
@@ -106,10 +105,7 @@ CommonInputs commonInputs(NodeContext& ctx, const Attrs& a)
     return c;
 }
 
-const TensorView* shapeOrNull(NodeContext& ctx, int index)
-{
-    return index >= 0 ? &ctx.shape(index) : nullptr;
-}
+const TensorView* shapeOrNull(NodeContext& ctx, int index) { return index >= 0 ? &ctx.shape(index) : nullptr; }
 
 // Bound views for optional tensors inside node lambdas (not copyable: they point to themselves).
 struct OptionalView
