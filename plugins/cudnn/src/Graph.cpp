@@ -486,83 +486,6 @@ void expandSdpa(Model& m)
     m.ops = std::move(out);
 }
 
-// coalescePointwise merges adjacent dims of a pointwise-only graph where every tensor allows it
-// (both dims full and contiguous, or both broadcast), then pads back to rank 3: cuDNN's
-// pointwise engines take [1, 1, n]-style shapes where they refuse the rank-4 view of the same
-// memory (cuDNN 9.14: "no engine config" for a packed rank-4 ReLU).
-[[maybe_unused]] void coalescePointwise(Model& m)
-{
-    for(const OpSpec& op : m.ops)
-        if(op.kind != OpKind::Pointwise || op.mode == CUDNN_POINTWISE_GEN_INDEX)
-            return;
-    std::vector<TensorSpec*> ts;
-    for(TensorSpec& t : m.tensors)
-        if(!t.byValue)
-            ts.push_back(&t);
-    if(ts.empty())
-        return;
-    std::vector<int64_t> full(static_cast<size_t>(m.rank), 1);
-    for(const TensorSpec* t : ts)
-        for(size_t d = 0; d < full.size(); ++d)
-            full[d] = std::max(full[d], t->dims[d]);
-    for(const TensorSpec* t : ts)
-        for(size_t d = 0; d < full.size(); ++d)
-            if(t->dims[d] != 1 && t->dims[d] != full[d])
-                return;
-    auto mergeable = [&](size_t d) {
-        if(full[d] == 1 || full[d + 1] == 1)
-            return true;
-        for(const TensorSpec* t : ts)
-        {
-            const bool both1 = t->dims[d] == 1 && t->dims[d + 1] == 1;
-            const bool packed =
-                t->dims[d] == full[d] && t->dims[d + 1] == full[d + 1] && t->strides[d] == t->strides[d + 1] * t->dims[d + 1];
-            if(!both1 && !packed)
-                return false;
-        }
-        return true;
-    };
-    bool changed = false;
-    for(size_t d = full.size() - 1; d-- > 0;)
-    {
-        if(!mergeable(d))
-            continue;
-        for(TensorSpec* t : ts)
-        {
-            const int64_t a = t->dims[d], b = t->dims[d + 1];
-            const int64_t stride = full[d] == 1 ? t->strides[d + 1] : (full[d + 1] == 1 ? t->strides[d] : t->strides[d + 1]);
-            t->dims[d] = a * b;
-            t->strides[d] = stride;
-            t->dims.erase(t->dims.begin() + static_cast<long>(d) + 1);
-            t->strides.erase(t->strides.begin() + static_cast<long>(d) + 1);
-        }
-        full[d] *= full[d + 1];
-        full.erase(full.begin() + static_cast<long>(d) + 1);
-        changed = true;
-    }
-    if(!changed)
-        return;
-    const size_t rank = std::max<size_t>(3, full.size());
-    for(TensorSpec& t : m.tensors)
-    {
-        if(t.byValue)
-        {
-            t.dims.assign(rank, 1);
-            t.strides.assign(rank, 1);
-            continue;
-        }
-        int64_t extent = 1;
-        for(size_t d = 0; d < t.dims.size(); ++d)
-            extent = std::max(extent, t.dims[d] * t.strides[d]);
-        while(t.dims.size() < rank)
-        {
-            t.dims.insert(t.dims.begin(), 1);
-            t.strides.insert(t.strides.begin(), extent);
-        }
-    }
-    m.rank = static_cast<int>(rank);
-}
-
 } // namespace
 
 const TensorSpec* Model::find(int64_t uid) const
@@ -945,8 +868,8 @@ Model readModel(const fbs::Graph& graph)
     for(const OpSpec& op : m.ops)
         matmul = matmul || op.kind == OpKind::Matmul;
     m.fp32Matmul = allFp32 && matmul;
-    // coalescePointwise(m): disabled: on the H200 its rank-3 views built plans that failed at
-    // execute or gave wrong results (corpus run 2); pointwise-only graphs are declined by cuDNN.
+    // Pointwise-only graphs keep their rank: rank-3 coalesced views built plans that failed at
+    // execute or gave wrong results on the H200 (corpus run 2, commit 8b1048d withdrew them).
 
     // Check every op references tensors that exist; shift gen_index axes by the padding.
     for(OpSpec& op : m.ops)
