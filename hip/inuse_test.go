@@ -6,15 +6,21 @@ import "testing"
 
 func TestInUseProbesWithoutLoading(t *testing.T) {
 	saved := driverLibraries
-	t.Cleanup(func() { driverLibraries = saved; inUse.Store(false) })
+	t.Cleanup(func() { driverLibraries = saved; inUse.Store(false); nextProbe.Store(0) })
 
 	driverLibraries = []string{"libhipdnn_no_such_driver.so.1"}
 	inUse.Store(false)
+	nextProbe.Store(0)
 	if InUse() {
 		t.Fatal("InUse() = true with no driver library loaded")
 	}
-	// libc is mapped into every cgo process: found without loading anything new.
+	// libc is mapped into every cgo process: found without loading anything new, once the
+	// miss above has aged past probeInterval (no new probe before that).
 	driverLibraries = []string{"libhipdnn_no_such_driver.so.1", "libc.so.6"}
+	if InUse() {
+		t.Fatal("InUse() probed again within probeInterval of a miss")
+	}
+	nextProbe.Store(0)
 	if !InUse() {
 		t.Fatal("InUse() = false although libc.so.6 is loaded")
 	}
@@ -26,11 +32,13 @@ func TestInUseProbesWithoutLoading(t *testing.T) {
 
 func TestInUseDoesNotLoad(t *testing.T) {
 	saved := driverLibraries
-	t.Cleanup(func() { driverLibraries = saved; inUse.Store(false) })
+	t.Cleanup(func() { driverLibraries = saved; inUse.Store(false); nextProbe.Store(0) })
 	// libz is on every build machine (the toolchain needs it) but not linked into the test.
 	driverLibraries = []string{"libz.so.1"}
 	inUse.Store(false)
+	nextProbe.Store(0)
 	first := InUse()
+	nextProbe.Store(0)
 	if InUse() != first {
 		t.Fatal("probing changed the answer: the probe loaded the library")
 	}

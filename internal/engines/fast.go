@@ -74,7 +74,8 @@ func boolInt(b bool) C.int {
 // PublishFast lets hipdnnBackendExecute(handleToken, planToken, ·) run this context in C. A
 // host-memory engine with a GPU driver loaded needs pointer queries, so it stays on the Go
 // path; without one at plan time the C path skips them (a process that loads a GPU driver
-// after building a host plan and then hands it device pointers is not caught). Nothing is published once the context is being destroyed.
+// after building a host plan and then hands it device pointers is not caught). Nothing is
+// published once the context is being destroyed.
 func (c *Context) PublishFast(planToken, handleToken uintptr) {
 	if c.e.HostMemory {
 		if rt := gpuRuntime(); rt != nil && rt.Kind() != hip.KindNone {
