@@ -3,33 +3,27 @@ package descriptors
 import (
 	"encoding/binary"
 	"math"
+	"strings"
 
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/wire"
 )
 
-// The C data type enum and the flatbuffer DataType enum number the same types differently
-// (C: FLOAT 0, DOUBLE 1, HALF 2 …; wire: UNSET 0, FLOAT 1, HALF 2, BFLOAT16 3 …). These two
-// tables are the only place the mapping is written. HIPDNN_DATA_BOOLEAN has no wire type.
-var cToWireDataType = map[api.DataType]wire.DataType{
-	api.HIPDNN_DATA_FLOAT:         wire.DataTypeFloat,
-	api.HIPDNN_DATA_DOUBLE:        wire.DataTypeDouble,
-	api.HIPDNN_DATA_HALF:          wire.DataTypeHalf,
-	api.HIPDNN_DATA_INT8:          wire.DataTypeInt8,
-	api.HIPDNN_DATA_INT32:         wire.DataTypeInt32,
-	api.HIPDNN_DATA_UINT8:         wire.DataTypeUint8,
-	api.HIPDNN_DATA_BFLOAT16:      wire.DataTypeBFloat16,
-	api.HIPDNN_DATA_FP8_E4M3:      wire.DataTypeFP8E4M3,
-	api.HIPDNN_DATA_FP8_E5M2:      wire.DataTypeFP8E5M2,
-	api.HIPDNN_DATA_FP8_E8M0:      wire.DataTypeFP8E8M0,
-	api.HIPDNN_DATA_FP4_E2M1:      wire.DataTypeFP4E2M1,
-	api.HIPDNN_DATA_INT4:          wire.DataTypeInt4,
-	api.HIPDNN_DATA_FP6_E2M3_EXT:  wire.DataTypeFP6E2M3,
-	api.HIPDNN_DATA_FP6_E3M2_EXT:  wire.DataTypeFP6E3M2,
-	api.HIPDNN_DATA_INT64:         wire.DataTypeInt64,
-	api.HIPDNN_DATA_FP8_E4M3_FNUZ: wire.DataTypeFP8E4M3FNUZ,
-	api.HIPDNN_DATA_FP8_E5M2_FNUZ: wire.DataTypeFP8E5M2FNUZ,
-}
+// cToWireDataType pairs the C data type enum with the flatbuffer DataType enum by name
+// (HIPDNN_DATA_FP8_E4M3 ~ FP8_E4M3, an _EXT suffix dropped): they number the same types
+// differently (C: FLOAT 0, DOUBLE 1, HALF 2 …; wire: UNSET 0, FLOAT 1, HALF 2, BFLOAT16 3 …). The
+// names come from the header (api) and the schema (wire); a C type the schema lacks
+// (HIPDNN_DATA_BOOLEAN) has no wire type.
+var cToWireDataType = func() map[api.DataType]wire.DataType {
+	m := map[api.DataType]wire.DataType{}
+	for name, v := range cEnum[api.DataType]().names {
+		short := strings.TrimSuffix(strings.TrimPrefix(name, "HIPDNN_DATA_"), "_EXT")
+		if w, ok := wire.DataTypeNamed(short); ok && w != wire.DataTypeUnset {
+			m[api.DataType(v)] = w
+		}
+	}
+	return m
+}()
 
 var wireToCDataType = func() map[wire.DataType]api.DataType {
 	m := make(map[wire.DataType]api.DataType, len(cToWireDataType))

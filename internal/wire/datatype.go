@@ -30,33 +30,49 @@ const (
 	DataTypeFP8E5M2FNUZ DataType = 17
 )
 
-// dataTypeInfo is indexed by DataType: schema name, JSON name, element size.
-var dataTypeInfo = [...]struct {
-	schema, json string
-	size         int
-}{
-	DataTypeUnset:       {"UNSET", "unset", 0},
-	DataTypeFloat:       {"FLOAT", "float", 4},
-	DataTypeHalf:        {"HALF", "half", 2},
-	DataTypeBFloat16:    {"BFLOAT16", "bfloat16", 2},
-	DataTypeDouble:      {"DOUBLE", "double", 8},
-	DataTypeUint8:       {"UINT8", "uint8", 1},
-	DataTypeInt32:       {"INT32", "int32", 4},
-	DataTypeInt8:        {"INT8", "int8", 1},
-	DataTypeFP8E4M3:     {"FP8_E4M3", "fp8_e4m3", 1},
-	DataTypeFP8E5M2:     {"FP8_E5M2", "fp8_e5m2", 1},
-	DataTypeFP8E8M0:     {"FP8_E8M0", "fp8_e8m0", 1},
-	DataTypeFP4E2M1:     {"FP4_E2M1", "fp4_e2m1", 0},
-	DataTypeFP6E2M3:     {"FP6_E2M3", "fp6_e2m3", 0},
-	DataTypeFP6E3M2:     {"FP6_E3M2", "fp6_e3m2", 0},
-	DataTypeInt4:        {"INT4", "int4", 0},
-	DataTypeInt64:       {"INT64", "int64", 8},
-	DataTypeFP8E4M3FNUZ: {"FP8_E4M3_FNUZ", "fp8_e4m3_fnuz", 1},
-	DataTypeFP8E5M2FNUZ: {"FP8_E5M2_FNUZ", "fp8_e5m2_fnuz", 1},
+// dataTypeSize is indexed by DataType: the size of one element in bytes (0 for UNSET and the
+// sub-byte types). Values and schema names are the schema's (dataTypeDomain, generated from
+// data_types.fbs); the sizes are the one fact the schema does not state.
+var dataTypeSize = [...]int{
+	DataTypeUnset:       0,
+	DataTypeFloat:       4,
+	DataTypeHalf:        2,
+	DataTypeBFloat16:    2,
+	DataTypeDouble:      8,
+	DataTypeUint8:       1,
+	DataTypeInt32:       4,
+	DataTypeInt8:        1,
+	DataTypeFP8E4M3:     1,
+	DataTypeFP8E5M2:     1,
+	DataTypeFP8E8M0:     1,
+	DataTypeFP4E2M1:     0,
+	DataTypeFP6E2M3:     0,
+	DataTypeFP6E3M2:     0,
+	DataTypeInt4:        0,
+	DataTypeInt64:       8,
+	DataTypeFP8E4M3FNUZ: 1,
+	DataTypeFP8E5M2FNUZ: 1,
 }
 
-// Known reports whether d is one of the named DataType values.
-func (d DataType) Known() bool { return d >= 0 && int(d) < len(dataTypeInfo) }
+// dataTypeJSONNames is indexed by DataType: AMD's JSON spelling, the schema name in lower case.
+var dataTypeJSONNames = func() []string {
+	out := make([]string, len(dataTypeDomain.Values))
+	for i, v := range dataTypeDomain.Values {
+		out[i] = strings.ToLower(v.Name)
+	}
+	return out
+}()
+
+// DataTypeNamed returns the value the schema names name ("FP8_E4M3").
+func DataTypeNamed(name string) (DataType, bool) {
+	if v := dataTypeDomain.ByName(name); v != nil {
+		return DataType(v.Value), true
+	}
+	return 0, false
+}
+
+// Known reports whether d is one of the named DataType values (the schema's, dense from 0).
+func (d DataType) Known() bool { return d >= 0 && int(d) < len(dataTypeDomain.Values) }
 
 // JSONName returns the lower-case spelling AMD's JSON writers use ("float",
 // "half", "fp8_e4m3"), or "" when d is not a known value.
@@ -64,7 +80,7 @@ func (d DataType) JSONName() string {
 	if !d.Known() {
 		return ""
 	}
-	return dataTypeInfo[d].json
+	return dataTypeJSONNames[d]
 }
 
 // String returns the schema name ("FLOAT"), or "DataType(n)" for an unknown value.
@@ -72,7 +88,7 @@ func (d DataType) String() string {
 	if !d.Known() {
 		return "DataType(" + itoa(int64(d)) + ")"
 	}
-	return dataTypeInfo[d].schema
+	return dataTypeDomain.Values[d].Name
 }
 
 // ByteSize returns the size of one element in bytes; 0 for UNSET, for
@@ -81,7 +97,10 @@ func (d DataType) ByteSize() int {
 	if !d.Known() {
 		return 0
 	}
-	return dataTypeInfo[d].size
+	if int(d) >= len(dataTypeSize) {
+		return 0
+	}
+	return dataTypeSize[d]
 }
 
 // dataTypeAliases are the extra spellings the JSON reader accepts. "float16"
@@ -104,8 +123,8 @@ var ambiguousDataTypes = map[string]string{
 // case, so "UNSET" (dnn-benchmarking's mma_core_mode) and "unset" agree.
 func parseDataType(s string) (DataType, error) {
 	l := strings.ToLower(s)
-	for i := range dataTypeInfo {
-		if dataTypeInfo[i].json == l {
+	for i, name := range dataTypeJSONNames {
+		if name == l {
 			return DataType(i), nil
 		}
 	}

@@ -18,19 +18,6 @@ const (
 	ValueBool     ValueKind = 8
 )
 
-// valueKindNames are the union member names; JSON "value_type" uses them too.
-var valueKindNames = [...]string{
-	ValueNone:     "NONE",
-	ValueFloat32:  "Float32Value",
-	ValueFloat16:  "Float16Value",
-	ValueBFloat16: "BFloat16Value",
-	ValueFloat8:   "Float8Value",
-	ValueInt32:    "Int32Value",
-	ValueFloat64:  "Float64Value",
-	ValueInt64:    "Int64Value",
-	ValueBool:     "BoolValue",
-}
-
 // Known reports whether k is one of the named ValueKind values.
 func (k ValueKind) Known() bool { return int(k) < len(valueKindNames) }
 

@@ -110,7 +110,32 @@ var (
 		{Value: 2, Name: "AVGPOOL_EXCLUDE_PADDING"},
 		{Value: 3, Name: "AVGPOOL_INCLUDE_PADDING"},
 	}}
+	// dataTypeDomain is enum DataType of data_types.fbs.
+	dataTypeDomain = &EnumDomain{Name: "DataType", Values: []EnumValue{
+		{Value: 0, Name: "UNSET"},
+		{Value: 1, Name: "FLOAT"},
+		{Value: 2, Name: "HALF"},
+		{Value: 3, Name: "BFLOAT16"},
+		{Value: 4, Name: "DOUBLE"},
+		{Value: 5, Name: "UINT8"},
+		{Value: 6, Name: "INT32"},
+		{Value: 7, Name: "INT8"},
+		{Value: 8, Name: "FP8_E4M3"},
+		{Value: 9, Name: "FP8_E5M2"},
+		{Value: 10, Name: "FP8_E8M0"},
+		{Value: 11, Name: "FP4_E2M1"},
+		{Value: 12, Name: "FP6_E2M3"},
+		{Value: 13, Name: "FP6_E3M2"},
+		{Value: 14, Name: "INT4"},
+		{Value: 15, Name: "INT64"},
+		{Value: 16, Name: "FP8_E4M3_FNUZ"},
+		{Value: 17, Name: "FP8_E5M2_FNUZ"},
+	}}
 )
+
+// valueKindNames are the members of union TensorValue (tensor_attributes.fbs) in tag order, after NONE;
+// JSON "value_type" uses them too.
+var valueKindNames = [...]string{"NONE", "Float32Value", "Float16Value", "BFloat16Value", "Float8Value", "Int32Value", "Float64Value", "Int64Value", "BoolValue"}
 
 // opList holds the members of union NodeAttributes (graph.fbs) in tag order, fields in slot order.
 var opList = []*OpSchema{

@@ -83,7 +83,29 @@ func writeOps(b *bytes.Buffer, s *Schema) error {
 		}
 		b.WriteString("\t}}\n")
 	}
+	// DataType fields are KindDataType, not enum fields: the domain is written under its own
+	// name, beside the Go type DataType it numbers.
+	dt := s.Enums["DataType"]
+	if dt == nil {
+		return fmt.Errorf("no enum DataType in the schemas")
+	}
+	fmt.Fprintf(b, "\t// dataTypeDomain is enum DataType of %s.\n", dt.File)
+	b.WriteString("\tdataTypeDomain = &EnumDomain{Name: \"DataType\", Values: []EnumValue{\n")
+	for _, v := range dt.Values {
+		fmt.Fprintf(b, "\t\t{Value: %d, Name: %q},\n", v.Value, v.Name)
+	}
+	b.WriteString("\t}}\n")
 	b.WriteString(")\n\n")
+	tv := s.Unions["TensorValue"]
+	if tv == nil {
+		return fmt.Errorf("no union TensorValue in the schemas")
+	}
+	fmt.Fprintf(b, "// valueKindNames are the members of union TensorValue (%s) in tag order, after NONE;\n", tv.File)
+	b.WriteString("// JSON \"value_type\" uses them too.\nvar valueKindNames = [...]string{\"NONE\"")
+	for _, m := range tv.Members {
+		fmt.Fprintf(b, ", %q", m)
+	}
+	b.WriteString("}\n\n")
 	fmt.Fprintf(b, "// opList holds the members of union %s (%s) in tag order, fields in slot order.\n", opUnion, u.File)
 	b.WriteString("var opList = []*OpSchema{\n")
 	b.Write(ops.Bytes())

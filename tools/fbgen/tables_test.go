@@ -90,6 +90,8 @@ table Inner { v: long; }
 union Sub { Inner }
 table Op2 { sub: Sub; after: long = 16; }
 union NodeAttributes { Op1, Op2 }
+table F32 { v: float; }
+union TensorValue { F32 }
 root_type Op1;
 `
 
@@ -158,8 +160,12 @@ func TestGenerateTables(t *testing.T) {
 	if _, err := GenerateTables(s, tableOptions{pkg: "x", slots: []string{"Pair"}}); err == nil {
 		t.Error("-slots of a struct must fail")
 	}
-	if strings.Contains(out, `Name: "DataType"`) {
-		t.Error("DataType fields are KindDataType, not an enum domain")
+	// DataType fields are KindDataType; the enum is written once, as dataTypeDomain.
+	if strings.Contains(out, `DataType = &EnumDomain`) || !strings.Contains(out, `dataTypeDomain = &EnumDomain{Name: "DataType"`) {
+		t.Error("the DataType enum must be written as dataTypeDomain only")
+	}
+	if !strings.Contains(out, `var valueKindNames = [...]string{"NONE", "F32"}`) {
+		t.Errorf("valueKindNames not generated from union TensorValue\n%s", out)
 	}
 }
 
