@@ -13,14 +13,18 @@
 //     host-memory CPU engines.
 //
 // Default loads once, honouring HIPDNN_HIP_RUNTIME (amd, cuda or none; unset tries amd, then
-// cuda, keeping the first that reports a device). Load picks a family explicitly, for tests.
+// cuda, keeping the first that reports a device); asking for devices starts the runtime (about
+// 240 ms on an H200 host), so host work asks InUse first: whether a GPU driver is already
+// mapped into the process, found without loading anything. Load picks a family explicitly,
+// for tests.
 //
 // A Runtime is immutable after loading and safe for concurrent use. The current device is a
 // property of the calling OS thread in both HIP and CUDA; a goroutine that relies on it
 // across calls (CurrentDevice, Malloc) must hold its thread with runtime.LockOSThread.
 //
 // Files: kind.go (Kind and the environment variable), runtime.go (Runtime and its methods),
-// select.go (how a runtime is chosen), none.go (the no-runtime variant), native.go with
-// shim.h, dl.c, calls.c and props.c (the runtime through dlopen), error.go (errors). The
+// select.go (how a runtime is chosen), inuse.go (InUse), none.go (the no-runtime variant),
+// native.go with shim.h, table.c, calls.c and props.c (the runtime through internal/dl),
+// error.go (errors). The
 // package needs cgo, as the library it is part of does (a c-shared build).
 package hip
