@@ -102,8 +102,8 @@ func requiredGraph() *Graph {
 	return g
 }
 
-// corpusDir finds AMD's graph corpus: $HIPDNN_CORPUS_DIR, the shared copy,
-// or the one vendored in the repository; it skips the test when none exists.
+// corpusDir finds AMD's graph corpus: $HIPDNN_CORPUS_DIR or the one vendored in the
+// repository; it skips the test when neither exists.
 func corpusDir(t testing.TB) string {
 	if d := corpusDirNoSkip(); d != "" {
 		return d
@@ -116,7 +116,6 @@ func corpusDirNoSkip() string {
 	_, self, _, _ := runtime.Caller(0)
 	for _, d := range []string{
 		os.Getenv("HIPDNN_CORPUS_DIR"),
-		"/work/shared/corpus/hipdnn_graphs",
 		filepath.Join(filepath.Dir(self), "..", "..", "testdata", "hipdnn_graphs"),
 	} {
 		if d == "" {
