@@ -4,13 +4,18 @@ package hip
 
 import "testing"
 
-func TestInUseProbesWithoutLoading(t *testing.T) {
+// probeWith makes InUse consult libs, starting from a fresh miss; the test's end restores
+// the real list and state.
+func probeWith(t *testing.T, libs ...string) {
 	saved := driverLibraries
 	t.Cleanup(func() { driverLibraries = saved; inUse.Store(false); nextProbe.Store(0) })
-
-	driverLibraries = []string{"libhipdnn_no_such_driver.so.1"}
+	driverLibraries = libs
 	inUse.Store(false)
 	nextProbe.Store(0)
+}
+
+func TestInUseProbesWithoutLoading(t *testing.T) {
+	probeWith(t, "libhipdnn_no_such_driver.so.1")
 	if InUse() {
 		t.Fatal("InUse() = true with no driver library loaded")
 	}
@@ -31,12 +36,8 @@ func TestInUseProbesWithoutLoading(t *testing.T) {
 }
 
 func TestInUseDoesNotLoad(t *testing.T) {
-	saved := driverLibraries
-	t.Cleanup(func() { driverLibraries = saved; inUse.Store(false); nextProbe.Store(0) })
 	// libz is on every build machine (the toolchain needs it) but not linked into the test.
-	driverLibraries = []string{"libz.so.1"}
-	inUse.Store(false)
-	nextProbe.Store(0)
+	probeWith(t, "libz.so.1")
 	first := InUse()
 	nextProbe.Store(0)
 	if InUse() != first {

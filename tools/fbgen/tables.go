@@ -7,6 +7,8 @@ import (
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/hipdnn-go/backend/internal/fbname"
 )
 
 // TablesHeader starts every file GenerateTables writes.
@@ -75,13 +77,7 @@ func writeOps(b *bytes.Buffer, s *Schema) error {
 	sort.Strings(names)
 	b.WriteString("// Enum domains of the op tables' enum fields, named as in the schemas.\nvar (\n")
 	for _, n := range names {
-		e := enums[n]
-		fmt.Fprintf(b, "\t// %s is enum %s of %s.\n", n, n, e.File)
-		fmt.Fprintf(b, "\t%s = &EnumDomain{Name: %q, Values: []EnumValue{\n", n, n)
-		for _, v := range e.Values {
-			fmt.Fprintf(b, "\t\t{Value: %d, Name: %q},\n", v.Value, v.Name)
-		}
-		b.WriteString("\t}}\n")
+		writeDomain(b, n, enums[n])
 	}
 	// DataType fields are KindDataType, not enum fields: the domain is written under its own
 	// name, beside the Go type DataType it numbers.
@@ -89,12 +85,7 @@ func writeOps(b *bytes.Buffer, s *Schema) error {
 	if dt == nil {
 		return fmt.Errorf("no enum DataType in the schemas")
 	}
-	fmt.Fprintf(b, "\t// dataTypeDomain is enum DataType of %s.\n", dt.File)
-	b.WriteString("\tdataTypeDomain = &EnumDomain{Name: \"DataType\", Values: []EnumValue{\n")
-	for _, v := range dt.Values {
-		fmt.Fprintf(b, "\t\t{Value: %d, Name: %q},\n", v.Value, v.Name)
-	}
-	b.WriteString("\t}}\n")
+	writeDomain(b, "dataTypeDomain", dt)
 	b.WriteString(")\n\n")
 	tv := s.Unions["TensorValue"]
 	if tv == nil {
@@ -113,6 +104,16 @@ func writeOps(b *bytes.Buffer, s *Schema) error {
 	return nil
 }
 
+// writeDomain writes enum e as the EnumDomain variable goName (inside a var block).
+func writeDomain(b *bytes.Buffer, goName string, e *Enum) {
+	fmt.Fprintf(b, "\t// %s is enum %s of %s.\n", goName, e.Name, e.File)
+	fmt.Fprintf(b, "\t%s = &EnumDomain{Name: %q, Values: []EnumValue{\n", goName, e.Name)
+	for _, v := range e.Values {
+		fmt.Fprintf(b, "\t\t{Value: %d, Name: %q},\n", v.Value, v.Name)
+	}
+	b.WriteString("\t}}\n")
+}
+
 // writeSlots writes the slot numbers of table name as constants:
 // slot<Table><Field> for each field (a union field also gets
 // slot<Table><Field>Type, the slot of its tag) and slots<Table>, the count;
@@ -126,9 +127,9 @@ func writeSlots(b *bytes.Buffer, s *Schema, name string) error {
 	n := 0
 	for _, f := range t.Fields {
 		if f.Slot > n {
-			fmt.Fprintf(b, "\tslot%s%sType = %d\n", name, camel(f.Name), n)
+			fmt.Fprintf(b, "\tslot%s%sType = %d\n", name, fbname.Go(f.Name), n)
 		}
-		fmt.Fprintf(b, "\tslot%s%s = %d\n", name, camel(f.Name), f.Slot)
+		fmt.Fprintf(b, "\tslot%s%s = %d\n", name, fbname.Go(f.Name), f.Slot)
 		n = f.Slot + 1
 	}
 	fmt.Fprintf(b, "\tslots%s = %d\n", name, n)
@@ -142,32 +143,13 @@ func writeSlots(b *bytes.Buffer, s *Schema, name string) error {
 		}
 		switch {
 		case fl != 0:
-			fmt.Fprintf(b, "\tdefault%s%s = %s\n", name, camel(f.Name), strconv.FormatFloat(fl, 'g', -1, 64))
+			fmt.Fprintf(b, "\tdefault%s%s = %s\n", name, fbname.Go(f.Name), strconv.FormatFloat(fl, 'g', -1, 64))
 		case i != 0:
-			fmt.Fprintf(b, "\tdefault%s%s = %d\n", name, camel(f.Name), i)
+			fmt.Fprintf(b, "\tdefault%s%s = %d\n", name, fbname.Go(f.Name), i)
 		}
 	}
 	b.WriteString(")\n\n")
 	return nil
-}
-
-// camel is flatc's Go spelling of a field name: "io_data_type" -> "IoDataType".
-func camel(name string) string {
-	var out []byte
-	up := true
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c == '_' {
-			up = true
-			continue
-		}
-		if up && c >= 'a' && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		up = false
-		out = append(out, c)
-	}
-	return string(out)
 }
 
 // opField renders one Field literal and returns the enum domain it uses.

@@ -11,6 +11,7 @@ import (
 	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/hipdnn-go/backend/internal/fb"
+	"github.com/hipdnn-go/backend/internal/fbname"
 )
 
 // opTypes maps each NodeAttributes member name to flatc's Go type for it.
@@ -51,23 +52,7 @@ func OpTableCount() int { return len(opTypes) }
 
 // Accessor is flatc's Go method name for a schema field: "in_0_tensor_uid"
 // becomes "In0TensorUid".
-func Accessor(field string) string {
-	b := make([]byte, 0, len(field))
-	up := true
-	for i := 0; i < len(field); i++ {
-		c := field[i]
-		if c == '_' {
-			up = true
-			continue
-		}
-		if up && c >= 'a' && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		up = false
-		b = append(b, c)
-	}
-	return string(b)
-}
+func Accessor(field string) string { return fbname.Go(field) }
 
 // The golden value rule of schemas/golden/make_golden.cpp: the value of the
 // field at slot s of the op table with NodeAttributes tag k. Enums take the
