@@ -64,6 +64,7 @@ struct Rt
     int (*streamCreate)(cd::cudaStream_t*);
     int (*streamSync)(cd::cudaStream_t);
     int (*eventCreate)(void**);
+    int (*eventDestroy)(void*);
     int (*eventRecord)(void*, cd::cudaStream_t);
     int (*eventSync)(void*);
     int (*elapsed)(float*, void*, void*);
@@ -92,6 +93,7 @@ void loadRt()
     load(h, "cudaStreamCreate", &rt.streamCreate);
     load(h, "cudaStreamSynchronize", &rt.streamSync);
     load(h, "cudaEventCreate", &rt.eventCreate);
+    load(h, "cudaEventDestroy", &rt.eventDestroy);
     load(h, "cudaEventRecord", &rt.eventRecord);
     load(h, "cudaEventSynchronize", &rt.eventSync);
     load(h, "cudaEventElapsedTime", &rt.elapsed);
@@ -383,30 +385,45 @@ void bindDirect(Direct& d, const Bound& b)
         die("direct variant pack");
 }
 
-template <typename F>
-double medianMs(cd::cudaStream_t stream, int reps, int batch, F&& run)
+// BatchTimer times batches of calls on a stream with one pair of CUDA events.
+class BatchTimer
 {
-    void *e0, *e1;
-    rt.eventCreate(&e0);
-    rt.eventCreate(&e1);
-    for(int i = 0; i < 3; ++i)
-        run();
-    rt.streamSync(stream);
-    std::vector<double> t;
-    for(int r = 0; r < reps; ++r)
+public:
+    explicit BatchTimer(cd::cudaStream_t stream) : stream_(stream)
     {
-        rt.eventRecord(e0, stream);
+        rt.eventCreate(&e0_);
+        rt.eventCreate(&e1_);
+    }
+    ~BatchTimer()
+    {
+        rt.eventDestroy(e0_);
+        rt.eventDestroy(e1_);
+    }
+    BatchTimer(const BatchTimer&) = delete;
+    BatchTimer& operator=(const BatchTimer&) = delete;
+
+    // ms is the device time per call of `batch` back-to-back calls of run, after 3 untimed
+    // calls (the path's caches and clocks warm, as the other path just ran).
+    template <typename F>
+    double ms(int batch, F&& run)
+    {
+        for(int i = 0; i < 3; ++i)
+            run();
+        rt.streamSync(stream_);
+        rt.eventRecord(e0_, stream_);
         for(int i = 0; i < batch; ++i)
             run();
-        rt.eventRecord(e1, stream);
-        rt.eventSync(e1);
-        float ms = 0;
-        rt.elapsed(&ms, e0, e1);
-        t.push_back(ms / batch);
+        rt.eventRecord(e1_, stream_);
+        rt.eventSync(e1_);
+        float total = 0;
+        rt.elapsed(&total, e0_, e1_);
+        return total / batch;
     }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
+
+private:
+    cd::cudaStream_t stream_;
+    void *e0_ = nullptr, *e1_ = nullptr;
+};
 
 template <typename F>
 double hostUs(cd::cudaStream_t stream, int reps, int batch, F&& run)
@@ -481,20 +498,21 @@ int main(int argc, char** argv)
         // which goes first; each round gives one ratio, and the figure is the median ratio
         // (times: the medians of each path's batches).
         std::vector<double> tO, tD, ratio;
+        BatchTimer timer(stream);
+        auto direct = [&] { a.Execute(d.handle, d.plan->plan->get(), d.pack); };
+        auto ours = [&] { H(hipdnnBackendExecute(h, o.plan, o.pack), "execute"); };
         for(int round = 0; round < rounds; ++round)
         {
             double msD = 0, msO = 0;
-            auto direct = [&] { msD = medianMs(stream, 1, batch, [&] { a.Execute(d.handle, d.plan->plan->get(), d.pack); }); };
-            auto ours = [&] { msO = medianMs(stream, 1, batch, [&] { H(hipdnnBackendExecute(h, o.plan, o.pack), "execute"); }); };
             if(round % 2 == 0)
             {
-                direct();
-                ours();
+                msD = timer.ms(batch, direct);
+                msO = timer.ms(batch, ours);
             }
             else
             {
-                ours();
-                direct();
+                msO = timer.ms(batch, ours);
+                msD = timer.ms(batch, direct);
             }
             tO.push_back(msO);
             tD.push_back(msD);

@@ -345,20 +345,13 @@ std::shared_ptr<Plan> GraphEntry::plan(const Choice& choice)
     // (the ops with TF32 kernels) takes only configs that keep fp32 inputs: no DOWN_CONVERT_INPUTS
     // or TENSOR_CORE note, as a tensor-core engine on fp32 data is a TF32 engine. Such a graph
     // with no such config is not applicable.
-    bool anyConfig = true;
-    for(const OpSpec& op : model.ops)
-        anyConfig = anyConfig && op.kind != OpKind::ConvFwd && op.kind != OpKind::ConvDgrad && op.kind != OpKind::ConvWgrad
-                    && op.kind != OpKind::Matmul;
-    for(const TensorSpec& t : model.tensors)
-        anyConfig = anyConfig || t.dtype == CUDNN_DATA_HALF || t.dtype == CUDNN_DATA_BFLOAT16 || t.dtype == CUDNN_DATA_FP8_E4M3
-                    || t.dtype == CUDNN_DATA_FP8_E5M2;
     std::vector<size_t> order;
     for(size_t i = 0; i < configs.size(); ++i)
     {
         const auto& notes = configs[i].numericalNotes;
         const bool down = std::find(notes.begin(), notes.end(), CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS) != notes.end()
                           || std::find(notes.begin(), notes.end(), CUDNN_NUMERICAL_NOTE_TENSOR_CORE) != notes.end();
-        if(anyConfig || !down)
+        if(!model.fp32Gemm || !down)
             order.push_back(i);
     }
     if(order.empty())

@@ -862,12 +862,16 @@ Model readModel(const fbs::Graph& graph)
     }
 
     expandSdpa(m);
-    bool allFp32 = true, matmul = false;
+    bool allFp32 = true, matmul = false, conv = false;
     for(const TensorSpec& t : m.tensors)
         allFp32 = allFp32 && (t.dtype == CUDNN_DATA_FLOAT || t.dtype == CUDNN_DATA_BOOLEAN || t.dtype == CUDNN_DATA_INT32);
     for(const OpSpec& op : m.ops)
+    {
         matmul = matmul || op.kind == OpKind::Matmul;
+        conv = conv || op.kind == OpKind::ConvFwd || op.kind == OpKind::ConvDgrad || op.kind == OpKind::ConvWgrad;
+    }
     m.fp32Matmul = allFp32 && matmul;
+    m.fp32Gemm = allFp32 && (matmul || conv);
     // Pointwise-only graphs keep their rank: rank-3 coalesced views built plans that failed at
     // execute or gave wrong results on the H200 (corpus run 2, commit 8b1048d withdrew them).
 

@@ -107,6 +107,7 @@ struct Model
     std::string summary; // "conv_fwd+pointwise(add)+..." for messages
     // Numerics the translation itself decides, reported as numerical notes next to cuDNN's:
     bool sdpaNarrowP = false; // an SDPA's probabilities are rounded to a narrower Q type for P.V
+    bool fp32Gemm = false; // an all-fp32 graph with a convolution or matmul (ops with TF32 kernels)
     bool fp32Matmul = false; // an all-fp32 graph with a matmul
 
     const TensorSpec* find(int64_t uid) const;

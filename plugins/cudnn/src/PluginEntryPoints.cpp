@@ -14,6 +14,7 @@
 #include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
 
 #include <atomic>
+#include <tuple>
 #include <cstring>
 
 using namespace hipdnngo::cudnn;
@@ -161,6 +162,17 @@ Choice choiceOf(const hipdnnPluginConstData_t* engine_config)
     if(!c.knobs.empty() && c.engine < 0)
         fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string(kKnobKnobs) + " needs " + kKnobEngine);
     return c;
+}
+
+// planFor is the plan an EngineConfig selects on a graph, with the graph's entry (cached).
+std::pair<std::shared_ptr<GraphEntry>, std::shared_ptr<Plan>>
+planFor(HipdnnEnginePluginHandle* h, const hipdnnPluginConstData_t* engine_config, const hipdnnPluginConstData_t* op_graph)
+{
+    requireAvailable();
+    const Choice c = choiceOf(engine_config);
+    std::shared_ptr<GraphEntry> e = graphEntry(h, op_graph);
+    std::shared_ptr<Plan> p = e->plan(c);
+    return {std::move(e), std::move(p)};
 }
 
 // Context is one execution context: a built plan plus the constants it feeds by value.
@@ -465,9 +477,7 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSize(hip
     return entry([&] {
         requireNotNull(handle, "handle");
         requireNotNull(workspace_size, "workspace_size");
-        requireAvailable();
-        const Choice c = choiceOf(engine_config);
-        *workspace_size = static_cast<size_t>(graphEntry(handle, op_graph)->plan(c)->workspace);
+        *workspace_size = static_cast<size_t>(planFor(handle, engine_config, op_graph).second->workspace);
     });
 }
 
@@ -486,10 +496,8 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_
         requireNotNull(num_notes, "num_notes");
         if(max_notes > 0)
             requireNotNull(notes, "notes");
-        requireAvailable();
-        const Choice c = choiceOf(engine_config);
         uint32_t n = 0;
-        for(int note : graphEntry(handle, op_graph)->plan(c)->config.numericalNotes)
+        for(int note : planFor(handle, engine_config, op_graph).second->config.numericalNotes)
         {
             if(note < 0 || note >= HIPDNN_NUMERICAL_NOTE_TYPE_COUNT)
                 continue;
@@ -508,12 +516,9 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionConte
     return entry([&] {
         requireNotNull(handle, "handle");
         requireNotNull(execution_context, "execution_context");
-        requireAvailable();
-        const Choice c = choiceOf(engine_config);
         auto out = std::make_unique<HipdnnEnginePluginExecutionContext>();
         Context& ctx = out->ctx;
-        ctx.entry = graphEntry(handle, op_graph);
-        ctx.plan = ctx.entry->plan(c);
+        std::tie(ctx.entry, ctx.plan) = planFor(handle, engine_config, op_graph);
         ctx.device = ctx.entry->device;
         for(const TensorSpec& t : ctx.entry->model.tensors)
         {

@@ -116,6 +116,8 @@ int main()
         const Model a = readModel(*g2.finish());
         CHECK(a.rank == 3 && a.find(1)->dims == std::vector<int64_t>({1, 1, 4}));
         CHECK(a.key != m.key);
+        // The TF32 rule's facts: a half conv and an fp32 ReLU have no TF32 risk.
+        CHECK(!m.fp32Gemm && !m.fp32Matmul && !a.fp32Gemm && !a.fp32Matmul);
     }
     { // rank-2 matmul: padded to rank 3
         GB g;
@@ -126,6 +128,14 @@ int main()
         const Model m = readModel(*g.finish());
         CHECK(m.rank == 3 && m.find(2)->dims == std::vector<int64_t>({1, 16, 4}));
         CHECK(m.ops.size() == 1 && m.ops[0].kind == OpKind::Matmul);
+        CHECK(!m.fp32Gemm && !m.fp32Matmul); // bf16
+        GB f;
+        f.tensor(1, fbs::DataType::FLOAT, {8, 16}, {16, 1});
+        f.tensor(2, fbs::DataType::FLOAT, {16, 4}, {4, 1});
+        f.tensor(3, fbs::DataType::FLOAT, {8, 4}, {4, 1});
+        f.node(fbs::NodeAttributes::MatmulAttributes, fbs::CreateMatmulAttributes(f.fbb, 1, 2, 3).Union());
+        const Model mf = readModel(*f.finish());
+        CHECK(mf.fp32Gemm && mf.fp32Matmul); // fp32 matmul: TF32 configs are kept out
     }
     { // a batch-broadcast matmul is declined (wrong results seen on cuDNN 9.14)
         GB g;
