@@ -93,4 +93,14 @@ struct Pack
     }
 };
 
+// runWithHandle runs check on a fresh handle and turns its failure count into an exit code.
+inline int runWithHandle(int (*check)(hipdnnHandle_t))
+{
+    hipdnnHandle_t h = nullptr;
+    ck(hipdnnCreate(&h), "hipdnnCreate");
+    const int failures = check(h);
+    hipdnnDestroy(h);
+    return failures ? 1 : 0;
+}
+
 } // namespace testplan

@@ -90,11 +90,4 @@ int check(hipdnnHandle_t h)
 
 } // namespace
 
-int main()
-{
-    hipdnnHandle_t h = nullptr;
-    ck(hipdnnCreate(&h), "hipdnnCreate");
-    const int failures = check(h);
-    hipdnnDestroy(h);
-    return failures ? 1 : 0;
-}
+int main() { return testplan::runWithHandle(check); }
