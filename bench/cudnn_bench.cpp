@@ -235,6 +235,36 @@ GraphSpec sdpaGraph(int64_t B, int64_t Hh, int64_t S, int64_t D)
     return g.finish();
 }
 
+// sdpaBwdGraph: the backward of sdpaGraph's attention (dQ, dK, dV from Q, K, V, O, dO, stats).
+GraphSpec sdpaBwdGraph(int64_t B, int64_t Hh, int64_t S, int64_t D)
+{
+    GB g;
+    g.spec.name = "SDPA bwd causal B" + std::to_string(B) + " H" + std::to_string(Hh) + " S" + std::to_string(S) + " D"
+                  + std::to_string(D) + " bf16";
+    const std::vector<int64_t> dims{B, Hh, S, D}, strides{Hh * S * D, S * D, D, 1};
+    for(int64_t uid = 1; uid <= 9; ++uid)
+        if(uid == 6)
+            g.tensor(uid, fbs::DataType::FLOAT, {B, Hh, S, 1}, {Hh * S, S, 1, 1});
+        else
+            g.tensor(uid, fbs::DataType::BFLOAT16, dims, strides);
+    fbs::SdpaBackwardAttributesBuilder a(g.fbb);
+    a.add_q_tensor_uid(1);
+    a.add_k_tensor_uid(2);
+    a.add_v_tensor_uid(3);
+    a.add_o_tensor_uid(4);
+    a.add_do_tensor_uid(5);
+    a.add_stats_tensor_uid(6);
+    a.add_dq_tensor_uid(7);
+    a.add_dk_tensor_uid(8);
+    a.add_dv_tensor_uid(9);
+    a.add_causal_mask(true);
+    a.add_attn_scale_value(1.0f / std::sqrt(static_cast<float>(D)));
+    const auto attrs = a.Finish();
+    g.node(fbs::NodeAttributes::SdpaBackwardAttributes, attrs.Union());
+    g.spec.flops = 2.5 * 4.0 * B * Hh * S * S * D / 2; // five matmuls (2.5x the forward's), causal half
+    return g.finish();
+}
+
 GraphSpec reluGraph()
 {
     GB g;
@@ -368,19 +398,29 @@ void bindDirect(Direct& d, const Bound& b)
     // plugin binds them.
     std::vector<int64_t> uids = b.uids;
     std::vector<void*> ptrs = b.ptrs;
+    // The translation's own intermediates (SDPA backward) sit at the front of the workspace,
+    // cuDNN's workspace after them, as the plugin lays them out.
+    char* ws = static_cast<char*>(b.ws);
     for(const cd::TensorSpec& t : d.entry->model.tensors)
+    {
         if(t.constant)
         {
             uids.push_back(t.uid);
             ptrs.push_back(const_cast<unsigned char*>(t.value.data()));
         }
+        if(t.wsOffset >= 0)
+        {
+            uids.push_back(t.uid);
+            ptrs.push_back(ws + t.wsOffset);
+        }
+    }
+    void* cudnnWs = ws == nullptr ? nullptr : ws + d.entry->model.wsBytes;
     a.CreateDescriptor(cd::CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &d.pack);
     a.SetAttribute(d.pack, cd::CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, cd::CUDNN_TYPE_INT64, static_cast<int64_t>(uids.size()),
                    uids.data());
     a.SetAttribute(d.pack, cd::CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, cd::CUDNN_TYPE_VOID_PTR, static_cast<int64_t>(ptrs.size()),
                    ptrs.data());
-    void* ws = b.ws;
-    a.SetAttribute(d.pack, cd::CUDNN_ATTR_VARIANT_PACK_WORKSPACE, cd::CUDNN_TYPE_VOID_PTR, 1, &ws);
+    a.SetAttribute(d.pack, cd::CUDNN_ATTR_VARIANT_PACK_WORKSPACE, cd::CUDNN_TYPE_VOID_PTR, 1, &cudnnWs);
     if(a.Finalize(d.pack) != 0)
         die("direct variant pack");
 }
@@ -468,6 +508,7 @@ int main(int argc, char** argv)
     graphs.push_back(matmulGraph(fbs::DataType::BFLOAT16, "matmul 8192^3 bf16", 8192, 8192, 8192));
     graphs.push_back(matmulGraph(fbs::DataType::HALF, "matmul 8192^3 fp16", 8192, 8192, 8192));
     graphs.push_back(sdpaGraph(8, 16, 2048, 128));
+    graphs.push_back(sdpaBwdGraph(8, 16, 2048, 128));
     graphs.push_back(layernormGraph(8192, 8192));
 
     std::printf("| graph | cuDNN config | ours ms | direct ms | ours | direct | ours/direct |\n");

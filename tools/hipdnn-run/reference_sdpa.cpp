@@ -358,6 +358,10 @@ std::string refSdpaBwd(OpContext& c)
     std::vector<double> dkAbs(dk->v.size(), 0.0), dvAbs(dv->v.size(), 0.0), dkCount(dk->v.size(), 0.0),
         dvCount(dv->v.size(), 0.0);
     const double u = c.u;
+    // Fused attention's backward feeds P and dS to its matmuls in Q's type (as the forward's
+    // P.V): each product term gains u(Q) relative to the compute type.
+    const Tensor* qt = c.tensor(n.uid("q_tensor_uid"));
+    const double uP = qt ? std::max(0.0, dtypeUnitRoundoff(qt->dtype) - u) : 0.0;
     std::vector<double> p(static_cast<size_t>(Skv)), ep(static_cast<size_t>(Skv)), ds(static_cast<size_t>(Skv)),
         eds(static_cast<size_t>(Skv));
     for(int64_t b = 0; b < B; ++b)
@@ -419,7 +423,7 @@ std::string refSdpaBwd(OpContext& c)
                         const size_t vi = static_cast<size_t>(vb + d);
                         const double x = dO->v[static_cast<size_t>(ob + d)];
                         dv->v[vi] += p[jj] * x;
-                        dv->e[vi] += ep[jj] * std::fabs(x) + p[jj] * dO->err(ob + d);
+                        dv->e[vi] += (ep[jj] + uP * p[jj]) * std::fabs(x) + p[jj] * dO->err(ob + d);
                         dvAbs[vi] += std::fabs(p[jj] * x);
                         dvCount[vi] += 1;
                     }
@@ -429,7 +433,8 @@ std::string refSdpaBwd(OpContext& c)
                         const size_t ki = static_cast<size_t>(kb + d);
                         const double x = a.q->v[static_cast<size_t>(qb + d)];
                         dk->v[ki] += a.scale * ds[jj] * x;
-                        dk->e[ki] += std::fabs(a.scale) * (eds[jj] * std::fabs(x) + std::fabs(ds[jj]) * a.q->err(qb + d));
+                        dk->e[ki] += std::fabs(a.scale)
+                                     * ((eds[jj] + uP * std::fabs(ds[jj])) * std::fabs(x) + std::fabs(ds[jj]) * a.q->err(qb + d));
                         dkAbs[ki] += std::fabs(a.scale * ds[jj] * x);
                         dkCount[ki] += 1;
                     }
@@ -448,7 +453,7 @@ std::string refSdpaBwd(OpContext& c)
                         const double kv = a.k->v[static_cast<size_t>(ki)];
                         acc += ds[jj] * kv;
                         abs += std::fabs(ds[jj] * kv);
-                        e += eds[jj] * std::fabs(kv) + std::fabs(ds[jj]) * a.k->err(ki);
+                        e += (eds[jj] + uP * std::fabs(ds[jj])) * std::fabs(kv) + std::fabs(ds[jj]) * a.k->err(ki);
                         ++terms;
                     }
                     const size_t qi = static_cast<size_t>(qb + d);

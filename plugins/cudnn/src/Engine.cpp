@@ -300,6 +300,7 @@ std::shared_ptr<Plan> GraphEntry::build(const Config& c, const std::string& key)
         p->plan->finalize(("execution plan for " + c.label()).c_str());
         int64_t n = 0;
         api().GetAttribute(p->plan->get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &n, &p->workspace);
+        p->workspace += model.wsBytes;
         plans_[key] = p;
         return p;
     }

@@ -30,7 +30,7 @@ struct Config
 struct Plan
 {
     DescPtr plan;
-    int64_t workspace = 0;
+    int64_t workspace = 0; // the engine's intermediates (Model::wsBytes), then cuDNN's workspace
     Config config;
 };
 

@@ -178,6 +178,23 @@ std::vector<int64_t> longs(const flatbuffers::Vector<int64_t>* v)
     return out;
 }
 
+int64_t elementSize(cudnnDataType_t t)
+{
+    switch(t)
+    {
+    case CUDNN_DATA_DOUBLE:
+    case CUDNN_DATA_INT64: return 8;
+    case CUDNN_DATA_HALF:
+    case CUDNN_DATA_BFLOAT16: return 2;
+    case CUDNN_DATA_INT8:
+    case CUDNN_DATA_UINT8:
+    case CUDNN_DATA_BOOLEAN:
+    case CUDNN_DATA_FP8_E4M3:
+    case CUDNN_DATA_FP8_E5M2: return 1;
+    default: return 4;
+    }
+}
+
 // Key writer: appends raw bytes of scalars and vectors.
 struct KeyWriter
 {
@@ -219,6 +236,25 @@ struct SdpaBuilder
         s.isVirtual = isVirtual;
         m.tensors.push_back(s);
         return m.tensors.back();
+    }
+    // addWorkspace adds a non-virtual intermediate held in the engine's part of the workspace,
+    // 256-byte aligned.
+    TensorSpec& addWorkspace(cudnnDataType_t t, std::vector<int64_t> dims)
+    {
+        TensorSpec& s = add(t, std::move(dims), false);
+        int64_t n = 1;
+        for(int64_t d : s.dims)
+            n *= d;
+        s.wsOffset = m.wsBytes;
+        m.wsBytes += (n * elementSize(t) + 255) / 256 * 256;
+        return s;
+    }
+    void reshape(int64_t x, int64_t y)
+    {
+        OpSpec op;
+        op.kind = OpKind::Reshape;
+        op.t = {x, y, -1, -1, -1, -1, -1};
+        ops.push_back(op);
     }
     int64_t constant(float v)
     {
@@ -270,6 +306,405 @@ void refuse(bool cond, const char* what)
         throw Unsupported(std::string("sdpa: ") + what + " is not translated to cuDNN by this engine yet");
 }
 
+// Band is an SDPA node's masking in hipDNN's convention (docs/compatibility.md): keep key j of
+// row i when j < seq_len_kv, i < seq_len_q, and j in [i + off - left, i + off + right] (a bound
+// < 0 is open), off = s_kv - s_q on the BOTTOM_RIGHT diagonal. Forward and backward share it.
+struct Band
+{
+    int64_t left = -1, right = -1, off = 0;
+    int64_t seqQ = -1, seqKv = -1; // tensor uids
+    bool seqLens() const { return seqQ >= 0 || seqKv >= 0; }
+    bool bounded() const { return left >= 0 || right >= 0; }
+};
+
+template <typename A>
+Band bandOf(const A& a, int64_t sq, int64_t skv)
+{
+    Band b;
+    b.left = a.left_bound().has_value() && a.left_bound().value() >= 0 ? a.left_bound().value() : -1;
+    b.right = a.right_bound().has_value() && a.right_bound().value() >= 0 ? a.right_bound().value() : -1;
+    b.seqQ = a.seq_len_q_tensor_uid().has_value() ? a.seq_len_q_tensor_uid().value() : -1;
+    b.seqKv = a.seq_len_kv_tensor_uid().has_value() ? a.seq_len_kv_tensor_uid().value() : -1;
+    refuse(a.causal_mask() && a.causal_mask_bottom_right(), "causal_mask with causal_mask_bottom_right");
+    bool bottomRight = a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT;
+    if(a.causal_mask())
+    {
+        refuse(bottomRight, "causal_mask with diagonal_alignment BOTTOM_RIGHT");
+        b.right = b.right < 0 ? 0 : std::min<int64_t>(b.right, 0);
+    }
+    if(a.causal_mask_bottom_right())
+    {
+        refuse(!bottomRight && b.bounded(), "causal_mask_bottom_right with bounds on a TOP_LEFT diagonal");
+        bottomRight = true;
+        b.right = b.right < 0 ? 0 : std::min<int64_t>(b.right, 0);
+    }
+    refuse(a.padding_mask() && !b.seqLens(), "padding_mask without sequence lengths");
+    refuse(bottomRight && b.seqLens() && b.bounded(), "a BOTTOM_RIGHT band with sequence lengths");
+    refuse(a.alibi_mask(), "an ALiBi mask");
+    b.off = bottomRight ? skv - sq : 0;
+    return b;
+}
+
+// scaleOf is the node's softmax scale as a tensor uid: attn_scale_value, else the scale tensor,
+// else hipDNN's default 1/sqrt(d) (as the reference engine; both given is ambiguous there too).
+template <typename A>
+int64_t scaleOf(const A& a, SdpaBuilder& g, int64_t dHead)
+{
+    refuse(a.attn_scale_value().has_value() && a.scale_tensor_uid().has_value(),
+           "attn_scale_value together with a scale tensor (ambiguous)");
+    if(a.attn_scale_value().has_value())
+        return g.constant(a.attn_scale_value().value());
+    if(a.scale_tensor_uid().has_value())
+        return a.scale_tensor_uid().value();
+    return g.constant(1.0f / std::sqrt(static_cast<float>(dHead)));
+}
+
+// rowVector makes a per-row tensor [b, h, s_q] (rank-padded to [1, b, h, s_q]) the
+// [b, h, s_q, 1] cuDNN's pattern uses; a [b, h, s_q, 1] tensor is kept.
+void rowVector(Model& m, int64_t uid, const std::vector<int64_t>& rowDims, const char* what)
+{
+    TensorSpec* t = const_cast<TensorSpec*>(m.find(uid));
+    if(t == nullptr)
+        throw Unsupported(std::string("sdpa: unknown ") + what + " tensor");
+    if(t->dims == rowDims)
+        return;
+    if(t->dims == std::vector<int64_t>{1, rowDims[0], rowDims[1], rowDims[2]})
+    {
+        t->dims = rowDims;
+        t->strides = {t->strides[1], t->strides[2], t->strides[3], 1};
+        return;
+    }
+    throw Unsupported(std::string("sdpa: ") + what + " must be [b, h, s_q, 1] or [b, h, s_q]");
+}
+
+// batchVector makes a per-batch tensor of b values (sequence lengths: [b], rank-padded to
+// [1, 1, 1, b]) the [b, 1, 1, 1] cuDNN broadcasts against [b, h, s_q, s_kv].
+void batchVector(Model& m, int64_t uid, int64_t b)
+{
+    TensorSpec* t = const_cast<TensorSpec*>(m.find(uid));
+    if(t == nullptr)
+        throw Unsupported("sdpa: unknown sequence-length tensor");
+    int64_t n = 1;
+    for(int64_t d : t->dims)
+        n *= d;
+    if(n != b)
+        throw Unsupported("sdpa: a sequence-length tensor must hold one value per batch (" + std::to_string(b) + ")");
+    int64_t stride = 1;
+    for(size_t d = 0; d < t->dims.size(); ++d)
+        if(t->dims[d] == b)
+            stride = t->strides[d];
+    t->dims = {b, 1, 1, 1};
+    t->strides = {stride, 1, 1, 1};
+}
+
+// Masker applies a Band to score tensors of shape sDims, as cuDNN's pattern spells masks:
+// gen_index rows and columns, compares, and binary_select with -inf.
+struct Masker
+{
+    SdpaBuilder& g;
+    std::vector<int64_t> sDims;
+    const Band& band;
+    int64_t row = -1, col = -1, negInf = -1;
+
+    void indices(int64_t s)
+    {
+        if(row >= 0)
+            return;
+        row = g.add(CUDNN_DATA_INT32, sDims).uid;
+        g.pw(CUDNN_POINTWISE_GEN_INDEX, s, -1, -1, row).axis = 2;
+        col = g.add(CUDNN_DATA_INT32, sDims).uid;
+        g.pw(CUDNN_POINTWISE_GEN_INDEX, s, -1, -1, col).axis = 3;
+    }
+    int64_t select(int64_t s, int64_t keep)
+    {
+        const int64_t t = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+        g.pw(CUDNN_POINTWISE_BINARY_SELECT, s, negInf, keep, t);
+        return t;
+    }
+    int64_t boolean(int mode, int64_t a, int64_t b)
+    {
+        const int64_t t = g.add(CUDNN_DATA_BOOLEAN, sDims).uid;
+        g.pw(mode, a, b, -1, t, CUDNN_DATA_BOOLEAN);
+        return t;
+    }
+    // padding masks rows i >= seq_len_q and keys j >= seq_len_kv.
+    int64_t padding(int64_t s)
+    {
+        if(!band.seqLens())
+            return s;
+        indices(s);
+        int64_t keep = band.seqQ >= 0 ? boolean(CUDNN_POINTWISE_CMP_LT, row, band.seqQ) : -1;
+        if(band.seqKv >= 0)
+        {
+            const int64_t kkv = boolean(CUDNN_POINTWISE_CMP_LT, col, band.seqKv);
+            keep = keep >= 0 ? boolean(CUDNN_POINTWISE_LOGICAL_AND, keep, kkv) : kkv;
+        }
+        return select(s, keep);
+    }
+    // bounds masks keys outside the diagonal band.
+    int64_t bounds(int64_t s)
+    {
+        if(band.right >= 0)
+        {
+            indices(s);
+            int64_t r = row; // keep j <= i + off + right
+            if(band.off + band.right != 0)
+            {
+                r = g.add(CUDNN_DATA_INT32, sDims).uid;
+                g.pw(CUDNN_POINTWISE_ADD, row, g.constantInt(static_cast<int32_t>(band.off + band.right)), -1, r,
+                     CUDNN_DATA_INT32);
+            }
+            s = select(s, boolean(CUDNN_POINTWISE_CMP_GE, r, col));
+        }
+        if(band.left >= 0)
+        {
+            indices(s);
+            int64_t c = col; // keep j >= i + off - left, i.e. j + left - off >= i
+            if(band.left - band.off != 0)
+            {
+                c = g.add(CUDNN_DATA_INT32, sDims).uid;
+                g.pw(CUDNN_POINTWISE_ADD, col, g.constantInt(static_cast<int32_t>(band.left - band.off)), -1, c,
+                     CUDNN_DATA_INT32);
+            }
+            s = select(s, boolean(CUDNN_POINTWISE_CMP_GE, c, row));
+        }
+        return s;
+    }
+};
+
+// Qkv is the attention geometry of Q [b, h_q, s_q, d], K [b, h_k, s_kv, d], V [b, h_v, s_kv, d_v].
+struct Qkv
+{
+    int64_t b = 0, hq = 0, hk = 0, hv = 0, sq = 0, skv = 0, d = 0, dv = 0;
+    cudnnDataType_t qType = CUDNN_DATA_FLOAT;
+};
+
+// transposeKv reads the geometry and turns K (and V when `vt`) into the transposed views cuDNN's
+// matmuls take: K^T [b, h_k, d, s_kv], V^T [b, h_v, d_v, s_kv], strides swapped, same memory.
+Qkv transposeKv(Model& m, int64_t qUid, int64_t kUid, int64_t vUid, bool vt)
+{
+    const TensorSpec* q = m.find(qUid);
+    TensorSpec* k = const_cast<TensorSpec*>(m.find(kUid));
+    TensorSpec* v = const_cast<TensorSpec*>(m.find(vUid));
+    if(!q || !k || !v || q->dims.size() != 4 || k->dims.size() != 4 || v->dims.size() != 4)
+        throw Unsupported("sdpa: Q, K, V must be rank-4 tensors [b, h, s, d]");
+    Qkv x{q->dims[0], q->dims[1], k->dims[1], v->dims[1], q->dims[2], k->dims[2], q->dims[3], v->dims[3], q->dtype};
+    std::swap(k->dims[2], k->dims[3]);
+    std::swap(k->strides[2], k->strides[3]);
+    if(vt)
+    {
+        std::swap(v->dims[2], v->dims[3]);
+        std::swap(v->strides[2], v->strides[3]);
+    }
+    return x;
+}
+
+// lowerSdpaFwd: S = Q.K^T; S *= scale; S += bias; padding and band masks; softmax as max, sub,
+// exp, sum, div (log + add for stats); O = P.V.
+void lowerSdpaFwd(Model& m, const fbs::SdpaAttributes& a, SdpaBuilder& g)
+{
+    refuse(a.dropout_probability().has_value() && a.dropout_probability().value() > 0, "dropout");
+    refuse(a.dropout_mask_tensor_uid().has_value() || a.dropout_scale_tensor_uid().has_value() || a.seed_tensor_uid().has_value()
+               || a.rng_dump_tensor_uid().has_value(),
+           "dropout");
+    refuse(a.page_table_k_tensor_uid().has_value() || a.page_table_v_tensor_uid().has_value(), "a paged KV cache");
+    refuse(a.block_mask_tensor_uid().has_value(), "a block mask");
+    refuse(a.sink_token_tensor_uid().has_value(), "sink tokens");
+    refuse(a.descale_q_tensor_uid().has_value() || a.descale_k_tensor_uid().has_value() || a.descale_v_tensor_uid().has_value()
+               || a.descale_s_tensor_uid().has_value() || a.scale_s_tensor_uid().has_value() || a.scale_o_tensor_uid().has_value()
+               || a.amax_s_tensor_uid().has_value() || a.amax_o_tensor_uid().has_value(),
+           "fp8 scaling");
+    refuse(a.max_tensor_uid().has_value() || a.sum_exp_tensor_uid().has_value(), "max / sum_exp outputs");
+    const TensorSpec* o = m.find(a.o_tensor_uid());
+    if(o == nullptr || o->dims.size() != 4)
+        throw Unsupported("sdpa: O must be a rank-4 tensor [b, h, s, d]");
+    const int64_t oUid = o->uid;
+    const Qkv x = transposeKv(m, a.q_tensor_uid(), a.k_tensor_uid(), a.v_tensor_uid(), false);
+    const Band band = bandOf(a, x.sq, x.skv);
+    if(band.seqQ >= 0)
+        batchVector(m, band.seqQ, x.b);
+    if(band.seqKv >= 0)
+        batchVector(m, band.seqKv, x.b);
+
+    const std::vector<int64_t> sDims{x.b, x.hq, x.sq, x.skv}, rowDims{x.b, x.hq, x.sq, 1};
+    int64_t s = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+    OpSpec& bmm1 = g.matmul(a.q_tensor_uid(), a.k_tensor_uid(), s);
+    bmm1.mOverride = band.seqQ;
+    bmm1.nOverride = band.seqKv;
+    const int64_t scale = scaleOf(a, g, x.d);
+    {
+        const int64_t t = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+        g.pw(CUDNN_POINTWISE_MUL, s, scale, -1, t);
+        s = t;
+    }
+    if(a.attn_mask_tensor_uid().has_value())
+    {
+        const int64_t t = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+        g.pw(CUDNN_POINTWISE_ADD, s, a.attn_mask_tensor_uid().value(), -1, t);
+        s = t;
+    }
+    Masker mask{g, sDims, band};
+    if(band.seqLens() || band.bounded())
+    {
+        mask.negInf = g.constant(-std::numeric_limits<float>::infinity());
+        mask.indices(s);
+    }
+    s = mask.padding(s);
+    if(band.seqLens())
+        mask.row = mask.col = -1; // the band gets its own indices after padding: with shared ones
+            // cuDNN 9.14 offers no config (H200, causal + sequence lengths)
+    s = mask.bounds(s);
+    // Softmax.
+    const int64_t mx = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+    g.reduce(CUDNN_REDUCE_TENSOR_MAX, s, mx);
+    const int64_t sub = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+    g.pw(CUDNN_POINTWISE_SUB, s, mx, -1, sub);
+    const int64_t ex = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+    g.pw(CUDNN_POINTWISE_EXP, sub, -1, -1, ex);
+    const int64_t sum = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+    g.reduce(CUDNN_REDUCE_TENSOR_ADD, ex, sum);
+    // Stats (max + log(sum)) are part of the pattern even when the graph does not ask for
+    // them: without the log/add pair cuDNN 9.14 tags no fused-attention mode ("The mode for
+    // fused attention was not found"; H200 probe, also what cudnn-frontend emits). Unasked,
+    // they go to a virtual tensor.
+    int64_t stats = -1;
+    if(a.stats_tensor_uid().has_value())
+    {
+        rowVector(m, a.stats_tensor_uid().value(), rowDims, "stats");
+        if(m.find(a.stats_tensor_uid().value())->dtype != CUDNN_DATA_FLOAT)
+            throw Unsupported("sdpa: stats must be fp32 (cuDNN writes them as fp32)");
+        stats = a.stats_tensor_uid().value();
+    }
+    else
+        stats = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+    const int64_t lg = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+    g.pw(CUDNN_POINTWISE_LOG, sum, -1, -1, lg);
+    g.pw(CUDNN_POINTWISE_ADD, mx, lg, -1, stats);
+    // cuDNN takes the second matmul's A (the probabilities) in the I/O type of Q.
+    const int64_t p = g.add(x.qType, sDims).uid;
+    m.sdpaNarrowP = m.sdpaNarrowP || x.qType != CUDNN_DATA_FLOAT;
+    g.pw(CUDNN_POINTWISE_DIV, ex, sum, -1, p);
+    OpSpec& bmm2 = g.matmul(p, a.v_tensor_uid(), oUid);
+    bmm2.mOverride = band.seqQ;
+    bmm2.kOverride = band.seqKv;
+}
+
+// lowerSdpaBwd emits the backward pattern of cuDNN's fused attention (what cudnn-frontend
+// builds for cuDNN 9): Δ = Σ dO·O into a softmax-sum tensor; P = exp(scale·Q.K^T + bias - stats)
+// with the masks; dV = P^T.dO; dS = P·(dO.V^T - Δ)·scale; dK = dS^T.Q; dQ = dS.K through an
+// fp32 accumulator. Δ and the dQ accumulator are real memory (the engine's workspace); P^T and
+// dS^T are reshape views in Q's type. GQA/MQA: full-head dK/dV, then summed per shared head.
+void lowerSdpaBwd(Model& m, const fbs::SdpaBackwardAttributes& a, SdpaBuilder& g)
+{
+    refuse(a.dropout_probability().has_value() || a.seed_tensor_uid().has_value() || a.offset_tensor_uid().has_value()
+               || a.dropout_mask_tensor_uid().has_value() || a.dropout_scale_tensor_uid().has_value()
+               || a.dropout_scale_inv_tensor_uid().has_value(),
+           "dropout in the backward pass");
+    refuse(a.dbias_tensor_uid().has_value(), "a dbias output");
+    const Qkv x = transposeKv(m, a.q_tensor_uid(), a.k_tensor_uid(), a.v_tensor_uid(), true);
+    for(int64_t uid : {a.o_tensor_uid(), a.do_tensor_uid(), a.dq_tensor_uid(), a.dk_tensor_uid(), a.dv_tensor_uid()})
+    {
+        const TensorSpec* t = m.find(uid);
+        if(t == nullptr || t->dims.size() != 4)
+            throw Unsupported("sdpa backward: O, dO, dQ, dK, dV must be rank-4 tensors");
+    }
+    if(x.hq % x.hk != 0 || x.hq % x.hv != 0)
+        throw Unsupported("sdpa backward: query heads must be a multiple of key and value heads");
+    const Band band = bandOf(a, x.sq, x.skv);
+    if(band.seqQ >= 0)
+        batchVector(m, band.seqQ, x.b);
+    if(band.seqKv >= 0)
+        batchVector(m, band.seqKv, x.b);
+    const std::vector<int64_t> sDims{x.b, x.hq, x.sq, x.skv}, rowDims{x.b, x.hq, x.sq, 1};
+    rowVector(m, a.stats_tensor_uid(), rowDims, "stats");
+    if(m.find(a.stats_tensor_uid())->dtype != CUDNN_DATA_FLOAT)
+        throw Unsupported("sdpa backward: stats must be fp32");
+    // P^T and dS^T: [b, h, s_kv, s_q] views of row-major [b, h, s_q, s_kv] data.
+    const std::vector<int64_t> tDims{x.b, x.hq, x.skv, x.sq}, tStrides{x.hq * x.sq * x.skv, x.sq * x.skv, 1, x.skv};
+
+    // Δ = Σ_d dO·O, through one (the dropout scale when there is dropout) into softmax_sum.
+    const int64_t dOO = g.add(CUDNN_DATA_FLOAT, {x.b, x.hq, x.sq, x.dv}).uid;
+    g.pw(CUDNN_POINTWISE_MUL, a.do_tensor_uid(), a.o_tensor_uid(), -1, dOO);
+    const int64_t delta = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+    g.reduce(CUDNN_REDUCE_TENSOR_ADD, dOO, delta);
+    const int64_t softmaxSum = g.addWorkspace(CUDNN_DATA_FLOAT, rowDims).uid;
+    g.pw(CUDNN_POINTWISE_MUL, delta, g.constant(1.0f), -1, softmaxSum);
+
+    // P = exp(masked scaled scores - stats).
+    int64_t s = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+    OpSpec& bmm1 = g.matmul(a.q_tensor_uid(), a.k_tensor_uid(), s);
+    bmm1.mOverride = band.seqQ;
+    bmm1.nOverride = band.seqKv;
+    const int64_t scale = scaleOf(a, g, x.d);
+    auto pointwise = [&](int mode, int64_t in0, int64_t in1, cudnnDataType_t t = CUDNN_DATA_FLOAT,
+                         const std::vector<int64_t>* dims = nullptr) {
+        const int64_t out = g.add(t, dims ? *dims : sDims).uid;
+        g.pw(mode, in0, in1, -1, out);
+        return out;
+    };
+    s = pointwise(CUDNN_POINTWISE_MUL, s, scale);
+    if(a.attn_mask_tensor_uid().has_value())
+        s = pointwise(CUDNN_POINTWISE_ADD, s, a.attn_mask_tensor_uid().value());
+    Masker pad{g, sDims, band};
+    if(band.seqLens() || band.bounded())
+        pad.negInf = g.constant(-std::numeric_limits<float>::infinity());
+    s = pad.padding(s);
+    s = pointwise(CUDNN_POINTWISE_SUB, s, a.stats_tensor_uid());
+    Masker window{g, sDims, band, -1, -1, pad.negInf};
+    s = window.bounds(s);
+    const int64_t p = pointwise(CUDNN_POINTWISE_EXP, s, -1);
+
+    // dV = P^T.dO (per query head, then summed over the heads sharing a value head).
+    auto transposed = [&](int64_t src) {
+        TensorSpec& t = g.add(x.qType, tDims);
+        t.strides = tStrides;
+        g.reshape(src, t.uid);
+        return t.uid;
+    };
+    auto perHead = [&](int64_t aT, int64_t b, int64_t out, int64_t heads, int64_t width) {
+        if(heads == x.hq)
+        {
+            OpSpec& mm = g.matmul(aT, b, out);
+            mm.mOverride = band.seqKv;
+            mm.kOverride = band.seqQ;
+            return;
+        }
+        const int64_t full = g.add(x.qType, {x.b, x.hq, x.skv, width}).uid;
+        OpSpec& mm = g.matmul(aT, b, full);
+        mm.mOverride = band.seqKv;
+        mm.kOverride = band.seqQ;
+        g.reduce(CUDNN_REDUCE_TENSOR_ADD, full, out);
+    };
+    m.sdpaNarrowP = m.sdpaNarrowP || x.qType != CUDNN_DATA_FLOAT;
+    perHead(transposed(p), a.do_tensor_uid(), a.dv_tensor_uid(), x.hv, x.dv);
+
+    // dS = P·(dO.V^T - Δ)·scale.
+    const int64_t dP = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+    OpSpec& bmm2 = g.matmul(a.do_tensor_uid(), a.v_tensor_uid(), dP);
+    bmm2.mOverride = band.seqQ;
+    bmm2.nOverride = band.seqKv;
+    int64_t dS = pointwise(CUDNN_POINTWISE_SUB, dP, softmaxSum);
+    dS = pointwise(CUDNN_POINTWISE_MUL, dS, p);
+    dS = pointwise(CUDNN_POINTWISE_MUL, dS, scale);
+
+    // dK = dS^T.Q.
+    perHead(transposed(dS), a.q_tensor_uid(), a.dk_tensor_uid(), x.hk, x.d);
+
+    // dQ = dS.K: K^T viewed back as K, an fp32 accumulator, then dQ's type.
+    TensorSpec& kView = g.add(m.find(a.k_tensor_uid())->dtype, {x.b, x.hk, x.skv, x.d});
+    {
+        const TensorSpec* kt = m.find(a.k_tensor_uid());
+        kView.strides = {kt->strides[0], kt->strides[1], kt->strides[3], kt->strides[2]};
+    }
+    const int64_t kUid = kView.uid;
+    g.reshape(a.k_tensor_uid(), kUid);
+    const int64_t dQacc = g.addWorkspace(CUDNN_DATA_FLOAT, {x.b, x.hq, x.sq, x.d}).uid;
+    OpSpec& bmm3 = g.matmul(dS, kUid, dQacc);
+    bmm3.mOverride = band.seqQ;
+    bmm3.kOverride = band.seqKv;
+    g.pw(CUDNN_POINTWISE_IDENTITY, dQacc, -1, -1, a.dq_tensor_uid());
+}
+
 void expandSdpa(Model& m)
 {
     int64_t maxUid = 0;
@@ -283,6 +718,7 @@ void expandSdpa(Model& m)
             out.push_back(op);
             continue;
         }
+        SdpaBuilder g{m, std::max<int64_t>(maxUid + 1, int64_t{1} << 40), {}};
         if(op.bnInference != nullptr)
         {
             // y = ((x - mean) * inv_variance) * scale + bias, fp32 intermediates.
@@ -290,7 +726,6 @@ void expandSdpa(Model& m)
             const TensorSpec* x = m.find(a.x_tensor_uid());
             if(x == nullptr)
                 throw Unsupported("batchnorm inference: unknown x tensor");
-            SdpaBuilder g{m, std::max<int64_t>(maxUid + 1, int64_t{1} << 40), {}};
             const std::vector<int64_t> dims = x->dims;
             const int64_t t1 = g.add(CUDNN_DATA_FLOAT, dims).uid, t2 = g.add(CUDNN_DATA_FLOAT, dims).uid,
                           t3 = g.add(CUDNN_DATA_FLOAT, dims).uid;
@@ -298,194 +733,16 @@ void expandSdpa(Model& m)
             g.pw(CUDNN_POINTWISE_MUL, t1, a.inv_variance_tensor_uid(), -1, t2, op.compute);
             g.pw(CUDNN_POINTWISE_MUL, t2, a.scale_tensor_uid(), -1, t3, op.compute);
             g.pw(CUDNN_POINTWISE_ADD, t3, a.bias_tensor_uid(), -1, a.y_tensor_uid(), op.compute);
-            out.insert(out.end(), g.ops.begin(), g.ops.end());
-            maxUid = g.next;
-            continue;
         }
-        const fbs::SdpaAttributes& a = *op.sdpa;
-        refuse(a.dropout_probability().has_value() && a.dropout_probability().value() > 0, "dropout");
-        refuse(a.dropout_mask_tensor_uid().has_value() || a.dropout_scale_tensor_uid().has_value()
-                   || a.seed_tensor_uid().has_value() || a.rng_dump_tensor_uid().has_value(),
-               "dropout");
-        refuse(a.page_table_k_tensor_uid().has_value() || a.page_table_v_tensor_uid().has_value(), "a paged KV cache");
-        refuse(a.block_mask_tensor_uid().has_value(), "a block mask");
-        refuse(a.sink_token_tensor_uid().has_value(), "sink tokens");
-        refuse(a.alibi_mask(), "an ALiBi mask");
-        refuse(a.descale_q_tensor_uid().has_value() || a.descale_k_tensor_uid().has_value()
-                   || a.descale_v_tensor_uid().has_value() || a.descale_s_tensor_uid().has_value()
-                   || a.scale_s_tensor_uid().has_value() || a.scale_o_tensor_uid().has_value()
-                   || a.amax_s_tensor_uid().has_value() || a.amax_o_tensor_uid().has_value(),
-               "fp8 scaling");
-        refuse(a.max_tensor_uid().has_value() || a.sum_exp_tensor_uid().has_value(), "max / sum_exp outputs");
-        refuse(a.causal_mask() && a.causal_mask_bottom_right(), "causal_mask with causal_mask_bottom_right");
-        const TensorSpec* q = m.find(a.q_tensor_uid());
-        TensorSpec* k = const_cast<TensorSpec*>(m.find(a.k_tensor_uid()));
-        const TensorSpec* v = m.find(a.v_tensor_uid());
-        const TensorSpec* o = m.find(a.o_tensor_uid());
-        if(!q || !k || !v || !o || q->dims.size() != 4 || k->dims.size() != 4 || v->dims.size() != 4 || o->dims.size() != 4)
-            throw Unsupported("sdpa: Q, K, V, O must be rank-4 tensors [b, h, s, d]");
-        const int64_t b = q->dims[0], h = q->dims[1], sq = q->dims[2], skv = k->dims[2], dHead = q->dims[3];
-        const int64_t qUid = q->uid, kUid = k->uid, vUid = v->uid, oUid = o->uid; // m.tensors grows below
-        const cudnnDataType_t qType = q->dtype;
-        // K enters the first matmul transposed: a [b, h_k, d, s_kv] view of the same memory.
-        std::swap(k->dims[2], k->dims[3]);
-        std::swap(k->strides[2], k->strides[3]);
-
-        // Band bounds in hipDNN's convention (docs/compatibility.md): keep j in
-        // [i + off - left, i + off + right], off = s_kv - s_q on the BOTTOM_RIGHT diagonal.
-        int64_t left = a.left_bound().has_value() && a.left_bound().value() >= 0 ? a.left_bound().value() : -1;
-        int64_t right = a.right_bound().has_value() && a.right_bound().value() >= 0 ? a.right_bound().value() : -1;
-        bool bottomRight = a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT;
-        if(a.causal_mask())
-        {
-            refuse(bottomRight, "causal_mask with diagonal_alignment BOTTOM_RIGHT");
-            right = right < 0 ? 0 : std::min<int64_t>(right, 0);
-        }
-        if(a.causal_mask_bottom_right())
-        {
-            refuse(!bottomRight && (left >= 0 || right >= 0), "causal_mask_bottom_right with bounds on a TOP_LEFT diagonal");
-            bottomRight = true;
-            right = right < 0 ? 0 : std::min<int64_t>(right, 0);
-        }
-        const bool seqLens = a.seq_len_q_tensor_uid().has_value() || a.seq_len_kv_tensor_uid().has_value();
-        refuse(a.padding_mask() && !seqLens, "padding_mask without sequence lengths");
-        refuse(bottomRight && seqLens && (left >= 0 || right >= 0), "a BOTTOM_RIGHT band with sequence lengths");
-        const int64_t off = bottomRight ? skv - sq : 0;
-
-        SdpaBuilder g{m, std::max<int64_t>(maxUid + 1, int64_t{1} << 40), {}};
-        const std::vector<int64_t> sDims{b, h, sq, skv}, rowDims{b, h, sq, 1};
-        int64_t s = g.add(CUDNN_DATA_FLOAT, sDims).uid;
-        const int64_t seqQ = a.seq_len_q_tensor_uid().has_value() ? a.seq_len_q_tensor_uid().value() : -1;
-        const int64_t seqKv = a.seq_len_kv_tensor_uid().has_value() ? a.seq_len_kv_tensor_uid().value() : -1;
-        OpSpec& bmm1 = g.matmul(qUid, kUid, s);
-        bmm1.mOverride = seqQ;
-        bmm1.nOverride = seqKv;
-        // Scale: attn_scale_value, else the scale tensor, else hipDNN's default 1/sqrt(d) (as
-        // the reference engine; both given is ambiguous and declined there too).
-        refuse(a.attn_scale_value().has_value() && a.scale_tensor_uid().has_value(),
-               "attn_scale_value together with a scale tensor (ambiguous)");
-        int64_t scale = -1;
-        if(a.attn_scale_value().has_value())
-            scale = g.constant(a.attn_scale_value().value());
-        else if(a.scale_tensor_uid().has_value())
-            scale = a.scale_tensor_uid().value();
+        else if(op.sdpaBwd != nullptr)
+            lowerSdpaBwd(m, *op.sdpaBwd, g);
         else
-            scale = g.constant(1.0f / std::sqrt(static_cast<float>(dHead)));
-        {
-            const int64_t t = g.add(CUDNN_DATA_FLOAT, sDims).uid;
-            g.pw(CUDNN_POINTWISE_MUL, s, scale, -1, t);
-            s = t;
-        }
-        if(a.attn_mask_tensor_uid().has_value())
-        {
-            const int64_t t = g.add(CUDNN_DATA_FLOAT, sDims).uid;
-            g.pw(CUDNN_POINTWISE_ADD, s, a.attn_mask_tensor_uid().value(), -1, t);
-            s = t;
-        }
-        const int64_t negInf = (seqLens || left >= 0 || right >= 0) ? g.constant(-std::numeric_limits<float>::infinity()) : -1;
-        int64_t row = -1, col = -1;
-        if(seqLens || left >= 0 || right >= 0)
-        {
-            row = g.add(CUDNN_DATA_INT32, sDims).uid;
-            g.pw(CUDNN_POINTWISE_GEN_INDEX, s, -1, -1, row).axis = 2;
-            col = g.add(CUDNN_DATA_INT32, sDims).uid;
-            g.pw(CUDNN_POINTWISE_GEN_INDEX, s, -1, -1, col).axis = 3;
-        }
-        auto select = [&](int64_t keep) {
-            const int64_t t = g.add(CUDNN_DATA_FLOAT, sDims).uid;
-            g.pw(CUDNN_POINTWISE_BINARY_SELECT, s, negInf, keep, t);
-            s = t;
-        };
-        if(seqLens)
-        {
-            int64_t keep = -1;
-            if(a.seq_len_q_tensor_uid().has_value())
-            {
-                keep = g.add(CUDNN_DATA_BOOLEAN, sDims).uid;
-                g.pw(CUDNN_POINTWISE_CMP_LT, row, a.seq_len_q_tensor_uid().value(), -1, keep, CUDNN_DATA_BOOLEAN);
-            }
-            if(a.seq_len_kv_tensor_uid().has_value())
-            {
-                const int64_t kkv = g.add(CUDNN_DATA_BOOLEAN, sDims).uid;
-                g.pw(CUDNN_POINTWISE_CMP_LT, col, a.seq_len_kv_tensor_uid().value(), -1, kkv, CUDNN_DATA_BOOLEAN);
-                if(keep >= 0)
-                {
-                    const int64_t both = g.add(CUDNN_DATA_BOOLEAN, sDims).uid;
-                    g.pw(CUDNN_POINTWISE_LOGICAL_AND, keep, kkv, -1, both, CUDNN_DATA_BOOLEAN);
-                    keep = both;
-                }
-                else
-                    keep = kkv;
-            }
-            select(keep);
-        }
-        if(right >= 0)
-        {
-            // keep j <= i + off + right
-            int64_t r = row;
-            if(off + right != 0)
-            {
-                r = g.add(CUDNN_DATA_INT32, sDims).uid;
-                g.pw(CUDNN_POINTWISE_ADD, row, g.constantInt(static_cast<int32_t>(off + right)), -1, r, CUDNN_DATA_INT32);
-            }
-            const int64_t keep = g.add(CUDNN_DATA_BOOLEAN, sDims).uid;
-            g.pw(CUDNN_POINTWISE_CMP_GE, r, col, -1, keep, CUDNN_DATA_BOOLEAN);
-            select(keep);
-        }
-        if(left >= 0)
-        {
-            // keep j >= i + off - left, i.e. j + left - off >= i
-            int64_t c = col;
-            if(left - off != 0)
-            {
-                c = g.add(CUDNN_DATA_INT32, sDims).uid;
-                g.pw(CUDNN_POINTWISE_ADD, col, g.constantInt(static_cast<int32_t>(left - off)), -1, c, CUDNN_DATA_INT32);
-            }
-            const int64_t keep = g.add(CUDNN_DATA_BOOLEAN, sDims).uid;
-            g.pw(CUDNN_POINTWISE_CMP_GE, c, row, -1, keep, CUDNN_DATA_BOOLEAN);
-            select(keep);
-        }
-        // Softmax.
-        const int64_t mx = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
-        g.reduce(CUDNN_REDUCE_TENSOR_MAX, s, mx);
-        const int64_t sub = g.add(CUDNN_DATA_FLOAT, sDims).uid;
-        g.pw(CUDNN_POINTWISE_SUB, s, mx, -1, sub);
-        const int64_t ex = g.add(CUDNN_DATA_FLOAT, sDims).uid;
-        g.pw(CUDNN_POINTWISE_EXP, sub, -1, -1, ex);
-        const int64_t sum = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
-        g.reduce(CUDNN_REDUCE_TENSOR_ADD, ex, sum);
-        // Stats (max + log(sum)) are part of the pattern even when the graph does not ask for
-        // them: without the log/add pair cuDNN 9.14 tags no fused-attention mode ("The mode for
-        // fused attention was not found"; H200 probe, also what cudnn-frontend emits). Unasked,
-        // they go to a virtual tensor.
-        int64_t stats = -1;
-        if(a.stats_tensor_uid().has_value())
-        {
-            const TensorSpec* st = m.find(a.stats_tensor_uid().value());
-            if(st == nullptr || st->dims != rowDims)
-                throw Unsupported("sdpa: stats must be [b, h, s_q, 1]");
-            if(st->dtype != CUDNN_DATA_FLOAT)
-                throw Unsupported("sdpa: stats must be fp32 (cuDNN writes them as fp32)");
-            stats = st->uid;
-        }
-        else
-            stats = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
-        const int64_t lg = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
-        g.pw(CUDNN_POINTWISE_LOG, sum, -1, -1, lg);
-        g.pw(CUDNN_POINTWISE_ADD, mx, lg, -1, stats);
-        // cuDNN takes the second matmul's A (the probabilities) in the I/O type of Q.
-        const int64_t p = g.add(qType, sDims).uid;
-        m.sdpaNarrowP = m.sdpaNarrowP || qType != CUDNN_DATA_FLOAT;
-        g.pw(CUDNN_POINTWISE_DIV, ex, sum, -1, p);
-        OpSpec& bmm2 = g.matmul(p, vUid, oUid);
-        bmm2.mOverride = seqQ;
-        bmm2.kOverride = seqKv;
+            lowerSdpaFwd(m, *op.sdpa, g);
         out.insert(out.end(), g.ops.begin(), g.ops.end());
         maxUid = g.next;
     }
     m.ops = std::move(out);
 }
-
 } // namespace
 
 const TensorSpec* Model::find(int64_t uid) const
@@ -509,7 +766,8 @@ Model readModel(const fbs::Graph& graph)
 
     // Nodes first (they decide the minimum rank).
     int minRank = 3;
-    bool hasConv = false;
+    bool spatial = false; // convolution or pooling: one rank for all tensors
+    int64_t resampleX = -1;
     for(const fbs::Node* n : *graph.nodes())
     {
         if(n == nullptr)
@@ -533,7 +791,7 @@ Model readModel(const fbs::Graph& graph)
                 throw Unsupported("convolution with " + std::to_string(sp)
                                   + " spatial dims (cuDNN needs 2 or 3, with matching padding/dilation)");
             minRank = std::max(minRank, static_cast<int>(sp) + 2);
-            hasConv = true;
+            spatial = true;
         };
         switch(n->attributes_type())
         {
@@ -753,12 +1011,66 @@ Model readModel(const fbs::Graph& graph)
             if(op.sdpa->implementation() == fbs::AttentionImplementation::UNIFIED)
                 throw Unsupported(
                     "sdpa implementation UNIFIED is not offered: this engine lowers SDPA to cuDNN's composite pattern");
-            if(op.sdpa->mma_core_mode() != fbs::DataType::UNSET && op.sdpa->mma_core_mode() != fbs::DataType::HALF
-               && op.sdpa->mma_core_mode() != fbs::DataType::BFLOAT16)
+            // mma_core_mode asks for an accumulator precision (docs/compatibility.md). cuDNN's
+            // attention accumulates in fp32, which meets FLOAT and anything coarser.
+            switch(op.sdpa->mma_core_mode())
+            {
+            case fbs::DataType::UNSET:
+            case fbs::DataType::FLOAT:
+            case fbs::DataType::HALF:
+            case fbs::DataType::BFLOAT16: break;
+            default:
                 throw Unsupported(std::string("sdpa mma_core_mode ") + fbs::EnumNameDataType(op.sdpa->mma_core_mode())
-                                  + " is not translated (fp8 attention)");
+                                  + " is not offered: cuDNN's attention accumulates in fp32");
+            }
             minRank = std::max(minRank, 4);
             m.summary += "sdpa_fwd";
+            break;
+        }
+        case fbs::NodeAttributes::SdpaBackwardAttributes:
+        {
+            op.kind = OpKind::Sdpa;
+            op.sdpaBwd = n->attributes_as_SdpaBackwardAttributes();
+            requireKnown(op.sdpaBwd->diagonal_alignment(), fbs::DiagonalAlignment::MAX, "sdpa_backward diagonal_alignment");
+            minRank = std::max(minRank, 4);
+            m.summary += "sdpa_bwd";
+            break;
+        }
+        case fbs::NodeAttributes::ResampleFwdAttributes:
+        {
+            const auto* a = n->attributes_as_ResampleFwdAttributes();
+            op.kind = OpKind::ResampleFwd;
+            op.t = {a->x_tensor_uid(), a->y_tensor_uid(), -1, -1, -1, -1, -1};
+            if(a->index_tensor_uid().has_value())
+                throw Unsupported("resample with an index output is not translated (cuDNN's index encoding differs)");
+            requireKnown(a->resample_mode(), fbs::ResampleMode::MAX, "resample_mode");
+            requireKnown(a->padding_mode(), fbs::PaddingMode::MAX, "padding_mode");
+            switch(a->resample_mode())
+            {
+            case fbs::ResampleMode::MAXPOOL: op.mode = CUDNN_RESAMPLE_MAXPOOL; break;
+            case fbs::ResampleMode::AVGPOOL_EXCLUDE_PADDING: op.mode = CUDNN_RESAMPLE_AVGPOOL_EXCLUDE_PADDING; break;
+            case fbs::ResampleMode::AVGPOOL_INCLUDE_PADDING: op.mode = CUDNN_RESAMPLE_AVGPOOL_INCLUDE_PADDING; break;
+            default: throw Unsupported("resample without a resample_mode");
+            }
+            // Unset padding: -inf for max pooling, zero for averages (what the reference engine does).
+            switch(a->padding_mode())
+            {
+            case fbs::PaddingMode::NEG_INF_PAD: op.phase = CUDNN_NEG_INF_PAD; break;
+            case fbs::PaddingMode::ZERO_PAD: op.phase = CUDNN_ZERO_PAD; break;
+            default: op.phase = op.mode == CUDNN_RESAMPLE_MAXPOOL ? CUDNN_NEG_INF_PAD : CUDNN_ZERO_PAD; break;
+            }
+            op.prePad = longs(a->pre_padding());
+            op.postPad = longs(a->post_padding());
+            op.stride = longs(a->stride());
+            op.window = longs(a->window());
+            const size_t sp = op.window.size();
+            if(sp < 2 || sp > 3 || op.prePad.size() != sp || op.postPad.size() != sp || op.stride.size() != sp)
+                throw Unsupported("resample with " + std::to_string(sp)
+                                  + " spatial dims (cuDNN needs 2 or 3, with matching padding/stride)");
+            minRank = std::max(minRank, static_cast<int>(sp) + 2);
+            spatial = true;
+            resampleX = a->x_tensor_uid();
+            m.summary += "resample_fwd";
             break;
         }
         default:
@@ -779,8 +1091,9 @@ Model readModel(const fbs::Graph& graph)
         maxRank = std::max<int>(maxRank, t->dims() ? static_cast<int>(t->dims()->size()) : 0);
     }
     m.rank = std::max(minRank, maxRank);
-    if(hasConv && maxRank != minRank)
-        throw Unsupported("convolution graph mixes tensor ranks " + std::to_string(maxRank) + " and " + std::to_string(minRank));
+    if(spatial && maxRank != minRank)
+        throw Unsupported("convolution or pooling graph mixes tensor ranks " + std::to_string(maxRank) + " and "
+                          + std::to_string(minRank));
     if(m.rank > 8)
         throw Unsupported("rank " + std::to_string(m.rank) + " exceeds cuDNN's 8");
 
@@ -861,6 +1174,9 @@ Model readModel(const fbs::Graph& graph)
         m.tensors.push_back(std::move(s));
     }
 
+    if(resampleX >= 0 && m.find(resampleX) != nullptr && m.find(resampleX)->dtype == CUDNN_DATA_BFLOAT16)
+        throw Unsupported("bf16 pooling is not run on cuDNN: 9.14 returns wrong values for it (H200: max pooling off by "
+                          "up to 2, average pooling NaN), while fp16 and fp32 are right");
     expandSdpa(m);
     bool allFp32 = true, matmul = false, conv = false;
     for(const TensorSpec& t : m.tensors)
@@ -918,6 +1234,7 @@ Model readModel(const fbs::Graph& graph)
         k.put(static_cast<char>(t.isVirtual * 1 + t.byValue * 2 + t.constant * 4));
         if(t.constant)
             k.put(t.value);
+        k.put(t.wsOffset);
     }
     for(const OpSpec& op : m.ops)
     {
@@ -930,6 +1247,7 @@ Model readModel(const fbs::Graph& graph)
         k.put(op.postPad);
         k.put(op.stride);
         k.put(op.dilation);
+        k.put(op.window);
         for(float f : {op.reluLower, op.reluUpper, op.reluSlope, op.swishBeta, op.eluAlpha, op.softplusBeta})
             k.put(f);
         k.put(op.axis);
@@ -1165,6 +1483,38 @@ std::shared_ptr<OpGraph> buildOpGraph(const Model& m, cudnnHandle_t handle)
             if(op.extra[1] >= 0)
                 node->setDesc(CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, tensor(op.extra[1]), "norm bwd");
             node->finalize("norm backward operation");
+            break;
+        }
+        case OpKind::Reshape:
+        {
+            node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR);
+            node->setDesc(CUDNN_ATTR_OPERATION_RESHAPE_XDESC, tensor(op.t[0]), "reshape");
+            node->setDesc(CUDNN_ATTR_OPERATION_RESHAPE_YDESC, tensor(op.t[1]), "reshape");
+            node->finalize("reshape operation");
+            break;
+        }
+        case OpKind::ResampleFwd:
+        {
+            auto rs = std::make_shared<Desc>(CUDNN_BACKEND_RESAMPLE_DESCRIPTOR);
+            cudnnResampleMode_t mode = static_cast<cudnnResampleMode_t>(op.mode);
+            cudnnPaddingMode_t pad = static_cast<cudnnPaddingMode_t>(op.phase);
+            cudnnDataType_t ct = op.compute;
+            const int64_t sp = static_cast<int64_t>(op.window.size());
+            rs->set(CUDNN_ATTR_RESAMPLE_MODE, CUDNN_TYPE_RESAMPLE_MODE, 1, &mode, "resample");
+            rs->set(CUDNN_ATTR_RESAMPLE_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &ct, "resample");
+            rs->set(CUDNN_ATTR_RESAMPLE_PADDING_MODE, CUDNN_TYPE_PADDING_MODE, 1, &pad, "resample");
+            rs->setInt(CUDNN_ATTR_RESAMPLE_SPATIAL_DIMS, sp, "resample");
+            rs->set(CUDNN_ATTR_RESAMPLE_WINDOW_DIMS, CUDNN_TYPE_INT64, sp, op.window.data(), "resample");
+            rs->set(CUDNN_ATTR_RESAMPLE_STRIDES, CUDNN_TYPE_INT64, sp, op.stride.data(), "resample");
+            rs->set(CUDNN_ATTR_RESAMPLE_PRE_PADDINGS, CUDNN_TYPE_INT64, sp, op.prePad.data(), "resample");
+            rs->set(CUDNN_ATTR_RESAMPLE_POST_PADDINGS, CUDNN_TYPE_INT64, sp, op.postPad.data(), "resample");
+            rs->finalize("resample descriptor");
+            g->keep.push_back(rs);
+            node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR);
+            node->setDesc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_XDESC, tensor(op.t[0]), "resample fwd");
+            node->setDesc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_YDESC, tensor(op.t[1]), "resample fwd");
+            node->setDesc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_DESC, *rs, "resample fwd");
+            node->finalize("resample forward operation");
             break;
         }
         case OpKind::Sdpa: throw Unsupported("internal: an SDPA node was not expanded");

@@ -58,6 +58,9 @@ struct TensorSpec
     bool byValue = false; // constant or runtime pass-by-value scalar: host pointer at execute
     bool constant = false;
     std::array<unsigned char, 16> value{}; // constant's bytes in dtype
+    // >= 0: an intermediate cuDNN needs in memory (not virtual) that no graph tensor holds; it
+    // lives at this offset in the engine's part of the workspace (Model::wsBytes).
+    int64_t wsOffset = -1;
 };
 
 enum class OpKind
@@ -70,20 +73,23 @@ enum class OpKind
     Reduction,
     NormFwd,
     NormBwd,
-    Sdpa, // placeholder while reading; expanded into matmul/pointwise/reduction ops
+    Reshape, // a view: x and y share memory, y's strides permute x's
+    ResampleFwd,
+    Sdpa, // placeholder while reading; expanded into matmul/pointwise/reduction/reshape ops
 };
 
 struct OpSpec
 {
     OpKind kind = OpKind::Pointwise;
     cudnnDataType_t compute = CUDNN_DATA_FLOAT;
-    int mode = 0; // conv mode / pointwise mode / reduction op / norm mode
-    int phase = 0; // norm: cudnnBackendNormFwdPhase_t
+    int mode = 0; // conv mode / pointwise mode / reduction op / norm mode / resample mode
+    int phase = 0; // norm: cudnnBackendNormFwdPhase_t; resample: cudnnPaddingMode_t
     // Tensor uids; -1 when absent. Meaning per kind:
     //   conv fwd x w y | dgrad dy w dx | wgrad x dy dw | matmul a b c | pointwise in0 in1 in2 out
     //   reduction x y | norm x scale bias eps y mean invvar | norm bwd x dy scale mean invvar eps dx
+    //   reshape x y | resample fwd x y
     std::array<int64_t, 7> t{-1, -1, -1, -1, -1, -1, -1};
-    std::vector<int64_t> prePad, postPad, stride, dilation;
+    std::vector<int64_t> prePad, postPad, stride, dilation, window; // window: resample
     // pointwise scalars (NaN = unset)
     static constexpr float kUnset = std::numeric_limits<float>::quiet_NaN();
     float reluLower = kUnset, reluUpper = kUnset, reluSlope = kUnset, swishBeta = kUnset, eluAlpha = kUnset,
@@ -94,6 +100,7 @@ struct OpSpec
     std::array<int64_t, 5> extra{-1, -1, -1, -1, -1};
     int64_t mOverride = -1, nOverride = -1, kOverride = -1; // matmul: GEMM size override tensors (seq lens)
     const fbs::SdpaAttributes* sdpa = nullptr; // OpKind::Sdpa only, during readModel
+    const fbs::SdpaBackwardAttributes* sdpaBwd = nullptr; // likewise
     const fbs::BatchnormInferenceAttributes* bnInference = nullptr; // likewise (also OpKind::Sdpa)
 };
 
@@ -109,6 +116,7 @@ struct Model
     bool sdpaNarrowP = false; // an SDPA's probabilities are rounded to a narrower Q type for P.V
     bool fp32Gemm = false; // an all-fp32 graph with a convolution or matmul (ops with TF32 kernels)
     bool fp32Matmul = false; // an all-fp32 graph with a matmul
+    int64_t wsBytes = 0; // workspace of the tensors with wsOffset >= 0; cuDNN's own follows it
 
     const TensorSpec* find(int64_t uid) const;
 };

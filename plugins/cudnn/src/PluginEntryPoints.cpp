@@ -183,6 +183,8 @@ struct Context
     int device = 0;
     std::vector<int64_t> constUids;
     std::vector<void*> constPtrs;
+    std::vector<int64_t> wsUids, wsOffsets; // intermediates in the engine's part of the workspace
+    int64_t wsBytes = 0;
 
     // Variant pack of the last call, reused while the pointers stay the same.
     std::mutex packMutex;
@@ -222,7 +224,8 @@ void execute(HipdnnEnginePluginHandle* h, Context& ctx, void* workspace, const h
              "workspace is NULL but the plan needs " + std::to_string(ctx.plan->workspace) + " bytes");
 
     std::unique_lock<std::mutex> lock(ctx.packMutex, std::try_to_lock);
-    bool same = lock.owns_lock() && ctx.pack && ctx.packWorkspace == workspace && ctx.packUids.size() == n + ctx.constUids.size();
+    const size_t fixed = ctx.constUids.size() + ctx.wsUids.size();
+    bool same = lock.owns_lock() && ctx.pack && ctx.packWorkspace == workspace && ctx.packUids.size() == n + fixed;
     for(uint32_t i = 0; same && i < n; ++i)
         same = ctx.packUids[i] == buffers[i].uid && ctx.packPtrs[i] == buffers[i].ptr;
     cudnnBackendDescriptor_t pack;
@@ -235,8 +238,8 @@ void execute(HipdnnEnginePluginHandle* h, Context& ctx, void* workspace, const h
     {
         std::vector<int64_t> uids;
         std::vector<void*> ptrs;
-        uids.reserve(n + ctx.constUids.size());
-        ptrs.reserve(n + ctx.constUids.size());
+        uids.reserve(n + fixed);
+        ptrs.reserve(n + fixed);
         for(uint32_t i = 0; i < n; ++i)
         {
             uids.push_back(buffers[i].uid);
@@ -244,7 +247,13 @@ void execute(HipdnnEnginePluginHandle* h, Context& ctx, void* workspace, const h
         }
         uids.insert(uids.end(), ctx.constUids.begin(), ctx.constUids.end());
         ptrs.insert(ptrs.end(), ctx.constPtrs.begin(), ctx.constPtrs.end());
-        local = makePack(uids, ptrs, workspace);
+        char* base = static_cast<char*>(workspace);
+        for(size_t i = 0; i < ctx.wsUids.size(); ++i)
+        {
+            uids.push_back(ctx.wsUids[i]);
+            ptrs.push_back(base + ctx.wsOffsets[i]);
+        }
+        local = makePack(uids, ptrs, base == nullptr ? nullptr : base + ctx.wsBytes);
         pack = local->get();
         if(lock.owns_lock())
         {
@@ -527,7 +536,13 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreateExecutionConte
                 ctx.constUids.push_back(t.uid);
                 ctx.constPtrs.push_back(const_cast<unsigned char*>(t.value.data()));
             }
+            if(t.wsOffset >= 0)
+            {
+                ctx.wsUids.push_back(t.uid);
+                ctx.wsOffsets.push_back(t.wsOffset);
+            }
         }
+        ctx.wsBytes = ctx.entry->model.wsBytes;
         logAt(HIPDNN_SEV_INFO, "execution context: " + ctx.entry->model.summary + ", " + ctx.plan->config.label() + ", workspace "
                                    + std::to_string(ctx.plan->workspace) + " bytes");
         *execution_context = out.release();

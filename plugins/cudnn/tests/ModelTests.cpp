@@ -226,6 +226,133 @@ int main()
                       [](fbs::SdpaAttributesBuilder& b) { b.add_diagonal_alignment(static_cast<fbs::DiagonalAlignment>(5)); }),
             "sdpa diagonal_alignment value 5 is not known"));
     }
+    { // SDPA backward, GQA (4 query heads on 2 key/value heads), rank-3 stats: cuDNN's backward
+        // pattern with the softmax sum and the dQ accumulator in the engine's workspace
+        GB g;
+        const std::vector<int64_t> qd{2, 4, 32, 16}, qs{2048, 512, 16, 1}, kd{2, 2, 32, 16}, ks{1024, 512, 16, 1};
+        g.tensor(1, fbs::DataType::BFLOAT16, qd, qs); // q
+        g.tensor(2, fbs::DataType::BFLOAT16, kd, ks); // k
+        g.tensor(3, fbs::DataType::BFLOAT16, kd, ks); // v
+        g.tensor(4, fbs::DataType::BFLOAT16, qd, qs); // o
+        g.tensor(5, fbs::DataType::BFLOAT16, qd, qs); // do
+        g.tensor(6, fbs::DataType::FLOAT, {2, 4, 32}, {128, 32, 1}); // stats
+        g.tensor(7, fbs::DataType::BFLOAT16, qd, qs); // dq
+        g.tensor(8, fbs::DataType::BFLOAT16, kd, ks); // dk
+        g.tensor(9, fbs::DataType::BFLOAT16, kd, ks); // dv
+        fbs::SdpaBackwardAttributesBuilder b(g.fbb);
+        b.add_q_tensor_uid(1);
+        b.add_k_tensor_uid(2);
+        b.add_v_tensor_uid(3);
+        b.add_o_tensor_uid(4);
+        b.add_do_tensor_uid(5);
+        b.add_stats_tensor_uid(6);
+        b.add_dq_tensor_uid(7);
+        b.add_dk_tensor_uid(8);
+        b.add_dv_tensor_uid(9);
+        b.add_causal_mask(true);
+        const auto attrs = b.Finish();
+        g.node(fbs::NodeAttributes::SdpaBackwardAttributes, attrs.Union());
+        const Model m = readModel(*g.finish());
+        CHECK(m.summary == "sdpa_bwd");
+        CHECK(m.find(6)->dims == std::vector<int64_t>({2, 4, 32, 1})
+              && m.find(6)->strides == std::vector<int64_t>({128, 32, 1, 1}));
+        CHECK(m.find(2)->dims == std::vector<int64_t>({2, 2, 16, 32})); // K^T and V^T views
+        CHECK(m.find(3)->strides == std::vector<int64_t>({1024, 512, 1, 16}));
+        int reshapes = 0, matmuls = 0, reductions = 0;
+        std::vector<const TensorSpec*> ws;
+        for(const OpSpec& op : m.ops)
+        {
+            reshapes += op.kind == OpKind::Reshape;
+            matmuls += op.kind == OpKind::Matmul;
+            reductions += op.kind == OpKind::Reduction;
+        }
+        for(const TensorSpec& t : m.tensors)
+            if(t.wsOffset >= 0)
+                ws.push_back(&t);
+        CHECK(reshapes == 3 && matmuls == 5 && reductions == 3); // Δ, then dV and dK summed per shared head
+        CHECK(ws.size() == 2);
+        if(ws.size() == 2)
+        {
+            CHECK(ws[0]->dims == std::vector<int64_t>({2, 4, 32, 1}) && ws[0]->dtype == CUDNN_DATA_FLOAT && !ws[0]->isVirtual);
+            CHECK(ws[1]->dims == std::vector<int64_t>({2, 4, 32, 16}) && ws[1]->wsOffset == 1024);
+            CHECK(m.wsBytes == 1024 + 2 * 4 * 32 * 16 * 4);
+        }
+        CHECK(m.ops.back().mode == CUDNN_POINTWISE_IDENTITY && m.ops.back().t[3] == 7);
+        CHECK(m.ops.front().mode == CUDNN_POINTWISE_MUL && m.ops.front().t[0] == 5 && m.ops.front().t[1] == 4);
+        // P^T: a reshape of exp(...) into a bf16 [b, h, s_kv, s_q] view
+        const OpSpec* first = nullptr;
+        for(const OpSpec& op : m.ops)
+            if(op.kind == OpKind::Reshape && first == nullptr)
+                first = &op;
+        const TensorSpec* pt = first ? m.find(first->t[1]) : nullptr;
+        CHECK(pt != nullptr && pt->dtype == CUDNN_DATA_BFLOAT16 && pt->strides == std::vector<int64_t>({4096, 1024, 1, 32}));
+        CHECK(m.sdpaNarrowP);
+    }
+    { // SDPA with sequence lengths: [b] becomes [b, 1, 1, 1], broadcast against the scores
+        GB g;
+        g.tensor(5, fbs::DataType::INT32, {2}, {1});
+        g.tensor(6, fbs::DataType::INT32, {2}, {1});
+        const Model m =
+            readModel(*sdpaGraph(g, fbs::DataType::HALF, {2, 4, 32, 16}, {2048, 512, 16, 1}, [](fbs::SdpaAttributesBuilder& b) {
+                b.add_seq_len_q_tensor_uid(5);
+                b.add_seq_len_kv_tensor_uid(6);
+                b.add_padding_mask(true);
+            }));
+        CHECK(m.find(5)->dims == std::vector<int64_t>({2, 1, 1, 1}) && m.find(5)->strides == std::vector<int64_t>({1, 1, 1, 1}));
+        CHECK(m.ops.front().mOverride == 5 && m.ops.front().nOverride == 6);
+    }
+    { // SDPA backward declines what it does not translate, naming it
+        GB g;
+        for(int64_t uid = 1; uid <= 9; ++uid)
+            g.tensor(uid, uid == 6 ? fbs::DataType::FLOAT : fbs::DataType::HALF, {1, 1, 16, 16}, {256, 256, 16, 1});
+        g.tensor(10, fbs::DataType::HALF, {1, 1, 16, 16}, {256, 256, 16, 1});
+        fbs::SdpaBackwardAttributesBuilder b(g.fbb);
+        b.add_q_tensor_uid(1);
+        b.add_k_tensor_uid(2);
+        b.add_v_tensor_uid(3);
+        b.add_o_tensor_uid(4);
+        b.add_do_tensor_uid(5);
+        b.add_stats_tensor_uid(6);
+        b.add_dq_tensor_uid(7);
+        b.add_dk_tensor_uid(8);
+        b.add_dv_tensor_uid(9);
+        b.add_dbias_tensor_uid(10);
+        const auto attrs = b.Finish();
+        g.node(fbs::NodeAttributes::SdpaBackwardAttributes, attrs.Union());
+        CHECK(throwsUnsupported(g.finish(), "sdpa: a dbias output is not translated"));
+    }
+    { // max pooling: cuDNN's resample with -inf padding when the graph leaves it unset
+        GB g;
+        g.tensor(1, fbs::DataType::HALF, {2, 8, 6, 6}, {288, 1, 48, 8});
+        g.tensor(2, fbs::DataType::HALF, {2, 8, 3, 3}, {72, 1, 24, 8});
+        const std::vector<int64_t> zero{0, 0}, two{2, 2};
+        g.node(fbs::NodeAttributes::ResampleFwdAttributes,
+               fbs::CreateResampleFwdAttributesDirect(g.fbb, 1, 2, flatbuffers::nullopt, &zero, &zero, &two, &two,
+                                                      fbs::ResampleMode::MAXPOOL)
+                   .Union());
+        const Model m = readModel(*g.finish());
+        CHECK(m.ops.size() == 1 && m.ops[0].kind == OpKind::ResampleFwd);
+        CHECK(m.ops[0].mode == CUDNN_RESAMPLE_MAXPOOL && m.ops[0].phase == CUDNN_NEG_INF_PAD);
+        CHECK(m.ops[0].window == two && m.summary == "resample_fwd");
+
+        GB b; // the same in bf16: declined, cuDNN 9.14 gets it wrong
+        b.tensor(1, fbs::DataType::BFLOAT16, {2, 8, 6, 6}, {288, 1, 48, 8});
+        b.tensor(2, fbs::DataType::BFLOAT16, {2, 8, 3, 3}, {72, 1, 24, 8});
+        b.node(fbs::NodeAttributes::ResampleFwdAttributes,
+               fbs::CreateResampleFwdAttributesDirect(b.fbb, 1, 2, flatbuffers::nullopt, &zero, &zero, &two, &two,
+                                                      fbs::ResampleMode::MAXPOOL)
+                   .Union());
+        CHECK(throwsUnsupported(b.finish(), "bf16 pooling is not run on cuDNN"));
+    }
+    { // mma_core_mode is an accumulator precision: FLOAT (what cuDNN does) runs, DOUBLE is declined
+        GB g, h;
+        const Model m = readModel(*sdpaGraph(g, fbs::DataType::HALF, {1, 2, 64, 64}, {8192, 4096, 64, 1},
+                                             [](fbs::SdpaAttributesBuilder& b) { b.add_mma_core_mode(fbs::DataType::FLOAT); }));
+        CHECK(m.summary == "sdpa_fwd");
+        CHECK(throwsUnsupported(sdpaGraph(h, fbs::DataType::HALF, {1, 2, 64, 64}, {8192, 4096, 64, 1},
+                                          [](fbs::SdpaAttributesBuilder& b) { b.add_mma_core_mode(fbs::DataType::DOUBLE); }),
+                                "mma_core_mode DOUBLE is not offered"));
+    }
     { // declines name the reason
         GB g;
         g.tensor(1, fbs::DataType::FLOAT, {4}, {1});

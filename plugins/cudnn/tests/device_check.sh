@@ -5,12 +5,13 @@
 #   plugins/cudnn/tests/device_check.sh STAGE [STEPS]
 #
 # STAGE  a staged install (bin/, lib/ with lib/hipdnn_plugins/engines/libhipdnngo_cudnn.so)
-# STEPS  comma list of: headers,load,info,demo,sample,notes,startup,corpus,bench (default: all)
+# STEPS  comma list of: headers,load,info,demo,sample,notes,startup,corpus,graphs,bench,anchors
+#        (default: all)
 # Environment: CUDNN_INCLUDE (default /usr/include/x86_64-linux-gnu), CUDA_INCLUDE
 # (/usr/local/cuda/include), OUT (a folder for logs; default ./device-out).
 set -u
 stage="$(cd "${1:?usage: device_check.sh STAGE [STEPS]}" && pwd)"
-steps=",${2:-headers,load,info,demo,sample,notes,startup,corpus,bench},"
+steps=",${2:-headers,load,info,demo,sample,notes,startup,corpus,graphs,bench,anchors},"
 out="${OUT:-./device-out}"
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -72,8 +73,20 @@ if has corpus; then
   chmod +x "$wrapper"
   HIPDNN_CORPUS_TIMEOUT="${HIPDNN_CORPUS_TIMEOUT:-60}" bash "$repo/tools/run_corpus.sh" "$wrapper" "$repo/testdata/hipdnn_graphs" | tee "$out/corpus.log" | tail -120
 fi
+if has graphs; then
+  # The graphs of tests/gpu/graphs: SDPA backward variants and NHWC pooling (make_graphs.py).
+  echo "== tests/gpu/graphs on HIPDNNGO_CUDNN"
+  wrapper="$out/hipdnn-run-cudnn"
+  printf '#!/usr/bin/env bash\nexec "%s" --engine HIPDNNGO_CUDNN "$@"\n' "$stage/bin/hipdnn-run" > "$wrapper"
+  chmod +x "$wrapper"
+  bash "$repo/tools/run_corpus.sh" "$wrapper" "$repo/tests/gpu/graphs" | tee "$out/graphs.log" | tail -30
+fi
 if has bench; then
   echo "== hipdnn-cudnn-bench"
   "$stage/bin/hipdnn-cudnn-bench" ${BENCH_ARGS:-} | tee "$out/bench.md"
+fi
+if has anchors; then
+  echo "== PyTorch anchors"
+  python3 "$repo/bench/torch_anchors.py" | tee "$out/anchors.md" || rc=1
 fi
 exit $rc

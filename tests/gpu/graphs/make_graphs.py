@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Writes the GPU check graphs of this folder (AMD's JSON graph format, as the corpus).
+
+The corpus has one small SDPA backward graph and one fp32 pooling graph; these cover what the
+cuDNN engine translates beyond them: SDPA backward with causal / sliding-window / bias / GQA /
+sequence lengths / s_q != s_kv, and NHWC pooling. Small enough for the CPU reference too.
+Run: python3 tests/gpu/graphs/make_graphs.py (rewrites the .json files next to it).
+"""
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def contiguous(dims):
+    strides, acc = [], 1
+    for d in reversed(dims):
+        strides.insert(0, acc)
+        acc *= d
+    return strides
+
+
+def tensor(uid, name, dims, dtype, strides=None):
+    return {"uid": uid, "name": name, "dims": dims, "strides": strides or contiguous(dims),
+            "data_type": dtype, "virtual": False}
+
+
+def sdpa_bwd(name, dtype, b, hq, hk, sq, skv, d, causal=False, bias=False, left=None, right=None,
+             seqlens=False, scale=None):
+    q, k = [b, hq, sq, d], [b, hk, skv, d]
+    ts = [tensor(1, "q", q, dtype), tensor(2, "k", k, dtype), tensor(3, "v", k, dtype),
+          tensor(4, "o", q, dtype), tensor(5, "do", q, dtype),
+          tensor(6, "stats", [b, hq, sq, 1], "float"),
+          tensor(7, "dq", q, dtype), tensor(8, "dk", k, dtype), tensor(9, "dv", k, dtype)]
+    inputs = {"q_tensor_uid": 1, "k_tensor_uid": 2, "v_tensor_uid": 3, "o_tensor_uid": 4,
+              "do_tensor_uid": 5, "stats_tensor_uid": 6}
+    if bias:
+        ts.append(tensor(10, "bias", [1, hq, sq, skv], dtype))
+        inputs["attn_mask_tensor_uid"] = 10
+    if seqlens:
+        ts += [tensor(11, "seq_len_q", [b], "int32"), tensor(12, "seq_len_kv", [b], "int32")]
+        inputs["seq_len_q_tensor_uid"], inputs["seq_len_kv_tensor_uid"] = 11, 12
+    params = {"causal_mask": causal, "padding_mask": seqlens, "diagonal_alignment": "TOP_LEFT",
+              "left_bound": left, "right_bound": right, "attn_scale_value": scale}
+    node = {"name": "sdpa_backward", "type": "SdpaBackwardAttributes", "compute_data_type": "float",
+            "inputs": inputs, "outputs": {"dq_tensor_uid": 7, "dk_tensor_uid": 8, "dv_tensor_uid": 9},
+            "parameters": params}
+    return {"name": name, "compute_data_type": "float", "io_data_type": dtype,
+            "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
+
+
+def pool(name, dtype, mode, n, c, h, w, window, stride, pad, padding_mode):
+    oh = (h + 2 * pad - window) // stride + 1
+    ow = (w + 2 * pad - window) // stride + 1
+    nhwc = lambda N, C, H, W: [H * W * C, 1, W * C, C]
+    ts = [tensor(1, "x", [n, c, h, w], dtype, nhwc(n, c, h, w)),
+          tensor(2, "y", [n, c, oh, ow], dtype, nhwc(n, c, oh, ow))]
+    node = {"name": "pool", "type": "ResampleFwdAttributes", "compute_data_type": "float",
+            "inputs": {"x_tensor_uid": 1}, "outputs": {"y_tensor_uid": 2},
+            "attributes": {"pre_padding": [pad, pad], "post_padding": [pad, pad], "stride": [stride, stride],
+                           "window": [window, window], "resample_mode": mode, "padding_mode": padding_mode}}
+    return {"name": name, "compute_data_type": "float", "io_data_type": dtype,
+            "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
+
+
+GRAPHS = [
+    sdpa_bwd("sdpa_bwd_bf16_b2_h4_s128_d64", "bfloat16", 2, 4, 4, 128, 128, 64),
+    sdpa_bwd("sdpa_bwd_causal_gqa_bf16_b2_hq8_hk2_s256_d64", "bfloat16", 2, 8, 2, 256, 256, 64, causal=True),
+    sdpa_bwd("sdpa_bwd_causal_fp16_b1_h4_s128_d128", "half", 1, 4, 4, 128, 128, 128, causal=True),
+    sdpa_bwd("sdpa_bwd_bias_fp16_b2_h2_s128_d64", "half", 2, 2, 2, 128, 128, 64, bias=True),
+    sdpa_bwd("sdpa_bwd_window_fp16_b1_h2_s256_d64", "half", 1, 2, 2, 256, 256, 64, left=32, right=0),
+    sdpa_bwd("sdpa_bwd_cross_bf16_b2_h2_sq64_skv192_d64_scale", "bfloat16", 2, 2, 2, 64, 192, 64, scale=0.1),
+    sdpa_bwd("sdpa_bwd_varlen_fp16_b3_h2_s128_d64", "half", 3, 2, 2, 128, 128, 64, seqlens=True),
+    sdpa_bwd("sdpa_bwd_varlen_causal_bf16_b3_h2_s128_d64", "bfloat16", 3, 2, 2, 128, 128, 64, causal=True, seqlens=True),
+    pool("maxpool_nhwc_fp16_n4_c64_56_k3s2p1", "half", "MAXPOOL", 4, 64, 56, 56, 3, 2, 1, "NEG_INF_PAD"),
+    pool("avgpool_incl_nhwc_fp16_n2_c32_28_k3s2p1", "half", "AVGPOOL_INCLUDE_PADDING", 2, 32, 28, 28, 3, 2, 1,
+         "ZERO_PAD"),
+    pool("avgpool_excl_nhwc_fp32_n2_c32_28_k3s2p1", "float", "AVGPOOL_EXCLUDE_PADDING", 2, 32, 28, 28, 3, 2, 1,
+         "ZERO_PAD"),
+]
+
+if __name__ == "__main__":
+    for g in GRAPHS:
+        with open(os.path.join(HERE, g["name"] + ".json"), "w") as f:
+            json.dump(g, f, indent=1)
+            f.write("\n")
