@@ -410,6 +410,23 @@ size_t Buffers::totalBytes() const
     return n;
 }
 
+void Buffers::setDense(const Tensor& t, const std::vector<double>& v)
+{
+    const HostBuffer* b = find(t.uid);
+    if(b == nullptr || static_cast<int64_t>(v.size()) < std::max<int64_t>(t.numel(), 1))
+    {
+        return;
+    }
+    if(t.passByValue)
+    {
+        storeElement(t.dtype, b->data, 0, v[0]);
+        return;
+    }
+    forEachOffsets<1>(t.dims, {&t.strides}, [&](int64_t lin, const int64_t* off) {
+        storeElement(t.dtype, b->data, off[0], v[static_cast<size_t>(lin)]);
+    });
+}
+
 std::vector<double> Buffers::dense(const Tensor& t) const
 {
     std::vector<double> out;

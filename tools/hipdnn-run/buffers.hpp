@@ -138,8 +138,9 @@ public:
     void* workspace() const { return workspace_; }
     size_t totalBytes() const;
 
-    // dense reads the tensor's elements in row-major logical order.
+    // dense reads the tensor's elements in row-major logical order; setDense writes them.
     std::vector<double> dense(const Tensor& t) const;
+    void setDense(const Tensor& t, const std::vector<double>& v);
 
 private:
     std::vector<HostBuffer> list_;

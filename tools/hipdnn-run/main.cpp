@@ -46,6 +46,7 @@ struct Options
     double maxMiB = 0; // 0: no budget
     double maxGflop = 0;
     std::string dumpDir; // --dump: write tensors as .npy files
+    std::string loadDir; // --load: read inputs from .npy files (as --dump writes them)
     bool referenceOnly = false; // --reference-only: no engine, no comparison
     int device = -1; // --device 1 / --host 0 / auto -1: device memory for a GPU engine (HIPDNNGO_CUDNN)
 };
@@ -72,6 +73,8 @@ void usage(FILE* f)
                  "  --max-gflop G  with --check: skip when the reference needs more than G GFLOP\n"
                  "  --dump DIR   write every buffer (DIR/t<uid>.npy) and, with --check, every reference\n"
                  "               output (DIR/ref<uid>.npy) as float64 arrays in logical (dims) order\n"
+                 "  --load DIR   read the inputs that DIR/t<uid>.npy holds (float64, logical order, as\n"
+                 "               --dump writes them) instead of filling them\n"
                  "  --reference-only  build no plan and run no engine: fill the inputs and compute the\n"
                  "               reference only (with --dump, to inspect it)\n"
                  "\n"
@@ -152,6 +155,13 @@ bool parseArgs(int argc, char** argv, Options* o)
             if(!v)
                 return false;
             o->dumpDir = v;
+        }
+        else if(a == "--load")
+        {
+            const char* v = next("--load");
+            if(!v)
+                return false;
+            o->loadDir = v;
         }
         else if(a == "--reference-only")
             o->referenceOnly = true;
@@ -320,6 +330,80 @@ bool dumpTensors(const std::string& dir, const hdrun::Graph& g, const hdrun::Buf
     return ok;
 }
 
+// readNpy reads a float64 C-order array as writeNpy writes it; false when absent or another kind.
+bool readNpy(const std::string& path, std::vector<int64_t>* dims, std::vector<double>* v)
+{
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if(!f)
+        return false;
+    unsigned char head[10];
+    bool ok = std::fread(head, 1, 10, f) == 10 && head[0] == 0x93 && head[6] == 1;
+    std::string header;
+    if(ok)
+    {
+        header.resize(static_cast<size_t>(head[8] | (head[9] << 8)));
+        ok = std::fread(&header[0], 1, header.size(), f) == header.size();
+    }
+    ok = ok && header.find("'descr': '<f8'") != std::string::npos && header.find("'fortran_order': False") != std::string::npos;
+    const size_t open = header.find("'shape': ("), close = header.find(')', open);
+    ok = ok && open != std::string::npos && close != std::string::npos;
+    int64_t n = 1;
+    if(ok)
+    {
+        dims->clear();
+        std::string shape = header.substr(open + 10, close - open - 10);
+        for(size_t pos = 0; pos < shape.size();)
+        {
+            const size_t comma = shape.find(',', pos);
+            const std::string item = shape.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+            if(item.find_first_of("0123456789") != std::string::npos)
+            {
+                dims->push_back(std::atoll(item.c_str()));
+                n *= dims->back();
+            }
+            pos = comma == std::string::npos ? shape.size() : comma + 1;
+        }
+        v->resize(static_cast<size_t>(n));
+        ok = std::fread(v->data(), sizeof(double), v->size(), f) == v->size();
+    }
+    std::fclose(f);
+    return ok;
+}
+
+// loadTensors replaces the filled inputs that dir holds as t<uid>.npy; "" or what went wrong.
+std::string loadTensors(const std::string& dir, hdrun::Buffers& buffers)
+{
+    for(const auto& b : buffers.all())
+    {
+        if(b.output)
+            continue;
+        const std::string path = dir + "/t" + std::to_string(b.tensor->uid) + ".npy";
+        std::vector<int64_t> dims;
+        std::vector<double> v;
+        FILE* probe = std::fopen(path.c_str(), "rb");
+        if(!probe)
+            continue;
+        std::fclose(probe);
+        if(!readNpy(path, &dims, &v))
+            return path + " is not a float64 array as --dump writes them";
+        if(dims != b.tensor->dims)
+            return path + " has shape " + hdrun::dimsText(dims) + ", tensor uid " + std::to_string(b.tensor->uid) + " is "
+                   + hdrun::dimsText(b.tensor->dims);
+        buffers.setDense(*b.tensor, v);
+    }
+    return "";
+}
+
+// fillInputs fills the inputs by rule, then reads those --load names; "" or what went wrong.
+std::string fillInputs(const hdrun::Graph& g, const Options& opt, hdrun::Buffers& buffers)
+{
+    buffers.fill(g, hdrun::fillRules(g), opt.seed);
+    if(opt.loadDir.empty())
+        return "";
+    const std::string why = loadTensors(opt.loadDir, buffers);
+    return why.empty() ? "" : "--load: " + why;
+}
+
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -401,7 +485,9 @@ int runMain(Run& r)
         hdrun::Buffers buffers;
         if(!buffers.allocate(g, &err))
             return r.result(kFail, "ERROR", err);
-        buffers.fill(g, hdrun::fillRules(g), opt.seed);
+        const std::string why = fillInputs(g, opt, buffers);
+        if(!why.empty())
+            return r.result(kFail, "ERROR", why);
         std::map<int64_t, hdrun::RefTensor> refs;
         hdrun::CheckResult cr = hdrun::checkGraph(g, buffers, opt.quiet, false, &refs);
         if(!opt.dumpDir.empty() && !dumpTensors(opt.dumpDir, g, buffers, &refs))
@@ -530,7 +616,9 @@ int runMain(Run& r)
     hdrun::Buffers buffers;
     if(!buffers.allocate(g, &err) || !buffers.allocateWorkspace(wsSize, &err))
         return r.result(kFail, "ERROR", err);
-    buffers.fill(g, hdrun::fillRules(g), opt.seed);
+    const std::string why = fillInputs(g, opt, buffers);
+    if(!why.empty())
+        return r.result(kFail, "ERROR", why);
 
     std::vector<int64_t> uids;
     std::vector<void*> ptrs;

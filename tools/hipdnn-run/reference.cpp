@@ -339,6 +339,12 @@ CheckResult checkGraph(const Graph& g, const Buffers& buffers, bool quiet, bool 
                           : "input uid " + std::to_string(uid) + " comes from a node without reference";
             }
         }
+        // SDPA dropout from a seed: the mask is the engine's own draw, which the reference reads
+        // back from the rng_dump output (and checks) instead of drawing one.
+        if(why.empty() && n.uid("rng_dump_tensor_uid") >= 0)
+        {
+            materialize(g, buffers, n.uid("rng_dump_tensor_uid"), &values);
+        }
         OpContext ctx{g, n, values, unitRoundoffOfCompute(n.compute), {}};
         if(why.empty())
         {

@@ -14,6 +14,10 @@
 // Backward (cuDNN's definition, with the statistics and O as given): P = exp(S - stats),
 // Δ = Σ dO·O, dS = P·(dO·Vᵀ - Δ), dQ = scale·dS·K, dK = scale·dSᵀ·Q, dV = Pᵀ·dO, the key and
 // value gradients summed over the query heads that share a key / value head.
+// Dropout (cudnn-frontend's definition): the probabilities that multiply V are P·M·scale, with M
+// the node's dropout_mask, or, for a seed/offset draw, the engine's own Bernoulli mask read back
+// from the rng_dump output (its keep rate checked against 1 - p). Backward: dV = (P·M·scale)ᵀ·dO,
+// dS = P·(M·dO·Vᵀ - Δ·scale_inv)·scale. A backward seed/offset draw has no reference.
 #include "reference_ops.hpp"
 
 #include <algorithm>
@@ -35,6 +39,9 @@ struct Sdpa
     const RefTensor *q = nullptr, *k = nullptr, *v = nullptr, *mask = nullptr;
     const RefTensor *seqQ = nullptr, *seqKv = nullptr;
     std::vector<int64_t> ms; // mask strides over [B,H,Sq,Skv]
+    const RefTensor* drop = nullptr; // dropout mask M
+    std::vector<int64_t> dms; // its strides over [B,H,Sq,Skv]
+    double dropScale = 1, dropScaleInv = 1;
     int64_t B = 0, H = 0, Sq = 0, D = 0, Hk = 0, Skv = 0, Hv = 0, Dv = 0;
     double scale = 1;
     bool bottomRight = false, hasRight = false, hasLeft = false;
@@ -53,6 +60,11 @@ struct Sdpa
     bool masked(int64_t i, int64_t j, int64_t offset, int64_t skvb) const
     {
         return j >= skvb || (hasRight && j > i + offset + right) || (hasLeft && j < i + offset - left);
+    }
+    // keep returns M[b,h,i,j] (1 without dropout).
+    double keep(int64_t b, int64_t h, int64_t i, int64_t j) const
+    {
+        return drop ? drop->v[static_cast<size_t>(b * dms[0] + h * dms[1] + i * dms[2] + j * dms[3])] : 1.0;
     }
     int64_t qIndex(int64_t b, int64_t h, int64_t i) const { return ((b * H + h) * Sq + i) * D; }
     int64_t kIndex(int64_t b, int64_t h, int64_t j) const { return ((b * Hk + h / (H / Hk)) * Skv + j) * D; }
@@ -83,30 +95,74 @@ struct Sdpa
     }
 };
 
+// setupDropout reads the node's dropout: a given mask with its scales, or a seed/offset draw
+// whose mask is the engine's rng_dump output (forward only).
+std::string setupDropout(OpContext& c, bool backward, Sdpa* a, std::ostringstream* note)
+{
+    const Node& n = c.node;
+    const hdjson::Value* pv = n.field("dropout_probability");
+    const double p = pv ? pv->asDouble() : 0.0;
+    const int64_t maskUid = n.uid("dropout_mask_tensor_uid"), dumpUid = n.uid("rng_dump_tensor_uid");
+    if(maskUid >= 0)
+    {
+        a->drop = c.in(maskUid);
+        if(!a->drop || !bcastStrides(a->drop->dims, {a->B, a->H, a->Sq, a->Skv}, &a->dms))
+            return "no reference: SDPA dropout mask does not broadcast to [B,H,Sq,Skv]";
+        if(!c.scalar(n.uid("dropout_scale_tensor_uid"), &a->dropScale))
+            return "no reference: SDPA dropout mask without a readable dropout_scale";
+        if(backward && !c.scalar(n.uid("dropout_scale_inv_tensor_uid"), &a->dropScaleInv))
+            return "no reference: SDPA backward dropout mask without a readable dropout_scale_inv";
+        *note << ", dropout mask, scale " << a->dropScale;
+        return "";
+    }
+    if(p <= 0)
+        return "";
+    if(backward)
+        return "no reference for SDPA backward dropout from seed/offset: the mask is the engine's own draw, and the "
+               "backward node has no rng_dump output";
+    if(dumpUid < 0)
+        return "no reference for SDPA dropout from seed/offset without an rng_dump output: the mask is the engine's own "
+               "draw";
+    const RefTensor* dump = c.in(dumpUid); // the engine's output, read back (checkGraph)
+    if(!dump || dump->dims != std::vector<int64_t>{a->B, a->H, a->Sq, a->Skv})
+        return "no reference: SDPA rng_dump is not [B,H,Sq,Skv]";
+    // The draw must be a mask that keeps about 1 - p: every value 0 or 1, the kept fraction
+    // within 6 standard deviations of 1 - p. Otherwise the reference of the dump is 0.5, so the
+    // check fails on it.
+    double kept = 0;
+    bool binary = true;
+    for(double x : dump->v)
+    {
+        binary = binary && (x == 0.0 || x == 1.0);
+        kept += x;
+    }
+    const double nAll = static_cast<double>(dump->v.size()), rate = kept / nAll;
+    const double sigma = std::sqrt(p * (1 - p) / nAll);
+    const bool plausible = binary && std::fabs(rate - (1 - p)) <= 6 * sigma;
+    a->dropScale = 1.0 / (1.0 - p);
+    *note << ", dropout p " << p << " from the engine's mask (kept " << rate << ", expected " << 1 - p << " +- " << 6 * sigma
+          << (binary ? "" : ", values other than 0 and 1") << ")";
+    RefTensor copy = *dump;
+    RefTensor* ref = c.out(dumpUid);
+    *ref = copy;
+    if(!plausible)
+        std::fill(ref->v.begin(), ref->v.end(), 0.5);
+    a->drop = ref;
+    a->dms = {a->H * a->Sq * a->Skv, a->Sq * a->Skv, a->Skv, 1};
+    return "";
+}
+
 // setup reads everything but the direction-specific tensors; "" on success.
 std::string setup(OpContext& c, bool backward, Sdpa* a)
 {
     const Node& n = c.node;
-    static const char* kUnsupported[][2] = {{"page_table_k_tensor_uid", "paged K/V"},
-                                            {"page_table_v_tensor_uid", "paged K/V"},
-                                            {"sink_token_tensor_uid", "sink tokens"},
-                                            {"dropout_mask_tensor_uid", "dropout"},
-                                            {"seed_tensor_uid", "dropout"},
-                                            {"offset_tensor_uid", "dropout"},
-                                            {"dropout_scale_tensor_uid", "dropout"},
-                                            {"dropout_scale_inv_tensor_uid", "dropout"},
-                                            {"block_mask_tensor_uid", "a block mask"},
-                                            {"descale_q_tensor_uid", "fp8 descaling"},
-                                            {"descale_k_tensor_uid", "fp8 descaling"},
-                                            {"descale_v_tensor_uid", "fp8 descaling"},
-                                            {"descale_s_tensor_uid", "fp8 descaling"},
-                                            {"scale_s_tensor_uid", "fp8 scaling"},
-                                            {"scale_o_tensor_uid", "fp8 scaling"},
-                                            {"max_tensor_uid", "a max output"},
-                                            {"sum_exp_tensor_uid", "a sum_exp output"},
-                                            {"rng_dump_tensor_uid", "an rng_dump output"},
-                                            {"amax_s_tensor_uid", "an amax output"},
-                                            {"amax_o_tensor_uid", "an amax output"},
+    static const char* kUnsupported[][2] = {{"page_table_k_tensor_uid", "paged K/V"},  {"page_table_v_tensor_uid", "paged K/V"},
+                                            {"sink_token_tensor_uid", "sink tokens"},  {"block_mask_tensor_uid", "a block mask"},
+                                            {"descale_q_tensor_uid", "fp8 descaling"}, {"descale_k_tensor_uid", "fp8 descaling"},
+                                            {"descale_v_tensor_uid", "fp8 descaling"}, {"descale_s_tensor_uid", "fp8 descaling"},
+                                            {"scale_s_tensor_uid", "fp8 scaling"},     {"scale_o_tensor_uid", "fp8 scaling"},
+                                            {"max_tensor_uid", "a max output"},        {"sum_exp_tensor_uid", "a sum_exp output"},
+                                            {"amax_s_tensor_uid", "an amax output"},   {"amax_o_tensor_uid", "an amax output"},
                                             {"dbias_tensor_uid", "a dbias output"}};
     for(const auto& u : kUnsupported)
     {
@@ -115,11 +171,6 @@ std::string setup(OpContext& c, bool backward, Sdpa* a)
     }
     if(n.flag("alibi_mask"))
         return "no reference for SDPA with an ALiBi mask";
-    if(const hdjson::Value* p = n.field("dropout_probability"))
-    {
-        if(p->asDouble() > 0)
-            return "no reference for SDPA with dropout";
-    }
     for(const char* key : {"q_tensor_uid", "k_tensor_uid", "v_tensor_uid", "o_tensor_uid"})
     {
         const Tensor* t = c.tensor(n.uid(key));
@@ -185,6 +236,9 @@ std::string setup(OpContext& c, bool backward, Sdpa* a)
             return "no reference: SDPA sequence length tensors have fewer than B elements";
         note << ", padded rows from seq_len tensors";
     }
+    std::string why = setupDropout(c, backward, a, &note);
+    if(!why.empty())
+        return why;
     a->bottomRight = n.flag("causal_mask_bottom_right") || n.str("diagonal_alignment") == "BOTTOM_RIGHT";
     if(const hdjson::Value* r = n.field("right_bound"))
     {
@@ -244,7 +298,8 @@ std::string refSdpaFwd(OpContext& c)
     // u(Q)·Σ_j p_j·|v_j| to each output. Engines that keep P in the compute type are within it.
     const Tensor* qt = c.tensor(c.node.uid("q_tensor_uid"));
     const double uP = qt ? std::max(0.0, dtypeUnitRoundoff(qt->dtype) - u) : 0.0;
-    std::vector<double> s(static_cast<size_t>(Skv)), es(static_cast<size_t>(Skv)), p(static_cast<size_t>(Skv));
+    std::vector<double> s(static_cast<size_t>(Skv)), es(static_cast<size_t>(Skv)), p(static_cast<size_t>(Skv)),
+        w(static_cast<size_t>(Skv));
     for(int64_t b = 0; b < B; ++b)
     {
         const int64_t sqb = a.rowsOf(b), skvb = a.keysOf(b);
@@ -295,25 +350,28 @@ std::string refSdpaFwd(OpContext& c)
                     if(p[static_cast<size_t>(j)] > 0)
                         pes += p[static_cast<size_t>(j)] * es[static_cast<size_t>(j)];
                 }
+                for(int64_t j = 0; j < Skv; ++j)
+                    w[static_cast<size_t>(j)] = a.keep(b, h, i, j) * a.dropScale; // dropout's factor on P
                 for(int64_t dv = 0; dv < Dv; ++dv)
                 {
                     double acc = 0;
                     for(int64_t j = 0; j < Skv; ++j)
                     {
                         if(p[static_cast<size_t>(j)] > 0)
-                            acc += p[static_cast<size_t>(j)] * a.v->v[static_cast<size_t>(a.vIndex(b, h, j) + dv)];
+                            acc += p[static_cast<size_t>(j)] * w[static_cast<size_t>(j)]
+                                   * a.v->v[static_cast<size_t>(a.vIndex(b, h, j) + dv)];
                     }
                     double sens = 0, absPV = 0, ev = 0;
                     for(int64_t j = 0; j < Skv; ++j)
                     {
-                        const double pj = p[static_cast<size_t>(j)];
+                        const double pj = p[static_cast<size_t>(j)], wj = w[static_cast<size_t>(j)];
                         if(pj <= 0)
                             continue;
                         const int64_t vi = a.vIndex(b, h, j) + dv;
                         const double vv = a.v->v[static_cast<size_t>(vi)];
-                        sens += pj * std::fabs(vv - acc) * es[static_cast<size_t>(j)];
-                        absPV += pj * std::fabs(vv);
-                        ev += pj * a.v->err(vi);
+                        sens += pj * std::fabs(wj * vv - acc) * es[static_cast<size_t>(j)];
+                        absPV += pj * std::fabs(wj * vv);
+                        ev += pj * std::fabs(wj) * a.v->err(vi);
                     }
                     o->v[rowO + static_cast<size_t>(dv)] = acc;
                     o->e[rowO + static_cast<size_t>(dv)] = sens + ev
@@ -415,16 +473,21 @@ std::string refSdpaBwd(OpContext& c)
                         edp += std::fabs(x) * a.v->err(vb + d) + std::fabs(y) * dO->err(ob + d);
                     }
                     edp += kSumFactor * std::sqrt(static_cast<double>(Dv)) * u * dpAbs;
-                    ds[jj] = p[jj] * (dp - delta);
-                    eds[jj] = ep[jj] * std::fabs(dp - delta) + p[jj] * (edp + eDelta) + kOpFactor * u * std::fabs(ds[jj]);
+                    // dropout: dS = P·(M·dP - Δ·scale_inv)·scale (M = 1, scales 1 without)
+                    const double mk = a.keep(b, h, i, j), sc = a.dropScale, si = a.dropScaleInv;
+                    const double inner = mk * dp - delta * si;
+                    ds[jj] = p[jj] * inner * sc;
+                    eds[jj] = std::fabs(sc) * (ep[jj] * std::fabs(inner) + p[jj] * (std::fabs(mk) * edp + std::fabs(si) * eDelta))
+                              + kOpFactor * u * std::fabs(ds[jj]);
+                    const double pd = p[jj] * mk * sc, epd = ep[jj] * std::fabs(mk * sc); // P as it multiplied V
                     // dV_j += P·dO ; dK_j += scale·dS·q
                     for(int64_t d = 0; d < Dv; ++d)
                     {
                         const size_t vi = static_cast<size_t>(vb + d);
                         const double x = dO->v[static_cast<size_t>(ob + d)];
-                        dv->v[vi] += p[jj] * x;
-                        dv->e[vi] += (ep[jj] + uP * p[jj]) * std::fabs(x) + p[jj] * dO->err(ob + d);
-                        dvAbs[vi] += std::fabs(p[jj] * x);
+                        dv->v[vi] += pd * x;
+                        dv->e[vi] += (epd + uP * std::fabs(pd)) * std::fabs(x) + std::fabs(pd) * dO->err(ob + d);
+                        dvAbs[vi] += std::fabs(pd * x);
                         dvCount[vi] += 1;
                     }
                     const int64_t kb = a.kIndex(b, h, j);

@@ -249,6 +249,14 @@ struct SdpaBuilder
         m.wsBytes += (n * elementSize(t) + 255) / 256 * 256;
         return s;
     }
+    void rng(int64_t seed, int64_t offset, int64_t y, double keep)
+    {
+        OpSpec op;
+        op.kind = OpKind::Rng;
+        op.t = {seed, offset, y, -1, -1, -1, -1};
+        op.keepProbability = keep;
+        ops.push_back(op);
+    }
     void reshape(int64_t x, int64_t y)
     {
         OpSpec op;
@@ -357,6 +365,47 @@ int64_t scaleOf(const A& a, SdpaBuilder& g, int64_t dHead)
     if(a.scale_tensor_uid().has_value())
         return a.scale_tensor_uid().value();
     return g.constant(1.0f / std::sqrt(static_cast<float>(dHead)));
+}
+
+// Dropout is an SDPA node's dropout as cuDNN's pattern spells it: the probabilities are
+// multiplied by a mask (a Bernoulli draw from the Philox seed and offset, or the node's own
+// dropout_mask) and by scale = 1 / (1 - p) (or the node's dropout_scale).
+struct Dropout
+{
+    bool on = false, philox = false;
+    int64_t mask = -1, scale = -1, scaleInv = -1; // tensor uids once emitted / given
+    double p = 0;
+    int64_t seed = -1, offset = -1, dump = -1;
+};
+
+template <typename A>
+Dropout dropoutOf(const A& a, int64_t dumpUid)
+{
+    Dropout d;
+    d.p = a.dropout_probability().has_value() ? a.dropout_probability().value() : 0.0;
+    d.seed = a.seed_tensor_uid().has_value() ? a.seed_tensor_uid().value() : -1;
+    d.offset = a.offset_tensor_uid().has_value() ? a.offset_tensor_uid().value() : -1;
+    d.dump = dumpUid;
+    if(a.dropout_mask_tensor_uid().has_value())
+    {
+        refuse(d.p > 0, "a dropout_probability together with a dropout_mask (ill-formed)");
+        refuse(!a.dropout_scale_tensor_uid().has_value(), "a dropout_mask without a dropout_scale");
+        refuse(dumpUid >= 0, "an rng_dump output with a given dropout_mask");
+        d.on = true;
+        d.mask = a.dropout_mask_tensor_uid().value();
+        d.scale = a.dropout_scale_tensor_uid().value();
+        return d;
+    }
+    refuse(d.p < 0 || d.p >= 1, "a dropout_probability outside [0, 1)");
+    refuse(a.dropout_scale_tensor_uid().has_value(), "a dropout_scale without a dropout_mask");
+    if(d.p == 0)
+    {
+        refuse(dumpUid >= 0, "an rng_dump output without dropout");
+        return d;
+    }
+    refuse(d.seed < 0 || d.offset < 0, "a dropout_probability without seed and offset tensors");
+    d.on = d.philox = true;
+    return d;
 }
 
 // rowVector makes a per-row tensor [b, h, s_q] (rank-padded to [1, b, h, s_q]) the
@@ -499,14 +548,28 @@ Qkv transposeKv(Model& m, int64_t qUid, int64_t kUid, int64_t vUid, bool vt)
     return x;
 }
 
+// dropMask emits the Bernoulli draw (keep with probability 1 - p) into the node's rng_dump
+// output when it has one, else into a virtual fp32 [b, h, s_q, s_kv] tensor.
+int64_t dropMask(Model& m, SdpaBuilder& g, const Dropout& d, const std::vector<int64_t>& sDims)
+{
+    int64_t y = d.dump;
+    if(y >= 0)
+    {
+        const TensorSpec* t = m.find(y);
+        if(t == nullptr || t->dims != sDims)
+            throw Unsupported("sdpa: rng_dump must be [b, h, s_q, s_kv]");
+    }
+    else
+        y = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+    g.rng(d.seed, d.offset, y, 1.0 - d.p);
+    return y;
+}
+
 // lowerSdpaFwd: S = Q.K^T; S *= scale; S += bias; padding and band masks; softmax as max, sub,
 // exp, sum, div (log + add for stats); O = P.V.
 void lowerSdpaFwd(Model& m, const fbs::SdpaAttributes& a, SdpaBuilder& g)
 {
-    refuse(a.dropout_probability().has_value() && a.dropout_probability().value() > 0, "dropout");
-    refuse(a.dropout_mask_tensor_uid().has_value() || a.dropout_scale_tensor_uid().has_value() || a.seed_tensor_uid().has_value()
-               || a.rng_dump_tensor_uid().has_value(),
-           "dropout");
+    Dropout drop = dropoutOf(a, a.rng_dump_tensor_uid().has_value() ? a.rng_dump_tensor_uid().value() : -1);
     refuse(a.page_table_k_tensor_uid().has_value() || a.page_table_v_tensor_uid().has_value(), "a paged KV cache");
     refuse(a.block_mask_tensor_uid().has_value(), "a block mask");
     refuse(a.sink_token_tensor_uid().has_value(), "sink tokens");
@@ -581,9 +644,23 @@ void lowerSdpaFwd(Model& m, const fbs::SdpaAttributes& a, SdpaBuilder& g)
     g.pw(CUDNN_POINTWISE_LOG, sum, -1, -1, lg);
     g.pw(CUDNN_POINTWISE_ADD, mx, lg, -1, stats);
     // cuDNN takes the second matmul's A (the probabilities) in the I/O type of Q.
-    const int64_t p = g.add(x.qType, sDims).uid;
     m.sdpaNarrowP = m.sdpaNarrowP || x.qType != CUDNN_DATA_FLOAT;
+    int64_t p = g.add(drop.on ? CUDNN_DATA_FLOAT : x.qType, sDims).uid;
     g.pw(CUDNN_POINTWISE_DIV, ex, sum, -1, p);
+    if(drop.on)
+    {
+        // Philox: P·mask·scale; a given mask: P·scale·mask (cudnn-frontend's two orders).
+        if(drop.philox)
+        {
+            drop.mask = dropMask(m, g, drop, sDims);
+            drop.scale = g.constant(static_cast<float>(1.0 / (1.0 - drop.p)));
+        }
+        const int64_t first = drop.philox ? drop.mask : drop.scale, second = drop.philox ? drop.scale : drop.mask;
+        const int64_t t = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+        g.pw(CUDNN_POINTWISE_MUL, p, first, -1, t);
+        p = g.add(x.qType, sDims).uid;
+        g.pw(CUDNN_POINTWISE_MUL, t, second, -1, p);
+    }
     OpSpec& bmm2 = g.matmul(p, a.v_tensor_uid(), oUid);
     bmm2.mOverride = band.seqQ;
     bmm2.kOverride = band.seqKv;
@@ -594,12 +671,14 @@ void lowerSdpaFwd(Model& m, const fbs::SdpaAttributes& a, SdpaBuilder& g)
 // with the masks; dV = P^T.dO; dS = P·(dO.V^T - Δ)·scale; dK = dS^T.Q; dQ = dS.K through an
 // fp32 accumulator. Δ and the dQ accumulator are real memory (the engine's workspace); P^T and
 // dS^T are reshape views in Q's type. GQA/MQA: full-head dK/dV, then summed per shared head.
+// Dropout: the forward's mask (the same Philox draw, or the node's mask) and scale on P and dP,
+// and Δ times the inverse scale.
 void lowerSdpaBwd(Model& m, const fbs::SdpaBackwardAttributes& a, SdpaBuilder& g)
 {
-    refuse(a.dropout_probability().has_value() || a.seed_tensor_uid().has_value() || a.offset_tensor_uid().has_value()
-               || a.dropout_mask_tensor_uid().has_value() || a.dropout_scale_tensor_uid().has_value()
-               || a.dropout_scale_inv_tensor_uid().has_value(),
-           "dropout in the backward pass");
+    Dropout drop = dropoutOf(a, -1);
+    if(drop.on && !drop.philox)
+        throw Unsupported("sdpa backward with a given dropout_mask is not run on cuDNN: 9.14 leaves dropout_scale_inv off "
+                          "the softmax sum there (H200: dQ and dK came out as P·(M·dP - Δ)·scale; a seed/offset draw is right)");
     refuse(a.dbias_tensor_uid().has_value(), "a dbias output");
     const Qkv x = transposeKv(m, a.q_tensor_uid(), a.k_tensor_uid(), a.v_tensor_uid(), true);
     for(int64_t uid : {a.o_tensor_uid(), a.do_tensor_uid(), a.dq_tensor_uid(), a.dk_tensor_uid(), a.dv_tensor_uid()})
@@ -622,13 +701,20 @@ void lowerSdpaBwd(Model& m, const fbs::SdpaBackwardAttributes& a, SdpaBuilder& g
     // P^T and dS^T: [b, h, s_kv, s_q] views of row-major [b, h, s_q, s_kv] data.
     const std::vector<int64_t> tDims{x.b, x.hq, x.skv, x.sq}, tStrides{x.hq * x.sq * x.skv, x.sq * x.skv, 1, x.skv};
 
-    // Δ = Σ_d dO·O, through one (the dropout scale when there is dropout) into softmax_sum.
+    if(drop.philox)
+    {
+        drop.mask = dropMask(m, g, drop, sDims);
+        drop.scale = g.constant(static_cast<float>(1.0 / (1.0 - drop.p)));
+        drop.scaleInv = g.constant(static_cast<float>(1.0 - drop.p));
+    }
+
+    // Δ = Σ_d dO·O, times the inverse dropout scale (one without dropout) into softmax_sum.
     const int64_t dOO = g.add(CUDNN_DATA_FLOAT, {x.b, x.hq, x.sq, x.dv}).uid;
     g.pw(CUDNN_POINTWISE_MUL, a.do_tensor_uid(), a.o_tensor_uid(), -1, dOO);
     const int64_t delta = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
     g.reduce(CUDNN_REDUCE_TENSOR_ADD, dOO, delta);
     const int64_t softmaxSum = g.addWorkspace(CUDNN_DATA_FLOAT, rowDims).uid;
-    g.pw(CUDNN_POINTWISE_MUL, delta, g.constant(1.0f), -1, softmaxSum);
+    g.pw(CUDNN_POINTWISE_MUL, delta, drop.on ? drop.scaleInv : g.constant(1.0f), -1, softmaxSum);
 
     // P = exp(masked scaled scores - stats).
     int64_t s = g.add(CUDNN_DATA_FLOAT, sDims).uid;
@@ -676,15 +762,21 @@ void lowerSdpaBwd(Model& m, const fbs::SdpaBackwardAttributes& a, SdpaBuilder& g
         g.reduce(CUDNN_REDUCE_TENSOR_ADD, full, out);
     };
     m.sdpaNarrowP = m.sdpaNarrowP || x.qType != CUDNN_DATA_FLOAT;
-    perHead(transposed(p), a.do_tensor_uid(), a.dv_tensor_uid(), x.hv, x.dv);
+    int64_t pDrop = p; // P·mask·scale: what multiplied V in the forward pass
+    if(drop.on)
+        pDrop = pointwise(CUDNN_POINTWISE_MUL, pointwise(CUDNN_POINTWISE_MUL, p, drop.mask), drop.scale);
+    perHead(transposed(pDrop), a.do_tensor_uid(), a.dv_tensor_uid(), x.hv, x.dv);
 
     // dS = P·(dO.V^T - Δ)·scale.
     const int64_t dP = g.add(CUDNN_DATA_FLOAT, sDims).uid;
     OpSpec& bmm2 = g.matmul(a.do_tensor_uid(), a.v_tensor_uid(), dP);
     bmm2.mOverride = band.seqQ;
     bmm2.nOverride = band.seqKv;
-    int64_t dS = pointwise(CUDNN_POINTWISE_SUB, dP, softmaxSum);
+    int64_t dS = drop.on ? pointwise(CUDNN_POINTWISE_MUL, dP, drop.mask) : dP;
+    dS = pointwise(CUDNN_POINTWISE_SUB, dS, softmaxSum);
     dS = pointwise(CUDNN_POINTWISE_MUL, dS, p);
+    if(drop.on)
+        dS = pointwise(CUDNN_POINTWISE_MUL, dS, drop.scale);
     dS = pointwise(CUDNN_POINTWISE_MUL, dS, scale);
 
     // dK = dS^T.Q.
@@ -1251,6 +1343,7 @@ Model readModel(const fbs::Graph& graph)
         for(float f : {op.reluLower, op.reluUpper, op.reluSlope, op.swishBeta, op.eluAlpha, op.softplusBeta})
             k.put(f);
         k.put(op.axis);
+        k.put(op.keepProbability);
         k.put(op.extra);
         k.put(op.mOverride);
         k.put(op.nOverride);
@@ -1483,6 +1576,22 @@ std::shared_ptr<OpGraph> buildOpGraph(const Model& m, cudnnHandle_t handle)
             if(op.extra[1] >= 0)
                 node->setDesc(CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, tensor(op.extra[1]), "norm bwd");
             node->finalize("norm backward operation");
+            break;
+        }
+        case OpKind::Rng:
+        {
+            auto rng = std::make_shared<Desc>(CUDNN_BACKEND_RNG_DESCRIPTOR);
+            cudnnRngDistribution_t dist = CUDNN_RNG_DISTRIBUTION_BERNOULLI;
+            rng->set(CUDNN_ATTR_RNG_DISTRIBUTION, CUDNN_TYPE_RNG_DISTRIBUTION, 1, &dist, "rng");
+            rng->set(CUDNN_ATTR_RNG_BERNOULLI_DIST_PROBABILITY, CUDNN_TYPE_DOUBLE, 1, &op.keepProbability, "rng");
+            rng->finalize("rng descriptor");
+            g->keep.push_back(rng);
+            node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_RNG_DESCRIPTOR);
+            node->setDesc(CUDNN_ATTR_OPERATION_RNG_YDESC, tensor(op.t[2]), "rng");
+            node->setDesc(CUDNN_ATTR_OPERATION_RNG_DESC, *rng, "rng");
+            node->setDesc(CUDNN_ATTR_OPERATION_RNG_SEED, tensor(op.t[0]), "rng");
+            node->setDesc(CUDNN_ATTR_OPERATION_RNG_OFFSET_DESC, tensor(op.t[1]), "rng");
+            node->finalize("rng operation");
             break;
         }
         case OpKind::Reshape:

@@ -74,6 +74,7 @@ enum class OpKind
     NormFwd,
     NormBwd,
     Reshape, // a view: x and y share memory, y's strides permute x's
+    Rng, // Bernoulli mask from a Philox seed and offset
     ResampleFwd,
     Sdpa, // placeholder while reading; expanded into matmul/pointwise/reduction/reshape ops
 };
@@ -87,7 +88,7 @@ struct OpSpec
     // Tensor uids; -1 when absent. Meaning per kind:
     //   conv fwd x w y | dgrad dy w dx | wgrad x dy dw | matmul a b c | pointwise in0 in1 in2 out
     //   reduction x y | norm x scale bias eps y mean invvar | norm bwd x dy scale mean invvar eps dx
-    //   reshape x y | resample fwd x y
+    //   reshape x y | resample fwd x y | rng seed offset y
     std::array<int64_t, 7> t{-1, -1, -1, -1, -1, -1, -1};
     std::vector<int64_t> prePad, postPad, stride, dilation, window; // window: resample
     // pointwise scalars (NaN = unset)
@@ -95,6 +96,7 @@ struct OpSpec
     float reluLower = kUnset, reluUpper = kUnset, reluSlope = kUnset, swishBeta = kUnset, eluAlpha = kUnset,
           softplusBeta = kUnset;
     int64_t axis = -1;
+    double keepProbability = 0; // rng: P(1)
     // norm fwd (batchnorm training): momentum, prev running mean/var, next running mean/var;
     // norm bwd: dscale, dbias in extra[0], extra[1]
     std::array<int64_t, 5> extra{-1, -1, -1, -1, -1};

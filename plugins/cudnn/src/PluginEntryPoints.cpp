@@ -186,7 +186,7 @@ struct Context
     std::vector<int64_t> wsUids, wsOffsets; // intermediates in the engine's part of the workspace
     int64_t wsBytes = 0;
 
-    // Variant pack of the last call, reused while the pointers stay the same.
+    // Variant pack of the last call, and the caller's buffers it was made from.
     std::mutex packMutex;
     std::unique_ptr<Desc> pack;
     std::vector<int64_t> packUids;
@@ -223,9 +223,10 @@ void execute(HipdnnEnginePluginHandle* h, Context& ctx, void* workspace, const h
         fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
              "workspace is NULL but the plan needs " + std::to_string(ctx.plan->workspace) + " bytes");
 
+    // The pack of the last call is reused while the caller passes the same buffers (uids and
+    // pointers, in order) and workspace; packUids / packPtrs hold the caller's list as given.
     std::unique_lock<std::mutex> lock(ctx.packMutex, std::try_to_lock);
-    const size_t fixed = ctx.constUids.size() + ctx.wsUids.size();
-    bool same = lock.owns_lock() && ctx.pack && ctx.packWorkspace == workspace && ctx.packUids.size() == n + fixed;
+    bool same = lock.owns_lock() && ctx.pack && ctx.packWorkspace == workspace && ctx.packUids.size() == n;
     for(uint32_t i = 0; same && i < n; ++i)
         same = ctx.packUids[i] == buffers[i].uid && ctx.packPtrs[i] == buffers[i].ptr;
     cudnnBackendDescriptor_t pack;
@@ -236,6 +237,7 @@ void execute(HipdnnEnginePluginHandle* h, Context& ctx, void* workspace, const h
     }
     else
     {
+        const size_t fixed = ctx.constUids.size() + ctx.wsUids.size();
         std::vector<int64_t> uids;
         std::vector<void*> ptrs;
         uids.reserve(n + fixed);
@@ -258,8 +260,8 @@ void execute(HipdnnEnginePluginHandle* h, Context& ctx, void* workspace, const h
         if(lock.owns_lock())
         {
             ctx.pack = std::move(local);
-            ctx.packUids = std::move(uids);
-            ctx.packPtrs = std::move(ptrs);
+            ctx.packUids.assign(uids.begin(), uids.begin() + n);
+            ctx.packPtrs.assign(ptrs.begin(), ptrs.begin() + n);
             ctx.packWorkspace = workspace;
         }
     }

@@ -320,6 +320,26 @@ int main()
         const auto attrs = b.Finish();
         g.node(fbs::NodeAttributes::SdpaBackwardAttributes, attrs.Union());
         CHECK(throwsUnsupported(g.finish(), "sdpa: a dbias output is not translated"));
+
+        GB h; // a given dropout mask: cuDNN 9.14 gets dQ and dK wrong
+        for(int64_t uid = 1; uid <= 10; ++uid)
+            h.tensor(uid, uid == 6 ? fbs::DataType::FLOAT : fbs::DataType::HALF, {1, 1, 16, 16}, {256, 256, 16, 1});
+        fbs::SdpaBackwardAttributesBuilder c(h.fbb);
+        c.add_q_tensor_uid(1);
+        c.add_k_tensor_uid(2);
+        c.add_v_tensor_uid(3);
+        c.add_o_tensor_uid(4);
+        c.add_do_tensor_uid(5);
+        c.add_stats_tensor_uid(6);
+        c.add_dq_tensor_uid(7);
+        c.add_dk_tensor_uid(8);
+        c.add_dv_tensor_uid(9);
+        c.add_dropout_mask_tensor_uid(10);
+        c.add_dropout_scale_tensor_uid(6);
+        c.add_dropout_scale_inv_tensor_uid(6);
+        const auto cattrs = c.Finish();
+        h.node(fbs::NodeAttributes::SdpaBackwardAttributes, cattrs.Union());
+        CHECK(throwsUnsupported(h.finish(), "sdpa backward with a given dropout_mask is not run on cuDNN"));
     }
     { // max pooling: cuDNN's resample with -inf padding when the graph leaves it unset
         GB g;
@@ -343,6 +363,38 @@ int main()
                                                       fbs::ResampleMode::MAXPOOL)
                    .Union());
         CHECK(throwsUnsupported(b.finish(), "bf16 pooling is not run on cuDNN"));
+    }
+    { // SDPA dropout from a seed: a Bernoulli draw (keep 1 - p) into rng_dump, then P·mask·(1/(1-p))
+        // into bmm2 in Q's type; a given mask without its scale is declined, naming it
+        GB g;
+        g.tensor(13, fbs::DataType::INT64, {1}, {1});
+        g.tensor(14, fbs::DataType::INT64, {1}, {1});
+        g.tensor(20, fbs::DataType::FLOAT, {1, 2, 64, 64}, {8192, 4096, 64, 1});
+        const Model m = readModel(
+            *sdpaGraph(g, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1}, [](fbs::SdpaAttributesBuilder& b) {
+                b.add_seed_tensor_uid(13);
+                b.add_offset_tensor_uid(14);
+                b.add_rng_dump_tensor_uid(20);
+                b.add_dropout_probability(0.25f);
+            }));
+        const OpSpec* rng = nullptr;
+        for(const OpSpec& op : m.ops)
+            if(op.kind == OpKind::Rng)
+                rng = &op;
+        CHECK(rng != nullptr && rng->t[0] == 13 && rng->t[1] == 14 && rng->t[2] == 20 && rng->keepProbability == 0.75);
+        const size_t n = m.ops.size();
+        CHECK(n > 3 && m.ops[n - 3].mode == CUDNN_POINTWISE_MUL && m.ops[n - 3].t[1] == 20);
+        CHECK(n > 3 && m.find(m.ops[n - 2].t[3])->dtype == CUDNN_DATA_BFLOAT16 && m.ops[n - 1].kind == OpKind::Matmul);
+
+        GB h;
+        h.tensor(20, fbs::DataType::FLOAT, {1, 2, 64, 64}, {8192, 4096, 64, 1});
+        CHECK(throwsUnsupported(sdpaGraph(h, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1},
+                                          [](fbs::SdpaAttributesBuilder& b) { b.add_dropout_mask_tensor_uid(20); }),
+                                "a dropout_mask without a dropout_scale"));
+        GB k;
+        CHECK(throwsUnsupported(sdpaGraph(k, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1},
+                                          [](fbs::SdpaAttributesBuilder& b) { b.add_dropout_probability(0.1f); }),
+                                "a dropout_probability without seed and offset tensors"));
     }
     { // mma_core_mode is an accumulator precision: FLOAT (what cuDNN does) runs, DOUBLE is declined
         GB g, h;

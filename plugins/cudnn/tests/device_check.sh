@@ -5,13 +5,13 @@
 #   plugins/cudnn/tests/device_check.sh STAGE [STEPS]
 #
 # STAGE  a staged install (bin/, lib/ with lib/hipdnn_plugins/engines/libhipdnngo_cudnn.so)
-# STEPS  comma list of: headers,load,info,demo,sample,notes,startup,corpus,graphs,bench,anchors
-#        (default: all)
+# STEPS  comma list of: headers,load,info,demo,sample,notes,startup,corpus,graphs,dropout,bench,
+#        anchors (default: all)
 # Environment: CUDNN_INCLUDE (default /usr/include/x86_64-linux-gnu), CUDA_INCLUDE
 # (/usr/local/cuda/include), OUT (a folder for logs; default ./device-out).
 set -u
 stage="$(cd "${1:?usage: device_check.sh STAGE [STEPS]}" && pwd)"
-steps=",${2:-headers,load,info,demo,sample,notes,startup,corpus,graphs,bench,anchors},"
+steps=",${2:-headers,load,info,demo,sample,notes,startup,corpus,graphs,dropout,bench,anchors},"
 out="${OUT:-./device-out}"
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -80,6 +80,42 @@ if has graphs; then
   printf '#!/usr/bin/env bash\nexec "%s" --engine HIPDNNGO_CUDNN "$@"\n' "$stage/bin/hipdnn-run" > "$wrapper"
   chmod +x "$wrapper"
   bash "$repo/tools/run_corpus.sh" "$wrapper" "$repo/tests/gpu/graphs" | tee "$out/graphs.log" | tail -30
+fi
+if has dropout; then
+  # A backward seed/offset draw has no host reference in hipdnn-run (the mask is cuDNN's
+  # Philox), so it is checked here: the forward dumps its draw (rng_dump, checked by hipdnn-run:
+  # a 0/1 mask keeping about 1 - p), the backward loads the forward's Q, K, V, O and stats, and
+  # numpy recomputes dQ, dK, dV in float64 with that mask (causal, scale 1/8, p 0.2: the graphs').
+  echo "== dropout: backward seed/offset draw against the forward's dumped mask"
+  g="$repo/tests/gpu/graphs"
+  d="$out/dropout"
+  rm -rf "$d" && mkdir -p "$d/fwd" "$d/bwd"
+  step() { local log; log="$("$stage/bin/hipdnn-run" "$@" --engine HIPDNNGO_CUDNN --check --iters 1 2>&1)"; local s=$?; echo "$log" | tail -1; return $s; }
+  step "$g/sdpa_fwd_dropout_philox_bf16_b2_h4_s128_d64.json" --dump "$d/fwd" || rc=1
+  step "$g/sdpa_bwd_dropout_philox_bf16_b2_h4_s128_d64.json" --load "$d/fwd" --dump "$d/bwd" || rc=1
+  python3 - "$d" <<'PY' || rc=1
+import sys
+import numpy as np
+d = sys.argv[1]
+q, k, v, o, do, stats = (np.load(f"{d}/bwd/t{u}.npy") for u in (1, 2, 3, 4, 5, 6))
+mask, p, scale = np.load(f"{d}/fwd/t20.npy"), 0.2, 1 / 8
+s = scale * np.einsum("bhid,bhjd->bhij", q, k)
+s = np.where(np.tril(np.ones(s.shape[-2:], bool)), s, -np.inf)
+e = np.exp(s - stats)
+keep = mask / (1 - p)
+dp = np.einsum("bhid,bhjd->bhij", do, v)
+ds = e * (keep * dp - (do * o).sum(-1, keepdims=True))
+want = {7: scale * np.einsum("bhij,bhjd->bhid", ds, k), 8: scale * np.einsum("bhij,bhid->bhjd", ds, q),
+        9: np.einsum("bhij,bhid->bhjd", e * keep, do)}
+ok = True
+for uid, name in ((7, "dq"), (8, "dk"), (9, "dv")):
+    got = np.load(f"{d}/bwd/t{uid}.npy")
+    err, top = float(np.abs(got - want[uid]).max()), float(np.abs(want[uid]).max())
+    good = err <= 2.0**-6 * top  # bf16 outputs and bf16 P / dS inside the kernel
+    ok = ok and good
+    print(f"{'PASS' if good else 'FAIL'} dropout backward {name}: max |err| {err:.3g} of max |value| {top:.3g}")
+sys.exit(0 if ok else 1)
+PY
 fi
 if has bench; then
   echo "== hipdnn-cudnn-bench"

@@ -49,6 +49,51 @@ def sdpa_bwd(name, dtype, b, hq, hk, sq, skv, d, causal=False, bias=False, left=
             "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
 
 
+def constant(uid, name, value):
+    return {"uid": uid, "name": name, "dims": [1], "strides": [1], "data_type": "float", "virtual": False,
+            "value_type": "Float32Value", "value": value}
+
+
+def sdpa_fwd_dropout(name, dtype, b, h, s, d, p, mask_dtype=None):
+    """SDPA forward with dropout: a seed/offset draw dumped to rng_dump (mask_dtype None), or a
+    given mask of mask_dtype with scale 1 / (1 - p)."""
+    q = [b, h, s, d]
+    ts = [tensor(1, "q", q, dtype), tensor(2, "k", q, dtype), tensor(3, "v", q, dtype), tensor(4, "o", q, dtype),
+          tensor(6, "stats", [b, h, s, 1], "float")]
+    inputs = {"q_tensor_uid": 1, "k_tensor_uid": 2, "v_tensor_uid": 3}
+    outputs = {"o_tensor_uid": 4, "stats_tensor_uid": 6}
+    attrs = {"causal_mask": True, "diagonal_alignment": "TOP_LEFT"}
+    if mask_dtype is None:
+        ts += [tensor(13, "seed", [1], "int64"), tensor(14, "offset", [1], "int64"),
+               tensor(20, "rng_dump", [b, h, s, s], "float")]
+        inputs.update(seed_tensor_uid=13, offset_tensor_uid=14)
+        outputs["rng_dump_tensor_uid"] = 20
+        attrs["dropout_probability"] = p
+    else:
+        ts += [tensor(20, "dropout_mask", [b, h, s, s], mask_dtype), constant(15, "dropout_scale", 1 / (1 - p))]
+        inputs.update(dropout_mask_tensor_uid=20, dropout_scale_tensor_uid=15)
+    node = {"name": "sdpa", "type": "SdpaAttributes", "compute_data_type": "float", "inputs": inputs,
+            "outputs": outputs, "attributes": attrs}
+    return {"name": name, "compute_data_type": "float", "io_data_type": dtype,
+            "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
+
+
+def with_dropout(g, p, mask):
+    """Adds dropout to an sdpa_bwd graph: the seed/offset draw of sdpa_fwd_dropout (mask False),
+    or a given fp32 mask (uid 20, as the forward's rng_dump) with scale 1 / (1 - p) and its inverse."""
+    node = g["nodes"][0]
+    b, h, s = g["tensors"][0]["dims"][:3]
+    if mask:
+        g["tensors"] += [tensor(20, "dropout_mask", [b, h, s, s], "float"), constant(15, "dropout_scale", 1 / (1 - p)),
+                         constant(16, "dropout_scale_inv", 1 - p)]
+        node["inputs"].update(dropout_mask_tensor_uid=20, dropout_scale_tensor_uid=15, dropout_scale_inv_tensor_uid=16)
+    else:
+        g["tensors"] += [tensor(13, "seed", [1], "int64"), tensor(14, "offset", [1], "int64")]
+        node["inputs"].update(seed_tensor_uid=13, offset_tensor_uid=14)
+        node["parameters"]["dropout_probability"] = p
+    return g
+
+
 def pool(name, dtype, mode, n, c, h, w, window, stride, pad, padding_mode):
     oh = (h + 2 * pad - window) // stride + 1
     ow = (w + 2 * pad - window) // stride + 1
@@ -72,6 +117,14 @@ GRAPHS = [
     sdpa_bwd("sdpa_bwd_cross_bf16_b2_h2_sq64_skv192_d64_scale", "bfloat16", 2, 2, 2, 64, 192, 64, scale=0.1),
     sdpa_bwd("sdpa_bwd_varlen_fp16_b3_h2_s128_d64", "half", 3, 2, 2, 128, 128, 64, seqlens=True),
     sdpa_bwd("sdpa_bwd_varlen_causal_bf16_b3_h2_s128_d64", "bfloat16", 3, 2, 2, 128, 128, 64, causal=True, seqlens=True),
+    # Dropout: p 0.2 on b2 h4 s128 d64 (device_check.sh's dropout step chains the two seed/offset
+    # graphs). A given mask in the backward is declined on cuDNN 9.14 (wrong dQ, dK there).
+    sdpa_fwd_dropout("sdpa_fwd_dropout_philox_bf16_b2_h4_s128_d64", "bfloat16", 2, 4, 128, 64, 0.2),
+    sdpa_fwd_dropout("sdpa_fwd_dropout_mask_fp16_b2_h4_s128_d64", "half", 2, 4, 128, 64, 0.2, mask_dtype="half"),
+    with_dropout(sdpa_bwd("sdpa_bwd_dropout_mask_bf16_b2_h4_s128_d64", "bfloat16", 2, 4, 4, 128, 128, 64, causal=True),
+                 0.2, mask=True),
+    with_dropout(sdpa_bwd("sdpa_bwd_dropout_philox_bf16_b2_h4_s128_d64", "bfloat16", 2, 4, 4, 128, 128, 64, causal=True),
+                 0.2, mask=False),
     pool("maxpool_nhwc_fp16_n4_c64_56_k3s2p1", "half", "MAXPOOL", 4, 64, 56, 56, 3, 2, 1, "NEG_INF_PAD"),
     pool("avgpool_incl_nhwc_fp16_n2_c32_28_k3s2p1", "half", "AVGPOOL_INCLUDE_PADDING", 2, 32, 28, 28, 3, 2, 1,
          "ZERO_PAD"),
