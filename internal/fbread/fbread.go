@@ -91,6 +91,10 @@ type Table struct {
 // schema's fields, which may be more than the reader's.
 func (t Table) Slots() int { return int(t.vsize-4) / 2 }
 
+// InlineSize returns the size in bytes of the table's inline data (its soffset included), as
+// its vtable declares it; Table checked that it lies inside the buffer.
+func (r *Reader) InlineSize(t Table) int64 { return int64(r.U16(t.vt + 2)) }
+
 // Spend charges n bytes of decoded data to the budget.
 func (r *Reader) Spend(n int64) error {
 	r.budget -= n

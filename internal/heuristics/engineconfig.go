@@ -6,29 +6,47 @@ import (
 	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/fb"
 	"github.com/hipdnn-go/backend/internal/fbread"
+	"github.com/hipdnn-go/backend/internal/logging"
 )
 
 // engineconfig.go: the EngineConfig and EnginePrediction tables a policy hands back
 // (engine_config.fbs, engine_prediction.fbs).
 
 // engineConfig is an EngineConfig a policy returned, as a root buffer or inside an
-// EnginePrediction. The engine host's codec decodes and encodes it (engines.EngineConfigAt,
-// engines.EncodeEngineConfig): re-encoding is how the host "overwrites" ranking_metric, so
-// fields a newer schema might append are not carried over.
+// EnginePrediction. The engine host's codec decodes it (engines.EngineConfigAt); src and table
+// locate the policy's bytes, so that encode can keep them (zero for a config built in Go).
 type engineConfig struct {
 	engineID int64
 	knobs    []engines.KnobSetting
 	metric   string
+	src      []byte
+	table    fbread.Table
 }
 
 // decodeEngineConfig verifies and decodes a root EngineConfig buffer (the engine host's codec).
 func decodeEngineConfig(buf []byte) (engineConfig, error) {
 	id, knobs, metric, err := engines.DecodeEngineConfig(buf)
-	return engineConfig{engineID: id, knobs: knobs, metric: metric}, err
+	if err != nil {
+		return engineConfig{}, err
+	}
+	t, err := fbread.New(buf).Root("EngineConfig")
+	return engineConfig{engineID: id, knobs: knobs, metric: metric, src: buf, table: t}, err
 }
 
-// encode serializes c as a root EngineConfig with ranking_metric set to metric.
+// encode serializes c as a root EngineConfig with ranking_metric set to metric: the policy's
+// own bytes with only ranking_metric replaced, so fields of a newer schema reach the engine
+// (engines.WithRankingMetric; the policy's buffer itself when it already names metric). A
+// config built in Go, or one whose bytes cannot be kept (logged), gets this build's encoding
+// of the fields it knows.
 func (c engineConfig) encode(metric string) []byte {
+	if c.src != nil {
+		out, err := engines.WithRankingMetric(c.src, c.table, metric)
+		if err == nil {
+			return out
+		}
+		logging.Warnf("Heuristic host: the EngineConfig of engine %s is re-encoded with the fields this build knows, any others are lost: %v",
+			FormatID(c.engineID), err)
+	}
 	return engines.EncodeEngineConfig(c.engineID, c.knobs, metric)
 }
 
@@ -89,7 +107,7 @@ func decodePrediction(buf []byte) (prediction, error) {
 	if err != nil || !present {
 		return p, err
 	}
-	var c engineConfig
+	c := engineConfig{src: buf, table: ct}
 	if c.engineID, c.knobs, c.metric, err = engines.EngineConfigAt(r, ct); err != nil {
 		return p, err
 	}

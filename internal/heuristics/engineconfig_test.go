@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	flatbuffers "github.com/google/flatbuffers/go"
+
 	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/fb"
 )
@@ -28,10 +30,8 @@ func TestEngineConfigRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := c
-	want.metric = "tflops"
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("round trip\n got %+v\nwant %+v", got, want)
+	if got.engineID != c.engineID || got.metric != "tflops" || !reflect.DeepEqual(got.knobs, c.knobs) {
+		t.Fatalf("round trip\n got %d %q %+v\nwant %d %q %+v", got.engineID, got.metric, got.knobs, c.engineID, "tflops", c.knobs)
 	}
 	// The generated accessors agree with the reader.
 	r := fb.GetRootAsEngineConfig(blob, 0)
@@ -45,12 +45,15 @@ func TestEngineConfigRoundTrip(t *testing.T) {
 }
 
 // Any bytes give a result or an error, never a panic; truncations of a valid buffer and
-// random corruptions are the interesting inputs.
+// random corruptions are the interesting inputs. A config that decodes, root or in a
+// prediction, re-encodes with the host's metric to one that decodes to the same content.
 func TestDecodersNeverPanic(t *testing.T) {
 	t.Parallel()
 	cfg := sampleConfig()
+	future := func(b *flatbuffers.Builder) flatbuffers.UOffsetT { return futureConfig(b, 5, "") }
 	inputs := [][]byte{nil, {}, {1, 2, 3}, cfg.encode("tflops"),
-		predictionBlob(5, PredictionConfiguration, fb.PredictionStatusAVAILABLE, 3.5, "tflops", &cfg)}
+		predictionBlob(5, PredictionConfiguration, fb.PredictionStatusAVAILABLE, 3.5, "tflops", &cfg),
+		futureRoot(5, "bogus"), predictionAround(5, PredictionConfiguration, fb.PredictionStatusAVAILABLE, 3.5, "tflops", future, 0)}
 	rng := rand.New(rand.NewSource(1))
 	for _, in := range inputs[3:] {
 		for n := 0; n < len(in); n++ {
@@ -64,9 +67,19 @@ func TestDecodersNeverPanic(t *testing.T) {
 			inputs = append(inputs, b)
 		}
 	}
+	reencodes := func(c engineConfig) {
+		again, err := decodeEngineConfig(c.encode("time"))
+		if err != nil || again.engineID != c.engineID || again.metric != "time" || !reflect.DeepEqual(again.knobs, c.knobs) {
+			t.Fatalf("re-encode changed %d %+v into %d %q %+v (%v)", c.engineID, c.knobs, again.engineID, again.metric, again.knobs, err)
+		}
+	}
 	for _, in := range inputs {
-		_, _ = decodeEngineConfig(in)
-		_, _ = decodePrediction(in)
+		if c, err := decodeEngineConfig(in); err == nil {
+			reencodes(c)
+		}
+		if p, err := decodePrediction(in); err == nil && p.hasConfig {
+			reencodes(*p.config)
+		}
 	}
 }
 
@@ -74,11 +87,12 @@ func FuzzDecodeEngineConfig(f *testing.F) {
 	cfg := sampleConfig()
 	f.Add(cfg.encode("tflops"))
 	f.Add(predictionBlob(5, PredictionEngine, fb.PredictionStatusAVAILABLE, 1, "", nil))
+	f.Add(futureRoot(5, "bogus"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if c, err := decodeEngineConfig(b); err == nil {
 			// What verifies re-encodes to something that verifies to the same content.
-			again, err := decodeEngineConfig(c.encode(c.metric))
-			if err != nil || !reflect.DeepEqual(again.knobs, c.knobs) || again.engineID != c.engineID {
+			again, err := decodeEngineConfig(c.encode("time"))
+			if err != nil || !reflect.DeepEqual(again.knobs, c.knobs) || again.engineID != c.engineID || again.metric != "time" {
 				t.Fatalf("re-encode changed %+v into %+v (%v)", c, again, err)
 			}
 		}

@@ -167,10 +167,25 @@ func sdpaGraph(t *testing.T) *wire.Graph {
 
 // predictionBlob builds an EnginePrediction.
 func predictionBlob(engineID int64, kind int, st fb.PredictionStatus, value float64, metric string, cfg *engineConfig) []byte {
+	if cfg == nil {
+		return predictionAround(engineID, kind, st, value, metric, nil, 0)
+	}
+	embed := func(b *flatbuffers.Builder) flatbuffers.UOffsetT { return embedEngineConfig(b, cfg) }
+	return predictionAround(engineID, kind, st, value, metric, embed, 0)
+}
+
+// predictionAround builds an EnginePrediction whose engine_config config writes (none when
+// nil). With pad > 0 a features_json of pad bytes is written after the config, so that the
+// config lies that far into the buffer.
+func predictionAround(engineID int64, kind int, st fb.PredictionStatus, value float64, metric string,
+	config func(*flatbuffers.Builder) flatbuffers.UOffsetT, pad int) []byte {
 	b := flatbuffers.NewBuilder(256)
-	var cfgOff flatbuffers.UOffsetT
-	if cfg != nil {
-		cfgOff = embedEngineConfig(b, cfg)
+	var cfgOff, features flatbuffers.UOffsetT
+	if config != nil {
+		cfgOff = config(b)
+	}
+	if pad > 0 {
+		features = b.CreateString(strings.Repeat("x", pad))
 	}
 	m := b.CreateString(metric)
 	fb.EnginePredictionStart(b)
@@ -181,6 +196,9 @@ func predictionBlob(engineID int64, kind int, st fb.PredictionStatus, value floa
 	fb.EnginePredictionAddMetric(b, m)
 	if cfgOff != 0 {
 		fb.EnginePredictionAddEngineConfig(b, cfgOff)
+	}
+	if features != 0 {
+		fb.EnginePredictionAddFeaturesJson(b, features)
 	}
 	b.Finish(fb.EnginePredictionEnd(b))
 	return append([]byte(nil), b.FinishedBytes()...)
@@ -218,4 +236,85 @@ type mapPredictor map[[2]int64][]byte
 func (p mapPredictor) Predict(engineID int64, kind int, metric string) ([]byte, bool) {
 	b, ok := p[[2]int64{engineID, int64(kind)}]
 	return b, ok
+}
+
+// Fields of a newer writer's EngineConfig, in slots beyond this build's schema: slot 3 a long
+// (8-byte aligned), slot 4 a string, and slot 3 of its KnobSetting a string.
+const (
+	futureLong      = int64(0x0123456789ABCDEF)
+	futureString    = "added by a newer writer"
+	futureKnobField = "a newer knob field"
+)
+
+// futureConfig writes, as a newer schema's writer would, an EngineConfig of engine id with
+// knob "tile" = 128, ranking_metric metric (absent when "") and the future fields. The known
+// fields go through the generated builders, the future ones by slot number.
+func futureConfig(b *flatbuffers.Builder, id int64, metric string) flatbuffers.UOffsetT {
+	kid, extra := b.CreateString("tile"), b.CreateString(futureKnobField)
+	fb.IntValueStart(b)
+	fb.IntValueAddValue(b, 128)
+	v := fb.IntValueEnd(b)
+	b.StartObject(4)
+	fb.KnobSettingAddKnobId(b, kid)
+	fb.KnobSettingAddValueType(b, fb.KnobValueIntValue)
+	fb.KnobSettingAddValue(b, v)
+	b.PrependUOffsetTSlot(3, extra, 0)
+	ks := b.EndObject()
+	fb.EngineConfigStartKnobsVector(b, 1)
+	b.PrependUOffsetT(ks)
+	knobs := b.EndVector(1)
+	str := b.CreateString(futureString)
+	var m flatbuffers.UOffsetT
+	if metric != "" {
+		m = b.CreateString(metric)
+	}
+	b.StartObject(5)
+	fb.EngineConfigAddEngineId(b, id)
+	fb.EngineConfigAddKnobs(b, knobs)
+	if m != 0 {
+		fb.EngineConfigAddRankingMetric(b, m)
+	}
+	b.PrependInt64Slot(3, futureLong, 0)
+	b.PrependUOffsetTSlot(4, str, 0)
+	return b.EndObject()
+}
+
+// futureRoot is futureConfig as a root buffer.
+func futureRoot(id int64, metric string) []byte {
+	b := flatbuffers.NewBuilder(256)
+	b.Finish(futureConfig(b, id, metric))
+	return append([]byte(nil), b.FinishedBytes()...)
+}
+
+// checkFuture asserts that blob is a root EngineConfig of engine id, knob "tile" = 128 and
+// ranking_metric metric that still carries futureConfig's future fields, read through the
+// verifier (decodeEngineConfig) and through the generated accessors.
+func checkFuture(t *testing.T, blob []byte, id int64, metric string) {
+	t.Helper()
+	c, err := decodeEngineConfig(blob)
+	if err != nil || c.engineID != id || c.metric != metric || len(c.knobs) != 1 || c.knobs[0].ID != "tile" || c.knobs[0].Value.I != 128 {
+		t.Fatalf("engine %d: id %d metric %q knobs %+v %v", id, c.engineID, c.metric, c.knobs, err)
+	}
+	root := fb.GetRootAsEngineConfig(blob, 0)
+	if root.EngineId() != id || string(root.RankingMetric()) != metric {
+		t.Fatalf("engine %d: accessors read id %d metric %q", id, root.EngineId(), root.RankingMetric())
+	}
+	field := func(tab flatbuffers.Table, slot int) flatbuffers.UOffsetT {
+		if o := tab.Offset(flatbuffers.VOffsetT(4 + 2*slot)); o != 0 {
+			return tab.Pos + flatbuffers.UOffsetT(o)
+		}
+		return 0
+	}
+	tab := root.Table()
+	if p := field(tab, 3); p == 0 || tab.GetInt64(p) != futureLong {
+		t.Errorf("engine %d: the future long (slot 3) is lost", id)
+	}
+	if p := field(tab, 4); p == 0 || tab.String(p) != futureString {
+		t.Errorf("engine %d: the future string (slot 4) is lost", id)
+	}
+	var ks fb.KnobSetting
+	root.Knobs(&ks, 0)
+	if kt := ks.Table(); field(kt, 3) == 0 || kt.String(field(kt, 3)) != futureKnobField {
+		t.Errorf("engine %d: the knob setting's future string (slot 3) is lost", id)
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	flatbuffers "github.com/google/flatbuffers/go"
+
 	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/fb"
 )
@@ -67,6 +69,31 @@ func TestModeBPrefersConfigurationPredictions(t *testing.T) {
 	order, _, _, _ = runBuiltin(t, rankModeA, Request{Candidates: []int64{3, 2, 1, 4}, Metric: "tflops", Predictor: pred})
 	if !slices.Equal(order, []int64{2, 3, 1, 4}) {
 		t.Fatalf("ModeA order %v", order)
+	}
+}
+
+// ModeB hands out a configuration-level prediction's config with every field its writer
+// wrote, fields of a newer schema included, and the host's metric. The second config lies
+// more than 64 KiB into its prediction, beyond a 16-bit vtable entry's reach from a new root
+// table before the whole buffer, so only the bytes from the config on are kept.
+func TestModeBKeepsNewerConfigFields(t *testing.T) {
+	t.Parallel()
+	avail := fb.PredictionStatusAVAILABLE
+	future := func(id int64) func(*flatbuffers.Builder) flatbuffers.UOffsetT {
+		return func(b *flatbuffers.Builder) flatbuffers.UOffsetT { return futureConfig(b, id, "bogus") }
+	}
+	pred := mapPredictor{
+		{1, PredictionConfiguration}: predictionAround(1, PredictionConfiguration, avail, 40, "tflops", future(1), 0),
+		{2, PredictionConfiguration}: predictionAround(2, PredictionConfiguration, avail, 20, "tflops", future(2), 70000),
+	}
+	order, cfgs, applied, why := runBuiltin(t, rankModeB, Request{Candidates: []int64{2, 1}, Metric: "tflops", Predictor: pred})
+	if !applied || !slices.Equal(order, []int64{1, 2}) || len(cfgs) != 2 {
+		t.Fatalf("order %v applied %v (%s) configs %d", order, applied, why, len(cfgs))
+	}
+	checkFuture(t, cfgs[1], 1, "tflops")
+	checkFuture(t, cfgs[2], 2, "tflops")
+	if len(cfgs[2]) > 1024 {
+		t.Errorf("the far config kept %d bytes, the prediction's too", len(cfgs[2]))
 	}
 }
 

@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -352,6 +353,30 @@ func TestRankEngineConfigs(t *testing.T) {
 	_, err = s.Rank(rankRequest(t, PolicyNameToID("T::WrongEngine"), PolicyNameToID("T::Garbage")))
 	wantStatus(t, err, api.HIPDNN_STATUS_INTERNAL_ERROR, "T::WrongEngine: invalid EngineConfig", "the config names engine",
 		"T::Garbage: invalid EngineConfig")
+}
+
+// A policy's EngineConfig reaches the engine with every field its writer wrote, fields of a
+// newer schema included: only ranking_metric becomes the host's metric (written when absent,
+// replaced when different), and a config that already names it passes through unchanged.
+func TestRankKeepsNewerConfigFields(t *testing.T) {
+	clearEnv(t)
+	written := map[int64][]byte{idMIOpen: futureRoot(idMIOpen, ""), -2: futureRoot(-2, "bogus"), idCPURef: futureRoot(idCPURef, "time")}
+	mods := newFake(&recorder{}, "future", 0x1000, map[string]*fakePolicy{"T::Future": {order: reverse,
+		config: func(id int64) ([]byte, bool, error) { return bytes.Clone(written[id]), true, nil }}})
+	s := NewSession(testManager(mods))
+	defer s.Close()
+	req := rankRequest(t, PolicyNameToID("T::Future"))
+	req.Metric = "time"
+	res, err := s.Rank(req)
+	if err != nil || res.PolicyID != PolicyNameToID("T::Future") || len(res.Configs) != 3 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	for id := range written {
+		checkFuture(t, res.Configs[id], id, "time")
+	}
+	if !bytes.Equal(res.Configs[idCPURef], written[idCPURef]) {
+		t.Error("a config that names the host's metric must pass through unchanged")
+	}
 }
 
 func TestSessionHandleFailures(t *testing.T) {

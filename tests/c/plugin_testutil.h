@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conv_op.h"
+#include "builders.h"
 #include "testutil.h"
 #include "../plugins/test_plugin_accessors.h"
 
@@ -224,17 +224,9 @@ typedef struct {
 
 static inline hipdnnBackendDescriptor_t pt_tensor(int64_t uid, int nd, const int64_t* dims, hipdnnDataType_t dt, bool virt,
                                                   int64_t alignment, bool pbv) {
-    hipdnnBackendDescriptor_t t = pt_new(HIPDNN_BACKEND_TENSOR_DESCRIPTOR);
-    int64_t strides[8];
-    int64_t s = 1;
-    for (int i = nd - 1; i >= 0; i--) {
-        strides[i] = s;
-        s *= dims[i];
-    }
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, nd, dims));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, nd, strides));
+    hipdnnBackendDescriptor_t t = NULL;
+    CHECK_OK(tu_tensor_open(&t, uid, dt, nd, dims));
+    pt_track(t);
     CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &virt));
     if (alignment > 0)
         CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, HIPDNN_TYPE_INT64, 1, &alignment));
@@ -272,21 +264,13 @@ static inline hipdnnBackendDescriptor_t pt_pointwise_graph(hipdnnHandle_t h, con
         o = &none;
     const int64_t dims[4] = {2, 3, 4, 5};
     const int64_t one[4] = {1, 1, 1, 1};
-    hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
     hipdnnBackendDescriptor_t x = pt_tensor(1, 4, dims, HIPDNN_DATA_FLOAT, false, o->alignment, false);
     hipdnnBackendDescriptor_t y = pt_tensor(2, 4, dims, HIPDNN_DATA_FLOAT, false, 0, false);
-    hipdnnBackendDescriptor_t op = pt_new(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+    hipdnnBackendDescriptor_t s = o->pass_by_value ? pt_tensor(3, 4, one, o->scalar_type, false, 0, true) : NULL;
     hipdnnPointwiseMode_t mode = o->pass_by_value ? HIPDNN_POINTWISE_MUL : HIPDNN_POINTWISE_RELU_FWD;
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &x));
-    if (o->pass_by_value) {
-        hipdnnDataType_t st = o->scalar_type;
-        hipdnnBackendDescriptor_t s = pt_tensor(3, 4, one, st, false, 0, true);
-        CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &s));
-    }
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
-    CHECK_OK(hipdnnBackendFinalize(op));
+    hipdnnBackendDescriptor_t op = NULL;
+    CHECK_OK(tu_pointwise(&op, mode, x, s, NULL, y, NULL));
+    pt_track(op);
     return pt_finish_graph_preferring(h, 1, &op, o->override_shape, o->preferred_engine);
 }
 
@@ -340,10 +324,9 @@ static inline hipdnnBackendDescriptor_t pt_config(hipdnnBackendDescriptor_t e) {
 
 /* An execution plan for a finalized config; *st receives the finalize status. */
 static inline hipdnnBackendDescriptor_t pt_plan(hipdnnBackendDescriptor_t c, hipdnnStatus_t* st) {
-    hipdnnBackendDescriptor_t p = pt_new(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-    CHECK_OK(hipdnnBackendSetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &c));
-    *st = hipdnnBackendFinalize(p);
-    return p;
+    hipdnnBackendDescriptor_t p = NULL;
+    *st = tu_plan(&p, c);
+    return pt_track(p);
 }
 
 /* Graph -> engine id -> finalized plan, every step required to succeed. */
@@ -359,12 +342,9 @@ static inline hipdnnBackendDescriptor_t pt_plan_for(hipdnnBackendDescriptor_t g,
 
 /* A finalized variant pack (n uid/pointer pairs, workspace pointer). */
 static inline hipdnnBackendDescriptor_t pt_pack(size_t n, const int64_t* uids, void* const* ptrs, void* workspace) {
-    hipdnnBackendDescriptor_t v = pt_new(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-    CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, (int64_t)n, ptrs));
-    CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, (int64_t)n, uids));
-    CHECK_OK(hipdnnBackendSetAttribute(v, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &workspace));
-    CHECK_OK(hipdnnBackendFinalize(v));
-    return v;
+    hipdnnBackendDescriptor_t v = NULL;
+    CHECK_OK(tu_pack(&v, (int64_t)n, uids, ptrs, workspace));
+    return pt_track(v);
 }
 
 static inline int64_t pt_get_int64(hipdnnBackendDescriptor_t d, hipdnnBackendAttributeName_t a) {

@@ -418,23 +418,14 @@ static void check_reader_version_guard(void) {
 static hipdnnBackendDescriptor_t ragged_graph(hipdnnHandle_t h) {
     const int64_t dims[2] = {2, 3};
     int64_t ragged = 9;
-    hipdnnBackendDescriptor_t x = pt_new(HIPDNN_BACKEND_TENSOR_DESCRIPTOR);
-    int64_t uid = 1, strides[2] = {3, 1};
-    hipdnnDataType_t dt = HIPDNN_DATA_FLOAT, prec = HIPDNN_DATA_FLOAT;
-    CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-    CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 2, dims));
-    CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 2, strides));
+    hipdnnBackendDescriptor_t x = NULL, op = NULL;
+    CHECK_OK(tu_tensor_open(&x, 1, HIPDNN_DATA_FLOAT, 2, dims));
+    pt_track(x);
     CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, HIPDNN_TYPE_INT64, 1, &ragged));
     CHECK_OK(hipdnnBackendFinalize(x));
     hipdnnBackendDescriptor_t y = pt_tensor(2, 2, dims, HIPDNN_DATA_FLOAT, false, 0, false);
-    hipdnnBackendDescriptor_t op = pt_new(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
-    hipdnnPointwiseMode_t mode = HIPDNN_POINTWISE_RELU_FWD;
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &x));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
-    CHECK_OK(hipdnnBackendFinalize(op));
+    CHECK_OK(tu_pointwise(&op, HIPDNN_POINTWISE_RELU_FWD, x, NULL, NULL, y, NULL));
+    pt_track(op);
     return pt_finish_graph(h, 1, &op, false);
 }
 

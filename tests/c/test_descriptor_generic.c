@@ -5,6 +5,7 @@
  * plan chain built on the CPU reference engine. */
 #include <stdbool.h>
 
+#include "builders.h"
 #include "descriptor_kinds.h"
 #include "testutil.h"
 
@@ -127,15 +128,11 @@ static void check_null_and_garbage(void) {
     CHECK_OK(hipdnnDestroy(h));
 }
 
+/* An fp32 [rows, cols] tensor, finalized or left open. */
 static hipdnnBackendDescriptor_t make_tensor(int64_t uid, int64_t rows, int64_t cols, bool finalize) {
     hipdnnBackendDescriptor_t t = NULL;
-    int64_t dims[2] = {rows, cols}, strides[2] = {cols, 1};
-    hipdnnDataType_t dt = HIPDNN_DATA_FLOAT;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 2, dims));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 2, strides));
+    const int64_t dims[2] = {rows, cols};
+    CHECK_OK(tu_tensor_open(&t, uid, HIPDNN_DATA_FLOAT, 2, dims));
     if (finalize)
         CHECK_OK(hipdnnBackendFinalize(t));
     return t;
@@ -143,14 +140,7 @@ static hipdnnBackendDescriptor_t make_tensor(int64_t uid, int64_t rows, int64_t 
 
 static hipdnnBackendDescriptor_t make_relu(hipdnnBackendDescriptor_t x, hipdnnBackendDescriptor_t y) {
     hipdnnBackendDescriptor_t op = NULL;
-    hipdnnPointwiseMode_t mode = HIPDNN_POINTWISE_RELU_FWD;
-    hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &x));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
-    CHECK_OK(hipdnnBackendFinalize(op));
+    CHECK_OK(tu_pointwise(&op, HIPDNN_POINTWISE_RELU_FWD, x, NULL, NULL, y, NULL));
     return op;
 }
 

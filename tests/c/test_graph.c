@@ -6,52 +6,12 @@
  * serialized, deserialized and finalized again. */
 #include <stdbool.h>
 
-#include "conv_op.h"
+#include "builders.h"
 #include "testutil.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { N = 1, C = 3, H = 5, W = 5, K = 4, R = 3, S = 3 };
-
-static hipdnnBackendDescriptor_t make_tensor_unfinalized(int64_t uid, const char* name, int64_t n, int64_t c, int64_t h,
-                                                         int64_t w) {
-    hipdnnBackendDescriptor_t t = NULL;
-    int64_t dims[4] = {n, c, h, w};
-    int64_t strides[4] = {c * h * w, h * w, w, 1};
-    hipdnnDataType_t dt = HIPDNN_DATA_FLOAT;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_NAME_EXT, HIPDNN_TYPE_CHAR, (int64_t)strlen(name), name));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, dims));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 4, strides));
-    return t;
-}
-
-static hipdnnBackendDescriptor_t make_tensor(int64_t uid, const char* name, int64_t n, int64_t c, int64_t h, int64_t w,
-                                             bool virt) {
-    hipdnnBackendDescriptor_t t = make_tensor_unfinalized(uid, name, n, c, h, w);
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &virt));
-    CHECK_OK(hipdnnBackendFinalize(t));
-    return t;
-}
-
-static hipdnnBackendDescriptor_t make_pointwise(hipdnnPointwiseMode_t mode, const char* name, hipdnnBackendDescriptor_t in0,
-                                                hipdnnBackendDescriptor_t in1, hipdnnBackendDescriptor_t out) {
-    hipdnnBackendDescriptor_t op = NULL;
-    hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in0));
-    if (in1)
-        CHECK_OK(
-            hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in1));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &out));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_NAME_EXT, HIPDNN_TYPE_CHAR, (int64_t)strlen(name), name));
-    CHECK_OK(hipdnnBackendFinalize(op));
-    return op;
-}
 
 /* The pieces of a conv -> bias -> ReLU graph: 6 tensors and 3 operations. */
 struct cbr {
@@ -60,15 +20,15 @@ struct cbr {
 };
 
 static void make_cbr(struct cbr* g) {
-    g->t[0] = make_tensor(1, "x", N, C, H, W, false);
-    g->t[1] = make_tensor(2, "w", K, C, R, S, false);
-    g->t[2] = make_tensor(3, "conv_out", N, K, H, W, true);
-    g->t[3] = make_tensor(4, "bias", 1, K, 1, 1, false);
-    g->t[4] = make_tensor(5, "biased", N, K, H, W, true);
-    g->t[5] = make_tensor(6, "y", N, K, H, W, false);
+    CHECK_OK(tu_tensor4(&g->t[0], 1, "x", N, C, H, W, false));
+    CHECK_OK(tu_tensor4(&g->t[1], 2, "w", K, C, R, S, false));
+    CHECK_OK(tu_tensor4(&g->t[2], 3, "conv_out", N, K, H, W, true));
+    CHECK_OK(tu_tensor4(&g->t[3], 4, "bias", 1, K, 1, 1, false));
+    CHECK_OK(tu_tensor4(&g->t[4], 5, "biased", N, K, H, W, true));
+    CHECK_OK(tu_tensor4(&g->t[5], 6, "y", N, K, H, W, false));
     CHECK_OK(tu_conv_fwd(&g->ops[0], g->t[0], g->t[1], g->t[2], 1, 1, "conv"));
-    g->ops[1] = make_pointwise(HIPDNN_POINTWISE_ADD, "bias_add", g->t[2], g->t[3], g->t[4]);
-    g->ops[2] = make_pointwise(HIPDNN_POINTWISE_RELU_FWD, "relu", g->t[4], NULL, g->t[5]);
+    CHECK_OK(tu_pointwise(&g->ops[1], HIPDNN_POINTWISE_ADD, g->t[2], g->t[3], NULL, g->t[4], "bias_add"));
+    CHECK_OK(tu_pointwise(&g->ops[2], HIPDNN_POINTWISE_RELU_FWD, g->t[4], NULL, NULL, g->t[5], "relu"));
 }
 
 static void free_cbr(struct cbr* g) {
@@ -530,24 +490,14 @@ static void check_deserialize(hipdnnHandle_t h) {
     {
         char* plain = json_of(d);
         hipdnnBackendDescriptor_t x = NULL, y = NULL, rop = NULL, rg = NULL;
-        int64_t dims[2] = {2, 3}, strides[2] = {3, 1}, uid = 1;
-        hipdnnDataType_t dt = HIPDNN_DATA_FLOAT;
+        const int64_t dims[2] = {2, 3};
         bool yes = true;
-        CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &x));
-        CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-        CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-        CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 2, dims));
-        CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 2, strides));
+        CHECK_OK(tu_tensor_open(&x, 1, HIPDNN_DATA_FLOAT, 2, dims));
         CHECK_OK(hipdnnBackendSetAttribute(x, HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT, HIPDNN_TYPE_BOOLEAN, 1, &yes));
         CHECK_OK(hipdnnBackendFinalize(x));
-        uid = 2;
-        CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &y));
-        CHECK_OK(hipdnnBackendSetAttribute(y, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-        CHECK_OK(hipdnnBackendSetAttribute(y, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-        CHECK_OK(hipdnnBackendSetAttribute(y, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 2, dims));
-        CHECK_OK(hipdnnBackendSetAttribute(y, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 2, strides));
+        CHECK_OK(tu_tensor_open(&y, 2, HIPDNN_DATA_FLOAT, 2, dims));
         CHECK_OK(hipdnnBackendFinalize(y));
-        rop = make_pointwise(HIPDNN_POINTWISE_RELU_FWD, "relu", x, NULL, y);
+        CHECK_OK(tu_pointwise(&rop, HIPDNN_POINTWISE_RELU_FWD, x, NULL, NULL, y, "relu"));
         CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &rg));
         CHECK_OK(hipdnnBackendSetAttribute(rg, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &rop));
         char* pbv = json_of(rg);
@@ -577,25 +527,14 @@ static void check_deserialize(hipdnnHandle_t h) {
 /* Builds a plan for a finalized graph on the CPU engine (NULL if no engine offers one). */
 static hipdnnBackendDescriptor_t plan_for(hipdnnBackendDescriptor_t g) {
     hipdnnBackendDescriptor_t heur = NULL, cfg = NULL, plan = NULL;
-    hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
-    CHECK_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
-    CHECK_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendFinalize(heur));
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
-    int64_t n = 0;
-    CHECK_OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &cfg));
-    if (n == 1) {
-        CHECK_OK(hipdnnBackendFinalize(cfg));
-        CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
-        CHECK_OK(
-            hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
-        CHECK_OK(hipdnnBackendFinalize(plan));
-    } else {
-        TU_FAIL("no engine for the conv -> bias -> ReLU graph");
-    }
-    CHECK_OK(hipdnnBackendDestroyDescriptor(cfg));
-    CHECK_OK(hipdnnBackendDestroyDescriptor(heur));
+    hipdnnStatus_t st = tu_heur_config(&heur, &cfg, g);
+    CHECK_STATUS(HIPDNN_STATUS_SUCCESS, st); /* else no engine offers the conv -> bias -> ReLU graph */
+    if (st == HIPDNN_STATUS_SUCCESS)
+        CHECK_OK(tu_plan(&plan, cfg));
+    if (cfg)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(cfg));
+    if (heur)
+        CHECK_OK(hipdnnBackendDestroyDescriptor(heur));
     return plan;
 }
 
@@ -795,11 +734,13 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
     free_cbr(&p);
 }
 
-/* A scalar constant (pass-by-value, dims [1,1,1,1]) with uid 10 and value 0.5. */
-static hipdnnBackendDescriptor_t make_scalar(void) {
-    hipdnnBackendDescriptor_t t = make_tensor_unfinalized(10, "half", 1, 1, 1, 1);
-    float half = 0.5f;
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, (int64_t)sizeof half, &half));
+/* A scalar constant (pass-by-value, dims [1,1,1,1]) with uid 10 and the given value. */
+static hipdnnBackendDescriptor_t make_scalar(float value) {
+    const int64_t one[4] = {1, 1, 1, 1};
+    hipdnnBackendDescriptor_t t = NULL;
+    CHECK_OK(tu_tensor_open(&t, 10, HIPDNN_DATA_FLOAT, 4, one));
+    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_NAME_EXT, HIPDNN_TYPE_CHAR, 4, "half"));
+    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, (int64_t)sizeof value, &value));
     CHECK_OK(hipdnnBackendFinalize(t));
     return t;
 }
@@ -808,30 +749,20 @@ static hipdnnBackendDescriptor_t make_scalar(void) {
  * pass-by-value scalar are the same tensor: y = x * c, z = y + c with c described twice. A
  * second descriptor of uid 10 with another value is a different tensor and is refused. */
 static void check_shared_scalar(hipdnnHandle_t h) {
-    hipdnnBackendDescriptor_t x = make_tensor(1, "x", N, C, H, W, false);
-    hipdnnBackendDescriptor_t y = make_tensor(2, "y", N, C, H, W, true);
-    hipdnnBackendDescriptor_t z = make_tensor(3, "z", N, C, H, W, false);
-    hipdnnBackendDescriptor_t c1 = make_scalar(), c2 = make_scalar();
-    hipdnnBackendDescriptor_t mul = make_pointwise(HIPDNN_POINTWISE_MUL, "scale", x, c1, y);
-    hipdnnBackendDescriptor_t add = make_pointwise(HIPDNN_POINTWISE_ADD, "shift", y, c2, z);
+    hipdnnBackendDescriptor_t x = NULL, y = NULL, z = NULL, mul = NULL, add = NULL, g = NULL, add2 = NULL, g2 = NULL;
+    CHECK_OK(tu_tensor4(&x, 1, "x", N, C, H, W, false));
+    CHECK_OK(tu_tensor4(&y, 2, "y", N, C, H, W, true));
+    CHECK_OK(tu_tensor4(&z, 3, "z", N, C, H, W, false));
+    hipdnnBackendDescriptor_t c1 = make_scalar(0.5f), c2 = make_scalar(0.5f);
+    CHECK_OK(tu_pointwise(&mul, HIPDNN_POINTWISE_MUL, x, c1, NULL, y, "scale"));
+    CHECK_OK(tu_pointwise(&add, HIPDNN_POINTWISE_ADD, y, c2, NULL, z, "shift"));
     hipdnnBackendDescriptor_t ops[2] = {mul, add};
-    hipdnnBackendDescriptor_t g = NULL;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
-    CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, ops));
-    CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
-    CHECK_OK(hipdnnBackendFinalize(g));
+    CHECK_OK(tu_graph(&g, h, 2, ops));
 
-    hipdnnBackendDescriptor_t other = make_tensor_unfinalized(10, "half", 1, 1, 1, 1);
-    float quarter = 0.25f;
-    CHECK_OK(hipdnnBackendSetAttribute(other, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, (int64_t)sizeof quarter, &quarter));
-    CHECK_OK(hipdnnBackendFinalize(other));
-    hipdnnBackendDescriptor_t add2 = make_pointwise(HIPDNN_POINTWISE_ADD, "shift", y, other, z);
+    hipdnnBackendDescriptor_t other = make_scalar(0.25f);
+    CHECK_OK(tu_pointwise(&add2, HIPDNN_POINTWISE_ADD, y, other, NULL, z, "shift"));
     hipdnnBackendDescriptor_t ops2[2] = {mul, add2};
-    hipdnnBackendDescriptor_t g2 = NULL;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g2));
-    CHECK_OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, ops2));
-    CHECK_OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
-    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "share uid 10", hipdnnBackendFinalize(g2));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "share uid 10", tu_graph(&g2, h, 2, ops2));
 
     hipdnnBackendDescriptor_t all[] = {g2, add2, other, g, add, mul, c2, c1, z, y, x};
     for (size_t i = 0; i < N_ELEMS(all); i++)

@@ -7,7 +7,7 @@
  * backend adds (convolution output size, matmul inner dimensions, pointwise arity, ...). */
 #include <stdbool.h>
 
-#include "conv_op.h"
+#include "builders.h"
 #include "testutil.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -386,18 +386,7 @@ static int n_attrs(const struct row* r) {
 
 static hipdnnBackendDescriptor_t make_tensor(int64_t uid, const struct tshape* s, bool finalize) {
     hipdnnBackendDescriptor_t t = NULL;
-    int64_t strides[5];
-    int64_t acc = 1;
-    for (int i = s->rank - 1; i >= 0; i--) {
-        strides[i] = acc;
-        acc *= s->d[i];
-    }
-    hipdnnDataType_t dt = HIPDNN_DATA_FLOAT;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, s->rank, s->d));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, s->rank, strides));
+    CHECK_OK(tu_tensor_open(&t, uid, HIPDNN_DATA_FLOAT, s->rank, s->d));
     if (finalize)
         CHECK_OK(hipdnnBackendFinalize(t));
     return t;
@@ -764,19 +753,7 @@ static void check_matmul_shapes(void) {
 static hipdnnStatus_t pw_finalize(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t in0, hipdnnBackendDescriptor_t in1,
                                   hipdnnBackendDescriptor_t in2, hipdnnBackendDescriptor_t out) {
     hipdnnBackendDescriptor_t op = NULL;
-    hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in0));
-    if (in1)
-        CHECK_OK(
-            hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in1));
-    if (in2)
-        CHECK_OK(
-            hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_2_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in2));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &out));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
-    hipdnnStatus_t st = hipdnnBackendFinalize(op);
+    hipdnnStatus_t st = tu_pointwise(&op, mode, in0, in1, in2, out, NULL);
     CHECK_OK(hipdnnBackendDestroyDescriptor(op));
     return st;
 }

@@ -274,12 +274,7 @@ static int setup_fixtures(void) {
     {
         void* ptrs[4] = {(char*)F.g.xs + 1, F.g.ws, F.g.bs, F.g.ys};
         int64_t uids[4] = {1, 2, 4, 6};
-        FIX(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &F.pack_misaligned));
-        FIX(hipdnnBackendSetAttribute(F.pack_misaligned, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 4, ptrs));
-        FIX(hipdnnBackendSetAttribute(F.pack_misaligned, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 4, uids));
-        FIX(hipdnnBackendSetAttribute(F.pack_misaligned, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1,
-                                      &F.g.workspace));
-        FIX(hipdnnBackendFinalize(F.pack_misaligned));
+        FIX(tu_pack(&F.pack_misaligned, 4, uids, ptrs, F.g.workspace));
     }
     /* A graph and plan whose handle is destroyed afterwards. */
     {

@@ -4,27 +4,12 @@
  * of the original and the deserialized plan giving the same numbers. */
 #include <stdbool.h>
 
-#include "conv_op.h"
+#include "builders.h"
 #include "testutil.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { N = 1, C = 2, H = 4, W = 4, K = 3, R = 3, S = 3 };
-
-static hipdnnBackendDescriptor_t make_tensor(int64_t uid, int64_t n, int64_t c, int64_t h, int64_t w, bool virt) {
-    hipdnnBackendDescriptor_t t = NULL;
-    int64_t dims[4] = {n, c, h, w};
-    int64_t strides[4] = {c * h * w, h * w, w, 1};
-    hipdnnDataType_t dt = HIPDNN_DATA_FLOAT;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, dims));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 4, strides));
-    CHECK_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &virt));
-    CHECK_OK(hipdnnBackendFinalize(t));
-    return t;
-}
 
 /* conv (uid 1, 2 -> virtual 3) -> ReLU -> y (uid 4), finalized on h. */
 struct graph {
@@ -32,26 +17,14 @@ struct graph {
 };
 
 static void make_graph(struct graph* s, hipdnnHandle_t h) {
-    s->t[0] = make_tensor(1, N, C, H, W, false);
-    s->t[1] = make_tensor(2, K, C, R, S, false);
-    s->t[2] = make_tensor(3, N, K, H, W, true);
-    s->t[3] = make_tensor(4, N, K, H, W, false);
-    hipdnnDataType_t f = HIPDNN_DATA_FLOAT;
+    CHECK_OK(tu_tensor4(&s->t[0], 1, NULL, N, C, H, W, false));
+    CHECK_OK(tu_tensor4(&s->t[1], 2, NULL, K, C, R, S, false));
+    CHECK_OK(tu_tensor4(&s->t[2], 3, NULL, N, K, H, W, true));
+    CHECK_OK(tu_tensor4(&s->t[3], 4, NULL, N, K, H, W, false));
     CHECK_OK(tu_conv_fwd(&s->conv, s->t[0], s->t[1], s->t[2], 1, 1, NULL));
-    hipdnnPointwiseMode_t relu = HIPDNN_POINTWISE_RELU_FWD;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &s->relu));
-    CHECK_OK(hipdnnBackendSetAttribute(s->relu, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                       &s->t[2]));
-    CHECK_OK(hipdnnBackendSetAttribute(s->relu, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                       &s->t[3]));
-    CHECK_OK(hipdnnBackendSetAttribute(s->relu, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &relu));
-    CHECK_OK(hipdnnBackendSetAttribute(s->relu, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &f));
-    CHECK_OK(hipdnnBackendFinalize(s->relu));
+    CHECK_OK(tu_pointwise(&s->relu, HIPDNN_POINTWISE_RELU_FWD, s->t[2], NULL, NULL, s->t[3], NULL));
     hipdnnBackendDescriptor_t ops[2] = {s->conv, s->relu};
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &s->g));
-    CHECK_OK(hipdnnBackendSetAttribute(s->g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 2, ops));
-    CHECK_OK(hipdnnBackendSetAttribute(s->g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
-    CHECK_OK(hipdnnBackendFinalize(s->g));
+    CHECK_OK(tu_graph(&s->g, h, 2, ops));
 }
 
 static void free_graph(struct graph* s) {
@@ -60,18 +33,10 @@ static void free_graph(struct graph* s) {
         CHECK_OK(hipdnnBackendDestroyDescriptor(all[i]));
 }
 
+/* The heuristic's first engine config for g. */
 static hipdnnBackendDescriptor_t make_config(hipdnnBackendDescriptor_t g) {
     hipdnnBackendDescriptor_t heur = NULL, cfg = NULL;
-    hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
-    CHECK_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
-    CHECK_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
-    CHECK_OK(hipdnnBackendFinalize(heur));
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
-    int64_t n = 0;
-    CHECK_OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &cfg));
-    CHECK_EQ_INT(n, 1);
-    CHECK_OK(hipdnnBackendFinalize(cfg));
+    CHECK_OK(tu_heur_config(&heur, &cfg, g));
     CHECK_OK(hipdnnBackendDestroyDescriptor(heur));
     return cfg;
 }
@@ -369,12 +334,8 @@ static void check_plan_and_execute(void) {
     void* ptrs[3] = {x, w, y1};
     int64_t puids[3] = {1, 2, 4};
     hipdnnBackendDescriptor_t pack = NULL, raw_pack = NULL;
-    CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
+    CHECK_OK(tu_pack(&pack, 3, puids, ptrs, workspace));
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &raw_pack));
-    CHECK_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 3, ptrs));
-    CHECK_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, puids));
-    CHECK_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &workspace));
-    CHECK_OK(hipdnnBackendFinalize(pack));
     hipdnnBackendDescriptor_t raw_plan = NULL;
     CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &raw_plan));
 
@@ -409,11 +370,7 @@ static void check_plan_and_execute(void) {
         void* bptrs[3] = {(char*)xa + 4, w, y1};
         if (((uintptr_t)xa + 4) % 16 == 0)
             bptrs[0] = (char*)xa + 8;
-        CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &bad));
-        CHECK_OK(hipdnnBackendSetAttribute(bad, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 3, bptrs));
-        CHECK_OK(hipdnnBackendSetAttribute(bad, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, puids));
-        CHECK_OK(hipdnnBackendSetAttribute(bad, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &workspace));
-        CHECK_OK(hipdnnBackendFinalize(bad));
+        CHECK_OK(tu_pack(&bad, 3, puids, bptrs, workspace));
         CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "align", hipdnnBackendExecute(h, plan, bad));
         CHECK_OK(hipdnnBackendDestroyDescriptor(bad));
     }
@@ -485,11 +442,7 @@ static void check_plan_and_execute(void) {
                   hipdnnBackendFinalize(plan2)); /* it comes finalized */
         hipdnnBackendDescriptor_t pack2 = NULL;
         void* ptrs2[3] = {x, w, y2};
-        CHECK_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack2));
-        CHECK_OK(hipdnnBackendSetAttribute(pack2, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 3, ptrs2));
-        CHECK_OK(hipdnnBackendSetAttribute(pack2, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 3, puids));
-        CHECK_OK(hipdnnBackendSetAttribute(pack2, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &workspace));
-        CHECK_OK(hipdnnBackendFinalize(pack2));
+        CHECK_OK(tu_pack(&pack2, 3, puids, ptrs2, workspace));
         memset(y2, 0, sizeof y2);
         CHECK_OK(hipdnnBackendExecute(h, plan2, pack2));
         CHECK(memcmp(y1, y2, sizeof y1) == 0);

@@ -111,11 +111,7 @@ static void conc_shared_exec(conc_worker* w, unsigned seed) {
     int64_t uids[4] = {1, 2, 4, 6};
     hipdnnBackendDescriptor_t pack = NULL;
     fx_err e = {{0}, HIPDNN_STATUS_SUCCESS};
-    FX_TRY(&e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
-    FX_TRY(&e, hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 4, ptrs));
-    FX_TRY(&e, hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 4, uids));
-    FX_TRY(&e, hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &workspace));
-    FX_TRY(&e, hipdnnBackendFinalize(pack));
+    FX_TRY(&e, tu_pack(&pack, 4, uids, ptrs, workspace));
     FX_TRY(&e, hipdnnBackendExecute(conc_handle, conc_shared.plan, pack));
     {
         double err = fx_conv_max_error(&v);

@@ -1,7 +1,8 @@
-/* A small conv -> bias -> ReLU graph (the e2e test's graph, smaller) built through the public C
- * API on the CPU reference engine, with host buffers and a double-precision reference.
- * Shared by test_sweep_misuse, test_concurrency*, test_soak. Thread-safe: no globals; every
- * failure is reported through the caller's fx_err, never through testutil's counters. */
+/* A small conv -> bias -> ReLU graph built through the public C API (builders.h) on the
+ * heuristic's first engine, with host buffers and a double-precision reference. Shared by
+ * test_e2e_conv_bias_relu, test_sweep_misuse, test_concurrency*, test_soak. Thread-safe: no
+ * globals; every failure is reported through the caller's fx_err, never through testutil's
+ * counters. */
 #ifndef HIPDNN_TESTS_SWEEP_FIXTURE_H
 #define HIPDNN_TESTS_SWEEP_FIXTURE_H
 
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../conv_op.h"
+#include "../builders.h"
 
 /* The first failure of a fixture call: the call's text, its status and the last error. */
 typedef struct {
@@ -21,19 +22,24 @@ typedef struct {
     hipdnnStatus_t status;
 } fx_err;
 
-#define FX_TRY(err, call)                                                                                   \
-    do {                                                                                                    \
-        hipdnnStatus_t fx_st_ = (call);                                                                     \
-        if (fx_st_ != HIPDNN_STATUS_SUCCESS) {                                                              \
-            if ((err)->status == HIPDNN_STATUS_SUCCESS) {                                                   \
-                char fx_le_[256];                                                                           \
-                hipdnnPeekLastErrorString_ext(fx_le_, sizeof fx_le_);                                       \
-                snprintf((err)->text, sizeof(err)->text, "%s:%d: %s -> %s (%s)", __FILE__, __LINE__, #call, \
-                         hipdnnGetErrorString(fx_st_), fx_le_);                                             \
-                (err)->status = fx_st_;                                                                     \
-            }                                                                                               \
-            goto fx_fail;                                                                                   \
-        }                                                                                                   \
+/* fx_note records a failure in e unless e already holds one: where, the call, its status and
+ * the last error. */
+static inline void fx_note(fx_err* e, const char* file, int line, const char* call, hipdnnStatus_t st) {
+    if (e->status != HIPDNN_STATUS_SUCCESS)
+        return;
+    char le[256];
+    hipdnnPeekLastErrorString_ext(le, sizeof le);
+    snprintf(e->text, sizeof e->text, "%s:%d: %s -> %s (%s)", file, line, call, hipdnnGetErrorString(st), le);
+    e->status = st;
+}
+
+#define FX_TRY(err, call)                                      \
+    do {                                                       \
+        hipdnnStatus_t fx_st_ = (call);                        \
+        if (fx_st_ != HIPDNN_STATUS_SUCCESS) {                 \
+            fx_note((err), __FILE__, __LINE__, #call, fx_st_); \
+            goto fx_fail;                                      \
+        }                                                      \
     } while (0)
 
 /* Called after every descriptor destroy the fixture makes (the concurrency tests count them). */
@@ -53,47 +59,35 @@ typedef struct {
     int64_t ws_size;
 } fx_conv;
 
+/* fx_keep ends a fixture builder: with st a success *out takes d; otherwise d, when it was
+ * created, is destroyed and e records the failure of `call`. */
+static inline hipdnnStatus_t fx_keep(fx_err* e, const char* call, hipdnnStatus_t st, hipdnnBackendDescriptor_t d,
+                                     hipdnnBackendDescriptor_t* out) {
+    if (st == HIPDNN_STATUS_SUCCESS) {
+        *out = d;
+        return st;
+    }
+    fx_note(e, __FILE__, __LINE__, call, st);
+    if (d)
+        hipdnnBackendDestroyDescriptor(d), FX_ON_DESTROY();
+    return e->status;
+}
+
+/* tu_tensor4 (unnamed) and tu_pointwise (two inputs, unnamed) for callers that report through
+ * an fx_err and want nothing left behind on failure. */
 static inline hipdnnStatus_t fx_tensor(fx_err* e, hipdnnBackendDescriptor_t* out, int64_t uid, int64_t n, int64_t c, int64_t h,
                                        int64_t w, bool virt) {
     hipdnnBackendDescriptor_t t = NULL;
-    int64_t dims[4] = {n, c, h, w};
-    int64_t strides[4] = {c * h * w, h * w, w, 1};
-    hipdnnDataType_t dt = HIPDNN_DATA_FLOAT;
-    FX_TRY(e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    FX_TRY(e, hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    FX_TRY(e, hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-    FX_TRY(e, hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, dims));
-    FX_TRY(e, hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 4, strides));
-    FX_TRY(e, hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &virt));
-    FX_TRY(e, hipdnnBackendFinalize(t));
-    *out = t;
-    return HIPDNN_STATUS_SUCCESS;
-fx_fail:
-    if (t)
-        hipdnnBackendDestroyDescriptor(t), FX_ON_DESTROY();
-    return e->status;
+    hipdnnStatus_t st = tu_tensor4(&t, uid, NULL, n, c, h, w, virt);
+    return fx_keep(e, "tu_tensor4", st, t, out);
 }
 
 static inline hipdnnStatus_t fx_pointwise(fx_err* e, hipdnnBackendDescriptor_t* out, hipdnnPointwiseMode_t mode,
                                           hipdnnBackendDescriptor_t in0, hipdnnBackendDescriptor_t in1,
                                           hipdnnBackendDescriptor_t y) {
     hipdnnBackendDescriptor_t op = NULL;
-    hipdnnDataType_t prec = HIPDNN_DATA_FLOAT;
-    FX_TRY(e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
-    FX_TRY(e, hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in0));
-    if (in1)
-        FX_TRY(e,
-               hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &in1));
-    FX_TRY(e, hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &y));
-    FX_TRY(e, hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
-    FX_TRY(e, hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, HIPDNN_TYPE_DATA_TYPE, 1, &prec));
-    FX_TRY(e, hipdnnBackendFinalize(op));
-    *out = op;
-    return HIPDNN_STATUS_SUCCESS;
-fx_fail:
-    if (op)
-        hipdnnBackendDestroyDescriptor(op), FX_ON_DESTROY();
-    return e->status;
+    hipdnnStatus_t st = tu_pointwise(&op, mode, in0, in1, NULL, y, NULL);
+    return fx_keep(e, "tu_pointwise", st, op, out);
 }
 
 /* Destroys everything fx_conv_build made (safe on a partly built fixture); returns the first
@@ -125,39 +119,21 @@ static inline hipdnnStatus_t fx_conv_build(fx_err* e, fx_conv* f, hipdnnHandle_t
                                            unsigned seed) {
     memset(f, 0, sizeof *f);
     f->n = n, f->c = c, f->h = h, f->w = w, f->k = k;
-    FX_TRY(e, fx_tensor(e, &f->t[0], 1, n, c, h, w, false));
-    FX_TRY(e, fx_tensor(e, &f->t[1], 2, k, c, FX_R, FX_S, false));
-    FX_TRY(e, fx_tensor(e, &f->t[2], 3, n, k, h, w, true));
-    FX_TRY(e, fx_tensor(e, &f->t[3], 4, 1, k, 1, 1, false));
-    FX_TRY(e, fx_tensor(e, &f->t[4], 5, n, k, h, w, true));
-    FX_TRY(e, fx_tensor(e, &f->t[5], 6, n, k, h, w, false));
+    FX_TRY(e, tu_tensor4(&f->t[0], 1, NULL, n, c, h, w, false));
+    FX_TRY(e, tu_tensor4(&f->t[1], 2, NULL, k, c, FX_R, FX_S, false));
+    FX_TRY(e, tu_tensor4(&f->t[2], 3, NULL, n, k, h, w, true));
+    FX_TRY(e, tu_tensor4(&f->t[3], 4, NULL, 1, k, 1, 1, false));
+    FX_TRY(e, tu_tensor4(&f->t[4], 5, NULL, n, k, h, w, true));
+    FX_TRY(e, tu_tensor4(&f->t[5], 6, NULL, n, k, h, w, false));
     FX_TRY(e, tu_conv_fwd(&f->conv, f->t[0], f->t[1], f->t[2], 1, 1, NULL));
-    FX_TRY(e, fx_pointwise(e, &f->add, HIPDNN_POINTWISE_ADD, f->t[2], f->t[3], f->t[4]));
-    FX_TRY(e, fx_pointwise(e, &f->relu, HIPDNN_POINTWISE_RELU_FWD, f->t[4], NULL, f->t[5]));
+    FX_TRY(e, tu_pointwise(&f->add, HIPDNN_POINTWISE_ADD, f->t[2], f->t[3], NULL, f->t[4], NULL));
+    FX_TRY(e, tu_pointwise(&f->relu, HIPDNN_POINTWISE_RELU_FWD, f->t[4], NULL, NULL, f->t[5], NULL));
     {
         hipdnnBackendDescriptor_t ops[3] = {f->conv, f->add, f->relu};
-        FX_TRY(e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &f->graph));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 3, ops));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
-        FX_TRY(e, hipdnnBackendFinalize(f->graph));
+        FX_TRY(e, tu_graph(&f->graph, handle, 3, ops));
     }
-    {
-        hipdnnBackendHeurMode_t hmode = HIPDNN_HEUR_MODE_FALLBACK;
-        int64_t count = 0;
-        FX_TRY(e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &f->heur));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                            &f->graph));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &hmode));
-        FX_TRY(e, hipdnnBackendFinalize(f->heur));
-        FX_TRY(e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &f->cfg));
-        FX_TRY(e, hipdnnBackendGetAttribute(f->heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count,
-                                            &f->cfg));
-        FX_TRY(e, hipdnnBackendFinalize(f->cfg));
-    }
-    FX_TRY(e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &f->plan));
-    FX_TRY(e, hipdnnBackendSetAttribute(f->plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                        &f->cfg));
-    FX_TRY(e, hipdnnBackendFinalize(f->plan));
+    FX_TRY(e, tu_heur_config(&f->heur, &f->cfg, f->graph));
+    FX_TRY(e, tu_plan(&f->plan, f->cfg));
     FX_TRY(e, hipdnnBackendGetAttribute(f->plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, NULL,
                                         &f->ws_size));
 
@@ -182,11 +158,7 @@ static inline hipdnnStatus_t fx_conv_build(fx_err* e, fx_conv* f, hipdnnHandle_t
     {
         void* ptrs[4] = {f->xs, f->ws, f->bs, f->ys};
         int64_t uids[4] = {1, 2, 4, 6};
-        FX_TRY(e, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &f->pack));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 4, ptrs));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 4, uids));
-        FX_TRY(e, hipdnnBackendSetAttribute(f->pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &f->workspace));
-        FX_TRY(e, hipdnnBackendFinalize(f->pack));
+        FX_TRY(e, tu_pack(&f->pack, 4, uids, ptrs, f->workspace));
     }
     return HIPDNN_STATUS_SUCCESS;
 fx_fail:
