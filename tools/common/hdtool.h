@@ -8,6 +8,7 @@
 #define HIPDNN_TOOLS_HDTOOL_H
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -168,6 +169,58 @@ static inline uint16_t hd_float_to_bf16(float f)
     }
     u += 0x7FFFu + ((u >> 16) & 1u);
     return (uint16_t)(u >> 16);
+}
+
+/*
+ * fp8 (OCP): E4M3 (bias 7, no infinities, NaN = all ones, largest 448) and E5M2 (bias 15, IEEE
+ * infinities and NaNs, largest 57344). Decoding is exact; encoding rounds to nearest even and
+ * saturates E4M3 at +-448 (E5M2 overflows to infinity).
+ */
+static inline double hd_fp8_to_double(uint8_t b, int e5m2)
+{
+    int manBits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+    int exp = (b & 0x7F) >> manBits, man = b & ((1 << manBits) - 1);
+    double sign = (b & 0x80) ? -1.0 : 1.0;
+    if(e5m2 && exp == 31)
+        return man ? NAN : sign * INFINITY;
+    if(!e5m2 && exp == 15 && man == 7)
+        return NAN;
+    if(exp == 0)
+        return sign * ldexp((double)man, 1 - bias - manBits);
+    return sign * ldexp((double)((1 << manBits) | man), exp - bias - manBits);
+}
+
+static inline uint8_t hd_double_to_fp8(double v, int e5m2)
+{
+    int manBits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+    uint8_t sign = signbit(v) ? 0x80 : 0;
+    double a = fabs(v), q;
+    int e;
+    if(isnan(v))
+        return (uint8_t)(sign | 0x7F);
+    if(isinf(v))
+        return (uint8_t)(sign | (e5m2 ? 0x7C : 0x7E));
+    if(a == 0)
+        return sign;
+    frexp(a, &e);
+    e -= 1; /* a = m * 2^e, 1 <= m < 2 */
+    if(e < 1 - bias)
+        e = 1 - bias; /* subnormal: the smallest normal's spacing */
+    q = nearbyint(ldexp(a, manBits - e)); /* round half to even (default rounding mode) */
+    if(q >= (double)(2 << manBits))
+    {
+        q /= 2;
+        e += 1;
+    }
+    {
+        int expField = q >= (double)(1 << manBits) ? e + bias : 0;
+        int man = (int)q & ((1 << manBits) - 1);
+        if(e5m2 && expField >= 31)
+            return (uint8_t)(sign | 0x7C);
+        if(!e5m2 && (expField > 15 || (expField == 15 && man == 7)))
+            return (uint8_t)(sign | 0x7E);
+        return (uint8_t)(sign | (expField << manBits) | man);
+    }
 }
 
 /*

@@ -71,6 +71,8 @@ double loadElement(DType t, const void* base, int64_t offset)
     case DType::Int8: return loadAs<int8_t>(base, offset);
     case DType::Int32: return loadAs<int32_t>(base, offset);
     case DType::Int64: return static_cast<double>(loadAs<int64_t>(base, offset));
+    case DType::Fp8E4M3: return hd_fp8_to_double(loadAs<uint8_t>(base, offset), 0);
+    case DType::Fp8E5M2: return hd_fp8_to_double(loadAs<uint8_t>(base, offset), 1);
     default: return std::numeric_limits<double>::quiet_NaN();
     }
 }
@@ -87,6 +89,8 @@ void storeElement(DType t, void* base, int64_t offset, double v)
     case DType::Int8: storeAs<int8_t>(base, offset, saturate<int8_t>(v)); break;
     case DType::Int32: storeAs<int32_t>(base, offset, saturate<int32_t>(v)); break;
     case DType::Int64: storeAs<int64_t>(base, offset, saturate<int64_t>(v)); break;
+    case DType::Fp8E4M3: storeAs<uint8_t>(base, offset, hd_double_to_fp8(v, 0)); break;
+    case DType::Fp8E5M2: storeAs<uint8_t>(base, offset, hd_double_to_fp8(v, 1)); break;
     default: break;
     }
 }

@@ -27,6 +27,8 @@ const DTypeRow kTypes[] = {
     {DType::Int32, "int32", 4, 0},
     {DType::Int8, "int8", 1, 0},
     {DType::Int64, "int64", 8, 0},
+    {DType::Fp8E4M3, "fp8_e4m3", 1, 0.0625},
+    {DType::Fp8E5M2, "fp8_e5m2", 1, 0.125},
 };
 
 const DTypeRow* row(DType t)
@@ -55,7 +57,11 @@ int dtypeSize(DType t)
     return r ? r->size : 0;
 }
 
-bool dtypeIsFloat(DType t) { return t == DType::Float || t == DType::Half || t == DType::BFloat16 || t == DType::Double; }
+bool dtypeIsFloat(DType t)
+{
+    return t == DType::Float || t == DType::Half || t == DType::BFloat16 || t == DType::Double || t == DType::Fp8E4M3
+           || t == DType::Fp8E5M2;
+}
 
 bool dtypeIsInt(DType t) { return t == DType::Uint8 || t == DType::Int8 || t == DType::Int32 || t == DType::Int64; }
 
@@ -84,7 +90,7 @@ DType parseDType(const std::string& name, int* size)
             return r.t;
         }
     }
-    // fp8 variants are one byte; sub-byte types cannot be laid out by element here.
+    // Other fp8 variants are one byte; sub-byte types cannot be laid out by element here.
     *size = l.rfind("fp8", 0) == 0 ? 1 : 0;
     return DType::Other;
 }

@@ -24,12 +24,14 @@ enum class DType
     Int32,
     Int8,
     Int64,
+    Fp8E4M3,
+    Fp8E5M2,
     Other // a type hipdnn-run can allocate but neither fill nor check (fp8, fp4, int4, ...)
 };
 
 const char* dtypeName(DType t);
 int dtypeSize(DType t); // bytes per element; 0 when unknown
-bool dtypeIsFloat(DType t); // float, half, bfloat16, double
+bool dtypeIsFloat(DType t); // float, half, bfloat16, double, fp8 (e4m3, e5m2)
 bool dtypeIsInt(DType t); // uint8, int8, int32, int64
 double dtypeUnitRoundoff(DType t); // 2^-p of the type's significand; 0 for integers
 // parseDType maps a JSON data type spelling; *size receives the element size for Other types.

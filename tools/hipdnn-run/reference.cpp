@@ -174,6 +174,8 @@ double absoluteFloor(DType t)
     case DType::Half: return 5.9604644775390625e-8;
     case DType::Float:
     case DType::BFloat16: return 1.1754943508222875e-38;
+    case DType::Fp8E4M3: return 0.001953125; // 2^-9, the smallest subnormal
+    case DType::Fp8E5M2: return 1.52587890625e-5; // 2^-16
     default: return 0;
     }
 }

@@ -94,6 +94,26 @@ def with_dropout(g, p, mask):
     return g
 
 
+def matmul(name, a_type, b_type, c_type, m, n, k):
+    ts = [tensor(1, "a", [1, m, k], a_type), tensor(2, "b", [1, k, n], b_type), tensor(3, "c", [1, m, n], c_type)]
+    node = {"name": "matmul", "type": "MatmulAttributes", "compute_data_type": "float",
+            "inputs": {"a_tensor_uid": 1, "b_tensor_uid": 2}, "outputs": {"c_tensor_uid": 3}, "attributes": {}}
+    return {"name": name, "compute_data_type": "float", "io_data_type": a_type,
+            "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
+
+
+def conv(name, x_type, y_type, n, c, h, w, k):
+    nhwc = lambda N, C, H, W: [H * W * C, 1, W * C, C]
+    ts = [tensor(1, "x", [n, c, h, w], x_type, nhwc(n, c, h, w)), tensor(2, "w", [k, c, 3, 3], x_type, nhwc(k, c, 3, 3)),
+          tensor(3, "y", [n, k, h, w], y_type, nhwc(n, k, h, w))]
+    node = {"name": "conv", "type": "ConvolutionFwdAttributes", "compute_data_type": "float",
+            "inputs": {"x_tensor_uid": 1, "w_tensor_uid": 2}, "outputs": {"y_tensor_uid": 3},
+            "attributes": {"pre_padding": [1, 1], "post_padding": [1, 1], "stride": [1, 1], "dilation": [1, 1],
+                           "conv_mode": "CROSS_CORRELATION"}}
+    return {"name": name, "compute_data_type": "float", "io_data_type": x_type,
+            "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
+
+
 def pool(name, dtype, mode, n, c, h, w, window, stride, pad, padding_mode):
     oh = (h + 2 * pad - window) // stride + 1
     ow = (w + 2 * pad - window) // stride + 1
@@ -125,6 +145,10 @@ GRAPHS = [
                  0.2, mask=True),
     with_dropout(sdpa_bwd("sdpa_bwd_dropout_philox_bf16_b2_h4_s128_d64", "bfloat16", 2, 4, 4, 128, 128, 64, causal=True),
                  0.2, mask=False),
+    # fp8 (Hopper): e4m3 / e5m2 inputs, fp32 accumulation, wider outputs.
+    matmul("matmul_fp8_e4m3_bf16out_256x256x128", "fp8_e4m3", "fp8_e4m3", "bfloat16", 256, 256, 128),
+    matmul("matmul_fp8_e5m2_e4m3_halfout_128x256x256", "fp8_e5m2", "fp8_e4m3", "half", 128, 256, 256),
+    conv("conv_fp8_e4m3_bf16out_nhwc_n2_c64_16_k64", "fp8_e4m3", "bfloat16", 2, 64, 16, 16, 64),
     pool("maxpool_nhwc_fp16_n4_c64_56_k3s2p1", "half", "MAXPOOL", 4, 64, 56, 56, 3, 2, 1, "NEG_INF_PAD"),
     pool("avgpool_incl_nhwc_fp16_n2_c32_28_k3s2p1", "half", "AVGPOOL_INCLUDE_PADDING", 2, 32, 28, 28, 3, 2, 1,
          "ZERO_PAD"),
