@@ -404,6 +404,23 @@ std::string fillInputs(const hdrun::Graph& g, const Options& opt, hdrun::Buffers
     return why.empty() ? "" : "--load: " + why;
 }
 
+// reducedReductionU is the unit roundoff a plan's engine config announces for its sums: 2^-13
+// with REDUCED_PRECISION_REDUCTION (Hopper's fp8 tensor cores keep about 14 significant bits
+// while they accumulate), else 0 (the compute type's).
+double reducedReductionU(hipdnnBackendDescriptor_t cfg)
+{
+    hipdnnBackendNumericalNote_t notes[HIPDNN_NUMERICAL_NOTE_TYPE_COUNT];
+    int64_t n = 0;
+    if(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINE_NUMERICAL_NOTE, HIPDNN_TYPE_NUMERICAL_NOTE,
+                                 HIPDNN_NUMERICAL_NOTE_TYPE_COUNT, &n, notes)
+       != HIPDNN_STATUS_SUCCESS)
+        return 0;
+    for(int64_t i = 0; i < n && i < HIPDNN_NUMERICAL_NOTE_TYPE_COUNT; ++i)
+        if(notes[i] == HIPDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION)
+            return 1.0 / 8192;
+    return 0;
+}
+
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -695,7 +712,8 @@ int runMain(Run& r)
 
     const double c0 = hd_now();
     std::map<int64_t, hdrun::RefTensor> refs;
-    hdrun::CheckResult cr = hdrun::checkGraph(g, buffers, opt.quiet, true, opt.dumpDir.empty() ? nullptr : &refs);
+    hdrun::CheckResult cr =
+        hdrun::checkGraph(g, buffers, opt.quiet, true, opt.dumpDir.empty() ? nullptr : &refs, reducedReductionU(cfg));
     const double checkS = hd_now() - c0;
     if(!opt.dumpDir.empty() && !dumpTensors(opt.dumpDir, g, buffers, &refs))
         return r.result(kFail, "ERROR", "cannot write the dump to " + opt.dumpDir);

@@ -315,7 +315,8 @@ int64_t countNonFinite(const std::vector<double>& v)
 
 } // namespace
 
-CheckResult checkGraph(const Graph& g, const Buffers& buffers, bool quiet, bool compare, std::map<int64_t, RefTensor>* refs)
+CheckResult checkGraph(const Graph& g, const Buffers& buffers, bool quiet, bool compare, std::map<int64_t, RefTensor>* refs,
+                       double minU)
 {
     CheckResult result;
     std::map<int64_t, RefTensor> values;
@@ -347,7 +348,7 @@ CheckResult checkGraph(const Graph& g, const Buffers& buffers, bool quiet, bool 
         {
             materialize(g, buffers, n.uid("rng_dump_tensor_uid"), &values);
         }
-        OpContext ctx{g, n, values, unitRoundoffOfCompute(n.compute), {}};
+        OpContext ctx{g, n, values, std::max(minU, unitRoundoffOfCompute(n.compute)), {}};
         if(why.empty())
         {
             why = fn(ctx);

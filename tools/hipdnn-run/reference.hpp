@@ -84,8 +84,10 @@ struct CheckResult
 // per checked tensor and per unchecked node (unless quiet), and returns the summary. With
 // compare false (--reference-only) nothing is compared: the reference values of every output
 // stand in for the engine's. refs, when given, receives the reference of every node output.
+// minU raises every node's unit roundoff to at least that: the precision a plan announces with
+// REDUCED_PRECISION_REDUCTION (0: the compute types').
 CheckResult checkGraph(const Graph& g, const Buffers& buffers, bool quiet, bool compare = true,
-                       std::map<int64_t, RefTensor>* refs = nullptr);
+                       std::map<int64_t, RefTensor>* refs = nullptr, double minU = 0);
 
 // estimateFlops: a rough count of the floating-point operations of the reference for g
 // (sum over nodes; used for the --max-gflop budget).

@@ -49,9 +49,11 @@ int64_t getInt(const Desc& d, cudnnBackendAttributeName_t name)
 }
 
 // addOwnNotes adds the numerical notes that cuDNN does not report for a config but that hold:
-// the SDPA translation rounds the probabilities to Q's type before P.V (DOWN_CONVERT_INPUTS), and
-// engine 0 runs an fp32 matmul on TF32 tensor cores without saying so (H200, cuDNN 9.14: the
-// corpus' fp32 matmuls miss fp32 tolerances on it and pass with NVIDIA_TF32_OVERRIDE=0).
+// - the SDPA translation rounds the probabilities to Q's type before P.V (DOWN_CONVERT_INPUTS);
+// - engine 0 runs an fp32 matmul on TF32 tensor cores without saying so (H200, cuDNN 9.14: the
+//   corpus' fp32 matmuls miss fp32 tolerances on it and pass with NVIDIA_TF32_OVERRIDE=0);
+// - convolutions and matmuls on fp8 are summed with reduced precision (H200: fp8 matmul errors
+//   of about 2^-14 of the sum of |a·b|, far over an fp32 sum's: REDUCED_PRECISION_REDUCTION).
 void addOwnNotes(Config& c, const Model& m)
 {
     auto add = [&](int note) {
@@ -60,6 +62,8 @@ void addOwnNotes(Config& c, const Model& m)
     };
     if(m.sdpaNarrowP)
         add(CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS);
+    if(m.fp8Gemm)
+        add(CUDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION);
     if(m.fp32Matmul && c.engineIndex == 0)
     {
         add(CUDNN_NUMERICAL_NOTE_TENSOR_CORE);

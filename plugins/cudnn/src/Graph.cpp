@@ -859,7 +859,7 @@ Model readModel(const fbs::Graph& graph)
     // Nodes first (they decide the minimum rank).
     int minRank = 3;
     bool spatial = false; // convolution or pooling: one rank for all tensors
-    int64_t resampleX = -1;
+    int64_t resampleIn = -1; // a pooling's input (x, or dy backward)
     for(const fbs::Node* n : *graph.nodes())
     {
         if(n == nullptr)
@@ -884,6 +884,35 @@ Model readModel(const fbs::Graph& graph)
                                   + " spatial dims (cuDNN needs 2 or 3, with matching padding/dilation)");
             minRank = std::max(minRank, static_cast<int>(sp) + 2);
             spatial = true;
+        };
+        auto resampleCommon = [&](const auto* a) {
+            requireKnown(a->resample_mode(), fbs::ResampleMode::MAX, "resample_mode");
+            requireKnown(a->padding_mode(), fbs::PaddingMode::MAX, "padding_mode");
+            switch(a->resample_mode())
+            {
+            case fbs::ResampleMode::MAXPOOL: op.mode = CUDNN_RESAMPLE_MAXPOOL; break;
+            case fbs::ResampleMode::AVGPOOL_EXCLUDE_PADDING: op.mode = CUDNN_RESAMPLE_AVGPOOL_EXCLUDE_PADDING; break;
+            case fbs::ResampleMode::AVGPOOL_INCLUDE_PADDING: op.mode = CUDNN_RESAMPLE_AVGPOOL_INCLUDE_PADDING; break;
+            default: throw Unsupported("resample without a resample_mode");
+            }
+            // Unset padding: -inf for max pooling, zero for averages (what the reference engine does).
+            switch(a->padding_mode())
+            {
+            case fbs::PaddingMode::NEG_INF_PAD: op.phase = CUDNN_NEG_INF_PAD; break;
+            case fbs::PaddingMode::ZERO_PAD: op.phase = CUDNN_ZERO_PAD; break;
+            default: op.phase = op.mode == CUDNN_RESAMPLE_MAXPOOL ? CUDNN_NEG_INF_PAD : CUDNN_ZERO_PAD; break;
+            }
+            op.prePad = longs(a->pre_padding());
+            op.postPad = longs(a->post_padding());
+            op.stride = longs(a->stride());
+            op.window = longs(a->window());
+            const size_t sp = op.window.size();
+            if(sp < 2 || sp > 3 || op.prePad.size() != sp || op.postPad.size() != sp || op.stride.size() != sp)
+                throw Unsupported("resample with " + std::to_string(sp)
+                                  + " spatial dims (cuDNN needs 2 or 3, with matching padding/stride)");
+            minRank = std::max(minRank, static_cast<int>(sp) + 2);
+            spatial = true;
+            resampleIn = op.t[0];
         };
         switch(n->attributes_type())
         {
@@ -1135,34 +1164,20 @@ Model readModel(const fbs::Graph& graph)
             op.t = {a->x_tensor_uid(), a->y_tensor_uid(), -1, -1, -1, -1, -1};
             if(a->index_tensor_uid().has_value())
                 throw Unsupported("resample with an index output is not translated (cuDNN's index encoding differs)");
-            requireKnown(a->resample_mode(), fbs::ResampleMode::MAX, "resample_mode");
-            requireKnown(a->padding_mode(), fbs::PaddingMode::MAX, "padding_mode");
-            switch(a->resample_mode())
-            {
-            case fbs::ResampleMode::MAXPOOL: op.mode = CUDNN_RESAMPLE_MAXPOOL; break;
-            case fbs::ResampleMode::AVGPOOL_EXCLUDE_PADDING: op.mode = CUDNN_RESAMPLE_AVGPOOL_EXCLUDE_PADDING; break;
-            case fbs::ResampleMode::AVGPOOL_INCLUDE_PADDING: op.mode = CUDNN_RESAMPLE_AVGPOOL_INCLUDE_PADDING; break;
-            default: throw Unsupported("resample without a resample_mode");
-            }
-            // Unset padding: -inf for max pooling, zero for averages (what the reference engine does).
-            switch(a->padding_mode())
-            {
-            case fbs::PaddingMode::NEG_INF_PAD: op.phase = CUDNN_NEG_INF_PAD; break;
-            case fbs::PaddingMode::ZERO_PAD: op.phase = CUDNN_ZERO_PAD; break;
-            default: op.phase = op.mode == CUDNN_RESAMPLE_MAXPOOL ? CUDNN_NEG_INF_PAD : CUDNN_ZERO_PAD; break;
-            }
-            op.prePad = longs(a->pre_padding());
-            op.postPad = longs(a->post_padding());
-            op.stride = longs(a->stride());
-            op.window = longs(a->window());
-            const size_t sp = op.window.size();
-            if(sp < 2 || sp > 3 || op.prePad.size() != sp || op.postPad.size() != sp || op.stride.size() != sp)
-                throw Unsupported("resample with " + std::to_string(sp)
-                                  + " spatial dims (cuDNN needs 2 or 3, with matching padding/stride)");
-            minRank = std::max(minRank, static_cast<int>(sp) + 2);
-            spatial = true;
-            resampleX = a->x_tensor_uid();
+            resampleCommon(a);
             m.summary += "resample_fwd";
+            break;
+        }
+        case fbs::NodeAttributes::ResampleBwdAttributes:
+        {
+            const auto* a = n->attributes_as_ResampleBwdAttributes();
+            op.kind = OpKind::ResampleBwd;
+            op.t = {a->dy_tensor_uid(), a->dx_tensor_uid(), -1, -1, -1, -1, -1};
+            resampleCommon(a);
+            if(op.mode == CUDNN_RESAMPLE_MAXPOOL || a->index_tensor_uid().has_value())
+                throw Unsupported("max-pool backward is not translated: it needs the forward's indices, which cuDNN "
+                                  "encodes differently from hipDNN's flat positions");
+            m.summary += "resample_bwd";
             break;
         }
         default:
@@ -1266,7 +1281,7 @@ Model readModel(const fbs::Graph& graph)
         m.tensors.push_back(std::move(s));
     }
 
-    if(resampleX >= 0 && m.find(resampleX) != nullptr && m.find(resampleX)->dtype == CUDNN_DATA_BFLOAT16)
+    if(resampleIn >= 0 && m.find(resampleIn) != nullptr && m.find(resampleIn)->dtype == CUDNN_DATA_BFLOAT16)
         throw Unsupported("bf16 pooling is not run on cuDNN: 9.14 returns wrong values for it (H200: max pooling off by "
                           "up to 2, average pooling NaN), while fp16 and fp32 are right");
     expandSdpa(m);
@@ -1279,6 +1294,16 @@ Model readModel(const fbs::Graph& graph)
         conv = conv || op.kind == OpKind::ConvFwd || op.kind == OpKind::ConvDgrad || op.kind == OpKind::ConvWgrad;
     }
     m.fp32Matmul = allFp32 && matmul;
+    for(const OpSpec& op : m.ops)
+    {
+        const bool gemm = op.kind == OpKind::Matmul || op.kind == OpKind::ConvFwd || op.kind == OpKind::ConvDgrad
+                          || op.kind == OpKind::ConvWgrad;
+        for(int i = 0; gemm && i < 2; ++i)
+        {
+            const TensorSpec* t = m.find(op.t[static_cast<size_t>(i)]);
+            m.fp8Gemm = m.fp8Gemm || (t && (t->dtype == CUDNN_DATA_FP8_E4M3 || t->dtype == CUDNN_DATA_FP8_E5M2));
+        }
+    }
     m.fp32Gemm = allFp32 && (matmul || conv);
     // Pointwise-only graphs keep their rank: rank-3 coalesced views built plans that failed at
     // execute or gave wrong results on the H200 (corpus run 2, commit 8b1048d withdrew them).
@@ -1603,6 +1628,7 @@ std::shared_ptr<OpGraph> buildOpGraph(const Model& m, cudnnHandle_t handle)
             break;
         }
         case OpKind::ResampleFwd:
+        case OpKind::ResampleBwd:
         {
             auto rs = std::make_shared<Desc>(CUDNN_BACKEND_RESAMPLE_DESCRIPTOR);
             cudnnResampleMode_t mode = static_cast<cudnnResampleMode_t>(op.mode);
@@ -1619,11 +1645,22 @@ std::shared_ptr<OpGraph> buildOpGraph(const Model& m, cudnnHandle_t handle)
             rs->set(CUDNN_ATTR_RESAMPLE_POST_PADDINGS, CUDNN_TYPE_INT64, sp, op.postPad.data(), "resample");
             rs->finalize("resample descriptor");
             g->keep.push_back(rs);
-            node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR);
-            node->setDesc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_XDESC, tensor(op.t[0]), "resample fwd");
-            node->setDesc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_YDESC, tensor(op.t[1]), "resample fwd");
-            node->setDesc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_DESC, *rs, "resample fwd");
-            node->finalize("resample forward operation");
+            if(op.kind == OpKind::ResampleFwd)
+            {
+                node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR);
+                node->setDesc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_XDESC, tensor(op.t[0]), "resample fwd");
+                node->setDesc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_YDESC, tensor(op.t[1]), "resample fwd");
+                node->setDesc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_DESC, *rs, "resample fwd");
+                node->finalize("resample forward operation");
+            }
+            else
+            {
+                node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR);
+                node->setDesc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DYDESC, tensor(op.t[0]), "resample bwd");
+                node->setDesc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DXDESC, tensor(op.t[1]), "resample bwd");
+                node->setDesc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DESC, *rs, "resample bwd");
+                node->finalize("resample backward operation");
+            }
             break;
         }
         case OpKind::Sdpa: throw Unsupported("internal: an SDPA node was not expanded");

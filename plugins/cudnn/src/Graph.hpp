@@ -76,6 +76,7 @@ enum class OpKind
     Reshape, // a view: x and y share memory, y's strides permute x's
     Rng, // Bernoulli mask from a Philox seed and offset
     ResampleFwd,
+    ResampleBwd,
     Sdpa, // placeholder while reading; expanded into matmul/pointwise/reduction/reshape ops
 };
 
@@ -88,7 +89,7 @@ struct OpSpec
     // Tensor uids; -1 when absent. Meaning per kind:
     //   conv fwd x w y | dgrad dy w dx | wgrad x dy dw | matmul a b c | pointwise in0 in1 in2 out
     //   reduction x y | norm x scale bias eps y mean invvar | norm bwd x dy scale mean invvar eps dx
-    //   reshape x y | resample fwd x y | rng seed offset y
+    //   reshape x y | resample fwd x y | resample bwd dy dx | rng seed offset y
     std::array<int64_t, 7> t{-1, -1, -1, -1, -1, -1, -1};
     std::vector<int64_t> prePad, postPad, stride, dilation, window; // window: resample
     // pointwise scalars (NaN = unset)
@@ -118,6 +119,7 @@ struct Model
     bool sdpaNarrowP = false; // an SDPA's probabilities are rounded to a narrower Q type for P.V
     bool fp32Gemm = false; // an all-fp32 graph with a convolution or matmul (ops with TF32 kernels)
     bool fp32Matmul = false; // an all-fp32 graph with a matmul
+    bool fp8Gemm = false; // a convolution or matmul reading fp8 (Hopper accumulates it in ~14 bits)
     int64_t wsBytes = 0; // workspace of the tensors with wsOffset >= 0; cuDNN's own follows it
 
     const TensorSpec* find(int64_t uid) const;

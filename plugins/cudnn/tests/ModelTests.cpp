@@ -363,6 +363,25 @@ int main()
                                                       fbs::ResampleMode::MAXPOOL)
                    .Union());
         CHECK(throwsUnsupported(b.finish(), "bf16 pooling is not run on cuDNN"));
+
+        GB bw; // average-pool backward: dy -> dx; max-pool backward needs indices and is declined
+        bw.tensor(1, fbs::DataType::HALF, {2, 8, 3, 3}, {72, 1, 24, 8});
+        bw.tensor(2, fbs::DataType::HALF, {2, 8, 6, 6}, {288, 1, 48, 8});
+        bw.node(fbs::NodeAttributes::ResampleBwdAttributes,
+                fbs::CreateResampleBwdAttributesDirect(bw.fbb, 1, 2, flatbuffers::nullopt, &zero, &zero, &two, &two,
+                                                       fbs::ResampleMode::AVGPOOL_INCLUDE_PADDING)
+                    .Union());
+        const Model mb = readModel(*bw.finish());
+        CHECK(mb.ops.size() == 1 && mb.ops[0].kind == OpKind::ResampleBwd && mb.ops[0].t[0] == 1 && mb.ops[0].t[1] == 2);
+        CHECK(mb.ops[0].mode == CUDNN_RESAMPLE_AVGPOOL_INCLUDE_PADDING && mb.ops[0].phase == CUDNN_ZERO_PAD);
+        GB mx;
+        mx.tensor(1, fbs::DataType::HALF, {2, 8, 3, 3}, {72, 1, 24, 8});
+        mx.tensor(2, fbs::DataType::HALF, {2, 8, 6, 6}, {288, 1, 48, 8});
+        mx.node(fbs::NodeAttributes::ResampleBwdAttributes,
+                fbs::CreateResampleBwdAttributesDirect(mx.fbb, 1, 2, flatbuffers::nullopt, &zero, &zero, &two, &two,
+                                                       fbs::ResampleMode::MAXPOOL)
+                    .Union());
+        CHECK(throwsUnsupported(mx.finish(), "max-pool backward is not translated"));
     }
     { // SDPA dropout from a seed: a Bernoulli draw (keep 1 - p) into rng_dump, then P·mask·(1/(1-p))
         // into bmm2 in Q's type; a given mask without its scale is declined, naming it
@@ -404,6 +423,15 @@ int main()
         CHECK(throwsUnsupported(sdpaGraph(h, fbs::DataType::HALF, {1, 2, 64, 64}, {8192, 4096, 64, 1},
                                           [](fbs::SdpaAttributesBuilder& b) { b.add_mma_core_mode(fbs::DataType::DOUBLE); }),
                                 "mma_core_mode DOUBLE is not offered"));
+    }
+    { // an fp8 matmul is marked for the REDUCED_PRECISION_REDUCTION note (Hopper's fp8 sums)
+        GB g;
+        g.tensor(1, fbs::DataType::FP8_E4M3, {1, 32, 16}, {512, 16, 1});
+        g.tensor(2, fbs::DataType::FP8_E4M3, {1, 16, 32}, {512, 32, 1});
+        g.tensor(3, fbs::DataType::BFLOAT16, {1, 32, 32}, {1024, 32, 1});
+        g.node(fbs::NodeAttributes::MatmulAttributes, fbs::CreateMatmulAttributes(g.fbb, 1, 2, 3).Union());
+        const Model m = readModel(*g.finish());
+        CHECK(m.fp8Gemm && !m.fp32Gemm && m.find(1)->dtype == CUDNN_DATA_FP8_E4M3);
     }
     { // declines name the reason
         GB g;

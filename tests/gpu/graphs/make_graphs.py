@@ -128,6 +128,16 @@ def pool(name, dtype, mode, n, c, h, w, window, stride, pad, padding_mode):
             "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
 
 
+def pool_bwd(name, dtype, mode, n, c, h, w, window, stride, pad):
+    g = pool(name, dtype, mode, n, c, h, w, window, stride, pad, "ZERO_PAD")
+    x, y = g["tensors"]
+    x["name"], y["name"] = "dx", "dy"
+    node = g["nodes"][0]
+    node.update(name="pool_bwd", type="ResampleBwdAttributes", inputs={"dy_tensor_uid": 2},
+                outputs={"dx_tensor_uid": 1})
+    return g
+
+
 GRAPHS = [
     sdpa_bwd("sdpa_bwd_bf16_b2_h4_s128_d64", "bfloat16", 2, 4, 4, 128, 128, 64),
     sdpa_bwd("sdpa_bwd_causal_gqa_bf16_b2_hq8_hk2_s256_d64", "bfloat16", 2, 8, 2, 256, 256, 64, causal=True),
@@ -149,6 +159,8 @@ GRAPHS = [
     matmul("matmul_fp8_e4m3_bf16out_256x256x128", "fp8_e4m3", "fp8_e4m3", "bfloat16", 256, 256, 128),
     matmul("matmul_fp8_e5m2_e4m3_halfout_128x256x256", "fp8_e5m2", "fp8_e4m3", "half", 128, 256, 256),
     conv("conv_fp8_e4m3_bf16out_nhwc_n2_c64_16_k64", "fp8_e4m3", "bfloat16", 2, 64, 16, 16, 64),
+    pool_bwd("avgpool_bwd_incl_nhwc_fp16_n2_c32_28_k3s2p1", "half", "AVGPOOL_INCLUDE_PADDING", 2, 32, 28, 28, 3, 2, 1),
+    pool_bwd("avgpool_bwd_excl_nhwc_fp32_n2_c32_28_k2s2", "float", "AVGPOOL_EXCLUDE_PADDING", 2, 32, 28, 28, 2, 2, 0),
     pool("maxpool_nhwc_fp16_n4_c64_56_k3s2p1", "half", "MAXPOOL", 4, 64, 56, 56, 3, 2, 1, "NEG_INF_PAD"),
     pool("avgpool_incl_nhwc_fp16_n2_c32_28_k3s2p1", "half", "AVGPOOL_INCLUDE_PADDING", 2, 32, 28, 28, 3, 2, 1,
          "ZERO_PAD"),
