@@ -42,6 +42,10 @@ struct Sdpa
     const RefTensor* drop = nullptr; // dropout mask M
     std::vector<int64_t> dms; // its strides over [B,H,Sq,Skv]
     double dropScale = 1, dropScaleInv = 1;
+    // fp8 per-tensor scaling (forward): scores of Q·descale_q and K·descale_k (folded into
+    // scale), O = P·scale_s·V·descale_s·descale_v (oScale) times scale_o into O.
+    bool fp8 = false;
+    double oScale = 1, scaleO = 1;
     int64_t B = 0, H = 0, Sq = 0, D = 0, Hk = 0, Skv = 0, Hv = 0, Dv = 0;
     double scale = 1;
     bool bottomRight = false, hasRight = false, hasLeft = false;
@@ -152,17 +156,36 @@ std::string setupDropout(OpContext& c, bool backward, Sdpa* a, std::ostringstrea
     return "";
 }
 
+// setupFp8 reads an SDPA forward's fp8 scale tensors (all six or none); "" on success.
+std::string setupFp8(OpContext& c, bool backward, Sdpa* a, std::ostringstream* note)
+{
+    static const char* kKeys[] = {"descale_q_tensor_uid", "descale_k_tensor_uid", "descale_v_tensor_uid",
+                                  "descale_s_tensor_uid", "scale_s_tensor_uid",   "scale_o_tensor_uid"};
+    double v[6];
+    int given = 0;
+    for(int i = 0; i < 6; ++i)
+        given += c.node.uid(kKeys[i]) >= 0 && c.scalar(c.node.uid(kKeys[i]), &v[i]);
+    const bool amax = c.node.uid("amax_s_tensor_uid") >= 0 || c.node.uid("amax_o_tensor_uid") >= 0;
+    if(given == 0 && !amax)
+        return "";
+    if(backward || given != 6)
+        return "no reference for SDPA fp8 scaling other than the forward's six readable scale tensors";
+    a->fp8 = true;
+    a->scale *= v[0] * v[1];
+    a->oScale = v[4] * v[3] * v[2];
+    a->scaleO = v[5];
+    *note << ", fp8 scaling (descale q " << v[0] << " k " << v[1] << " v " << v[2] << " s " << v[3] << ", scale s " << v[4]
+          << " o " << v[5] << ")";
+    return "";
+}
+
 // setup reads everything but the direction-specific tensors; "" on success.
 std::string setup(OpContext& c, bool backward, Sdpa* a)
 {
     const Node& n = c.node;
-    static const char* kUnsupported[][2] = {{"page_table_k_tensor_uid", "paged K/V"},  {"page_table_v_tensor_uid", "paged K/V"},
-                                            {"sink_token_tensor_uid", "sink tokens"},  {"block_mask_tensor_uid", "a block mask"},
-                                            {"descale_q_tensor_uid", "fp8 descaling"}, {"descale_k_tensor_uid", "fp8 descaling"},
-                                            {"descale_v_tensor_uid", "fp8 descaling"}, {"descale_s_tensor_uid", "fp8 descaling"},
-                                            {"scale_s_tensor_uid", "fp8 scaling"},     {"scale_o_tensor_uid", "fp8 scaling"},
-                                            {"max_tensor_uid", "a max output"},        {"sum_exp_tensor_uid", "a sum_exp output"},
-                                            {"amax_s_tensor_uid", "an amax output"},   {"amax_o_tensor_uid", "an amax output"},
+    static const char* kUnsupported[][2] = {{"page_table_k_tensor_uid", "paged K/V"}, {"page_table_v_tensor_uid", "paged K/V"},
+                                            {"sink_token_tensor_uid", "sink tokens"}, {"block_mask_tensor_uid", "a block mask"},
+                                            {"max_tensor_uid", "a max output"},       {"sum_exp_tensor_uid", "a sum_exp output"},
                                             {"dbias_tensor_uid", "a dbias output"}};
     for(const auto& u : kUnsupported)
     {
@@ -237,6 +260,8 @@ std::string setup(OpContext& c, bool backward, Sdpa* a)
         note << ", padded rows from seq_len tensors";
     }
     std::string why = setupDropout(c, backward, a, &note);
+    if(why.empty())
+        why = setupFp8(c, backward, a, &note);
     if(!why.empty())
         return why;
     a->bottomRight = n.flag("causal_mask_bottom_right") || n.str("diagonal_alignment") == "BOTTOM_RIGHT";
@@ -292,6 +317,16 @@ std::string refSdpaFwd(OpContext& c)
         stats = c.out(st->uid);
         stats->skip.assign(stats->v.size(), 0);
     }
+    RefTensor *amaxS = nullptr, *amaxO = nullptr;
+    if(a.fp8)
+    {
+        amaxS = c.node.uid("amax_s_tensor_uid") >= 0 ? c.out(c.node.uid("amax_s_tensor_uid")) : nullptr;
+        amaxO = c.node.uid("amax_o_tensor_uid") >= 0 ? c.out(c.node.uid("amax_o_tensor_uid")) : nullptr;
+        for(RefTensor* t : {amaxS, amaxO})
+            if(t && t->v.size() != 1)
+                return "no reference: an SDPA amax output holds more than one value";
+    }
+    double maxP = 0, maxPErr = 0, maxO = 0, maxOErr = 0;
     const double u = c.u;
     // Fused attention holds the probabilities in Q's type for P.V (cuDNN's pattern requires it,
     // as GPU flash-attention kernels do); P in a type narrower than the compute type adds
@@ -351,7 +386,15 @@ std::string refSdpaFwd(OpContext& c)
                         pes += p[static_cast<size_t>(j)] * es[static_cast<size_t>(j)];
                 }
                 for(int64_t j = 0; j < Skv; ++j)
-                    w[static_cast<size_t>(j)] = a.keep(b, h, i, j) * a.dropScale; // dropout's factor on P
+                {
+                    const size_t jj = static_cast<size_t>(j);
+                    w[jj] = a.keep(b, h, i, j) * a.dropScale * a.oScale; // dropout's or fp8's factor on P
+                    if(p[jj] > maxP)
+                    {
+                        maxP = p[jj];
+                        maxPErr = p[jj] * (es[jj] + pes) + kOpFactor * u * p[jj];
+                    }
+                }
                 for(int64_t dv = 0; dv < Dv; ++dv)
                 {
                     double acc = 0;
@@ -373,10 +416,15 @@ std::string refSdpaFwd(OpContext& c)
                         absPV += pj * std::fabs(wj * vv);
                         ev += pj * std::fabs(wj) * a.v->err(vi);
                     }
-                    o->v[rowO + static_cast<size_t>(dv)] = acc;
-                    o->e[rowO + static_cast<size_t>(dv)] = sens + ev
-                                                           + kSumFactor * std::sqrt(static_cast<double>(valid)) * u * absPV
-                                                           + uP * absPV + kOpFactor * u * std::fabs(acc);
+                    const double err = sens + ev + kSumFactor * std::sqrt(static_cast<double>(valid)) * u * absPV + uP * absPV
+                                       + kOpFactor * u * std::fabs(acc);
+                    if(std::fabs(acc) > maxO)
+                    {
+                        maxO = std::fabs(acc);
+                        maxOErr = err;
+                    }
+                    o->v[rowO + static_cast<size_t>(dv)] = acc * a.scaleO;
+                    o->e[rowO + static_cast<size_t>(dv)] = err * std::fabs(a.scaleO);
                 }
                 if(stats)
                 {
@@ -386,6 +434,16 @@ std::string refSdpaFwd(OpContext& c)
                         pes + kOpFactor * u * std::fabs(lse) + kSumFactor * std::sqrt(static_cast<double>(valid)) * u;
                 }
             }
+    }
+    if(amaxS)
+    {
+        amaxS->v[0] = maxP;
+        amaxS->e.assign(1, maxPErr);
+    }
+    if(amaxO)
+    {
+        amaxO->v[0] = maxO;
+        amaxO->e.assign(1, maxOErr);
     }
     return "";
 }

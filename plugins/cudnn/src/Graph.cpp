@@ -548,6 +548,50 @@ Qkv transposeKv(Model& m, int64_t qUid, int64_t kUid, int64_t vUid, bool vt)
     return x;
 }
 
+// Fp8Scales is an fp8 SDPA's per-tensor scaling, as cudnn-frontend lowers it for Hopper:
+// descale_q and descale_k on the scores, amax_s of P, P·scale_s in fp8 for P·V, then
+// descale_s and descale_v on P·V, amax_o of that, and scale_o into O. All or none of the six
+// scale tensors; the amax outputs are optional fp32 scalars.
+struct Fp8Scales
+{
+    bool on = false;
+    int64_t descaleQ = -1, descaleK = -1, descaleV = -1, descaleS = -1, scaleS = -1, scaleO = -1, amaxS = -1, amaxO = -1;
+};
+
+Fp8Scales fp8ScalesOf(const fbs::SdpaAttributes& a, const Model& m)
+{
+    auto uid = [](const flatbuffers::Optional<int64_t>& o) { return o.has_value() ? o.value() : int64_t{-1}; };
+    Fp8Scales f;
+    f.descaleQ = uid(a.descale_q_tensor_uid());
+    f.descaleK = uid(a.descale_k_tensor_uid());
+    f.descaleV = uid(a.descale_v_tensor_uid());
+    f.descaleS = uid(a.descale_s_tensor_uid());
+    f.scaleS = uid(a.scale_s_tensor_uid());
+    f.scaleO = uid(a.scale_o_tensor_uid());
+    f.amaxS = uid(a.amax_s_tensor_uid());
+    f.amaxO = uid(a.amax_o_tensor_uid());
+    const int64_t scales[] = {f.descaleQ, f.descaleK, f.descaleV, f.descaleS, f.scaleS, f.scaleO};
+    int given = 0;
+    for(int64_t u : scales)
+        given += u >= 0;
+    const TensorSpec* q = m.find(a.q_tensor_uid());
+    const bool fp8Q = q && (q->dtype == CUDNN_DATA_FP8_E4M3 || q->dtype == CUDNN_DATA_FP8_E5M2);
+    if(given == 0 && f.amaxS < 0 && f.amaxO < 0)
+    {
+        refuse(fp8Q, "fp8 Q without descale / scale tensors");
+        return f;
+    }
+    refuse(given != 6, "fp8 attention without all six descale_q/k/v/s, scale_s, scale_o tensors");
+    refuse(!fp8Q, "fp8 scaling with Q not in fp8");
+    for(int64_t u : {f.amaxS, f.amaxO})
+    {
+        const TensorSpec* t = u >= 0 ? m.find(u) : nullptr;
+        refuse(u >= 0 && (t == nullptr || t->dtype != CUDNN_DATA_FLOAT), "an amax output that is not fp32");
+    }
+    f.on = true;
+    return f;
+}
+
 // dropMask emits the Bernoulli draw (keep with probability 1 - p) into the node's rng_dump
 // output when it has one, else into a virtual fp32 [b, h, s_q, s_kv] tensor.
 int64_t dropMask(Model& m, SdpaBuilder& g, const Dropout& d, const std::vector<int64_t>& sDims)
@@ -573,10 +617,8 @@ void lowerSdpaFwd(Model& m, const fbs::SdpaAttributes& a, SdpaBuilder& g)
     refuse(a.page_table_k_tensor_uid().has_value() || a.page_table_v_tensor_uid().has_value(), "a paged KV cache");
     refuse(a.block_mask_tensor_uid().has_value(), "a block mask");
     refuse(a.sink_token_tensor_uid().has_value(), "sink tokens");
-    refuse(a.descale_q_tensor_uid().has_value() || a.descale_k_tensor_uid().has_value() || a.descale_v_tensor_uid().has_value()
-               || a.descale_s_tensor_uid().has_value() || a.scale_s_tensor_uid().has_value() || a.scale_o_tensor_uid().has_value()
-               || a.amax_s_tensor_uid().has_value() || a.amax_o_tensor_uid().has_value(),
-           "fp8 scaling");
+    const Fp8Scales fp8 = fp8ScalesOf(a, m);
+    refuse(fp8.on && drop.on, "fp8 attention with dropout");
     refuse(a.max_tensor_uid().has_value() || a.sum_exp_tensor_uid().has_value(), "max / sum_exp outputs");
     const TensorSpec* o = m.find(a.o_tensor_uid());
     if(o == nullptr || o->dims.size() != 4)
@@ -595,9 +637,12 @@ void lowerSdpaFwd(Model& m, const fbs::SdpaAttributes& a, SdpaBuilder& g)
     bmm1.mOverride = band.seqQ;
     bmm1.nOverride = band.seqKv;
     const int64_t scale = scaleOf(a, g, x.d);
+    for(int64_t factor : {scale, fp8.descaleQ, fp8.descaleK}) // fp8: the scores of Q·descale_q, K·descale_k
     {
+        if(factor < 0)
+            continue;
         const int64_t t = g.add(CUDNN_DATA_FLOAT, sDims).uid;
-        g.pw(CUDNN_POINTWISE_MUL, s, scale, -1, t);
+        g.pw(CUDNN_POINTWISE_MUL, s, factor, -1, t);
         s = t;
     }
     if(a.attn_mask_tensor_uid().has_value())
@@ -645,8 +690,17 @@ void lowerSdpaFwd(Model& m, const fbs::SdpaAttributes& a, SdpaBuilder& g)
     g.pw(CUDNN_POINTWISE_ADD, mx, lg, -1, stats);
     // cuDNN takes the second matmul's A (the probabilities) in the I/O type of Q.
     m.sdpaNarrowP = m.sdpaNarrowP || x.qType != CUDNN_DATA_FLOAT;
-    int64_t p = g.add(drop.on ? CUDNN_DATA_FLOAT : x.qType, sDims).uid;
+    int64_t p = g.add(drop.on || fp8.on ? CUDNN_DATA_FLOAT : x.qType, sDims).uid;
     g.pw(CUDNN_POINTWISE_DIV, ex, sum, -1, p);
+    if(fp8.on)
+    {
+        // fp8: amax_s = max P, then P·scale_s in Q's fp8 type for P·V.
+        if(fp8.amaxS >= 0)
+            g.reduce(CUDNN_REDUCE_TENSOR_AMAX, p, fp8.amaxS);
+        const int64_t t = g.add(x.qType, sDims).uid;
+        g.pw(CUDNN_POINTWISE_MUL, p, fp8.scaleS, -1, t);
+        p = t;
+    }
     if(drop.on)
     {
         // Philox: P·mask·scale; a given mask: P·scale·mask (cudnn-frontend's two orders).
@@ -661,9 +715,28 @@ void lowerSdpaFwd(Model& m, const fbs::SdpaAttributes& a, SdpaBuilder& g)
         p = g.add(x.qType, sDims).uid;
         g.pw(CUDNN_POINTWISE_MUL, t, second, -1, p);
     }
-    OpSpec& bmm2 = g.matmul(p, a.v_tensor_uid(), oUid);
+    if(!fp8.on)
+    {
+        OpSpec& bmm2 = g.matmul(p, a.v_tensor_uid(), oUid);
+        bmm2.mOverride = band.seqQ;
+        bmm2.kOverride = band.seqKv;
+        return;
+    }
+    // fp8: O = (P·V)·descale_s·descale_v, amax_o of that, then ·scale_o into O's type.
+    const std::vector<int64_t> oDims = m.find(oUid)->dims;
+    int64_t acc = g.add(CUDNN_DATA_FLOAT, oDims).uid;
+    OpSpec& bmm2 = g.matmul(p, a.v_tensor_uid(), acc);
     bmm2.mOverride = band.seqQ;
     bmm2.kOverride = band.seqKv;
+    for(int64_t factor : {fp8.descaleS, fp8.descaleV})
+    {
+        const int64_t t = g.add(CUDNN_DATA_FLOAT, oDims).uid;
+        g.pw(CUDNN_POINTWISE_MUL, acc, factor, -1, t);
+        acc = t;
+    }
+    if(fp8.amaxO >= 0)
+        g.reduce(CUDNN_REDUCE_TENSOR_AMAX, acc, fp8.amaxO);
+    g.pw(CUDNN_POINTWISE_MUL, acc, fp8.scaleO, -1, oUid);
 }
 
 // lowerSdpaBwd emits the backward pattern of cuDNN's fused attention (what cudnn-frontend
@@ -1139,7 +1212,9 @@ Model readModel(const fbs::Graph& graph)
             case fbs::DataType::UNSET:
             case fbs::DataType::FLOAT:
             case fbs::DataType::HALF:
-            case fbs::DataType::BFLOAT16: break;
+            case fbs::DataType::BFLOAT16:
+            case fbs::DataType::FP8_E4M3:
+            case fbs::DataType::FP8_E5M2: break;
             default:
                 throw Unsupported(std::string("sdpa mma_core_mode ") + fbs::EnumNameDataType(op.sdpa->mma_core_mode())
                                   + " is not offered: cuDNN's attention accumulates in fp32");

@@ -84,6 +84,27 @@ const fbs::Graph* sdpaGraph(GB& g, fbs::DataType t, const std::vector<int64_t>& 
     return g.finish();
 }
 
+// sdpaBwdNode adds an SDPA backward node over tensors 1-9 (q k v o do stats dq dk dv, made by
+// the caller) to g; `more` adds attributes. Returns the finished graph.
+template <typename More>
+const fbs::Graph* sdpaBwdNode(GB& g, More&& more)
+{
+    fbs::SdpaBackwardAttributesBuilder b(g.fbb);
+    b.add_q_tensor_uid(1);
+    b.add_k_tensor_uid(2);
+    b.add_v_tensor_uid(3);
+    b.add_o_tensor_uid(4);
+    b.add_do_tensor_uid(5);
+    b.add_stats_tensor_uid(6);
+    b.add_dq_tensor_uid(7);
+    b.add_dk_tensor_uid(8);
+    b.add_dv_tensor_uid(9);
+    more(b);
+    const auto attrs = b.Finish();
+    g.node(fbs::NodeAttributes::SdpaBackwardAttributes, attrs.Union());
+    return g.finish();
+}
+
 int main()
 {
     { // conv -> bias -> ReLU, NHWC fp16
@@ -239,20 +260,7 @@ int main()
         g.tensor(7, fbs::DataType::BFLOAT16, qd, qs); // dq
         g.tensor(8, fbs::DataType::BFLOAT16, kd, ks); // dk
         g.tensor(9, fbs::DataType::BFLOAT16, kd, ks); // dv
-        fbs::SdpaBackwardAttributesBuilder b(g.fbb);
-        b.add_q_tensor_uid(1);
-        b.add_k_tensor_uid(2);
-        b.add_v_tensor_uid(3);
-        b.add_o_tensor_uid(4);
-        b.add_do_tensor_uid(5);
-        b.add_stats_tensor_uid(6);
-        b.add_dq_tensor_uid(7);
-        b.add_dk_tensor_uid(8);
-        b.add_dv_tensor_uid(9);
-        b.add_causal_mask(true);
-        const auto attrs = b.Finish();
-        g.node(fbs::NodeAttributes::SdpaBackwardAttributes, attrs.Union());
-        const Model m = readModel(*g.finish());
+        const Model m = readModel(*sdpaBwdNode(g, [](fbs::SdpaBackwardAttributesBuilder& b) { b.add_causal_mask(true); }));
         CHECK(m.summary == "sdpa_bwd");
         CHECK(m.find(6)->dims == std::vector<int64_t>({2, 4, 32, 1})
               && m.find(6)->strides == std::vector<int64_t>({128, 32, 1, 1}));
@@ -306,40 +314,19 @@ int main()
         for(int64_t uid = 1; uid <= 9; ++uid)
             g.tensor(uid, uid == 6 ? fbs::DataType::FLOAT : fbs::DataType::HALF, {1, 1, 16, 16}, {256, 256, 16, 1});
         g.tensor(10, fbs::DataType::HALF, {1, 1, 16, 16}, {256, 256, 16, 1});
-        fbs::SdpaBackwardAttributesBuilder b(g.fbb);
-        b.add_q_tensor_uid(1);
-        b.add_k_tensor_uid(2);
-        b.add_v_tensor_uid(3);
-        b.add_o_tensor_uid(4);
-        b.add_do_tensor_uid(5);
-        b.add_stats_tensor_uid(6);
-        b.add_dq_tensor_uid(7);
-        b.add_dk_tensor_uid(8);
-        b.add_dv_tensor_uid(9);
-        b.add_dbias_tensor_uid(10);
-        const auto attrs = b.Finish();
-        g.node(fbs::NodeAttributes::SdpaBackwardAttributes, attrs.Union());
-        CHECK(throwsUnsupported(g.finish(), "sdpa: a dbias output is not translated"));
+        CHECK(throwsUnsupported(sdpaBwdNode(g, [](fbs::SdpaBackwardAttributesBuilder& b) { b.add_dbias_tensor_uid(10); }),
+                                "sdpa: a dbias output is not translated"));
 
         GB h; // a given dropout mask: cuDNN 9.14 gets dQ and dK wrong
         for(int64_t uid = 1; uid <= 10; ++uid)
             h.tensor(uid, uid == 6 ? fbs::DataType::FLOAT : fbs::DataType::HALF, {1, 1, 16, 16}, {256, 256, 16, 1});
-        fbs::SdpaBackwardAttributesBuilder c(h.fbb);
-        c.add_q_tensor_uid(1);
-        c.add_k_tensor_uid(2);
-        c.add_v_tensor_uid(3);
-        c.add_o_tensor_uid(4);
-        c.add_do_tensor_uid(5);
-        c.add_stats_tensor_uid(6);
-        c.add_dq_tensor_uid(7);
-        c.add_dk_tensor_uid(8);
-        c.add_dv_tensor_uid(9);
-        c.add_dropout_mask_tensor_uid(10);
-        c.add_dropout_scale_tensor_uid(6);
-        c.add_dropout_scale_inv_tensor_uid(6);
-        const auto cattrs = c.Finish();
-        h.node(fbs::NodeAttributes::SdpaBackwardAttributes, cattrs.Union());
-        CHECK(throwsUnsupported(h.finish(), "sdpa backward with a given dropout_mask is not run on cuDNN"));
+        CHECK(throwsUnsupported(sdpaBwdNode(h,
+                                            [](fbs::SdpaBackwardAttributesBuilder& b) {
+                                                b.add_dropout_mask_tensor_uid(10);
+                                                b.add_dropout_scale_tensor_uid(6);
+                                                b.add_dropout_scale_inv_tensor_uid(6);
+                                            }),
+                                "sdpa backward with a given dropout_mask is not run on cuDNN"));
     }
     { // max pooling: cuDNN's resample with -inf padding when the graph leaves it unset
         GB g;
@@ -414,6 +401,46 @@ int main()
         CHECK(throwsUnsupported(sdpaGraph(k, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1},
                                           [](fbs::SdpaAttributesBuilder& b) { b.add_dropout_probability(0.1f); }),
                                 "a dropout_probability without seed and offset tensors"));
+    }
+    { // fp8 attention: descale_q/k on the scores, amax_s of P, P·scale_s in fp8, then P·V into an
+        // fp32 accumulator, descale_s/v, amax_o, ·scale_o into O; five of the six scales is declined
+        GB g;
+        for(int64_t uid = 30; uid < 36; ++uid)
+            g.tensor(uid, fbs::DataType::FLOAT, {1}, {1});
+        g.tensor(40, fbs::DataType::FLOAT, {1}, {1});
+        g.tensor(41, fbs::DataType::FLOAT, {1}, {1});
+        const Model m = readModel(
+            *sdpaGraph(g, fbs::DataType::FP8_E4M3, {1, 2, 64, 64}, {8192, 4096, 64, 1}, [](fbs::SdpaAttributesBuilder& b) {
+                b.add_descale_q_tensor_uid(30);
+                b.add_descale_k_tensor_uid(31);
+                b.add_descale_v_tensor_uid(32);
+                b.add_descale_s_tensor_uid(33);
+                b.add_scale_s_tensor_uid(34);
+                b.add_scale_o_tensor_uid(35);
+                b.add_amax_s_tensor_uid(40);
+                b.add_amax_o_tensor_uid(41);
+                b.add_mma_core_mode(fbs::DataType::FP8_E4M3);
+            }));
+        CHECK(m.ops.size() > 3 && m.ops[2].t[1] == 30 && m.ops[3].t[1] == 31); // after Q.K^T and the scale
+        const OpSpec& last = m.ops.back();
+        CHECK(last.mode == CUDNN_POINTWISE_MUL && last.t[1] == 35 && last.t[3] == 4);
+        int amax = 0;
+        for(const OpSpec& op : m.ops)
+            amax += op.kind == OpKind::Reduction && op.mode == CUDNN_REDUCE_TENSOR_AMAX && (op.t[1] == 40 || op.t[1] == 41);
+        CHECK(amax == 2);
+
+        GB h;
+        for(int64_t uid = 30; uid < 35; ++uid)
+            h.tensor(uid, fbs::DataType::FLOAT, {1}, {1});
+        CHECK(throwsUnsupported(sdpaGraph(h, fbs::DataType::FP8_E4M3, {1, 2, 64, 64}, {8192, 4096, 64, 1},
+                                          [](fbs::SdpaAttributesBuilder& b) {
+                                              b.add_descale_q_tensor_uid(30);
+                                              b.add_descale_k_tensor_uid(31);
+                                              b.add_descale_v_tensor_uid(32);
+                                              b.add_descale_s_tensor_uid(33);
+                                              b.add_scale_s_tensor_uid(34);
+                                          }),
+                                "fp8 attention without all six"));
     }
     { // mma_core_mode is an accumulator precision: FLOAT (what cuDNN does) runs, DOUBLE is declined
         GB g, h;

@@ -78,6 +78,24 @@ def sdpa_fwd_dropout(name, dtype, b, h, s, d, p, mask_dtype=None):
             "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
 
 
+def sdpa_fwd_fp8(name, b, h, s, d):
+    """SDPA forward in fp8 e4m3 with per-tensor scaling (six scale tensors, filled with 1 by
+    hipdnn-run) and both amax outputs."""
+    q = [b, h, s, d]
+    ts = [tensor(1, "q", q, "fp8_e4m3"), tensor(2, "k", q, "fp8_e4m3"), tensor(3, "v", q, "fp8_e4m3"),
+          tensor(4, "o", q, "fp8_e4m3"), tensor(6, "stats", [b, h, s, 1], "float")]
+    names = ["descale_q", "descale_k", "descale_v", "descale_s", "scale_s", "scale_o"]
+    ts += [tensor(30 + i, n, [1], "float") for i, n in enumerate(names)]
+    ts += [tensor(40, "amax_s", [1], "float"), tensor(41, "amax_o", [1], "float")]
+    inputs = {"q_tensor_uid": 1, "k_tensor_uid": 2, "v_tensor_uid": 3}
+    inputs.update({n + "_tensor_uid": 30 + i for i, n in enumerate(names)})
+    node = {"name": "sdpa", "type": "SdpaAttributes", "compute_data_type": "float", "inputs": inputs,
+            "outputs": {"o_tensor_uid": 4, "stats_tensor_uid": 6, "amax_s_tensor_uid": 40, "amax_o_tensor_uid": 41},
+            "attributes": {"causal_mask": True, "diagonal_alignment": "TOP_LEFT", "mma_core_mode": "fp8_e4m3"}}
+    return {"name": name, "compute_data_type": "float", "io_data_type": "fp8_e4m3",
+            "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
+
+
 def with_dropout(g, p, mask):
     """Adds dropout to an sdpa_bwd graph: the seed/offset draw of sdpa_fwd_dropout (mask False),
     or a given fp32 mask (uid 20, as the forward's rng_dump) with scale 1 / (1 - p) and its inverse."""
@@ -155,7 +173,8 @@ GRAPHS = [
                  0.2, mask=True),
     with_dropout(sdpa_bwd("sdpa_bwd_dropout_philox_bf16_b2_h4_s128_d64", "bfloat16", 2, 4, 4, 128, 128, 64, causal=True),
                  0.2, mask=False),
-    # fp8 (Hopper): e4m3 / e5m2 inputs, fp32 accumulation, wider outputs.
+    # fp8 (Hopper): e4m3 / e5m2 inputs, fp32 accumulation, wider outputs; attention with scaling.
+    sdpa_fwd_fp8("sdpa_fwd_fp8_e4m3_causal_b2_h4_s128_d64", 2, 4, 128, 64),
     matmul("matmul_fp8_e4m3_bf16out_256x256x128", "fp8_e4m3", "fp8_e4m3", "bfloat16", 256, 256, 128),
     matmul("matmul_fp8_e5m2_e4m3_halfout_128x256x256", "fp8_e5m2", "fp8_e4m3", "half", 128, 256, 256),
     conv("conv_fp8_e4m3_bf16out_nhwc_n2_c64_16_k64", "fp8_e4m3", "bfloat16", 2, 64, 16, 16, 64),
