@@ -112,8 +112,11 @@ def with_dropout(g, p, mask):
     return g
 
 
-def matmul(name, a_type, b_type, c_type, m, n, k):
-    ts = [tensor(1, "a", [1, m, k], a_type), tensor(2, "b", [1, k, n], b_type), tensor(3, "c", [1, m, n], c_type)]
+def matmul(name, a_type, b_type, c_type, m, n, k, a_batch=(1,), b_batch=(1,)):
+    """C = A·B with batch dims a_batch / b_batch (broadcast where one is 1)."""
+    c_batch = [max(x, y) for x, y in zip(a_batch, b_batch)]
+    ts = [tensor(1, "a", [*a_batch, m, k], a_type), tensor(2, "b", [*b_batch, k, n], b_type),
+          tensor(3, "c", [*c_batch, m, n], c_type)]
     node = {"name": "matmul", "type": "MatmulAttributes", "compute_data_type": "float",
             "inputs": {"a_tensor_uid": 1, "b_tensor_uid": 2}, "outputs": {"c_tensor_uid": 3}, "attributes": {}}
     return {"name": name, "compute_data_type": "float", "io_data_type": a_type,
@@ -178,6 +181,10 @@ GRAPHS = [
     matmul("matmul_fp8_e4m3_bf16out_256x256x128", "fp8_e4m3", "fp8_e4m3", "bfloat16", 256, 256, 128),
     matmul("matmul_fp8_e5m2_e4m3_halfout_128x256x256", "fp8_e5m2", "fp8_e4m3", "half", 128, 256, 256),
     conv("conv_fp8_e4m3_bf16out_nhwc_n2_c64_16_k64", "fp8_e4m3", "bfloat16", 2, 64, 16, 16, 64),
+    # Batch broadcast: B shared by every A, A shared by every B, both ways at rank 4.
+    matmul("matmul_bcast_b_bf16_4x64x48x32", "bfloat16", "bfloat16", "bfloat16", 64, 48, 32, (4,), (1,)),
+    matmul("matmul_bcast_a_fp16_4x64x48x32", "half", "half", "half", 64, 48, 32, (1,), (4,)),
+    matmul("matmul_bcast_both_bf16_2x3x32x40x24", "bfloat16", "bfloat16", "float", 32, 40, 24, (2, 1), (1, 3)),
     pool_bwd("avgpool_bwd_incl_nhwc_fp16_n2_c32_28_k3s2p1", "half", "AVGPOOL_INCLUDE_PADDING", 2, 32, 28, 28, 3, 2, 1),
     pool_bwd("avgpool_bwd_excl_nhwc_fp32_n2_c32_28_k2s2", "float", "AVGPOOL_EXCLUDE_PADDING", 2, 32, 28, 28, 2, 2, 0),
     pool("maxpool_nhwc_fp16_n4_c64_56_k3s2p1", "half", "MAXPOOL", 4, 64, 56, 56, 3, 2, 1, "NEG_INF_PAD"),
