@@ -1394,6 +1394,17 @@ Model readModel(const fbs::Graph& graph)
         for(int64_t uid : op.t)
             if(uid >= 0 && m.find(uid) == nullptr)
                 throw Unsupported("node references unknown tensor uid " + std::to_string(uid));
+        constexpr int64_t kSynthetic = int64_t{1} << 40; // uids made by expandSdpa
+        if(op.kind == OpKind::Matmul && op.t[0] < kSynthetic && op.t[2] < kSynthetic) // not attention's (GQA/MQA)
+        {
+            // B broadcast over a batch dimension (B's 1 against A's > 1) gives NaN past batch 0 on
+            // cuDNN 9.14 (H200: it reads B at its batch stride); A broadcast runs right.
+            const TensorSpec *a = m.find(op.t[0]), *b = m.find(op.t[1]);
+            for(size_t d = 0; d + 2 < a->dims.size(); ++d)
+                if(b->dims[d] == 1 && a->dims[d] > 1)
+                    throw Unsupported("matmul with B broadcast over a batch dimension (A " + std::to_string(a->dims[d])
+                                      + " vs B 1) is not run on cuDNN: 9.14 reads B past its batch (H200)");
+        }
         if(op.kind == OpKind::Pointwise && op.mode == CUDNN_POINTWISE_GEN_INDEX)
         {
             const fbs::TensorAttributes* out = nullptr;

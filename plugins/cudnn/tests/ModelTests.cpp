@@ -158,14 +158,34 @@ int main()
         const Model mf = readModel(*f.finish());
         CHECK(mf.fp32Gemm && mf.fp32Matmul); // fp32 matmul: TF32 configs are kept out
     }
-    { // a batch-broadcast matmul: B [16, 4] against A [3, 8, 16] is B [1, 16, 4] (rank padding)
+    { // batch broadcast: A [8, 16] against B [3, 16, 4] runs (A is [1, 8, 16] after rank padding);
+        // B broadcast is declined (cuDNN 9.14 reads B past its batch)
         GB g;
-        g.tensor(1, fbs::DataType::BFLOAT16, {3, 8, 16}, {128, 16, 1});
-        g.tensor(2, fbs::DataType::BFLOAT16, {16, 4}, {4, 1});
+        g.tensor(1, fbs::DataType::BFLOAT16, {8, 16}, {16, 1});
+        g.tensor(2, fbs::DataType::BFLOAT16, {3, 16, 4}, {64, 4, 1});
         g.tensor(3, fbs::DataType::BFLOAT16, {3, 8, 4}, {32, 4, 1});
         g.node(fbs::NodeAttributes::MatmulAttributes, fbs::CreateMatmulAttributes(g.fbb, 1, 2, 3).Union());
         const Model m = readModel(*g.finish());
-        CHECK(m.ops.size() == 1 && m.find(2)->dims == std::vector<int64_t>({1, 16, 4}));
+        CHECK(m.ops.size() == 1 && m.find(1)->dims == std::vector<int64_t>({1, 8, 16}));
+        GB h;
+        h.tensor(1, fbs::DataType::BFLOAT16, {3, 8, 16}, {128, 16, 1});
+        h.tensor(2, fbs::DataType::BFLOAT16, {16, 4}, {4, 1});
+        h.tensor(3, fbs::DataType::BFLOAT16, {3, 8, 4}, {32, 4, 1});
+        h.node(fbs::NodeAttributes::MatmulAttributes, fbs::CreateMatmulAttributes(h.fbb, 1, 2, 3).Union());
+        CHECK(throwsUnsupported(h.finish(), "matmul with B broadcast over a batch dimension (A 3 vs B 1)"));
+        GB q; // attention's own matmuls broadcast K and V over query heads (MQA): not this rule's
+        q.tensor(1, fbs::DataType::HALF, {1, 4, 32, 16}, {2048, 512, 16, 1});
+        q.tensor(2, fbs::DataType::HALF, {1, 1, 32, 16}, {512, 512, 16, 1});
+        q.tensor(3, fbs::DataType::HALF, {1, 1, 32, 16}, {512, 512, 16, 1});
+        q.tensor(4, fbs::DataType::HALF, {1, 4, 32, 16}, {2048, 512, 16, 1});
+        fbs::SdpaAttributesBuilder sb(q.fbb);
+        sb.add_q_tensor_uid(1);
+        sb.add_k_tensor_uid(2);
+        sb.add_v_tensor_uid(3);
+        sb.add_o_tensor_uid(4);
+        const auto sattrs = sb.Finish();
+        q.node(fbs::NodeAttributes::SdpaAttributes, sattrs.Union());
+        CHECK(readModel(*q.finish()).summary == "sdpa_fwd");
     }
     { // SDPA causal with stats: the fused-attention op pattern, K transposed in place
         GB g;
