@@ -214,54 +214,50 @@ GraphSpec layernormGraph(int64_t rows, int64_t cols)
     return g.finish();
 }
 
-GraphSpec sdpaGraph(int64_t B, int64_t Hh, int64_t S, int64_t D)
+// attentionGraph: causal SDPA, B×H×S×D bf16, forward (Q, K, V -> O) or backward (dQ, dK, dV from
+// Q, K, V, O, dO and the fp32 stats). The backward counts five matmuls, 2.5× the forward's work.
+GraphSpec attentionGraph(bool backward, int64_t B, int64_t Hh, int64_t S, int64_t D)
 {
     GB g;
-    g.spec.name = "SDPA fwd causal B" + std::to_string(B) + " H" + std::to_string(Hh) + " S" + std::to_string(S) + " D"
-                  + std::to_string(D) + " bf16";
+    g.spec.name = std::string("SDPA ") + (backward ? "bwd" : "fwd") + " causal B" + std::to_string(B) + " H" + std::to_string(Hh)
+                  + " S" + std::to_string(S) + " D" + std::to_string(D) + " bf16";
     const std::vector<int64_t> dims{B, Hh, S, D}, strides{Hh * S * D, S * D, D, 1};
-    for(int64_t uid = 1; uid <= 4; ++uid)
-        g.tensor(uid, fbs::DataType::BFLOAT16, dims, strides);
-    fbs::SdpaAttributesBuilder a(g.fbb);
-    a.add_q_tensor_uid(1);
-    a.add_k_tensor_uid(2);
-    a.add_v_tensor_uid(3);
-    a.add_o_tensor_uid(4);
-    a.add_causal_mask(true);
-    a.add_attn_scale_value(1.0f / std::sqrt(static_cast<float>(D)));
-    const auto attrs = a.Finish();
-    g.node(fbs::NodeAttributes::SdpaAttributes, attrs.Union());
-    g.spec.flops = 4.0 * B * Hh * S * S * D / 2; // causal: half of the score matrix
-    return g.finish();
-}
-
-// sdpaBwdGraph: the backward of sdpaGraph's attention (dQ, dK, dV from Q, K, V, O, dO, stats).
-GraphSpec sdpaBwdGraph(int64_t B, int64_t Hh, int64_t S, int64_t D)
-{
-    GB g;
-    g.spec.name = "SDPA bwd causal B" + std::to_string(B) + " H" + std::to_string(Hh) + " S" + std::to_string(S) + " D"
-                  + std::to_string(D) + " bf16";
-    const std::vector<int64_t> dims{B, Hh, S, D}, strides{Hh * S * D, S * D, D, 1};
-    for(int64_t uid = 1; uid <= 9; ++uid)
+    for(int64_t uid = 1; uid <= (backward ? 9 : 4); ++uid)
         if(uid == 6)
             g.tensor(uid, fbs::DataType::FLOAT, {B, Hh, S, 1}, {Hh * S, S, 1, 1});
         else
             g.tensor(uid, fbs::DataType::BFLOAT16, dims, strides);
-    fbs::SdpaBackwardAttributesBuilder a(g.fbb);
-    a.add_q_tensor_uid(1);
-    a.add_k_tensor_uid(2);
-    a.add_v_tensor_uid(3);
-    a.add_o_tensor_uid(4);
-    a.add_do_tensor_uid(5);
-    a.add_stats_tensor_uid(6);
-    a.add_dq_tensor_uid(7);
-    a.add_dk_tensor_uid(8);
-    a.add_dv_tensor_uid(9);
-    a.add_causal_mask(true);
-    a.add_attn_scale_value(1.0f / std::sqrt(static_cast<float>(D)));
-    const auto attrs = a.Finish();
-    g.node(fbs::NodeAttributes::SdpaBackwardAttributes, attrs.Union());
-    g.spec.flops = 2.5 * 4.0 * B * Hh * S * S * D / 2; // five matmuls (2.5x the forward's), causal half
+    const float scale = 1.0f / std::sqrt(static_cast<float>(D));
+    if(backward)
+    {
+        fbs::SdpaBackwardAttributesBuilder a(g.fbb);
+        a.add_q_tensor_uid(1);
+        a.add_k_tensor_uid(2);
+        a.add_v_tensor_uid(3);
+        a.add_o_tensor_uid(4);
+        a.add_do_tensor_uid(5);
+        a.add_stats_tensor_uid(6);
+        a.add_dq_tensor_uid(7);
+        a.add_dk_tensor_uid(8);
+        a.add_dv_tensor_uid(9);
+        a.add_causal_mask(true);
+        a.add_attn_scale_value(scale);
+        const auto attrs = a.Finish();
+        g.node(fbs::NodeAttributes::SdpaBackwardAttributes, attrs.Union());
+    }
+    else
+    {
+        fbs::SdpaAttributesBuilder a(g.fbb);
+        a.add_q_tensor_uid(1);
+        a.add_k_tensor_uid(2);
+        a.add_v_tensor_uid(3);
+        a.add_o_tensor_uid(4);
+        a.add_causal_mask(true);
+        a.add_attn_scale_value(scale);
+        const auto attrs = a.Finish();
+        g.node(fbs::NodeAttributes::SdpaAttributes, attrs.Union());
+    }
+    g.spec.flops = (backward ? 2.5 : 1.0) * 4.0 * B * Hh * S * S * D / 2; // causal: half of the score matrix
     return g.finish();
 }
 
@@ -507,8 +503,8 @@ int main(int argc, char** argv)
         convGraph(fbs::DataType::HALF, "conv fwd+bias+ReLU (fused) N32 C256 56x56 K256 fp16", true, 32, 256, 56, 56, 256));
     graphs.push_back(matmulGraph(fbs::DataType::BFLOAT16, "matmul 8192^3 bf16", 8192, 8192, 8192));
     graphs.push_back(matmulGraph(fbs::DataType::HALF, "matmul 8192^3 fp16", 8192, 8192, 8192));
-    graphs.push_back(sdpaGraph(8, 16, 2048, 128));
-    graphs.push_back(sdpaBwdGraph(8, 16, 2048, 128));
+    graphs.push_back(attentionGraph(false, 8, 16, 2048, 128));
+    graphs.push_back(attentionGraph(true, 8, 16, 2048, 128));
     graphs.push_back(layernormGraph(8192, 8192));
 
     std::printf("| graph | cuDNN config | ours ms | direct ms | ours | direct | ours/direct |\n");

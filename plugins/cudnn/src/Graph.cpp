@@ -314,45 +314,6 @@ void refuse(bool cond, const char* what)
         throw Unsupported(std::string("sdpa: ") + what + " is not translated to cuDNN by this engine yet");
 }
 
-// Band is an SDPA node's masking in hipDNN's convention (docs/compatibility.md): keep key j of
-// row i when j < seq_len_kv, i < seq_len_q, and j in [i + off - left, i + off + right] (a bound
-// < 0 is open), off = s_kv - s_q on the BOTTOM_RIGHT diagonal. Forward and backward share it.
-struct Band
-{
-    int64_t left = -1, right = -1, off = 0;
-    int64_t seqQ = -1, seqKv = -1; // tensor uids
-    bool seqLens() const { return seqQ >= 0 || seqKv >= 0; }
-    bool bounded() const { return left >= 0 || right >= 0; }
-};
-
-template <typename A>
-Band bandOf(const A& a, int64_t sq, int64_t skv)
-{
-    Band b;
-    b.left = a.left_bound().has_value() && a.left_bound().value() >= 0 ? a.left_bound().value() : -1;
-    b.right = a.right_bound().has_value() && a.right_bound().value() >= 0 ? a.right_bound().value() : -1;
-    b.seqQ = a.seq_len_q_tensor_uid().has_value() ? a.seq_len_q_tensor_uid().value() : -1;
-    b.seqKv = a.seq_len_kv_tensor_uid().has_value() ? a.seq_len_kv_tensor_uid().value() : -1;
-    refuse(a.causal_mask() && a.causal_mask_bottom_right(), "causal_mask with causal_mask_bottom_right");
-    bool bottomRight = a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT;
-    if(a.causal_mask())
-    {
-        refuse(bottomRight, "causal_mask with diagonal_alignment BOTTOM_RIGHT");
-        b.right = b.right < 0 ? 0 : std::min<int64_t>(b.right, 0);
-    }
-    if(a.causal_mask_bottom_right())
-    {
-        refuse(!bottomRight && b.bounded(), "causal_mask_bottom_right with bounds on a TOP_LEFT diagonal");
-        bottomRight = true;
-        b.right = b.right < 0 ? 0 : std::min<int64_t>(b.right, 0);
-    }
-    refuse(a.padding_mask() && !b.seqLens(), "padding_mask without sequence lengths");
-    refuse(bottomRight && b.seqLens() && b.bounded(), "a BOTTOM_RIGHT band with sequence lengths");
-    refuse(a.alibi_mask(), "an ALiBi mask");
-    b.off = bottomRight ? skv - sq : 0;
-    return b;
-}
-
 // scaleOf is the node's softmax scale as a tensor uid: attn_scale_value, else the scale tensor,
 // else hipDNN's default 1/sqrt(d) (as the reference engine; both given is ambiguous there too).
 template <typename A>
@@ -412,7 +373,7 @@ Dropout dropoutOf(const A& a, int64_t dumpUid)
 // [b, h, s_q, 1] cuDNN's pattern uses; a [b, h, s_q, 1] tensor is kept.
 void rowVector(Model& m, int64_t uid, const std::vector<int64_t>& rowDims, const char* what)
 {
-    TensorSpec* t = const_cast<TensorSpec*>(m.find(uid));
+    TensorSpec* t = m.find(uid);
     if(t == nullptr)
         throw Unsupported(std::string("sdpa: unknown ") + what + " tensor");
     if(t->dims == rowDims)
@@ -430,7 +391,7 @@ void rowVector(Model& m, int64_t uid, const std::vector<int64_t>& rowDims, const
 // [1, 1, 1, b]) the [b, 1, 1, 1] cuDNN broadcasts against [b, h, s_q, s_kv].
 void batchVector(Model& m, int64_t uid, int64_t b)
 {
-    TensorSpec* t = const_cast<TensorSpec*>(m.find(uid));
+    TensorSpec* t = m.find(uid);
     if(t == nullptr)
         throw Unsupported("sdpa: unknown sequence-length tensor");
     int64_t n = 1;
@@ -444,6 +405,77 @@ void batchVector(Model& m, int64_t uid, int64_t b)
             stride = t->strides[d];
     t->dims = {b, 1, 1, 1};
     t->strides = {stride, 1, 1, 1};
+}
+
+// Qkv is the attention geometry of Q [b, h_q, s_q, d], K [b, h_k, s_kv, d], V [b, h_v, s_kv, d_v].
+struct Qkv
+{
+    int64_t b = 0, hq = 0, hk = 0, hv = 0, sq = 0, skv = 0, d = 0, dv = 0;
+    cudnnDataType_t qType = CUDNN_DATA_FLOAT;
+};
+
+// transposeKv reads the geometry and turns K (and V when `vt`) into the transposed views cuDNN's
+// matmuls take: K^T [b, h_k, d, s_kv], V^T [b, h_v, d_v, s_kv], strides swapped, same memory.
+Qkv transposeKv(Model& m, int64_t qUid, int64_t kUid, int64_t vUid, bool vt)
+{
+    const TensorSpec* q = m.find(qUid);
+    TensorSpec* k = m.find(kUid);
+    TensorSpec* v = m.find(vUid);
+    if(!q || !k || !v || q->dims.size() != 4 || k->dims.size() != 4 || v->dims.size() != 4)
+        throw Unsupported("sdpa: Q, K, V must be rank-4 tensors [b, h, s, d]");
+    Qkv x{q->dims[0], q->dims[1], k->dims[1], v->dims[1], q->dims[2], k->dims[2], q->dims[3], v->dims[3], q->dtype};
+    std::swap(k->dims[2], k->dims[3]);
+    std::swap(k->strides[2], k->strides[3]);
+    if(vt)
+    {
+        std::swap(v->dims[2], v->dims[3]);
+        std::swap(v->strides[2], v->strides[3]);
+    }
+    return x;
+}
+
+// Band is an SDPA node's masking in hipDNN's convention (docs/compatibility.md): keep key j of
+// row i when j < seq_len_kv, i < seq_len_q, and j in [i + off - left, i + off + right] (a bound
+// < 0 is open), off = s_kv - s_q on the BOTTOM_RIGHT diagonal. Forward and backward share it;
+// bandOf also makes the sequence-length tensors the [b, 1, 1, 1] cuDNN broadcasts.
+struct Band
+{
+    int64_t left = -1, right = -1, off = 0;
+    int64_t seqQ = -1, seqKv = -1; // tensor uids
+    bool seqLens() const { return seqQ >= 0 || seqKv >= 0; }
+    bool bounded() const { return left >= 0 || right >= 0; }
+};
+
+template <typename A>
+Band bandOf(const A& a, Model& m, const Qkv& x)
+{
+    const int64_t sq = x.sq, skv = x.skv;
+    Band b;
+    b.left = a.left_bound().has_value() && a.left_bound().value() >= 0 ? a.left_bound().value() : -1;
+    b.right = a.right_bound().has_value() && a.right_bound().value() >= 0 ? a.right_bound().value() : -1;
+    b.seqQ = a.seq_len_q_tensor_uid().has_value() ? a.seq_len_q_tensor_uid().value() : -1;
+    b.seqKv = a.seq_len_kv_tensor_uid().has_value() ? a.seq_len_kv_tensor_uid().value() : -1;
+    refuse(a.causal_mask() && a.causal_mask_bottom_right(), "causal_mask with causal_mask_bottom_right");
+    bool bottomRight = a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT;
+    if(a.causal_mask())
+    {
+        refuse(bottomRight, "causal_mask with diagonal_alignment BOTTOM_RIGHT");
+        b.right = b.right < 0 ? 0 : std::min<int64_t>(b.right, 0);
+    }
+    if(a.causal_mask_bottom_right())
+    {
+        refuse(!bottomRight && b.bounded(), "causal_mask_bottom_right with bounds on a TOP_LEFT diagonal");
+        bottomRight = true;
+        b.right = b.right < 0 ? 0 : std::min<int64_t>(b.right, 0);
+    }
+    refuse(a.padding_mask() && !b.seqLens(), "padding_mask without sequence lengths");
+    refuse(bottomRight && b.seqLens() && b.bounded(), "a BOTTOM_RIGHT band with sequence lengths");
+    refuse(a.alibi_mask(), "an ALiBi mask");
+    b.off = bottomRight ? skv - sq : 0;
+    for(int64_t uid : {b.seqQ, b.seqKv})
+        if(uid >= 0)
+            batchVector(m, uid, x.b);
+    return b;
 }
 
 // Masker applies a Band to score tensors of shape sDims, as cuDNN's pattern spells masks:
@@ -520,33 +552,6 @@ struct Masker
         return s;
     }
 };
-
-// Qkv is the attention geometry of Q [b, h_q, s_q, d], K [b, h_k, s_kv, d], V [b, h_v, s_kv, d_v].
-struct Qkv
-{
-    int64_t b = 0, hq = 0, hk = 0, hv = 0, sq = 0, skv = 0, d = 0, dv = 0;
-    cudnnDataType_t qType = CUDNN_DATA_FLOAT;
-};
-
-// transposeKv reads the geometry and turns K (and V when `vt`) into the transposed views cuDNN's
-// matmuls take: K^T [b, h_k, d, s_kv], V^T [b, h_v, d_v, s_kv], strides swapped, same memory.
-Qkv transposeKv(Model& m, int64_t qUid, int64_t kUid, int64_t vUid, bool vt)
-{
-    const TensorSpec* q = m.find(qUid);
-    TensorSpec* k = const_cast<TensorSpec*>(m.find(kUid));
-    TensorSpec* v = const_cast<TensorSpec*>(m.find(vUid));
-    if(!q || !k || !v || q->dims.size() != 4 || k->dims.size() != 4 || v->dims.size() != 4)
-        throw Unsupported("sdpa: Q, K, V must be rank-4 tensors [b, h, s, d]");
-    Qkv x{q->dims[0], q->dims[1], k->dims[1], v->dims[1], q->dims[2], k->dims[2], q->dims[3], v->dims[3], q->dtype};
-    std::swap(k->dims[2], k->dims[3]);
-    std::swap(k->strides[2], k->strides[3]);
-    if(vt)
-    {
-        std::swap(v->dims[2], v->dims[3]);
-        std::swap(v->strides[2], v->strides[3]);
-    }
-    return x;
-}
 
 // Fp8Scales is an fp8 SDPA's per-tensor scaling, as cudnn-frontend lowers it for Hopper:
 // descale_q and descale_k on the scores, amax_s of P, P·scale_s in fp8 for P·V, then
@@ -625,11 +630,7 @@ void lowerSdpaFwd(Model& m, const fbs::SdpaAttributes& a, SdpaBuilder& g)
         throw Unsupported("sdpa: O must be a rank-4 tensor [b, h, s, d]");
     const int64_t oUid = o->uid;
     const Qkv x = transposeKv(m, a.q_tensor_uid(), a.k_tensor_uid(), a.v_tensor_uid(), false);
-    const Band band = bandOf(a, x.sq, x.skv);
-    if(band.seqQ >= 0)
-        batchVector(m, band.seqQ, x.b);
-    if(band.seqKv >= 0)
-        batchVector(m, band.seqKv, x.b);
+    const Band band = bandOf(a, m, x);
 
     const std::vector<int64_t> sDims{x.b, x.hq, x.sq, x.skv}, rowDims{x.b, x.hq, x.sq, 1};
     int64_t s = g.add(CUDNN_DATA_FLOAT, sDims).uid;
@@ -764,11 +765,7 @@ void lowerSdpaBwd(Model& m, const fbs::SdpaBackwardAttributes& a, SdpaBuilder& g
     }
     if(x.hq % x.hk != 0 || x.hq % x.hv != 0)
         throw Unsupported("sdpa backward: query heads must be a multiple of key and value heads");
-    const Band band = bandOf(a, x.sq, x.skv);
-    if(band.seqQ >= 0)
-        batchVector(m, band.seqQ, x.b);
-    if(band.seqKv >= 0)
-        batchVector(m, band.seqKv, x.b);
+    const Band band = bandOf(a, m, x);
     const std::vector<int64_t> sDims{x.b, x.hq, x.sq, x.skv}, rowDims{x.b, x.hq, x.sq, 1};
     rowVector(m, a.stats_tensor_uid(), rowDims, "stats");
     if(m.find(a.stats_tensor_uid())->dtype != CUDNN_DATA_FLOAT)
@@ -919,6 +916,8 @@ const TensorSpec* Model::find(int64_t uid) const
             return &t;
     return nullptr;
 }
+
+TensorSpec* Model::find(int64_t uid) { return const_cast<TensorSpec*>(static_cast<const Model&>(*this).find(uid)); }
 
 Model readModel(const fbs::Graph& graph)
 {
@@ -1367,20 +1366,16 @@ Model readModel(const fbs::Graph& graph)
         allFp32 = allFp32 && (t.dtype == CUDNN_DATA_FLOAT || t.dtype == CUDNN_DATA_BOOLEAN || t.dtype == CUDNN_DATA_INT32);
     for(const OpSpec& op : m.ops)
     {
+        const bool isConv = op.kind == OpKind::ConvFwd || op.kind == OpKind::ConvDgrad || op.kind == OpKind::ConvWgrad;
         matmul = matmul || op.kind == OpKind::Matmul;
-        conv = conv || op.kind == OpKind::ConvFwd || op.kind == OpKind::ConvDgrad || op.kind == OpKind::ConvWgrad;
-    }
-    m.fp32Matmul = allFp32 && matmul;
-    for(const OpSpec& op : m.ops)
-    {
-        const bool gemm = op.kind == OpKind::Matmul || op.kind == OpKind::ConvFwd || op.kind == OpKind::ConvDgrad
-                          || op.kind == OpKind::ConvWgrad;
-        for(int i = 0; gemm && i < 2; ++i)
+        conv = conv || isConv;
+        for(int i = 0; (isConv || op.kind == OpKind::Matmul) && i < 2; ++i)
         {
             const TensorSpec* t = m.find(op.t[static_cast<size_t>(i)]);
             m.fp8Gemm = m.fp8Gemm || (t && (t->dtype == CUDNN_DATA_FP8_E4M3 || t->dtype == CUDNN_DATA_FP8_E5M2));
         }
     }
+    m.fp32Matmul = allFp32 && matmul;
     m.fp32Gemm = allFp32 && (matmul || conv);
     // Pointwise-only graphs keep their rank: rank-3 coalesced views built plans that failed at
     // execute or gave wrong results on the H200 (corpus run 2, commit 8b1048d withdrew them).

@@ -123,6 +123,7 @@ struct Model
     int64_t wsBytes = 0; // workspace of the tensors with wsOffset >= 0; cuDNN's own follows it
 
     const TensorSpec* find(int64_t uid) const;
+    TensorSpec* find(int64_t uid);
 };
 
 // readModel throws Unsupported for anything the engine does not translate.

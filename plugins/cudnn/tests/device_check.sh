@@ -19,6 +19,10 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../../.." && pwd)"
 has() { [[ "$steps" == *",$1,"* ]]; }
 rc=0
+# hipdnn-run pinned to the cuDNN engine, for tools/run_corpus.sh (corpus and graphs steps).
+wrapper="$out/hipdnn-run-cudnn"
+printf '#!/usr/bin/env bash\nexec "%s" --engine HIPDNNGO_CUDNN "$@"\n' "$stage/bin/hipdnn-run" > "$wrapper"
+chmod +x "$wrapper"
 
 if has headers; then
   echo "== header check: src/CudnnApi.hpp against cudnn_graph.h / cuda_runtime_api.h"
@@ -68,17 +72,11 @@ if has startup; then
 fi
 if has corpus; then
   echo "== corpus on HIPDNNGO_CUDNN"
-  wrapper="$out/hipdnn-run-cudnn"
-  printf '#!/usr/bin/env bash\nexec "%s" --engine HIPDNNGO_CUDNN "$@"\n' "$stage/bin/hipdnn-run" > "$wrapper"
-  chmod +x "$wrapper"
   HIPDNN_CORPUS_TIMEOUT="${HIPDNN_CORPUS_TIMEOUT:-60}" bash "$repo/tools/run_corpus.sh" "$wrapper" "$repo/testdata/hipdnn_graphs" | tee "$out/corpus.log" | tail -120
 fi
 if has graphs; then
-  # The graphs of tests/gpu/graphs: SDPA backward variants and NHWC pooling (make_graphs.py).
+  # The graphs of tests/gpu/graphs (make_graphs.py): SDPA backward, dropout, fp8, pooling, broadcast.
   echo "== tests/gpu/graphs on HIPDNNGO_CUDNN"
-  wrapper="$out/hipdnn-run-cudnn"
-  printf '#!/usr/bin/env bash\nexec "%s" --engine HIPDNNGO_CUDNN "$@"\n' "$stage/bin/hipdnn-run" > "$wrapper"
-  chmod +x "$wrapper"
   bash "$repo/tools/run_corpus.sh" "$wrapper" "$repo/tests/gpu/graphs" | tee "$out/graphs.log" | tail -30
 fi
 if has dropout; then
