@@ -330,44 +330,37 @@ bool dumpTensors(const std::string& dir, const hdrun::Graph& g, const hdrun::Buf
     return ok;
 }
 
-// readNpy reads a float64 C-order array as writeNpy writes it; false when absent or another kind.
-bool readNpy(const std::string& path, std::vector<int64_t>* dims, std::vector<double>* v)
+// readNpy reads a float64 C-order array as writeNpy writes it from an open file; false when the
+// file holds another kind.
+bool readNpy(FILE* f, std::vector<int64_t>* dims, std::vector<double>* v)
 {
-    FILE* f = std::fopen(path.c_str(), "rb");
-    if(!f)
-        return false;
     unsigned char head[10];
-    bool ok = std::fread(head, 1, 10, f) == 10 && head[0] == 0x93 && head[6] == 1;
     std::string header;
-    if(ok)
-    {
-        header.resize(static_cast<size_t>(head[8] | (head[9] << 8)));
-        ok = std::fread(&header[0], 1, header.size(), f) == header.size();
-    }
-    ok = ok && header.find("'descr': '<f8'") != std::string::npos && header.find("'fortran_order': False") != std::string::npos;
+    if(std::fread(head, 1, 10, f) != 10 || head[0] != 0x93 || head[6] != 1)
+        return false;
+    header.resize(static_cast<size_t>(head[8] | (head[9] << 8)));
+    if(std::fread(&header[0], 1, header.size(), f) != header.size() || header.find("'descr': '<f8'") == std::string::npos
+       || header.find("'fortran_order': False") == std::string::npos)
+        return false;
     const size_t open = header.find("'shape': ("), close = header.find(')', open);
-    ok = ok && open != std::string::npos && close != std::string::npos;
+    if(open == std::string::npos || close == std::string::npos)
+        return false;
+    const std::string shape = header.substr(open + 10, close - open - 10);
     int64_t n = 1;
-    if(ok)
+    dims->clear();
+    for(size_t pos = 0; pos < shape.size();)
     {
-        dims->clear();
-        std::string shape = header.substr(open + 10, close - open - 10);
-        for(size_t pos = 0; pos < shape.size();)
+        const size_t comma = shape.find(',', pos);
+        const std::string item = shape.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        if(item.find_first_of("0123456789") != std::string::npos)
         {
-            const size_t comma = shape.find(',', pos);
-            const std::string item = shape.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-            if(item.find_first_of("0123456789") != std::string::npos)
-            {
-                dims->push_back(std::atoll(item.c_str()));
-                n *= dims->back();
-            }
-            pos = comma == std::string::npos ? shape.size() : comma + 1;
+            dims->push_back(std::atoll(item.c_str()));
+            n *= dims->back();
         }
-        v->resize(static_cast<size_t>(n));
-        ok = std::fread(v->data(), sizeof(double), v->size(), f) == v->size();
+        pos = comma == std::string::npos ? shape.size() : comma + 1;
     }
-    std::fclose(f);
-    return ok;
+    v->resize(static_cast<size_t>(n));
+    return std::fread(v->data(), sizeof(double), v->size(), f) == v->size();
 }
 
 // loadTensors replaces the filled inputs that dir holds as t<uid>.npy; "" or what went wrong.
@@ -378,13 +371,14 @@ std::string loadTensors(const std::string& dir, hdrun::Buffers& buffers)
         if(b.output)
             continue;
         const std::string path = dir + "/t" + std::to_string(b.tensor->uid) + ".npy";
+        FILE* f = std::fopen(path.c_str(), "rb");
+        if(!f)
+            continue; // not in the dump: keep the filled values
         std::vector<int64_t> dims;
         std::vector<double> v;
-        FILE* probe = std::fopen(path.c_str(), "rb");
-        if(!probe)
-            continue;
-        std::fclose(probe);
-        if(!readNpy(path, &dims, &v))
+        const bool ok = readNpy(f, &dims, &v);
+        std::fclose(f);
+        if(!ok)
             return path + " is not a float64 array as --dump writes them";
         if(dims != b.tensor->dims)
             return path + " has shape " + hdrun::dimsText(dims) + ", tensor uid " + std::to_string(b.tensor->uid) + " is "
