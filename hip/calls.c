@@ -75,7 +75,7 @@ typedef struct pointer_attributes {
     unsigned allocation_flags;
 } pointer_attributes;
 
-int hd_hip_pointer_attributes(const hd_hip_api* api, const void* p, int* type, int* is_managed) {
+int hd_hip_pointer_attributes(const hd_hip_api* api, const void* p, int* type, int* is_managed, int* device) {
     typedef int (*fn)(void*, const void*);
     union {
         pointer_attributes attr;
@@ -84,6 +84,7 @@ int hd_hip_pointer_attributes(const hd_hip_api* api, const void* p, int* type, i
     memset(&u, 0, sizeof u);
     int err = ((fn)api->fn[HIPDNN_HIP_POINTER_GET_ATTRIBUTES])(&u.attr, p);
     *type = u.attr.type;
+    *device = u.attr.device;
     *is_managed = api->kind == HIPDNN_HIP_KIND_AMD ? u.attr.is_managed : 0;
     return failed(api, err);
 }

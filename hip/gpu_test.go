@@ -76,15 +76,15 @@ func TestGPUMemory(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	if k, err := r.PointerKind(dev); k != MemoryDevice || err != nil {
-		t.Fatalf("PointerKind(device) = %v, %v", k, err)
+	if k, err := r.PointerInfo(dev); k.Kind != MemoryDevice || err != nil {
+		t.Fatalf("PointerInfo(device) = %v, %v", k, err)
 	}
 	src := bytes.Repeat([]byte("hipdnn"), size/6+1)[:size]
-	if k, err := r.PointerKind(unsafe.Pointer(&src[0])); k != MemoryHost || err != nil {
-		t.Fatalf("PointerKind(Go memory) = %v, %v", k, err)
+	if k, err := r.PointerInfo(unsafe.Pointer(&src[0])); k.Kind != MemoryHost || err != nil {
+		t.Fatalf("PointerInfo(Go memory) = %v, %v", k, err)
 	}
-	if n := testing.AllocsPerRun(100, func() { _, _ = r.PointerKind(dev) }); n != 0 {
-		t.Errorf("PointerKind allocates %v times per call", n)
+	if n := testing.AllocsPerRun(100, func() { _, _ = r.PointerInfo(dev) }); n != 0 {
+		t.Errorf("PointerInfo allocates %v times per call", n)
 	}
 	if err := r.MemcpyHtoD(dev, unsafe.Pointer(&src[0]), size); err != nil {
 		t.Fatal(err)

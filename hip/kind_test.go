@@ -25,7 +25,7 @@ func TestKindString(t *testing.T) {
 func TestMemoryKindString(t *testing.T) {
 	t.Parallel()
 	want := map[MemoryKind]string{
-		MemoryHost: "host", MemoryDevice: "device", MemoryManaged: "managed",
+		MemoryHost: "host pageable", MemoryPinned: "host pinned", MemoryDevice: "device", MemoryManaged: "managed",
 		MemoryUnknown: "unknown", MemoryKind(42): "unknown",
 	}
 	for k, w := range want {

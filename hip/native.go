@@ -338,33 +338,39 @@ func (n *native) streamSynchronize(stream uintptr) error {
 // The error each of these leaves in the runtime's last-error slot is cleared by the trampoline.
 const errInvalidValue = 1
 
-func (n *native) pointerKind(p unsafe.Pointer) (MemoryKind, error) {
-	var typ, managed C.int
-	code := C.hd_hip_pointer_attributes(n.api, p, &typ, &managed)
+func (n *native) pointerInfo(p unsafe.Pointer) (PointerInfo, error) {
+	var typ, managed, device C.int
+	code := C.hd_hip_pointer_attributes(n.api, p, &typ, &managed, &device)
 	if code != 0 {
 		switch {
 		case n.kind == KindAMD && code == errInvalidValue:
-			return MemoryHost, nil // ROCm 5: not known to HIP, so plain host memory
+			return PointerInfo{Kind: MemoryHost}, nil // ROCm 5: not known to HIP, so pageable host memory
 		case code == errNoDevice:
-			return MemoryHost, nil // no device, so no device memory (seen: ROCm 5.7 on an NVIDIA machine)
+			return PointerInfo{Kind: MemoryHost}, nil // no device, so no device memory (seen: ROCm 5.7 on an NVIDIA machine)
 		}
-		return MemoryUnknown, n.fail(C.HIPDNN_HIP_POINTER_GET_ATTRIBUTES, code)
+		return PointerInfo{Kind: MemoryUnknown}, n.fail(C.HIPDNN_HIP_POINTER_GET_ATTRIBUTES, code)
 	}
 	if managed != 0 {
-		return MemoryManaged, nil
+		return PointerInfo{Kind: MemoryManaged}, nil
 	}
-	return memoryKind(n.kind, n.major, int(typ)), nil
+	k := memoryKind(n.kind, n.major, int(typ))
+	if k != MemoryDevice {
+		device = 0
+	}
+	return PointerInfo{Kind: k, Device: int(device)}, nil
 }
 
 // memoryKind maps a pointer-attribute memory type.
 //
 //	CUDA >= 11, ROCm >= 6: 0 unregistered, 1 host, 2 device, 3 managed (ROCm: 10 array, 11 unified)
 //	ROCm 5:                0 host, 1 device, 2 array, 3 unified, 4 managed
+//
+// "host" is registered (pinned) host memory; ROCm 5 answers unregistered memory with an error.
 func memoryKind(kind Kind, major, typ int) MemoryKind {
 	if kind == KindAMD && major < 6 {
 		switch typ {
 		case 0:
-			return MemoryHost
+			return MemoryPinned
 		case 1, 2:
 			return MemoryDevice
 		case 3, 4:
@@ -373,8 +379,10 @@ func memoryKind(kind Kind, major, typ int) MemoryKind {
 		return MemoryUnknown
 	}
 	switch typ {
-	case 0, 1:
+	case 0:
 		return MemoryHost
+	case 1:
+		return MemoryPinned
 	case 2:
 		return MemoryDevice
 	case 3:

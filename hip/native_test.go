@@ -193,8 +193,8 @@ func TestFakeRuntimes(t *testing.T) {
 			if err != nil || dev == nil {
 				t.Fatalf("Malloc = %v, %v", dev, err)
 			}
-			if k, err := r.PointerKind(dev); k != MemoryDevice || err != nil {
-				t.Fatalf("PointerKind(device) = %v, %v", k, err)
+			if k, err := r.PointerInfo(dev); k.Kind != MemoryDevice || err != nil {
+				t.Fatalf("PointerInfo(device) = %v, %v", k, err)
 			}
 			host := bytes.Repeat([]byte{0xa5}, 1024)
 			if err := r.MemcpyHtoD(dev, unsafe.Pointer(&host[0]), 1024); err != nil {
@@ -209,8 +209,8 @@ func TestFakeRuntimes(t *testing.T) {
 			}
 			// Unregistered host memory is host, and any error the runtime raised for it
 			// (ROCm 5) has been cleared: DeviceSynchronize reports the fake's last error.
-			if k, err := r.PointerKind(unsafe.Pointer(&host[0])); k != MemoryHost || err != nil {
-				t.Fatalf("PointerKind(host) = %v, %v", k, err)
+			if k, err := r.PointerInfo(unsafe.Pointer(&host[0])); k.Kind != MemoryHost || err != nil {
+				t.Fatalf("PointerInfo(host) = %v, %v", k, err)
 			}
 			if err := r.DeviceSynchronize(); err != nil {
 				t.Fatalf("a cleared error came back: %v", err)
@@ -223,11 +223,27 @@ func TestFakeRuntimes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if k, err := r.PointerKind(managed); k != MemoryManaged || err != nil {
-				t.Fatalf("PointerKind(managed) = %v, %v", k, err)
+			if k, err := r.PointerInfo(managed); k.Kind != MemoryManaged || err != nil {
+				t.Fatalf("PointerInfo(managed) = %v, %v", k, err)
 			}
 			if err := r.Free(managed); err != nil {
 				t.Fatal(err)
+			}
+			// Registered host memory is pinned; device memory says which device owns it.
+			for _, want := range []struct {
+				size uintptr
+				info PointerInfo
+			}{{4097, PointerInfo{Kind: MemoryPinned}}, {4098, PointerInfo{Kind: MemoryDevice, Device: 1}}, {64, PointerInfo{Kind: MemoryDevice}}} {
+				p, err := r.Malloc(want.size) // the fake's pinned and device-1 sizes
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, err := r.PointerInfo(p); got != want.info || err != nil {
+					t.Errorf("PointerInfo(%d-byte allocation) = %+v, %v; want %+v", want.size, got, err, want.info)
+				}
+				if err := r.Free(p); err != nil {
+					t.Fatal(err)
+				}
 			}
 
 			// Failures carry the call, the runtime's error name and text, and are cleared.
@@ -305,8 +321,8 @@ func TestFakeVersionFromSoname(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Free(dev)
-	if k, err := r.PointerKind(dev); k != MemoryDevice || err != nil {
-		t.Fatalf("PointerKind(device) = %v, %v", k, err)
+	if k, err := r.PointerInfo(dev); k.Kind != MemoryDevice || err != nil {
+		t.Fatalf("PointerInfo(device) = %v, %v", k, err)
 	}
 }
 
@@ -330,8 +346,8 @@ func TestFakeNoDevice(t *testing.T) {
 		t.Fatalf("DeviceCount() = %d, %v; want 0, nil", n, err)
 	}
 	var host [8]byte
-	if k, err := r.PointerKind(unsafe.Pointer(&host[0])); k != MemoryHost || err != nil {
-		t.Fatalf("PointerKind(host) = %v, %v; want host, nil", k, err)
+	if k, err := r.PointerInfo(unsafe.Pointer(&host[0])); k.Kind != MemoryHost || err != nil {
+		t.Fatalf("PointerInfo(host) = %v, %v; want host, nil", k, err)
 	}
 	if err := r.DeviceSynchronize(); err != nil {
 		t.Fatalf("a cleared error came back: %v", err)
@@ -401,12 +417,12 @@ func TestMemoryKindMapping(t *testing.T) {
 		typ   int
 		want  MemoryKind
 	}{
-		{KindCUDA, 13, 0, MemoryHost}, {KindCUDA, 13, 1, MemoryHost}, {KindCUDA, 13, 2, MemoryDevice},
+		{KindCUDA, 13, 0, MemoryHost}, {KindCUDA, 13, 1, MemoryPinned}, {KindCUDA, 13, 2, MemoryDevice},
 		{KindCUDA, 13, 3, MemoryManaged}, {KindCUDA, 13, 10, MemoryUnknown},
-		{KindAMD, 6, 0, MemoryHost}, {KindAMD, 6, 1, MemoryHost}, {KindAMD, 6, 2, MemoryDevice},
+		{KindAMD, 6, 0, MemoryHost}, {KindAMD, 6, 1, MemoryPinned}, {KindAMD, 6, 2, MemoryDevice},
 		{KindAMD, 7, 3, MemoryManaged}, {KindAMD, 6, 10, MemoryDevice}, {KindAMD, 6, 11, MemoryManaged},
 		{KindAMD, 6, 5, MemoryUnknown},
-		{KindAMD, 5, 0, MemoryHost}, {KindAMD, 5, 1, MemoryDevice}, {KindAMD, 5, 2, MemoryDevice},
+		{KindAMD, 5, 0, MemoryPinned}, {KindAMD, 5, 1, MemoryDevice}, {KindAMD, 5, 2, MemoryDevice},
 		{KindAMD, 5, 3, MemoryManaged}, {KindAMD, 5, 4, MemoryManaged}, {KindAMD, 5, 9, MemoryUnknown},
 	}
 	for _, tt := range tests {
@@ -416,21 +432,21 @@ func TestMemoryKindMapping(t *testing.T) {
 	}
 }
 
-// TestPointerKindDoesNotAllocate guards the Execute-path query.
-func TestPointerKindDoesNotAllocate(t *testing.T) {
+// TestPointerInfoDoesNotAllocate guards the Execute-path query.
+func TestPointerInfoDoesNotAllocate(t *testing.T) {
 	r := loadFake(t, KindCUDA, "libfakecudart13.so", "-DFAKE_CUDA")
 	var host [64]byte
 	p := unsafe.Pointer(&host[0])
-	if n := testing.AllocsPerRun(100, func() { _, _ = r.PointerKind(p) }); n != 0 {
-		t.Fatalf("PointerKind allocates %v times per call", n)
+	if n := testing.AllocsPerRun(100, func() { _, _ = r.PointerInfo(p) }); n != 0 {
+		t.Fatalf("PointerInfo allocates %v times per call", n)
 	}
 	if n := testing.AllocsPerRun(100, func() { _, _ = r.StreamDevice(0) }); n != 0 {
 		t.Fatalf("StreamDevice allocates %v times per call", n)
 	}
 }
 
-// BenchmarkPointerKind compares the query through a fake runtime with the none runtime.
-func BenchmarkPointerKind(b *testing.B) {
+// BenchmarkPointerInfo compares the query through a fake runtime with the none runtime.
+func BenchmarkPointerInfo(b *testing.B) {
 	var host [64]byte
 	p := unsafe.Pointer(&host[0])
 	for _, bc := range []struct {
@@ -444,7 +460,7 @@ func BenchmarkPointerKind(b *testing.B) {
 			r := bc.r()
 			b.ReportAllocs()
 			for b.Loop() {
-				_, _ = r.PointerKind(p)
+				_, _ = r.PointerInfo(p)
 			}
 		})
 	}

@@ -26,7 +26,7 @@ func (d noneDriver) deviceProperties(int) (DeviceProperties, error) {
 func (d noneDriver) streamDevice(uintptr) (int, error) { return 0, d.err("StreamDevice") }
 func (d noneDriver) streamSynchronize(uintptr) error   { return d.err("StreamSynchronize") }
 
-func (d noneDriver) pointerKind(unsafe.Pointer) (MemoryKind, error) { return MemoryHost, nil }
+func (d noneDriver) pointerInfo(unsafe.Pointer) (PointerInfo, error) { return PointerInfo{}, nil }
 
 func (d noneDriver) malloc(uintptr) (unsafe.Pointer, error) { return nil, d.err("Malloc") }
 func (d noneDriver) free(unsafe.Pointer) error              { return d.err("Free") }

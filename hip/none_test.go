@@ -19,11 +19,11 @@ func checkNone(t *testing.T, r *Runtime, reason string) {
 		t.Fatalf("DeviceCount() = %d, %v; want 0, nil", n, err)
 	}
 	var host [16]byte
-	if k, err := r.PointerKind(unsafe.Pointer(&host[0])); k != MemoryHost || err != nil {
-		t.Fatalf("PointerKind(host) = %v, %v; want host, nil", k, err)
+	if k, err := r.PointerInfo(unsafe.Pointer(&host[0])); k.Kind != MemoryHost || err != nil {
+		t.Fatalf("PointerInfo(host) = %v, %v; want host, nil", k, err)
 	}
-	if k, err := r.PointerKind(nil); k != MemoryHost || err != nil {
-		t.Fatalf("PointerKind(nil) = %v, %v; want host, nil", k, err)
+	if k, err := r.PointerInfo(nil); k.Kind != MemoryHost || err != nil {
+		t.Fatalf("PointerInfo(nil) = %v, %v; want host, nil", k, err)
 	}
 
 	var e Event

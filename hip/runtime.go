@@ -35,27 +35,38 @@ type DeviceProperties struct {
 type MemoryKind int
 
 const (
-	// MemoryHost is host memory, registered (pinned) or not.
+	// MemoryHost is pageable host memory, unknown to the runtime: a device cannot reach it.
 	MemoryHost MemoryKind = iota
-	// MemoryDevice is device memory.
+	// MemoryDevice is device memory (PointerInfo.Device says which device).
 	MemoryDevice
 	// MemoryManaged is managed (unified) memory, reachable from host and device.
 	MemoryManaged
 	// MemoryUnknown is a kind the runtime reported that this layer does not map.
 	MemoryUnknown
+	// MemoryPinned is page-locked host memory registered with the runtime (hipHostMalloc,
+	// hipHostRegister and their CUDA twins).
+	MemoryPinned
 )
 
-// String returns "host", "device", "managed" or "unknown".
+// String returns "host pageable", "host pinned", "device", "managed" or "unknown".
 func (m MemoryKind) String() string {
 	switch m {
 	case MemoryHost:
-		return "host"
+		return "host pageable"
+	case MemoryPinned:
+		return "host pinned"
 	case MemoryDevice:
 		return "device"
 	case MemoryManaged:
 		return "managed"
 	}
 	return "unknown"
+}
+
+// PointerInfo is what the runtime knows of a pointer.
+type PointerInfo struct {
+	Kind   MemoryKind
+	Device int // the owning device of MemoryDevice memory; 0 otherwise
 }
 
 // Event is an opaque runtime event (hipEvent_t / cudaEvent_t). The zero Event is no event.
@@ -78,7 +89,7 @@ type driver interface {
 	deviceProperties(device int) (DeviceProperties, error)
 	streamDevice(stream uintptr) (int, error)
 	streamSynchronize(stream uintptr) error
-	pointerKind(p unsafe.Pointer) (MemoryKind, error)
+	pointerInfo(p unsafe.Pointer) (PointerInfo, error)
 	malloc(n uintptr) (unsafe.Pointer, error)
 	free(p unsafe.Pointer) error
 	memcpy(dst, src unsafe.Pointer, n uintptr, kind copyKind) error
@@ -153,11 +164,12 @@ func (r *Runtime) StreamSynchronize(stream uintptr) error {
 	return r.drv.streamSynchronize(stream)
 }
 
-// PointerKind says where p's memory lives. Unregistered host memory is MemoryHost: CUDA
-// reports it as cudaMemoryTypeUnregistered, ROCm 5 as hipErrorInvalidValue, which is cleared.
-// A runtime that answers "no device" reports MemoryHost too, as KindNone does for every
-// pointer. It makes one runtime call and does not allocate.
-func (r *Runtime) PointerKind(p unsafe.Pointer) (MemoryKind, error) { return r.drv.pointerKind(p) }
+// PointerInfo says where p's memory lives and, for device memory, on which device.
+// Unregistered host memory is MemoryHost: CUDA reports it as cudaMemoryTypeUnregistered,
+// ROCm 5 as hipErrorInvalidValue, which is cleared. A runtime that answers "no device" reports
+// MemoryHost too, as KindNone does for every pointer. It makes one runtime call and does not
+// allocate.
+func (r *Runtime) PointerInfo(p unsafe.Pointer) (PointerInfo, error) { return r.drv.pointerInfo(p) }
 
 // Malloc allocates n bytes of device memory on the calling thread's current device.
 func (r *Runtime) Malloc(n uintptr) (unsafe.Pointer, error) { return r.drv.malloc(n) }

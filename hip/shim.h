@@ -96,7 +96,7 @@ HIPDNN_HIP_HIDDEN int hd_hip_get_device(const hd_hip_api* api, int* device);
 HIPDNN_HIP_HIDDEN int hd_hip_runtime_version(const hd_hip_api* api, int* version);
 HIPDNN_HIP_HIDDEN int hd_hip_stream_get_device(const hd_hip_api* api, uintptr_t stream, int* device);
 HIPDNN_HIP_HIDDEN int hd_hip_stream_synchronize(const hd_hip_api* api, uintptr_t stream);
-HIPDNN_HIP_HIDDEN int hd_hip_pointer_attributes(const hd_hip_api* api, const void* p, int* type, int* is_managed);
+HIPDNN_HIP_HIDDEN int hd_hip_pointer_attributes(const hd_hip_api* api, const void* p, int* type, int* is_managed, int* device);
 HIPDNN_HIP_HIDDEN int hd_hip_malloc(const hd_hip_api* api, void** p, size_t n);
 HIPDNN_HIP_HIDDEN int hd_hip_free(const hd_hip_api* api, void* p);
 HIPDNN_HIP_HIDDEN int hd_hip_memcpy(const hd_hip_api* api, void* dst, const void* src, size_t n, int kind);

@@ -143,11 +143,12 @@ int P(StreamSynchronize)(void* stream) {
 int P(DeviceSynchronize)(void) { return last_error; }
 
 // Allocations are remembered so that pointer queries can tell device memory from host
-// memory. A request of 4099 bytes pretends to be managed memory.
-enum { MAX_ALLOCS = 64, MANAGED_SIZE = 4099 };
+// memory. Some sizes pretend to be other kinds: 4099 bytes managed memory, 4097 bytes pinned
+// host memory, 4098 bytes device memory of device 1.
+enum { MAX_ALLOCS = 64, MANAGED_SIZE = 4099, PINNED_SIZE = 4097, DEVICE1_SIZE = 4098 };
 static struct {
     void* p;
-    int managed;
+    int managed, pinned, device;
 } allocs[MAX_ALLOCS];
 
 static int find(const void* p) {
@@ -167,6 +168,8 @@ int P(Malloc)(void** p, size_t n) {
         if (allocs[i].p == NULL) {
             allocs[i].p = malloc(n ? n : 1);
             allocs[i].managed = n == MANAGED_SIZE;
+            allocs[i].pinned = n == PINNED_SIZE;
+            allocs[i].device = n == DEVICE1_SIZE ? 1 : 0;
             *p = allocs[i].p;
             return 0;
         }
@@ -217,8 +220,15 @@ int P(PointerGetAttributes)(void* out, const void* p) {
 #else
         a.type = 0; // unregistered
 #endif
+    } else if (allocs[i].pinned) {
+        a.host_pointer = allocs[i].p;
+#if !defined(FAKE_CUDA) && FAKE_MAJOR < 6
+        a.type = 0; // hipMemoryTypeHost before ROCm 6
+#else
+        a.type = 1; // registered host memory
+#endif
     } else {
-        a.device = 0;
+        a.device = allocs[i].device;
         a.device_pointer = allocs[i].p;
 #if defined(FAKE_CUDA)
         a.type = allocs[i].managed ? 3 : 2;

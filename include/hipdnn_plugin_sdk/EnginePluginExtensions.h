@@ -49,7 +49,27 @@ HIPDNN_PLUGIN_NODISCARD HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t
                                               uint32_t max_notes,
                                               uint32_t* num_notes);
 
+/*
+ * Memory kinds (since 0.1.0). The kinds of memory engine_id accepts for tensors and workspace,
+ * as a mask of the HIPDNN_PLUGIN_MEMORY_* bits below. Before a plan and a variant pack first run
+ * together, the host classifies every pointer (once per variant pack) and refuses a pointer of
+ * a kind outside the mask with BAD_PARAM, without calling the engine, so that one caller's host
+ * pointer never faults a kernel and with it the process's GPU context. Device memory must
+ * belong to the device the plan was built for. Runtime pass-by-value scalars are host pointers
+ * for every engine and are not checked against the mask. Handle-free. BAD_PARAM for an unknown
+ * engine id or a NULL kinds. Without it: HOST_PINNED | HOST_PAGEABLE for a host-memory engine
+ * (hipdnnEnginePluginIsHostMemoryEngine_ext), DEVICE | MANAGED for any other.
+ */
+#define HIPDNN_PLUGIN_MEMORY_DEVICE 0x1u
+#define HIPDNN_PLUGIN_MEMORY_MANAGED 0x2u
+#define HIPDNN_PLUGIN_MEMORY_HOST_PINNED 0x4u
+#define HIPDNN_PLUGIN_MEMORY_HOST_PAGEABLE 0x8u
+
+HIPDNN_PLUGIN_NODISCARD HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t
+    hipdnnEnginePluginGetMemoryKinds_ext(int64_t engine_id, uint32_t* kinds);
+
 typedef hipdnnPluginStatus_t (*hipdnnEnginePluginIsHostMemoryEngine_ext_fn)(int64_t, int32_t*);
+typedef hipdnnPluginStatus_t (*hipdnnEnginePluginGetMemoryKinds_ext_fn)(int64_t, uint32_t*);
 typedef hipdnnPluginStatus_t (*hipdnnEnginePluginGetNumericalNotesV1_ext_fn)(
     hipdnnEnginePluginHandle_t, const hipdnnPluginConstData_t*, const hipdnnPluginConstData_t*, int32_t*,
     uint32_t, uint32_t*);

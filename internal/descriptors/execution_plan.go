@@ -5,7 +5,6 @@ import (
 	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/handle"
 	"github.com/hipdnn-go/backend/internal/status"
-	"github.com/hipdnn-go/backend/internal/wire"
 )
 
 // ExecutionPlan is HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: an engine config turned into the
@@ -70,22 +69,14 @@ func finalizePlan(o Object) error {
 	p.handle = g.Handle()
 	p.engineID = eng.ID()
 	p.override = g.model.IsOverrideShapeEnabled
+	tensors := planTensors(g.model)
 	p.uids = p.uids[:0]
 	p.alignments = p.alignments[:0]
-	align := map[int64]int64{}
-	for _, t := range g.model.Tensors {
-		a := t.Alignment
-		if t.RuntimePassByValue && a == wire.DefaultAlignment && t.DataType.ByteSize() > 0 {
-			// A runtime pass-by-value scalar arrives as a host pointer to one value that the
-			// caller may keep anywhere: require its natural alignment, not the 16 bytes
-			// meant for device buffers, unless BYTE_ALIGNMENT asked for more.
-			a = int64(t.DataType.ByteSize())
-		}
+	for _, t := range tensors {
 		p.uids = append(p.uids, t.UID)
-		p.alignments = append(p.alignments, a)
-		align[t.UID] = a
+		p.alignments = append(p.alignments, t.Alignment)
 	}
-	ctx, err := s.CreateContext(p.engineID, p.config.Blob(), g.Bytes(), align, p.override)
+	ctx, err := s.CreateContext(p.engineID, p.config.Blob(), g.Bytes(), tensors, p.override)
 	if err != nil {
 		return err
 	}

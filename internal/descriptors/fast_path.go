@@ -42,7 +42,7 @@ func publishFast(o Object, token uintptr) {
 		}
 	case *VariantPack:
 		if x.finalized && x.overrides.Len() == 0 {
-			x.buffers.PublishFast(token, x.workspace)
+			x.buffers.PublishFast(token)
 		}
 	}
 }

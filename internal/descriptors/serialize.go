@@ -2,6 +2,7 @@ package descriptors
 
 import (
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/handle"
 	"github.com/hipdnn-go/backend/internal/status"
 	"github.com/hipdnn-go/backend/internal/wire"
@@ -46,7 +47,12 @@ func (p *ExecutionPlan) Serialized() ([]byte, error) {
 
 // DeserializePlan makes a finalized plan bound to h from a serialized plan or from a
 // graph-and-plan container holding one; the plugin recreates its context from the payload.
+//
+// Execute checks a deserialized plan's pointers against the graph of its container: every
+// tensor the graph reads or writes must be in the variant pack. A bare plan names its tensors
+// but not which are virtual, so only their alignment is checked.
 func DeserializePlan(h *handle.Handle, b []byte) (*ExecutionPlan, error) {
+	var graph *wire.Graph
 	if wire.IsContainer(b) {
 		c, err := wire.DecodeContainer(b)
 		if err != nil {
@@ -56,6 +62,9 @@ func DeserializePlan(h *handle.Handle, b []byte) (*ExecutionPlan, error) {
 			return nil, status.BadParam("the graph-and-plan container holds no execution plan")
 		}
 		b = c.Plan
+		if g, err := wire.DecodeGraph(c.Graph); err == nil {
+			graph = g
+		}
 	}
 	sp, err := wire.DecodePlan(b)
 	if err != nil {
@@ -70,11 +79,7 @@ func DeserializePlan(h *handle.Handle, b []byte) (*ExecutionPlan, error) {
 			sp.TensorAlignments[i] = wire.DefaultAlignment
 		}
 	}
-	align := make(map[int64]int64, len(sp.TensorUIDs))
-	for i, uid := range sp.TensorUIDs {
-		align[uid] = sp.TensorAlignments[i]
-	}
-	ctx, err := h.Engines().ContextFromSerialized(sp.EngineID, sp.Payload, align, sp.IsOverrideShapeEnabled)
+	ctx, err := h.Engines().ContextFromSerialized(sp.EngineID, sp.Payload, deserializedTensors(sp, graph), sp.IsOverrideShapeEnabled)
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +88,24 @@ func DeserializePlan(h *handle.Handle, b []byte) (*ExecutionPlan, error) {
 	p.workspace, p.uids, p.alignments = ctx.WorkspaceSize(), sp.TensorUIDs, sp.TensorAlignments
 	p.override, p.finalized = sp.IsOverrideShapeEnabled, true
 	return p, nil
+}
+
+// deserializedTensors is what Execute checks of a deserialized plan's tensors: the plan's
+// alignments, and what graph (when the container carried one) says of each.
+func deserializedTensors(sp *wire.Plan, graph *wire.Graph) []engines.PlanTensor {
+	fromGraph := map[int64]engines.PlanTensor{}
+	if graph != nil {
+		for _, t := range planTensors(graph) {
+			fromGraph[t.UID] = t
+		}
+	}
+	out := make([]engines.PlanTensor, len(sp.TensorUIDs))
+	for i, uid := range sp.TensorUIDs {
+		t := fromGraph[uid]
+		t.UID, t.Alignment = uid, sp.TensorAlignments[i]
+		out[i] = t
+	}
+	return out
 }
 
 // SerializeGraphAndPlan builds the "HDGP" container of a graph and, when plan is not nil, of

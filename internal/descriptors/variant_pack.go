@@ -99,9 +99,9 @@ func finalizeVariantPack(o Object) error {
 	for i, p := range ptrs {
 		ps[i] = uintptr(p)
 	}
-	v.buffers = engines.NewBuffers(uids, ps)
-	v.overrides = overrides
 	v.workspace = uintptr(v.value(api.HIPDNN_ATTR_VARIANT_PACK_WORKSPACE).I)
+	v.buffers = engines.NewBuffers(uids, ps, v.workspace)
+	v.overrides = overrides
 	return nil
 }
 

@@ -26,23 +26,28 @@ type deviceBuffer struct {
 }
 
 // Buffers is a hipdnnPluginDeviceBuffer_t array: the {uid, pointer} pairs of a variant pack in
-// pack order. It is immutable after NewBuffers, so many Executes may share it; Free it once
-// none uses it any more.
+// pack order, and the pack's workspace. Its pointers are immutable after NewBuffers, so many
+// Executes may share it; Free it once none uses it any more.
 type Buffers struct {
-	arr  *C.hipdnnPluginDeviceBuffer_t
-	n    int
-	fast fastRefs // tokens under which the C fast path reads arr
+	arr      *C.hipdnnPluginDeviceBuffer_t
+	n        int
+	ws       uintptr
+	verdicts *C.hd_verdicts // contexts whose checks the pack passed (pack_check.go)
+	mem      packMemory     // the pointers' memory kinds, classified once
+	fast     fastRefs       // tokens under which the C fast path reads arr
 }
 
 // NewBuffers copies a variant pack's uids and data pointers into C memory. The two slices
 // must have the same length (the variant pack's finalize checked it); more than UINT32_MAX
-// entries panics, as no plugin call can carry them.
-func NewBuffers(uids []int64, ptrs []uintptr) *Buffers {
+// entries panics, as no plugin call can carry them. workspace is the pack's workspace: an
+// Execute with it may reuse the checks of an earlier one.
+func NewBuffers(uids []int64, ptrs []uintptr, workspace uintptr) *Buffers {
 	if len(uids) != len(ptrs) || len(uids) > math.MaxUint32 {
 		panic("engines.NewBuffers: " + itoa(int64(len(uids))) + " uids for " + itoa(int64(len(ptrs))) + " pointers")
 	}
-	b := &Buffers{arr: C.hd_buffers_new(C.uint32_t(len(uids))), n: len(uids)}
-	if b.arr == nil {
+	b := &Buffers{arr: C.hd_buffers_new(C.uint32_t(len(uids))), n: len(uids), ws: workspace,
+		verdicts: C.hd_verdicts_new()}
+	if b.arr == nil || b.verdicts == nil {
 		panic("engines.NewBuffers: out of memory")
 	}
 	view := b.entries()
@@ -58,6 +63,24 @@ func (b *Buffers) entries() []deviceBuffer {
 		return nil
 	}
 	return unsafe.Slice((*deviceBuffer)(unsafe.Pointer(b.arr)), b.n)
+}
+
+// find returns the index of uid's first entry, or -1.
+func (b *Buffers) find(uid int64) int {
+	for i, e := range b.entries() {
+		if e.uid == uid {
+			return i
+		}
+	}
+	return -1
+}
+
+// workspace returns the pack's workspace (0 for a nil Buffers).
+func (b *Buffers) workspace() uintptr {
+	if b == nil {
+		return 0
+	}
+	return b.ws
 }
 
 // pointer returns entry i's pointer as the C array holds it (for HIP pointer queries).
@@ -78,7 +101,8 @@ func (b *Buffers) Free() {
 	if b != nil && b.arr != nil {
 		b.fast.retire()
 		C.hd_free(unsafe.Pointer(b.arr))
-		b.arr, b.n = nil, 0
+		C.hd_free(unsafe.Pointer(b.verdicts))
+		b.arr, b.n, b.verdicts = nil, 0, nil
 	}
 }
 

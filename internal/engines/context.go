@@ -27,8 +27,10 @@ type Context struct {
 	h         uintptr // plugin handle
 	ctx       uintptr // plugin execution context
 	workspace int64
-	align     map[int64]int64 // tensor uid -> required alignment (> 1 only)
-	overrides bool            // the plan was built with override-shape support
+	id        uint64       // names the context in variant packs' verdicts (pack_check.go)
+	tensors   []PlanTensor // what Execute checks of the graph's tensors
+	device    int          // the device the plan runs on; -1 when unknown or not a device engine
+	overrides bool         // the plan was built with override-shape support
 
 	state   atomic.Int64 // destroyedBit | calls in flight
 	destroy sync.Once
@@ -38,11 +40,11 @@ type Context struct {
 const destroyedBit = int64(1) << 62
 
 // CreateContext builds an execution context for engine id from an EngineConfig and a graph,
-// then asks for its workspace size. tensorAlignments maps tensor uids to the byte alignment
-// their pointers must have at execute (entries <= 1 are ignored); overrideEnabled records that
-// the graph enables execute-time shape overrides. A failing or NULL context is PLUGIN_ERROR;
+// then asks for its workspace size. tensors are the graph's tensors as Execute checks them
+// (alignment, required pointers, pass-by-value scalars); overrideEnabled records that the
+// graph enables execute-time shape overrides. A failing or NULL context is PLUGIN_ERROR;
 // a workspace beyond INT64_MAX is INTERNAL_ERROR (the context is destroyed again).
-func (s *Session) CreateContext(id int64, config, graph []byte, tensorAlignments map[int64]int64, overrideEnabled bool) (*Context, error) {
+func (s *Session) CreateContext(id int64, config, graph []byte, tensors []PlanTensor, overrideEnabled bool) (*Context, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
@@ -55,13 +57,13 @@ func (s *Session) CreateContext(id int64, config, graph []byte, tensorAlignments
 	if !r.ok() {
 		return nil, failure("create an execution context for engine "+e.Name+" of plugin "+e.Plugin.Name, r)
 	}
-	return s.adopt(e, h, r.ptr, tensorAlignments, overrideEnabled)
+	return s.adopt(e, h, r.ptr, tensors, overrideEnabled)
 }
 
 // ContextFromSerialized recreates an execution context from a payload that Serialize produced
 // (the plugin owns the payload format). The plugin must export all three serialization entry
 // points, and a plan with overrides enabled needs a plugin API version that supports them.
-func (s *Session) ContextFromSerialized(id int64, payload []byte, tensorAlignments map[int64]int64, overrideEnabled bool) (*Context, error) {
+func (s *Session) ContextFromSerialized(id int64, payload []byte, tensors []PlanTensor, overrideEnabled bool) (*Context, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
@@ -85,16 +87,17 @@ func (s *Session) ContextFromSerialized(id int64, payload []byte, tensorAlignmen
 	if !r.ok() {
 		return nil, failure("create an execution context for engine "+e.Name+" of plugin "+p.Name+" from a serialized context", r)
 	}
-	return s.adopt(e, h, r.ptr, tensorAlignments, overrideEnabled)
+	return s.adopt(e, h, r.ptr, tensors, overrideEnabled)
 }
 
 // adopt finishes a context the plugin created: NULL check, workspace query, registration.
-func (s *Session) adopt(e *Engine, h uintptr, ptr unsafe.Pointer, tensorAlignments map[int64]int64, overrideEnabled bool) (*Context, error) {
+func (s *Session) adopt(e *Engine, h uintptr, ptr unsafe.Pointer, tensors []PlanTensor, overrideEnabled bool) (*Context, error) {
 	p := e.Plugin
 	if ptr == nil {
 		return nil, status.Plugin("Plugin %s returned a NULL execution context for engine %s", p.Name, e.Name)
 	}
 	c := &Context{s: s, e: e, tbl: p.tbl, tblAddr: uintptr(unsafe.Pointer(p.tbl)), h: h, ctx: uintptr(ptr),
+		id: contextIDs.Add(1), tensors: append([]PlanTensor(nil), tensors...), device: s.planDevice(e),
 		overrides: overrideEnabled}
 	r := p.tbl.contextWorkspace(h, c.ctx)
 	if !r.ok() {
@@ -106,14 +109,6 @@ func (s *Session) adopt(e *Engine, h uintptr, ptr unsafe.Pointer, tensorAlignmen
 		return nil, status.Internal("Plugin %s reported a workspace of %d bytes for engine %s, beyond INT64_MAX", p.Name, r.u, e.Name)
 	}
 	c.workspace = int64(r.u)
-	for uid, a := range tensorAlignments {
-		if a > 1 {
-			if c.align == nil {
-				c.align = make(map[int64]int64, len(tensorAlignments))
-			}
-			c.align[uid] = a
-		}
-	}
 	s.addContext(c)
 	return c, nil
 }

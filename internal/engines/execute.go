@@ -15,40 +15,26 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/hipdnn-go/backend/hip"
 	"github.com/hipdnn-go/backend/internal/status"
 )
-
-// memoryRuntime is the part of the HIP runtime Execute uses to tell host from device pointers.
-type memoryRuntime interface {
-	Kind() hip.Kind
-	PointerKind(p unsafe.Pointer) (hip.MemoryKind, error)
-}
-
-// gpuRuntime is the runtime host-memory engines are checked against (a seam for tests); nil
-// while no GPU driver is loaded in the process (hip.InUse): then no pointer can be device
-// memory, and host work does not start a GPU runtime.
-var gpuRuntime = func() memoryRuntime {
-	if !hip.InUse() {
-		return nil
-	}
-	return hip.Default()
-}
 
 // Execute runs the context on a variant pack: workspace and b's {uid, pointer} pairs, with
 // execute-time shape overrides when ov holds any.
 //
-// Checks, in order: every non-NULL pointer is aligned as its tensor requires (BAD_PARAM naming
-// uid, pointer and alignment); for a host-memory engine with a GPU runtime loaded, no pointer
-// is device or managed memory (BAD_PARAM); overrides need a plan built with override support,
-// a plugin API version of at least 1.1.0 and the override entry point (NOT_SUPPORTED naming
-// what is missing; there is no silent fallback to a plain execute). A plugin failure is
-// PLUGIN_ERROR "<plugin>: Failed to execute engine <engine>. Status: <name>(<n>), Error: <text>".
-// On a context whose session was closed it is BAD_PARAM "the handle this plan was built with
-// was destroyed".
+// Checks (pack_check.go), once per (context, pack) pair when workspace is the pack's own:
+// every tensor the plan reads or writes has a non-NULL pointer, the workspace is there when
+// the plan needs one, pointers are aligned as their tensors require, and with a GPU runtime
+// loaded every pointer is memory the engine accepts (each a BAD_PARAM naming the uid or the
+// workspace and what was wrong). Overrides need a plan built with override support, a plugin
+// API version of at least 1.1.0 and the override entry point (NOT_SUPPORTED naming what is
+// missing; there is no silent fallback to a plain execute). A plugin failure is PLUGIN_ERROR
+// "<plugin>: Failed to execute engine <engine>. Status: <name>(<n>), Error: <text>". On a
+// context whose session was closed it is BAD_PARAM "the handle this plan was built with was
+// destroyed".
 //
-// Cost: no allocation and no shared lock on success; one cgo call, plus one HIP pointer query
-// per pointer for host-memory engines when a GPU runtime is present. Safe for concurrent use.
+// Cost: no allocation and no shared lock on success; once a pair is checked, a scan of the
+// pack's verdict slots and one cgo call. The first execute of a pair also makes one runtime
+// pointer query per pointer of a pack not classified before. Safe for concurrent use.
 func (c *Context) Execute(workspace uintptr, b *Buffers, ov *Overrides) error {
 	if !c.enter() {
 		return c.gone()
@@ -88,23 +74,8 @@ func (c *Context) ExecuteIn(s *Session, workspace uintptr, b *Buffers, ov *Overr
 }
 
 func (c *Context) execute(h, workspace uintptr, b *Buffers, ov *Overrides) error {
-	entries := b.entries()
-	if c.align != nil {
-		for i := range entries {
-			p := entries[i].ptr
-			if p == 0 {
-				continue
-			}
-			if a := c.align[entries[i].uid]; a > 1 && p%uintptr(a) != 0 {
-				return status.BadParam("variant pack: the pointer %#x for tensor uid %d is not aligned to %d bytes",
-					p, entries[i].uid, a)
-			}
-		}
-	}
-	if c.e.HostMemory {
-		if err := c.checkHostMemory(workspace, b, entries); err != nil {
-			return err
-		}
+	if err := c.admit(workspace, b); err != nil {
+		return err
 	}
 	var arr, n uintptr
 	if b != nil {
@@ -125,32 +96,6 @@ func (c *Context) execute(h, workspace uintptr, b *Buffers, ov *Overrides) error
 		return nil
 	}
 	return c.executeFailure(r)
-}
-
-// checkHostMemory refuses device and managed pointers for an engine that runs on the host.
-// Without a GPU runtime every pointer is host memory and nothing is checked.
-func (c *Context) checkHostMemory(workspace uintptr, b *Buffers, entries []deviceBuffer) error {
-	rt := gpuRuntime()
-	if rt == nil || rt.Kind() == hip.KindNone {
-		return nil
-	}
-	for i := range entries {
-		if entries[i].ptr == 0 {
-			continue
-		}
-		k, err := rt.PointerKind(b.pointer(i))
-		if err == nil && (k == hip.MemoryDevice || k == hip.MemoryManaged) {
-			return status.BadParam("engine %s runs on the host; the pointer for tensor uid %d is %s memory",
-				c.e.Name, entries[i].uid, k)
-		}
-	}
-	if workspace != 0 {
-		k, err := rt.PointerKind(workspacePointer(workspace))
-		if err == nil && (k == hip.MemoryDevice || k == hip.MemoryManaged) {
-			return status.BadParam("engine %s runs on the host; the workspace pointer is %s memory", c.e.Name, k)
-		}
-	}
-	return nil
 }
 
 // overridesUsable says why overrides cannot be dispatched, if they cannot.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 
@@ -19,7 +20,7 @@ import (
 // newContext builds an execution context for engine id on a fresh session.
 func newContext(t testing.TB, s *Session, id int64, align map[int64]int64, overrides bool) *Context {
 	t.Helper()
-	c, err := s.CreateContext(id, EncodeEngineConfig(id, nil, ""), testGraph(), align, overrides)
+	c, err := s.CreateContext(id, EncodeEngineConfig(id, nil, ""), testGraph(), aligned(align), overrides)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,8 +28,22 @@ func newContext(t testing.TB, s *Session, id int64, align map[int64]int64, overr
 	return c
 }
 
+// aligned describes tensors by alignment alone (none required).
+func aligned(align map[int64]int64) []PlanTensor {
+	var out []PlanTensor
+	for uid, a := range align {
+		out = append(out, PlanTensor{UID: uid, Alignment: a})
+	}
+	return out
+}
+
+// testWorkspace stands for a workspace buffer (test_good_plugin's contexts need 2048 bytes;
+// the test plugins never touch it).
+const testWorkspace = 0x20000
+
+// newBuffers makes a variant pack's buffers with testWorkspace as its workspace.
 func newBuffers(t testing.TB, uids []int64, ptrs []uintptr) *Buffers {
-	b := NewBuffers(uids, ptrs)
+	b := NewBuffers(uids, ptrs, testWorkspace)
 	t.Cleanup(b.Free)
 	return b
 }
@@ -40,12 +55,12 @@ func TestExecute(t *testing.T) {
 	if err := good.Execute(0x20000, b, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := good.Execute(0, nil, nil); err != nil {
+	if err := good.Execute(testWorkspace, nil, nil); err != nil {
 		t.Fatalf("empty variant pack: %v", err)
 	}
 	id := EngineNameToID("TEST_EXECUTE_FAILS_ENGINE")
 	fails := newContext(t, s, id, nil, false)
-	err := fails.Execute(0, b, nil)
+	err := fails.Execute(testWorkspace, b, nil)
 	want := fmt.Sprintf("test_execute_fails_plugin: Failed to execute engine TEST_EXECUTE_FAILS_ENGINE. Status: HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR(3), Error: engine %d (TEST_EXECUTE_FAILS_ENGINE) fails every execution on purpose", id)
 	wantStatus(t, err, api.HIPDNN_STATUS_PLUGIN_ERROR)
 	if err.Error() != want {
@@ -66,8 +81,8 @@ func TestExecuteAlignment(t *testing.T) {
 		{[]uintptr{0x1000, 0x2010, 0, 0}, "the pointer 0x2010 for tensor uid 2 is not aligned to 64 bytes"},
 	}
 	for _, tt := range tests {
-		b := NewBuffers([]int64{1, 2, 3, 4}, tt.ptrs)
-		err := c.Execute(0, b, nil)
+		b := NewBuffers([]int64{1, 2, 3, 4}, tt.ptrs, testWorkspace)
+		err := c.Execute(testWorkspace, b, nil)
 		b.Free()
 		if tt.want == "" {
 			if err != nil {
@@ -79,52 +94,31 @@ func TestExecuteAlignment(t *testing.T) {
 	}
 }
 
-// fakeRuntime reports every pointer in device as device memory.
+// fakeRuntime is the host stand-in for the pointer query: the pointers in device have the
+// kinds given there (on devices[p], 0 if absent); every other pointer is pageable host memory.
+// Its streams are on streamDevice.
 type fakeRuntime struct {
-	kind   hip.Kind
-	device map[uintptr]hip.MemoryKind
+	kind         hip.Kind
+	device       map[uintptr]hip.MemoryKind
+	devices      map[uintptr]int
+	streamDevice int
+	queries      atomic.Int64
 }
 
 func (f *fakeRuntime) Kind() hip.Kind { return f.kind }
-func (f *fakeRuntime) PointerKind(p unsafe.Pointer) (hip.MemoryKind, error) {
+func (f *fakeRuntime) PointerInfo(p unsafe.Pointer) (hip.PointerInfo, error) {
+	f.queries.Add(1)
 	if k, ok := f.device[uintptr(p)]; ok {
-		return k, nil
+		return hip.PointerInfo{Kind: k, Device: f.devices[uintptr(p)]}, nil
 	}
-	return hip.MemoryHost, nil
+	return hip.PointerInfo{Kind: hip.MemoryHost}, nil
 }
+func (f *fakeRuntime) StreamDevice(uintptr) (int, error) { return f.streamDevice, nil }
 
 func withRuntime(t *testing.T, rt memoryRuntime) {
 	saved := gpuRuntime
 	gpuRuntime = func() memoryRuntime { return rt }
 	t.Cleanup(func() { gpuRuntime = saved })
-}
-
-func TestExecuteHostMemoryEngine(t *testing.T) {
-	s := session(t, "test_good_plugin")
-	e := s.Manager().EngineByID(-2)
-	e.HostMemory = true // as if the plugin answered hipdnnEnginePluginIsHostMemoryEngine_ext
-	c := newContext(t, s, -2, nil, false)
-	b := newBuffers(t, []int64{7, 8}, []uintptr{0x7000, 0x8000})
-
-	withRuntime(t, &fakeRuntime{kind: hip.KindAMD, device: map[uintptr]hip.MemoryKind{0x8000: hip.MemoryDevice, 0x9000: hip.MemoryManaged}})
-	err := c.Execute(0, b, nil)
-	wantStatus(t, err, api.HIPDNN_STATUS_BAD_PARAM, "engine 0xFFFFFFFFFFFFFFFE runs on the host; the pointer for tensor uid 8 is device memory")
-	err = c.Execute(0x9000, newBuffers(t, []int64{7}, []uintptr{0x7000}), nil)
-	wantStatus(t, err, api.HIPDNN_STATUS_BAD_PARAM, "the workspace pointer is managed memory")
-	if err := c.Execute(0, newBuffers(t, []int64{7, 8}, []uintptr{0x7000, 0}), nil); err != nil {
-		t.Errorf("host pointers: %v", err)
-	}
-	// No GPU runtime: everything is host memory, nothing is checked.
-	withRuntime(t, &fakeRuntime{kind: hip.KindNone, device: map[uintptr]hip.MemoryKind{0x8000: hip.MemoryDevice}})
-	if err := c.Execute(0, b, nil); err != nil {
-		t.Errorf("none runtime: %v", err)
-	}
-	// A device engine is never checked.
-	e.HostMemory = false
-	withRuntime(t, &fakeRuntime{kind: hip.KindCUDA, device: map[uintptr]hip.MemoryKind{0x8000: hip.MemoryDevice}})
-	if err := c.Execute(0, b, nil); err != nil {
-		t.Errorf("device engine: %v", err)
-	}
 }
 
 func TestNewOverrides(t *testing.T) {
@@ -169,7 +163,7 @@ func TestExecuteOverrides(t *testing.T) {
 	b := newBuffers(t, []int64{1, 2}, []uintptr{0x1000, 0x2000})
 
 	impl := newContext(t, s, -12, nil, true)
-	if err := impl.Execute(0, b, ov); err != nil {
+	if err := impl.Execute(testWorkspace, b, ov); err != nil {
 		t.Fatal(err)
 	}
 	p := impl.Engine().Plugin
@@ -182,7 +176,7 @@ func TestExecuteOverrides(t *testing.T) {
 		t.Errorf("override of uid 2: rank %d shape %v strides %v", rank, shape, strides)
 	}
 	// No overrides: the plain entry point, even on an override-enabled plan.
-	if err := impl.Execute(0, b, nil); err != nil {
+	if err := impl.Execute(testWorkspace, b, nil); err != nil {
 		t.Fatal(err)
 	}
 	if plain, _, _ := probe.Stats(probeFn(p, "hipdnnTestGetExecuteStats")); plain != 1 {
@@ -201,7 +195,7 @@ func TestExecuteOverrides(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := newContext(t, s, tt.id, nil, tt.overrides)
-		err := c.Execute(0, b, ov)
+		err := c.Execute(testWorkspace, b, ov)
 		wantStatus(t, err, api.HIPDNN_STATUS_NOT_SUPPORTED, "execute-time shape overrides: ", tt.want)
 	}
 	// Never a silent fallback: the refused plugins saw no call at all.
@@ -224,7 +218,7 @@ func TestSerializationRoundTrip(t *testing.T) {
 	if n := liveObjects(t, p, liveSerialized); n != 0 {
 		t.Errorf("%d serialized buffers alive in the plugin after Serialize", n)
 	}
-	back, err := s.ContextFromSerialized(-2, payload, map[int64]int64{1: 16}, false)
+	back, err := s.ContextFromSerialized(-2, payload, aligned(map[int64]int64{1: 16}), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,11 +227,11 @@ func TestSerializationRoundTrip(t *testing.T) {
 		t.Errorf("restored context: workspace %d engine %d", back.WorkspaceSize(), back.EngineID())
 	}
 	b := newBuffers(t, []int64{1}, []uintptr{0x1000})
-	if err := back.Execute(0, b, nil); err != nil {
+	if err := back.Execute(testWorkspace, b, nil); err != nil {
 		t.Fatal(err)
 	}
 	// The restored context keeps the alignment it was given.
-	err = back.Execute(0, newBuffers(t, []int64{1}, []uintptr{0x1004}), nil)
+	err = back.Execute(testWorkspace, newBuffers(t, []int64{1}, []uintptr{0x1004}), nil)
 	wantStatus(t, err, api.HIPDNN_STATUS_BAD_PARAM, "not aligned to 16 bytes")
 	again, err := back.Serialize()
 	if err != nil || string(again) != string(payload) {
@@ -288,7 +282,7 @@ func TestSessionCloseDestroysContexts(t *testing.T) {
 	}
 	b := newBuffers(t, []int64{1}, []uintptr{0x1000})
 	for _, c := range []*Context{c1, c2} {
-		wantStatus(t, c.Execute(0, b, nil), api.HIPDNN_STATUS_BAD_PARAM, "the handle this plan was built with was destroyed")
+		wantStatus(t, c.Execute(testWorkspace, b, nil), api.HIPDNN_STATUS_BAD_PARAM, "the handle this plan was built with was destroyed")
 		_, err := c.Serialize()
 		wantStatus(t, err, api.HIPDNN_STATUS_BAD_PARAM, "the handle this plan was built with was destroyed")
 		c.Destroy()
@@ -320,7 +314,7 @@ func TestConcurrentExecute(t *testing.T) {
 				if i%2 == 1 {
 					c = own
 				}
-				if err := c.Execute(0, b, nil); err != nil {
+				if err := c.Execute(testWorkspace, b, nil); err != nil {
 					errs <- err
 					return
 				}
@@ -345,7 +339,7 @@ func TestDestroyWhileExecuting(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 2000; i++ {
-				if err := c.Execute(0, b, nil); err != nil {
+				if err := c.Execute(testWorkspace, b, nil); err != nil {
 					return
 				}
 			}
@@ -376,14 +370,15 @@ func TestExecuteDoesNotAllocate(t *testing.T) {
 	}
 	defer ov.Free()
 	if n := testing.AllocsPerRun(200, func() {
-		if err := oc.Execute(0, b, ov); err != nil {
+		if err := oc.Execute(testWorkspace, b, ov); err != nil {
 			t.Fatal(err)
 		}
 	}); n != 0 {
 		t.Errorf("Execute with overrides allocates %v times per call", n)
 	}
-	c.e.HostMemory = true
-	defer func() { c.e.HostMemory = false }()
+	saved := c.e.Memory
+	c.e.Memory = MemoryHostPinned | MemoryHostPageable
+	defer func() { c.e.Memory = saved }()
 	withRuntime(t, &fakeRuntime{kind: hip.KindAMD})
 	if n := testing.AllocsPerRun(200, func() {
 		if err := c.Execute(0x4000, b, nil); err != nil {
@@ -403,7 +398,7 @@ func BenchmarkExecute(b *testing.B) {
 	b.Run("Execute", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if err := c.Execute(0, bufs, nil); err != nil {
+			if err := c.Execute(testWorkspace, bufs, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -411,7 +406,7 @@ func BenchmarkExecute(b *testing.B) {
 	b.Run("DirectCgo", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if st := c.directExecute(0, bufs); st != 0 {
+			if st := c.directExecute(testWorkspace, bufs); st != 0 {
 				b.Fatal(st)
 			}
 		}
@@ -426,7 +421,7 @@ func BenchmarkExecute(b *testing.B) {
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				if st := c.directExecute(0, bufs); st != 0 {
+				if st := c.directExecute(testWorkspace, bufs); st != 0 {
 					b.Error(st)
 					return
 				}
@@ -436,14 +431,14 @@ func BenchmarkExecute(b *testing.B) {
 	b.Run("ExecuteParallelOwnContext", func(b *testing.B) {
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
-			own, err := s.CreateContext(-2, EncodeEngineConfig(-2, nil, ""), testGraph(), map[int64]int64{1: 16, 2: 16, 3: 16, 4: 16}, false)
+			own, err := s.CreateContext(-2, EncodeEngineConfig(-2, nil, ""), testGraph(), aligned(map[int64]int64{1: 16, 2: 16, 3: 16, 4: 16}), false)
 			if err != nil {
 				b.Error(err)
 				return
 			}
 			defer own.Destroy()
 			for pb.Next() {
-				if err := own.Execute(0, bufs, nil); err != nil {
+				if err := own.Execute(testWorkspace, bufs, nil); err != nil {
 					b.Error(err)
 					return
 				}
@@ -454,7 +449,7 @@ func BenchmarkExecute(b *testing.B) {
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				if err := c.Execute(0, bufs, nil); err != nil {
+				if err := c.Execute(testWorkspace, bufs, nil); err != nil {
 					b.Error(err)
 					return
 				}
@@ -502,7 +497,7 @@ func TestPassByValueReachesThePlugin(t *testing.T) {
 	defer c.Destroy()
 	scalar := []float32{2.5}
 	b := newBuffers(t, []int64{5}, []uintptr{uintptr(unsafe.Pointer(&scalar[0]))})
-	if err := c.Execute(0, b, nil); err != nil {
+	if err := c.Execute(testWorkspace, b, nil); err != nil {
 		t.Fatal(err)
 	}
 	runtime.KeepAlive(scalar)
@@ -512,6 +507,6 @@ func TestPassByValueReachesThePlugin(t *testing.T) {
 		t.Errorf("recorder read %d bytes %v, want the float 2.5", n, got)
 	}
 	// A NULL pointer for the scalar: the plugin refuses, the host reports its message.
-	err = c.Execute(0, newBuffers(t, []int64{5}, []uintptr{0}), nil)
+	err = c.Execute(testWorkspace, newBuffers(t, []int64{5}, []uintptr{0}), nil)
 	wantStatus(t, err, api.HIPDNN_STATUS_PLUGIN_ERROR, "runtime pass-by-value tensor 5 has no pointer in the variant pack")
 }

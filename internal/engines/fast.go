@@ -1,10 +1,10 @@
 package engines
 
 // The C fast path of hipdnnBackendExecute (hd_fast.c): finalized plans and variant packs are
-// published by token, so a plain execute runs without entering Go. Anything unusual (logging
-// at INFO, overrides, a handle other than the plan's, host-memory checks against a GPU
-// runtime, a misaligned pointer, an unknown token) is left to the Go path, which checks
-// everything and writes the messages.
+// published by token, so a plain execute runs without entering Go. It serves only (plan, pack)
+// pairs the Go path has checked (pack_check.go); anything else (the first execute of a pair,
+// logging at INFO, overrides, a handle other than the plan's, an unknown token) is left to the
+// Go path, which checks everything and writes the messages.
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../../include -O2
@@ -16,7 +16,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/hipdnn-go/backend/hip"
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/logging"
 )
@@ -71,41 +70,27 @@ func boolInt(b bool) C.int {
 	return 0
 }
 
-// PublishFast lets hipdnnBackendExecute(handleToken, planToken, ·) run this context in C. A
-// host-memory engine with a GPU driver loaded needs pointer queries, so it stays on the Go
-// path; without one at plan time the C path skips them (a process that loads a GPU driver
-// after building a host plan and then hands it device pointers is not caught). Nothing is
-// published once the context is being destroyed.
+// PublishFast lets hipdnnBackendExecute(handleToken, planToken, ·) run this context in C, for
+// variant packs that passed its checks. Nothing is published once the context is being
+// destroyed.
 func (c *Context) PublishFast(planToken, handleToken uintptr) {
-	if c.e.HostMemory {
-		if rt := gpuRuntime(); rt != nil && rt.Kind() != hip.KindNone {
-			return
-		}
-	}
 	watchQuiet()
-	align := make([]C.hd_fast_align, 0, len(c.align))
-	for uid, a := range c.align {
-		align = append(align, C.hd_fast_align{uid: C.int64_t(uid), align: C.int64_t(a)})
-	}
 	c.fast.add(func() uintptr {
-		var first *C.hd_fast_align
-		if len(align) > 0 {
-			first = &align[0]
-		}
 		return uintptr(C.hd_fast_publish_plan(C.uintptr_t(planToken), C.uintptr_t(handleToken), C.uintptr_t(c.tblAddr),
-			C.uintptr_t(c.h), C.uintptr_t(c.ctx), first, C.uint32_t(len(align))))
+			C.uintptr_t(c.h), C.uintptr_t(c.ctx), C.uint64_t(c.id)))
 	}, planToken)
 }
 
-// PublishFast lets the fast path use these buffers under a variant pack's token.
-func (b *Buffers) PublishFast(packToken, workspace uintptr) {
+// PublishFast lets the fast path use these buffers, with their workspace, under a variant
+// pack's token.
+func (b *Buffers) PublishFast(packToken uintptr) {
 	if b == nil || b.arr == nil {
 		return
 	}
 	watchQuiet()
 	b.fast.add(func() uintptr {
 		return uintptr(C.hd_fast_publish_pack(C.uintptr_t(packToken), C.uintptr_t(uintptr(unsafe.Pointer(b.arr))),
-			C.uint32_t(b.n), C.uintptr_t(workspace)))
+			C.uint32_t(b.n), C.uintptr_t(b.ws), C.uintptr_t(uintptr(unsafe.Pointer(b.verdicts)))))
 	}, packToken)
 }
 

@@ -8,6 +8,8 @@ hipdnnPluginDeviceBuffer_t* hd_buffers_new(uint32_t count) {
     return (hipdnnPluginDeviceBuffer_t*)calloc(count == 0 ? 1 : count, sizeof(hipdnnPluginDeviceBuffer_t));
 }
 
+hd_verdicts* hd_verdicts_new(void) { return (hd_verdicts*)calloc(1, sizeof(hd_verdicts)); }
+
 /* One block: the hd_overrides header, then ids, lengths, the shape and stride pointer arrays,
  * and flat copies of all shapes and strides that the pointers slice. The caller has checked
  * that every length is in 1..UINT32_MAX and that shapes and strides hold `total` values. */

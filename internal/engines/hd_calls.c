@@ -105,6 +105,15 @@ hd_result hd_is_host_memory(const hd_table* t, int64_t id) {
     return hd_finish(t, st, r);
 }
 
+hd_result hd_get_memory_kinds(const hd_table* t, int64_t id) {
+    hd_result r = {0};
+    uint32_t kinds = 0;
+    REQUIRE(t, HD_SLOT_GET_MEMORY_KINDS);
+    hipdnnPluginStatus_t st = FN(t, HD_SLOT_GET_MEMORY_KINDS, hipdnnEnginePluginGetMemoryKinds_ext_fn)(id, &kinds);
+    r.u = kinds;
+    return hd_finish(t, st, r);
+}
+
 hd_result hd_get_numerical_notes(const hd_table* t, uintptr_t h, const void* config, size_t config_size, const void* graph,
                                  size_t graph_size, int32_t* notes, uint32_t max) {
     hd_result r = {0};

@@ -5,7 +5,9 @@
  * across threads, whatever the backend does. Execute is the one call made per inference step,
  * so a finalized plan and a finalized variant pack are also published here, by token, with
  * what a plain execute needs; hipdnnBackendExecute serves them in C and falls back to the Go
- * path (which checks everything and writes the messages) whenever anything is unusual.
+ * path whenever anything is unusual. The one rule: C serves a (plan, pack) pair only after the
+ * Go path checked that pair (pack_check.go) and left the plan's context id in the pack's
+ * verdicts; the checks and their messages live in Go alone.
  *
  * Safety with garbage and destroyed tokens: a token is only ever compared, never dereferenced.
  * Entries are never freed, only recycled (type-stable memory), so a racing lookup may touch a
@@ -36,10 +38,10 @@ typedef struct hd_fast_entry {
     int kind;
     /* plan */
     uintptr_t handle, table, plugin, ctx;
-    hd_fast_align* align; /* tensors whose pointers must be aligned (alignment > 1) */
-    uint32_t nalign;
+    uint64_t ctx_id;
     /* variant pack */
     uintptr_t buffers, workspace;
+    hd_verdicts* verdicts;
     uint32_t nbuffers;
     struct hd_fast_entry* next_free;
 } hd_fast_entry;
@@ -95,7 +97,6 @@ static uintptr_t fast_publish(uintptr_t token, hd_fast_entry* proto) {
         e = fast_new_locked();
     if (e == NULL) {
         pthread_mutex_unlock(&fast_mu);
-        free(proto->align);
         return 0;
     }
     e->kind = proto->kind;
@@ -103,8 +104,8 @@ static uintptr_t fast_publish(uintptr_t token, hd_fast_entry* proto) {
     e->table = proto->table;
     e->plugin = proto->plugin;
     e->ctx = proto->ctx;
-    e->align = proto->align;
-    e->nalign = proto->nalign;
+    e->ctx_id = proto->ctx_id;
+    e->verdicts = proto->verdicts;
     e->buffers = proto->buffers;
     e->workspace = proto->workspace;
     e->nbuffers = proto->nbuffers;
@@ -117,30 +118,25 @@ static uintptr_t fast_publish(uintptr_t token, hd_fast_entry* proto) {
 }
 
 uintptr_t hd_fast_publish_plan(uintptr_t token, uintptr_t handle, uintptr_t table, uintptr_t plugin, uintptr_t ctx,
-                               const hd_fast_align* align, uint32_t nalign) {
+                               uint64_t ctx_id) {
     hd_fast_entry proto = {0};
     proto.kind = HD_FAST_PLAN;
     proto.handle = handle;
     proto.table = table;
     proto.plugin = plugin;
     proto.ctx = ctx;
-    if (nalign > 0) {
-        proto.align = (hd_fast_align*)malloc(nalign * sizeof(hd_fast_align));
-        if (proto.align == NULL)
-            return 0;
-        for (uint32_t i = 0; i < nalign; i++)
-            proto.align[i] = align[i];
-        proto.nalign = nalign;
-    }
+    proto.ctx_id = ctx_id;
     return fast_publish(token, &proto);
 }
 
-uintptr_t hd_fast_publish_pack(uintptr_t token, uintptr_t buffers, uint32_t nbuffers, uintptr_t workspace) {
+uintptr_t hd_fast_publish_pack(uintptr_t token, uintptr_t buffers, uint32_t nbuffers, uintptr_t workspace,
+                               uintptr_t verdicts) {
     hd_fast_entry proto = {0};
     proto.kind = HD_FAST_PACK;
     proto.buffers = buffers;
     proto.nbuffers = nbuffers;
     proto.workspace = workspace;
+    proto.verdicts = (hd_verdicts*)verdicts;
     return fast_publish(token, &proto);
 }
 
@@ -175,9 +171,7 @@ int hd_fast_retire(uintptr_t token, uintptr_t expect) {
         if (spins > 64)
             sched_yield();
     pthread_mutex_lock(&fast_mu);
-    free(e->align);
-    e->align = NULL;
-    e->nalign = 0;
+    e->verdicts = NULL;
     e->next_free = fast_free;
     fast_free = e;
     pthread_mutex_unlock(&fast_mu);
@@ -224,16 +218,12 @@ static hd_fast_entry* fast_pin(uintptr_t token, int kind) {
 
 static void fast_unpin(hd_fast_entry* e) { atomic_fetch_sub_explicit(&e->pins, 1, memory_order_release); }
 
-static int fast_aligned(const hd_fast_entry* plan, const hd_fast_entry* pack) {
-    const hipdnnPluginDeviceBuffer_t* b = (const hipdnnPluginDeviceBuffer_t*)pack->buffers;
-    for (uint32_t i = 0; i < pack->nbuffers; i++) {
-        if (b[i].ptr == NULL)
-            continue;
-        for (uint32_t j = 0; j < plan->nalign; j++)
-            if (plan->align[j].uid == b[i].uid && ((uintptr_t)b[i].ptr % (uintptr_t)plan->align[j].align) != 0)
-                return 0;
-    }
-    return 1;
+/* fast_checked reports whether the Go path checked this (plan, pack) pair. */
+static int fast_checked(const hd_fast_entry* plan, const hd_fast_entry* pack) {
+    for (int i = 0; i < HD_VERDICTS; i++)
+        if (__atomic_load_n(&pack->verdicts->ctx[i], __ATOMIC_ACQUIRE) == plan->ctx_id)
+            return 1;
+    return 0;
 }
 
 int hd_fast_execute(uintptr_t handle, uintptr_t plan, uintptr_t pack, int* plugin_status, char** plugin_error) {
@@ -247,10 +237,10 @@ int hd_fast_execute(uintptr_t handle, uintptr_t plan, uintptr_t pack, int* plugi
         fast_unpin(p);
         return HD_FAST_NOT_HANDLED;
     }
-    if (p->nalign > 0 && !fast_aligned(p, v)) {
+    if (!fast_checked(p, v)) {
         fast_unpin(v);
         fast_unpin(p);
-        return HD_FAST_NOT_HANDLED; /* the Go path names the tensor and the alignment */
+        return HD_FAST_NOT_HANDLED; /* first use of the pair: the Go path checks it */
     }
     hd_result r = hd_execute(p->table, p->plugin, p->ctx, v->workspace, v->buffers, v->nbuffers);
     fast_unpin(v);

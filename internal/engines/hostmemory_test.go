@@ -1,6 +1,7 @@
 package engines
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -36,8 +37,9 @@ func TestCPUReferenceIsHostMemory(t *testing.T) {
 		t.Fatal("the CPU reference plugin admitted no engine")
 	}
 	for _, e := range m.Engines() {
-		if !e.HostMemory {
-			t.Errorf("engine %s (%d) is not marked host-memory", e.Name, e.ID)
+		if !e.HostMemory || e.Memory != MemoryHostPinned|MemoryHostPageable {
+			t.Errorf("engine %s (%d): host memory %v, accepts %s memory; want host pinned or host pageable",
+				e.Name, e.ID, e.HostMemory, e.Memory)
 		}
 		if e.Name == FormatEngineID(e.ID) {
 			t.Errorf("engine %d is unnamed", e.ID)
@@ -55,7 +57,9 @@ func TestHostMemoryEngineRealRuntime(t *testing.T) {
 	}
 	s := session(t, "test_good_plugin")
 	e := s.Manager().EngineByID(-2)
-	e.HostMemory = true
+	saved := e.Memory
+	e.Memory = MemoryHostPinned | MemoryHostPageable
+	defer func() { e.Memory = saved }()
 	c := newContext(t, s, -2, nil, false)
 	dev, err := rt.Malloc(256)
 	if err != nil {
@@ -64,9 +68,9 @@ func TestHostMemoryEngineRealRuntime(t *testing.T) {
 	defer rt.Free(dev)
 	host := make([]byte, 64)
 	hostPtr := uintptr(unsafeAddr(host))
-	err = c.Execute(0, newBuffers(t, []int64{1, 2}, []uintptr{hostPtr, uintptr(dev)}), nil)
-	wantStatus(t, err, api.HIPDNN_STATUS_BAD_PARAM, "runs on the host; the pointer for tensor uid 2 is device memory")
-	if err := c.Execute(0, newBuffers(t, []int64{1}, []uintptr{hostPtr}), nil); err != nil {
+	err = c.Execute(testWorkspace, newBuffers(t, []int64{1, 2}, []uintptr{hostPtr, uintptr(dev)}), nil)
+	wantStatus(t, err, api.HIPDNN_STATUS_BAD_PARAM, fmt.Sprintf("the pointer %#x for tensor uid 2 is device memory; engine 0xFFFFFFFFFFFFFFFE accepts host pinned or host pageable memory", uintptr(dev)))
+	if err := c.Execute(testWorkspace, newBuffers(t, []int64{1}, []uintptr{hostPtr}), nil); err != nil {
 		t.Errorf("host pointer refused: %v", err)
 	}
 	runtime.KeepAlive(host)

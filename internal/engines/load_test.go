@@ -33,7 +33,7 @@ func TestLoadGoodPlugin(t *testing.T) {
 		t.Errorf("LoadedPaths = %v", got)
 	}
 	e := m.EngineByID(-2)
-	if e == nil || e.Name != "0xFFFFFFFFFFFFFFFE" || e.Plugin != p || e.HostMemory {
+	if e == nil || e.Name != "0xFFFFFFFFFFFFFFFE" || e.Plugin != p || e.HostMemory || e.Memory != MemoryDevice|MemoryManaged {
 		t.Fatalf("engine -2 = %+v", e)
 	}
 	if m.EngineByName("0xFFFFFFFFFFFFFFFE") != e || m.EngineByName("") != nil || m.EngineByID(-3) != nil {

@@ -26,9 +26,12 @@ type Engine struct {
 	Name   string
 	Plugin *Plugin
 	// HostMemory: the engine reads and writes host memory (the plugin says so through the
-	// optional hipdnnEnginePluginIsHostMemoryEngine_ext). Execute then refuses device pointers
-	// when a GPU runtime is present.
+	// optional hipdnnEnginePluginIsHostMemoryEngine_ext). The heuristics prefer GPU engines.
 	HostMemory bool
+	// Memory is what the engine accepts for tensors and workspace (the optional
+	// hipdnnEnginePluginGetMemoryKinds_ext, else from HostMemory). Execute refuses other
+	// pointers when a GPU runtime is present (memory.go).
+	Memory MemoryKinds
 }
 
 // Plugins returns the loaded plugins sorted by canonical path (their load order).
@@ -117,7 +120,8 @@ func (m *Manager) admit(p *Plugin) {
 				name = FormatEngineID(id)
 			}
 		}
-		e := &Engine{ID: id, Name: name, Plugin: p, HostMemory: p.hostMemory(id)}
+		host := p.hostMemory(id)
+		e := &Engine{ID: id, Name: name, Plugin: p, HostMemory: host, Memory: p.memoryKinds(id, host)}
 		m.byID[id] = e
 		m.engines = append(m.engines, e)
 		p.engines = append(p.engines, e)

@@ -87,6 +87,7 @@ var (
 		{"hipdnnEnginePluginGetEngineName", slotGetEngineName, false},
 		{"hipdnnEnginePluginIsHostMemoryEngine_ext", slotIsHostMemory, false},
 		{"hipdnnEnginePluginGetNumericalNotesV1_ext", slotGetNumericalNotes, false},
+		{"hipdnnEnginePluginGetMemoryKinds_ext", slotGetMemoryKinds, false},
 	}
 )
 
@@ -296,6 +297,31 @@ func (p *Plugin) hostMemory(id int64) bool {
 		return false
 	}
 	return r.u != 0
+}
+
+// memoryKinds asks the optional hipdnnEnginePluginGetMemoryKinds_ext; without it, or when it
+// fails or answers with no known kind, the kinds follow from hostMemory.
+func (p *Plugin) memoryKinds(id int64, hostMemory bool) MemoryKinds {
+	fallback := MemoryKinds(MemoryDevice | MemoryManaged)
+	if hostMemory {
+		fallback = MemoryHostPinned | MemoryHostPageable
+	}
+	if !p.tbl.has(slotGetMemoryKinds) {
+		return fallback
+	}
+	r := p.tbl.getMemoryKinds(id)
+	if !r.ok() {
+		logging.Warnf("Plugin %s: Failed to ask which memory engine %s accepts. Status: %s(%d), Error: %s; taking %s",
+			p.Path, FormatEngineID(id), PluginStatusName(r.status), r.status, r.err, fallback)
+		return fallback
+	}
+	k := MemoryKinds(r.u) & allMemoryKinds
+	if k == 0 {
+		logging.Warnf("Plugin %s: engine %s accepts no known memory kind (mask %#x); taking %s",
+			p.Path, FormatEngineID(id), r.u, fallback)
+		return fallback
+	}
+	return k
 }
 
 // close unloads the library. The Manager calls it once no Session or Context uses the plugin.

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/hipdnn-go/backend/hip"
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/status"
@@ -20,6 +21,7 @@ import (
 type Session struct {
 	m       *Manager
 	handles []uintptr // by Plugin.index; 0: the plugin is unusable in this session
+	stream  atomic.Uintptr
 
 	// mu is shared by every call that uses a plugin handle and taken exclusively by Close, so
 	// Close never destroys a handle under a running call. Execute does not take it.
@@ -126,12 +128,14 @@ func (s *Session) engine(id int64) (*Engine, uintptr, error) {
 }
 
 // SetStream forwards the stream to every plugin handle of the session. Every handle is told;
-// the first failure is returned as PLUGIN_ERROR.
+// the first failure is returned as PLUGIN_ERROR. Plans built afterwards run on the stream's
+// device.
 func (s *Session) SetStream(stream uintptr) error {
 	if err := s.begin(); err != nil {
 		return err
 	}
 	defer s.end()
+	s.stream.Store(stream)
 	var first error
 	for _, p := range s.m.plugins {
 		h := s.handles[p.index]
@@ -143,6 +147,24 @@ func (s *Session) SetStream(stream uintptr) error {
 		}
 	}
 	return first
+}
+
+// planDevice is the device a plan of engine e built now runs on: its stream's device, which
+// device memory handed to it must belong to. -1 when the engine takes no device memory or no
+// GPU runtime is loaded.
+func (s *Session) planDevice(e *Engine) int {
+	if e.Memory&MemoryDevice == 0 {
+		return -1
+	}
+	rt := gpuRuntime()
+	if rt == nil || rt.Kind() == hip.KindNone {
+		return -1
+	}
+	d, err := rt.StreamDevice(s.stream.Load())
+	if err != nil {
+		return -1
+	}
+	return d
 }
 
 // admits reports whether plugin p may be offered a graph with these features: its API version

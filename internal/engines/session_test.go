@@ -286,7 +286,7 @@ func TestWorkspaceAndContext(t *testing.T) {
 	if n := liveObjects(t, p, liveContexts); n != 0 {
 		t.Errorf("%d live contexts after Destroy, want 0", n)
 	}
-	err = c.Execute(0, nil, nil)
+	err = c.Execute(testWorkspace, nil, nil)
 	wantStatus(t, err, api.HIPDNN_STATUS_BAD_PARAM, "was destroyed")
 
 	_, err = s.CreateContext(-2, config, []byte("not a graph"), nil, false)

@@ -63,6 +63,7 @@ enum {
     HD_SLOT_GET_ENGINE_NAME,
     HD_SLOT_IS_HOST_MEMORY,
     HD_SLOT_GET_NUMERICAL_NOTES,
+    HD_SLOT_GET_MEMORY_KINDS,
     HD_SLOT_COUNT
 };
 
@@ -98,6 +99,7 @@ hd_result hd_set_log_level(const hd_table* t, int level);
 hd_result hd_get_all_engine_ids(const hd_table* t, int64_t* ids, uint32_t max);
 hd_result hd_get_engine_name(const hd_table* t, int64_t id);
 hd_result hd_is_host_memory(const hd_table* t, int64_t id);
+hd_result hd_get_memory_kinds(const hd_table* t, int64_t id);
 hd_result hd_get_numerical_notes(const hd_table* t, uintptr_t h, const void* config, size_t config_size, const void* graph,
                                  size_t graph_size, int32_t* notes, uint32_t max);
 
@@ -131,23 +133,28 @@ int hd_execute_loop(uintptr_t t, uintptr_t h, uintptr_t ctx, uintptr_t workspace
 
 /* ---- variant-pack arrays (hd_arrays.c) ---- */
 hipdnnPluginDeviceBuffer_t* hd_buffers_new(uint32_t count);
+
+/* The execution contexts (by id) whose checks a variant pack passed with its own workspace
+ * (pack_check.go writes them, the C fast path reads them; both with atomic operations). */
+#define HD_VERDICTS 4
+typedef struct hd_verdicts {
+    uint64_t ctx[HD_VERDICTS];
+    uint32_t next;
+} hd_verdicts;
+hd_verdicts* hd_verdicts_new(void);
 hd_overrides* hd_overrides_new(uint32_t count, const int64_t* ids, const int64_t* lengths, const int64_t* shapes,
                                const int64_t* strides, size_t total);
 void hd_free(void* p);
 
 /* ---- the C fast path of hipdnnBackendExecute (hd_fast.c) ---- */
-typedef struct hd_fast_align {
-    int64_t uid;
-    int64_t align;
-} hd_fast_align;
-
 enum { HD_FAST_NOT_HANDLED = 0, HD_FAST_DONE = 1, HD_FAST_PLUGIN_FAILED = 2 };
 
 /* Publish a finalized plan / variant pack under its token; returns the entry (0: not published,
- * the Go path serves the token). align lists the tensors whose pointers must be aligned. */
+ * the Go path serves the token). ctx_id numbers the plan's context for the pack's verdicts. */
 uintptr_t hd_fast_publish_plan(uintptr_t token, uintptr_t handle, uintptr_t table, uintptr_t plugin, uintptr_t ctx,
-                               const hd_fast_align* align, uint32_t nalign);
-uintptr_t hd_fast_publish_pack(uintptr_t token, uintptr_t buffers, uint32_t nbuffers, uintptr_t workspace);
+                               uint64_t ctx_id);
+uintptr_t hd_fast_publish_pack(uintptr_t token, uintptr_t buffers, uint32_t nbuffers, uintptr_t workspace,
+                               uintptr_t verdicts);
 /* Unpublish (only entry expect, unless 0) and wait for fast calls using it; 1 if retired. */
 int hd_fast_retire(uintptr_t token, uintptr_t expect);
 int hd_fast_published(uintptr_t token);

@@ -74,6 +74,7 @@ const (
 	slotGetEngineName         = int(C.HD_SLOT_GET_ENGINE_NAME)
 	slotIsHostMemory          = int(C.HD_SLOT_IS_HOST_MEMORY)
 	slotGetNumericalNotes     = int(C.HD_SLOT_GET_NUMERICAL_NOTES)
+	slotGetMemoryKinds        = int(C.HD_SLOT_GET_MEMORY_KINDS)
 )
 
 // logSink is the callback handed to plugins: the backend's exported hipdnnLoggingCallback_ext
@@ -120,6 +121,10 @@ func (t *table) getEngineName(id int64) callResult {
 
 func (t *table) isHostMemory(id int64) callResult {
 	return result(C.hd_is_host_memory(t.c(), C.int64_t(id)))
+}
+
+func (t *table) getMemoryKinds(id int64) callResult {
+	return result(C.hd_get_memory_kinds(t.c(), C.int64_t(id)))
 }
 
 // getNumericalNotes fills notes (cgo pins the slice for the call); u is the plugin's full count.

@@ -58,8 +58,9 @@ func probe(r *hip.Runtime) bool {
 	fmt.Printf("devices:       %d\n", n)
 
 	var host [64]byte
-	hk, err := r.PointerKind(unsafe.Pointer(&host[0]))
-	if check("PointerKind(host)", err) {
+	hi, err := r.PointerInfo(unsafe.Pointer(&host[0]))
+	hk := hi.Kind
+	if check("PointerInfo(host)", err) {
 		fmt.Printf("host pointer:  %s\n", hk)
 		if hk != hip.MemoryHost {
 			fmt.Printf("  unexpected: host memory reported as %s\n", hk)
@@ -113,8 +114,9 @@ func probeMemory(r *hip.Runtime, check func(string, error) bool) bool {
 			ok = false
 		}
 	}()
-	k, err := r.PointerKind(dev)
-	if check("PointerKind(device)", err) {
+	ki, err := r.PointerInfo(dev)
+	k := ki.Kind
+	if check("PointerInfo(device)", err) {
 		fmt.Printf("device pointer: %s\n", k)
 		if k != hip.MemoryDevice {
 			fmt.Printf("  unexpected: device memory reported as %s\n", k)

@@ -687,6 +687,23 @@ hipdnnPluginStatus_t hipdnnEnginePluginGetNumericalNotesV1_ext(hipdnnEnginePlugi
 }
 #endif
 
+#if TP_EXPORT_MEMORY_KINDS
+hipdnnPluginStatus_t hipdnnEnginePluginGetMemoryKinds_ext(int64_t engine_id, uint32_t* kinds)
+{
+    if(kinds == nullptr)
+    {
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "GetMemoryKinds: kinds is NULL");
+    }
+    if(findEngine(engine_id) != &kEngines[0])
+    {
+        return hipdnnPluginFail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "GetMemoryKinds: engine %lld is not the first engine",
+                                static_cast<long long>(engine_id));
+    }
+    *kinds = HIPDNN_PLUGIN_MEMORY_DEVICE | HIPDNN_PLUGIN_MEMORY_HOST_PINNED;
+    return HIPDNN_PLUGIN_STATUS_SUCCESS;
+}
+#endif
+
 #if TP_EXPORT_ENGINE_NAME
 hipdnnPluginStatus_t hipdnnEnginePluginGetEngineName(int64_t engine_id, const char** name)
 {

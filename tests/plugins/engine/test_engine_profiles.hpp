@@ -29,6 +29,8 @@
 //                            hipdnnTestGraphRecorderGetLast
 //   TP_EXECUTE_STATS         export hipdnnTestGetExecuteStats / hipdnnTestGetLastOverride
 //   TP_FAULT                 one misbehaviour of the faulty plugins (TP_FAULT_* below)
+//   TP_EXPORT_MEMORY_KINDS   export hipdnnEnginePluginGetMemoryKinds_ext: the first engine
+//                            accepts device and pinned host memory, any other answers BAD_PARAM
 #ifndef HIPDNN_TEST_ENGINE_PROFILES_HPP
 #define HIPDNN_TEST_ENGINE_PROFILES_HPP
 
@@ -172,6 +174,8 @@
 // Numerical notes: -8 uses tensor cores, and is NONDETERMINISTIC unless test.knobs.mode is
 // "accurate"; -9 reports none.
 #define TP_EXPORT_NUMERICAL_NOTES 1
+// Memory kinds: -8 accepts device and pinned host memory; the query fails for -9.
+#define TP_EXPORT_MEMORY_KINDS 1
 
 #elif defined(TP_PROFILE_KNOB_CONSTRAINT_VALIDATION)
 #define TP_PLUGIN_NAME "test_knob_constraint_validation_plugin"
@@ -511,6 +515,9 @@
 #endif
 #ifndef TP_EXPORT_OVERRIDES
 #define TP_EXPORT_OVERRIDES 0
+#endif
+#ifndef TP_EXPORT_MEMORY_KINDS
+#define TP_EXPORT_MEMORY_KINDS 0
 #endif
 #ifndef TP_EXPORT_SERIALIZATION
 #define TP_EXPORT_SERIALIZATION 0
