@@ -364,6 +364,7 @@ struct Direct
     std::shared_ptr<cd::GraphEntry> entry;
     std::shared_ptr<cd::Plan> plan;
     int64_t rank = -1;
+    std::shared_ptr<cd::StreamHandle> lease; // never returned: the bench's stream lives to the end
     cd::cudnnHandle_t handle = nullptr;
     cd::cudnnBackendDescriptor_t pack = nullptr;
 };
@@ -373,7 +374,7 @@ Direct buildDirect(const GraphSpec& g, cd::cudaStream_t stream)
     Direct d;
     const fbs::Graph* graph = fbs::GetGraph(g.bytes.data());
     const int device = cd::deviceOf(stream);
-    d.entry = cd::entryFor(cd::readModel(*graph), device, stream);
+    d.entry = cd::entryFor(cd::readModel(*graph), device);
     if(!d.entry->error.empty())
         throw std::runtime_error("cuDNN rejects " + g.name + ": " + d.entry->error);
     d.plan = d.entry->plan(cd::Choice{});
@@ -383,7 +384,8 @@ Direct buildDirect(const GraphSpec& g, cd::cudaStream_t stream)
             d.rank = static_cast<int64_t>(i);
             break;
         }
-    d.handle = cd::handleFor(device, stream);
+    d.lease = cd::leaseStreamHandle(device, stream);
+    d.handle = d.lease->get();
     return d;
 }
 

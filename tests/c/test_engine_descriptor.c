@@ -208,7 +208,8 @@ static void execute_fails(hipdnnBackendDescriptor_t g, hipdnnHandle_t h) {
     CHECK_ERR(HIPDNN_STATUS_PLUGIN_ERROR, "fails every execution on purpose", hipdnnBackendExecute(h, p, pack));
 }
 
-/* A pointer that misses its tensor's byte alignment is BAD_PARAM; NULL is not checked. */
+/* A pointer that misses its tensor's byte alignment is BAD_PARAM, and so is a NULL pointer for a
+ * tensor the plan reads or writes or a NULL workspace for a plan that needs one: each named. */
 static void alignment(hipdnnHandle_t h) {
     pt_graph_opts o = {64, false, false, HIPDNN_DATA_FLOAT, 0};
     hipdnnBackendDescriptor_t g = pt_pointwise_graph(h, &o);
@@ -226,18 +227,27 @@ static void alignment(hipdnnHandle_t h) {
     void* ok_ptrs[2] = {buf, y};
     void* bad_ptrs[2] = {buf + 16, y};
     void* null_ptrs[2] = {NULL, y};
-    CHECK_OK(hipdnnBackendExecute(h, p, pt_pack(2, uids, ok_ptrs, NULL)));
+    static unsigned char ws[2048]; /* the test engine's workspace */
+    CHECK_OK(hipdnnBackendExecute(h, p, pt_pack(2, uids, ok_ptrs, ws)));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "for tensor uid 1 is not aligned to 64 bytes",
-              hipdnnBackendExecute(h, p, pt_pack(2, uids, bad_ptrs, NULL)));
-    CHECK_OK(hipdnnBackendExecute(h, p, pt_pack(2, uids, null_ptrs, NULL)));
+              hipdnnBackendExecute(h, p, pt_pack(2, uids, bad_ptrs, ws)));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "variant pack: the pointer for tensor uid 1 (in_0 of a Pointwise node) is NULL",
+              hipdnnBackendExecute(h, p, pt_pack(2, uids, null_ptrs, ws)));
+    int64_t only_y[1] = {2};
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "variant pack: no pointer for tensor uid 1 (in_0 of a Pointwise node), which the plan for engine 0xFFFFFFFFFFFFFFFE reads or writes",
+              hipdnnBackendExecute(h, p, pt_pack(1, only_y, &ok_ptrs[1], ws)));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM,
+              "variant pack: the workspace is NULL, but the plan for engine 0xFFFFFFFFFFFFFFFE needs 2048 bytes",
+              hipdnnBackendExecute(h, p, pt_pack(2, uids, ok_ptrs, NULL)));
     /* without an explicit alignment a tensor needs the default 16 bytes */
     hipdnnBackendDescriptor_t g16 = pt_pointwise_graph(h, NULL);
     hipdnnBackendDescriptor_t p16 = pt_plan_for(g16, PT_ID_GOOD);
     void* ok16[2] = {buf + 16, y};
     void* bad16[2] = {buf + 4, y};
-    CHECK_OK(hipdnnBackendExecute(h, p16, pt_pack(2, uids, ok16, NULL)));
+    CHECK_OK(hipdnnBackendExecute(h, p16, pt_pack(2, uids, ok16, ws)));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "for tensor uid 1 is not aligned to 16 bytes",
-              hipdnnBackendExecute(h, p16, pt_pack(2, uids, bad16, NULL)));
+              hipdnnBackendExecute(h, p16, pt_pack(2, uids, bad16, ws)));
     pt_release_all();
     free(buf);
 }

@@ -19,7 +19,8 @@ int main(void) {
 
     hipdnnBackendDescriptor_t g = pt_pointwise_graph(h, NULL);
     hipdnnBackendDescriptor_t plan = pt_plan_for(g, PT_ID_GOOD);
-    hipdnnBackendDescriptor_t pack = pt_pack(2, uids, ptrs, NULL);
+    static unsigned char ws[2048]; /* the test engine's workspace */
+    hipdnnBackendDescriptor_t pack = pt_pack(2, uids, ptrs, ws);
 
     /* two-call serialization */
     size_t size = 0, size2 = 0;

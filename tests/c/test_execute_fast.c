@@ -117,14 +117,17 @@ typedef struct {
     atomic_int* stop;
     long ok, bad, other;
     hipdnnStatus_t other_status;
+    atomic_int succeeded; /* set after the first SUCCESS */
 } worker;
 
 static void* run(void* arg) {
     worker* w = (worker*)arg;
     while (!atomic_load(w->stop)) {
         hipdnnStatus_t st = hipdnnBackendExecute(w->handle, w->plan, w->pack);
-        if (st == HIPDNN_STATUS_SUCCESS)
-            w->ok++;
+        if (st == HIPDNN_STATUS_SUCCESS) {
+            if (w->ok++ == 0)
+                atomic_store(&w->succeeded, 1);
+        }
         else if (st == HIPDNN_STATUS_BAD_PARAM)
             w->bad++;
         else
@@ -162,9 +165,14 @@ static void destroy_while_executing(enum victim what) {
     worker w[THREADS];
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++) {
-        w[i] = (worker){h, plan, pack_for(x[i], y[i]), &stop, 0, 0, 0, HIPDNN_STATUS_SUCCESS};
+        w[i] = (worker){h, plan, pack_for(x[i], y[i]), &stop, 0, 0, 0, HIPDNN_STATUS_SUCCESS, 0};
         pthread_create(&t[i], NULL, run, &w[i]);
     }
+    /* every thread is executing before the victim goes (each pair's first execute takes the Go
+     * path, which a loaded machine may hold up) */
+    for (int i = 0, waited = 0; i < THREADS && waited < 10000; i += atomic_load(&w[i].succeeded), waited++)
+        if (!atomic_load(&w[i].succeeded))
+            sleep_ms(1);
     sleep_ms(30);
     if (what == PLAN) {
         CHECK_OK(hipdnnBackendDestroyDescriptor(untrack(plan)));

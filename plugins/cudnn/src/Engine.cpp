@@ -1,6 +1,7 @@
 #include "Engine.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <list>
 
 namespace hipdnngo::cudnn
@@ -34,8 +35,19 @@ private:
     bool restore_ = false;
 };
 
-std::mutex gHandlesMutex;
-std::map<std::pair<int, cudaStream_t>, cudnnHandle_t> gHandles;
+std::mutex gBuildMutex;
+std::map<int, cudnnHandle_t> gBuildHandles;
+
+// The stream handles: leased ones by their users, idle ones in `idle` (most recent first).
+struct StreamSlot
+{
+    std::shared_ptr<StreamHandle> handle;
+    int users = 0;
+};
+using StreamKey = std::pair<int, cudaStream_t>;
+std::mutex gStreamMutex;
+std::map<StreamKey, StreamSlot> gStreams;
+std::list<StreamKey> gIdle;
 
 std::mutex gCacheMutex;
 std::list<std::pair<std::string, std::shared_ptr<GraphEntry>>> gCache; // most recent first
@@ -211,12 +223,8 @@ int deviceOf(cudaStream_t stream)
     return d;
 }
 
-cudnnHandle_t handleFor(int device, cudaStream_t stream)
+cudnnHandle_t newHandle(int device, cudaStream_t stream)
 {
-    std::lock_guard<std::mutex> lock(gHandlesMutex);
-    auto it = gHandles.find({device, stream});
-    if(it != gHandles.end())
-        return it->second;
     DeviceGuard guard(device);
     cudnnHandle_t h = nullptr;
     cudnnStatus_t s = api().Create(&h);
@@ -228,11 +236,101 @@ cudnnHandle_t handleFor(int device, cudaStream_t stream)
         api().Destroy(h);
         throw Unsupported(statusText("cudnnSetStream", s));
     }
-    gHandles[{device, stream}] = h;
     return h;
 }
 
-std::shared_ptr<GraphEntry> entryFor(Model&& model, int device, cudaStream_t stream)
+StreamHandle::StreamHandle(int device, cudaStream_t stream)
+    : h_(newHandle(device, stream))
+    , device_(device)
+    , stream_(stream)
+{
+}
+
+StreamHandle::~StreamHandle()
+{
+    DeviceGuard guard(device_);
+    api().Destroy(h_);
+}
+
+void StreamHandle::rebind() { api().SetStream(h_, stream_); }
+
+size_t idleHandleBound()
+{
+    static const size_t bound = [] {
+        const char* v = std::getenv("HIPDNNGO_CUDNN_IDLE_HANDLES");
+        if(v == nullptr || *v == '\0')
+            return size_t{4};
+        char* end = nullptr;
+        const long n = std::strtol(v, &end, 10);
+        if(*end != '\0' || n < 0 || n > 1024)
+            return size_t{4};
+        return static_cast<size_t>(n);
+    }();
+    return bound;
+}
+
+std::shared_ptr<StreamHandle> leaseStreamHandle(int device, cudaStream_t stream)
+{
+    std::lock_guard<std::mutex> lock(gStreamMutex);
+    const StreamKey key{device, stream};
+    auto it = gStreams.find(key);
+    if(it == gStreams.end())
+    {
+        StreamSlot slot;
+        slot.handle = std::make_shared<StreamHandle>(device, stream);
+        it = gStreams.emplace(key, std::move(slot)).first;
+    }
+    else if(it->second.users == 0)
+    {
+        gIdle.remove(key);
+        it->second.handle->rebind();
+    }
+    ++it->second.users;
+    return it->second.handle;
+}
+
+void returnStreamHandle(const std::shared_ptr<StreamHandle>& h)
+{
+    if(!h)
+        return;
+    std::vector<std::shared_ptr<StreamHandle>> doomed; // destroyed after the lock is dropped
+    {
+        std::lock_guard<std::mutex> lock(gStreamMutex);
+        const StreamKey key{h->device(), h->stream()};
+        auto it = gStreams.find(key);
+        if(it == gStreams.end() || it->second.handle != h || it->second.users == 0)
+            return;
+        if(--it->second.users > 0)
+            return;
+        gIdle.push_front(key);
+        while(gIdle.size() > idleHandleBound())
+        {
+            auto last = gStreams.find(gIdle.back());
+            doomed.push_back(std::move(last->second.handle));
+            gStreams.erase(last);
+            gIdle.pop_back();
+        }
+    }
+}
+
+size_t liveStreamHandles()
+{
+    std::lock_guard<std::mutex> lock(gStreamMutex);
+    return gStreams.size();
+}
+
+cudnnHandle_t buildHandle(int device)
+{
+    std::lock_guard<std::mutex> lock(gBuildMutex);
+    auto it = gBuildHandles.find(device);
+    if(it != gBuildHandles.end())
+        return it->second;
+    cudnnHandle_t h = newHandle(device, nullptr);
+    gBuildHandles[device] = h;
+    return h;
+}
+
+std::shared_ptr<GraphEntry> entryFor(Model&& model, int device)
 {
     std::string key = model.key;
     key.append(reinterpret_cast<const char*>(&device), sizeof device);
@@ -250,11 +348,10 @@ std::shared_ptr<GraphEntry> entryFor(Model&& model, int device, cudaStream_t str
     auto e = std::make_shared<GraphEntry>();
     e->model = std::move(model);
     e->device = device;
-    e->buildStream = stream;
     try
     {
         DeviceGuard guard(device);
-        e->og = buildOpGraph(e->model, handleFor(device, stream));
+        e->og = buildOpGraph(e->model, buildHandle(device));
         std::string whyA, whyF;
         std::vector<Config> a = heuristics(*e->og, e->model, CUDNN_HEUR_MODE_A, "heuristics A", &whyA);
         std::vector<Config> f = heuristics(*e->og, e->model, CUDNN_HEUR_MODE_FALLBACK, "fallback", &whyF);
@@ -298,7 +395,7 @@ std::shared_ptr<Plan> GraphEntry::build(const Config& c, const std::string& key)
         auto p = std::make_shared<Plan>();
         p->config = c;
         p->plan = std::make_shared<Desc>(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-        cudnnHandle_t h = handleFor(device, buildStream);
+        cudnnHandle_t h = buildHandle(device);
         p->plan->set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &h, "execution plan");
         p->plan->setDesc(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, *c.cfg, "execution plan");
         p->plan->finalize(("execution plan for " + c.label()).c_str());

@@ -1,18 +1,53 @@
-// Engine state shared by the entry points: cuDNN handles per device and stream, the bounded
-// cache of translated graphs with their cuDNN engine configs (heuristics mode A, then fallback)
-// and the execution plans built from them.
+// Engine state shared by the entry points: cuDNN handles (one per device for building, one per
+// stream in use for executing), the bounded cache of translated graphs with their cuDNN engine
+// configs (heuristics mode A, then fallback) and the execution plans built from them.
 #pragma once
 
 #include "Graph.hpp"
 
 #include <map>
+#include <memory>
 #include <mutex>
 
 namespace hipdnngo::cudnn
 {
 
-// handleFor returns the cuDNN handle of (device, stream), creating it on first use.
-cudnnHandle_t handleFor(int device, cudaStream_t stream);
+// StreamHandle is a cuDNN handle bound to one (device, stream); destroying it destroys the
+// handle (about 8 MiB of device memory on an H200).
+class StreamHandle
+{
+public:
+    StreamHandle(int device, cudaStream_t stream); // throws Unsupported
+    ~StreamHandle();
+    StreamHandle(const StreamHandle&) = delete;
+    StreamHandle& operator=(const StreamHandle&) = delete;
+    cudnnHandle_t get() const { return h_; }
+    int device() const { return device_; }
+    cudaStream_t stream() const { return stream_; }
+    void rebind(); // cudnnSetStream again: the stream's address may now name a new stream
+
+private:
+    cudnnHandle_t h_ = nullptr;
+    int device_;
+    cudaStream_t stream_;
+};
+
+// leaseStreamHandle returns the handle of (device, stream) for one more user (a plugin handle
+// on that stream), creating it on first use. A caller keeps its own copy of the pointer while
+// it executes, so a handle released meanwhile lives until that execute returns.
+std::shared_ptr<StreamHandle> leaseStreamHandle(int device, cudaStream_t stream);
+// returnStreamHandle gives one lease back. A handle no user holds joins the idle handles, which
+// are kept for streams that come back (most recent first) up to idleHandleBound(); beyond it
+// the oldest is destroyed, so device memory does not grow with the number of streams seen.
+void returnStreamHandle(const std::shared_ptr<StreamHandle>& h);
+// idleHandleBound is HIPDNNGO_CUDNN_IDLE_HANDLES (0..1024), default 4.
+size_t idleHandleBound();
+// liveStreamHandles is the number of stream handles alive in the registry, leased or idle.
+size_t liveStreamHandles();
+
+// buildHandle returns the device's handle for building graphs and plans (stream-free, one per
+// device for the process's life: cuDNN plans keep the handle they were finalized with).
+cudnnHandle_t buildHandle(int device);
 // deviceOf returns the device of `stream` (the current device for the null stream).
 int deviceOf(cudaStream_t stream);
 
@@ -46,7 +81,6 @@ struct GraphEntry
 {
     Model model;
     int device = 0;
-    cudaStream_t buildStream = nullptr;
     std::string error; // non-empty: cuDNN rejected the graph (the reason)
     std::shared_ptr<OpGraph> og;
     std::vector<Config> configs;
@@ -63,6 +97,6 @@ private:
 
 // entryFor returns the cached entry of (model, device), translating on first use. Never throws
 // Unsupported: a rejected graph comes back with entry->error set.
-std::shared_ptr<GraphEntry> entryFor(Model&& model, int device, cudaStream_t stream);
+std::shared_ptr<GraphEntry> entryFor(Model&& model, int device);
 
 } // namespace hipdnngo::cudnn

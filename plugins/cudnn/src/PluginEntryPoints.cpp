@@ -25,9 +25,11 @@ struct HipdnnEnginePluginHandle
 {
     std::mutex m;
     cudaStream_t stream = nullptr;
-    // The cuDNN handle of (cachedDevice, stream), resolved at the first execute after SetStream.
-    cudnnHandle_t cached = nullptr;
-    int cachedDevice = -1;
+    // The cuDNN handle of (its device, stream), leased at the first execute after SetStream and
+    // given back when the stream changes or this handle is destroyed.
+    std::shared_ptr<StreamHandle> lease;
+
+    ~HipdnnEnginePluginHandle() { returnStreamHandle(lease); }
 };
 
 namespace
@@ -102,7 +104,7 @@ std::shared_ptr<GraphEntry> graphEntry(HipdnnEnginePluginHandle* h, const hipdnn
     if(!v.empty())
         throw Unsupported(v);
     const cudaStream_t stream = streamOf(h);
-    return entryFor(readModel(*graph), deviceOf(stream), stream);
+    return entryFor(readModel(*graph), deviceOf(stream));
 }
 
 Choice choiceOf(const hipdnnPluginConstData_t* engine_config)
@@ -209,16 +211,18 @@ void execute(HipdnnEnginePluginHandle* h, Context& ctx, void* workspace, const h
 {
     if(n > 0)
         requireNotNull(buffers, "device_buffers");
-    cudnnHandle_t handle;
+    std::shared_ptr<StreamHandle> lease; // held for the call: a concurrent SetStream may return it
     {
         std::lock_guard<std::mutex> lock(h->m);
-        if(h->cached == nullptr || h->cachedDevice != ctx.device)
+        if(!h->lease || h->lease->device() != ctx.device)
         {
-            h->cached = handleFor(ctx.device, h->stream);
-            h->cachedDevice = ctx.device;
+            std::shared_ptr<StreamHandle> next = leaseStreamHandle(ctx.device, h->stream);
+            returnStreamHandle(h->lease);
+            h->lease = std::move(next);
         }
-        handle = h->cached;
+        lease = h->lease;
     }
+    const cudnnHandle_t handle = lease->get();
     if(ctx.plan->workspace > 0 && workspace == nullptr)
         fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
              "workspace is NULL but the plan needs " + std::to_string(ctx.plan->workspace) + " bytes");
@@ -365,6 +369,18 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginIsHostMemoryEngine_e
     });
 }
 
+HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginGetMemoryKinds_ext(int64_t engine_id, uint32_t* kinds)
+{
+    return entry([&] {
+        requireNotNull(kinds, "kinds");
+        requireEngine(engine_id);
+        // Device and managed memory only. Pinned host memory is refused although a kernel could
+        // map it: cuDNN does not document its kernels (TMA loads among them) on host memory, and
+        // the price of being wrong is the process's GPU context.
+        *kinds = HIPDNN_PLUGIN_MEMORY_DEVICE | HIPDNN_PLUGIN_MEMORY_MANAGED;
+    });
+}
+
 HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginCreate(hipdnnEnginePluginHandle_t* handle)
 {
     return entry([&] {
@@ -387,7 +403,8 @@ HIPDNN_PLUGIN_EXPORT hipdnnPluginStatus_t hipdnnEnginePluginSetStream(hipdnnEngi
         requireNotNull(handle, "handle");
         std::lock_guard<std::mutex> lock(handle->m);
         handle->stream = reinterpret_cast<cudaStream_t>(stream); // HIP streams are CUDA streams here
-        handle->cached = nullptr;
+        returnStreamHandle(handle->lease);
+        handle->lease.reset();
     });
 }
 

@@ -6,12 +6,14 @@
 #
 # STAGE  a staged install (bin/, lib/ with lib/hipdnn_plugins/engines/libhipdnngo_cudnn.so)
 # STEPS  comma list of: headers,load,info,demo,sample,notes,startup,corpus,graphs,dropout,bench,
-#        anchors (default: all)
+#        anchors,fault (default: all)
 # Environment: CUDNN_INCLUDE (default /usr/include/x86_64-linux-gnu), CUDA_INCLUDE
-# (/usr/local/cuda/include), OUT (a folder for logs; default ./device-out).
+# (/usr/local/cuda/include), OUT (a folder for logs; default ./device-out); for the fault step
+# SOAK_CYCLES (default 10000), THREAD_ITERS (default 600) and OLD_STAGE (a staged install of an
+# earlier build: its 8-thread run and a 20-cycle soak, for comparison).
 set -u
 stage="$(cd "${1:?usage: device_check.sh STAGE [STEPS]}" && pwd)"
-steps=",${2:-headers,load,info,demo,sample,notes,startup,corpus,graphs,dropout,bench,anchors},"
+steps=",${2:-headers,load,info,demo,sample,notes,startup,corpus,graphs,dropout,bench,anchors,fault},"
 out="${OUT:-./device-out}"
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -122,5 +124,24 @@ fi
 if has anchors; then
   echo "== PyTorch anchors"
   python3 "$repo/bench/torch_anchors.py" | tee "$out/anchors.md" || rc=1
+fi
+if has fault; then
+  # tests/gpu/fault_drill.c: bad pointers, NULLs and destroyed objects each in its own process,
+  # the stream/handle soak with device memory read, and the 8-thread bitwise runs.
+  build_drill() { gcc -std=c11 -O2 -pthread -I "$1/include" "$repo/tests/gpu/fault_drill.c" -L "$1/lib" -lhipdnn_backend -ldl -lm \
+                    -Wl,-rpath,"$1/lib" -o "$2"; }
+  echo "== fault drill"
+  build_drill "$stage" "$out/fault_drill" || rc=1
+  "$out/fault_drill" all || rc=1
+  "$out/fault_drill" threads "${THREAD_ITERS:-600}" || rc=1
+  "$out/fault_drill" soak "${SOAK_CYCLES:-10000}" || rc=1
+  if [[ -n "${OLD_STAGE:-}" ]]; then
+    echo "== fault drill on the earlier build $OLD_STAGE"
+    build_drill "$OLD_STAGE" "$out/fault_drill_old" && {
+      LD_LIBRARY_PATH="$OLD_STAGE/lib" "$out/fault_drill_old" threads "${THREAD_ITERS:-600}"
+      LD_LIBRARY_PATH="$OLD_STAGE/lib" "$out/fault_drill_old" soak 20
+      LD_LIBRARY_PATH="$OLD_STAGE/lib" "$out/fault_drill_old" host
+    }
+  fi
 fi
 exit $rc
