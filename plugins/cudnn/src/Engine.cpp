@@ -252,7 +252,11 @@ StreamHandle::~StreamHandle()
     api().Destroy(h_);
 }
 
-void StreamHandle::rebind() { api().SetStream(h_, stream_); }
+void StreamHandle::rebind(cudaStream_t stream)
+{
+    stream_ = stream;
+    api().SetStream(h_, stream);
+}
 
 size_t idleHandleBound()
 {
@@ -277,13 +281,27 @@ std::shared_ptr<StreamHandle> leaseStreamHandle(int device, cudaStream_t stream)
     if(it == gStreams.end())
     {
         StreamSlot slot;
-        slot.handle = std::make_shared<StreamHandle>(device, stream);
+        // The oldest idle handle of the device that no execute still holds, else a new one.
+        for(auto idle = gIdle.rbegin(); idle != gIdle.rend(); ++idle)
+        {
+            auto old = gStreams.find(*idle);
+            if(idle->first == device && old->second.handle.use_count() == 1)
+            {
+                slot.handle = std::move(old->second.handle);
+                gStreams.erase(old);
+                gIdle.erase(std::next(idle).base());
+                slot.handle->rebind(stream);
+                break;
+            }
+        }
+        if(!slot.handle)
+            slot.handle = std::make_shared<StreamHandle>(device, stream);
         it = gStreams.emplace(key, std::move(slot)).first;
     }
     else if(it->second.users == 0)
     {
         gIdle.remove(key);
-        it->second.handle->rebind();
+        it->second.handle->rebind(stream);
     }
     ++it->second.users;
     return it->second.handle;
