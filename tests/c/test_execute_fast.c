@@ -100,6 +100,30 @@ static void same_answers(hipdnnHandle_t h, hipdnnBackendDescriptor_t g) {
               hipdnnBackendExecute((hipdnnHandle_t)(uintptr_t)0xdeadbeef, good, pack));
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnBackendExecute(h, good, NULL));
 
+    /* Every check of Execute holds on the C entry point: the C path serves only a (plan, pack)
+     * pair the Go path has checked, so a bad pack is refused with the Go path's message on every
+     * call, however often the plan ran before. */
+    CHECK_OK(hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_OFF));
+    static float bad_x[121];
+    int64_t uids[2] = {1, 2}, only_y[1] = {2};
+    void* misaligned[2] = {(char*)bad_x + 4, ys};
+    void* null_x[2] = {NULL, ys};
+    static char workspace[4096];
+    struct {
+        hipdnnBackendDescriptor_t pack;
+        const char* want;
+    } bad[] = {
+        {pt_pack(2, uids, misaligned, workspace), "for tensor uid 1 is not aligned to 16 bytes"},
+        {pt_pack(2, uids, null_x, workspace), "the pointer for tensor uid 1 (in_0 of a Pointwise node) is NULL"},
+        {pt_pack(1, only_y, &null_x[1], workspace), "no pointer for tensor uid 1 (in_0 of a Pointwise node)"},
+        {pt_pack(2, uids, (void* const[]){xs, ys}, NULL), "the workspace is NULL, but the plan for engine"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        for (int round = 0; round < 3; round++) {
+            CHECK_OK(hipdnnBackendExecute(h, good, pack));
+            CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, bad[i].want, hipdnnBackendExecute(h, good, bad[i].pack));
+        }
+
     /* A second handle runs the plan through its own plugin handle (the Go path). */
     hipdnnHandle_t h2 = pt_create(NULL, 0);
     CHECK_OK(hipdnnBackendExecute(h2, good, pack));
