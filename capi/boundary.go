@@ -87,6 +87,22 @@ func nullArg(fn, arg string) error {
 	return status.NullPointer("Null pointer provided to %s: %s is NULL", fn, arg)
 }
 
+// arg is one pointer argument for firstNull: its name in the header, and whether it is NULL.
+type arg struct {
+	name string
+	null bool
+}
+
+// firstNull names the first NULL of args, "" when none is.
+func firstNull(args ...arg) string {
+	for _, a := range args {
+		if a.null {
+			return a.name
+		}
+	}
+	return ""
+}
+
 // errorStrings holds C copies of the status names hipdnnGetErrorString hands out with static
 // lifetime. They are made once and never freed.
 var errorStrings = func() map[api.Status]*C.char {

@@ -107,8 +107,8 @@ func hipdnnGo_Execute(h, plan, pack C.uintptr_t) (st C.int) {
 	const fn = "hipdnnBackendExecute"
 	defer guard(fn, &st)
 	begin(fn)
-	if plan == 0 || pack == 0 {
-		return fail(fn, nullArg(fn, "executionPlan and variantPack"))
+	if name := firstNull(arg{"executionPlan", plan == 0}, arg{"variantPack", pack == 0}); name != "" {
+		return fail(fn, nullArg(fn, name))
 	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {

@@ -92,8 +92,8 @@ func hipdnnGo_GetLoadedEnginePluginPaths(h C.uintptr_t, num *C.size_t, paths **C
 	const fn = "hipdnnGetLoadedEnginePluginPaths_ext"
 	defer guard(fn, &st)
 	begin(fn)
-	if num == nil || maxLen == nil {
-		return fail(fn, nullArg(fn, "numPluginPaths and maxStringLen"))
+	if name := firstNull(arg{"numPluginPaths", num == nil}, arg{"maxStringLen", maxLen == nil}); name != "" {
+		return fail(fn, nullArg(fn, name))
 	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
@@ -180,8 +180,9 @@ func hipdnnGo_GetEngineInfo(h C.uintptr_t, index C.size_t, id *C.int64_t,
 	const fn = "hipdnnGetEngineInfo_ext"
 	defer guard(fn, &st)
 	begin(fn)
-	if nameLen == nil || pluginLen == nil || verLen == nil || typLen == nil {
-		return fail(fn, nullArg(fn, "a length pointer"))
+	if name := firstNull(arg{"engineNameLen", nameLen == nil}, arg{"pluginNameLen", pluginLen == nil},
+		arg{"versionLen", verLen == nil}, arg{"typeLen", typLen == nil}); name != "" {
+		return fail(fn, nullArg(fn, name))
 	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
@@ -211,8 +212,8 @@ func hipdnnGo_GetEngineIdByName(h C.uintptr_t, name *C.char, id *C.int64_t) (st 
 	const fn = "hipdnnGetEngineIdByName_ext"
 	defer guard(fn, &st)
 	begin(fn)
-	if name == nil || id == nil {
-		return fail(fn, nullArg(fn, "engineName and engineId"))
+	if n := firstNull(arg{"engineName", name == nil}, arg{"engineId", id == nil}); n != "" {
+		return fail(fn, nullArg(fn, n))
 	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {
@@ -269,8 +270,9 @@ func hipdnnGo_GetHeuristicPolicyInfo(h C.uintptr_t, index C.size_t, id *C.int64_
 	const fn = "hipdnnGetHeuristicPolicyInfo_ext"
 	defer guard(fn, &st)
 	begin(fn)
-	if nameLen == nil || pluginLen == nil || pverLen == nil || averLen == nil {
-		return fail(fn, nullArg(fn, "a length pointer"))
+	if name := firstNull(arg{"policyNameLen", nameLen == nil}, arg{"pluginNameLen", pluginLen == nil},
+		arg{"pluginVersionLen", pverLen == nil}, arg{"apiVersionLen", averLen == nil}); name != "" {
+		return fail(fn, nullArg(fn, name))
 	}
 	hd, err := handle.Resolve(uintptr(h))
 	if err != nil {

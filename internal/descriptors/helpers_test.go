@@ -1,6 +1,7 @@
 package descriptors
 
 import (
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -71,6 +72,15 @@ func wantCode(t *testing.T, what string, err error, want api.Status) {
 	t.Helper()
 	if got := status.Code(err); got != want {
 		t.Fatalf("%s: status %v (%v), want %v", what, got, err, want)
+	}
+}
+
+// wantErr checks an error's status and that its message contains msg.
+func wantErr(t *testing.T, what string, err error, code api.Status, msg string) {
+	t.Helper()
+	wantCode(t, what, err, code)
+	if !strings.Contains(err.Error(), msg) {
+		t.Errorf("%s: message %q does not contain %q", what, err.Error(), msg)
 	}
 }
 

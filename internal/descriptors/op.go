@@ -431,15 +431,6 @@ func (op *Op) tensor(field string) *Tensor {
 	return op.tensors[idx][0]
 }
 
-// tensorList returns the tensor descriptors of a list field.
-func (op *Op) tensorList(field string) []*Tensor {
-	idx, _ := op.spec.schema.Field(field)
-	if idx < 0 {
-		return nil
-	}
-	return op.tensors[idx]
-}
-
 // Tensors returns every tensor the operation references, inputs first, in field order.
 func (op *Op) Tensors() []*Tensor {
 	var out []*Tensor

@@ -45,20 +45,27 @@ func TestTensorRoundTrip(t *testing.T) {
 
 func TestTensorMisuse(t *testing.T) {
 	o := mustCreate(t, api.HIPDNN_BACKEND_TENSOR_DESCRIPTOR)
-	wantCode(t, "get before finalize", GetAttribute(o, api.HIPDNN_ATTR_TENSOR_UNIQUE_ID, api.HIPDNN_TYPE_INT64, 0, new(int64), nil), api.HIPDNN_STATUS_NOT_INITIALIZED)
-	wantCode(t, "finalize with only uid", func() error { _ = setI64(o, api.HIPDNN_ATTR_TENSOR_UNIQUE_ID, 1); return Finalize(o) }(), api.HIPDNN_STATUS_BAD_PARAM)
-	wantCode(t, "null array", SetAttribute(o, api.HIPDNN_ATTR_TENSOR_UNIQUE_ID, api.HIPDNN_TYPE_INT64, 1, nil), api.HIPDNN_STATUS_BAD_PARAM_NULL_POINTER)
+	wantErr(t, "get before finalize", GetAttribute(o, api.HIPDNN_ATTR_TENSOR_UNIQUE_ID, api.HIPDNN_TYPE_INT64, 0, new(int64), nil),
+		api.HIPDNN_STATUS_NOT_INITIALIZED, "TensorDescriptor::getAttribute() failed: Not finalized.")
+	wantErr(t, "finalize with only uid", func() error { _ = setI64(o, api.HIPDNN_ATTR_TENSOR_UNIQUE_ID, 1); return Finalize(o) }(),
+		api.HIPDNN_STATUS_BAD_PARAM, "required attribute(s) not set: HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_ATTR_TENSOR_STRIDES")
+	wantErr(t, "null array", SetAttribute(o, api.HIPDNN_ATTR_TENSOR_UNIQUE_ID, api.HIPDNN_TYPE_INT64, 1, nil),
+		api.HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "arrayOfElements is NULL for HIPDNN_ATTR_TENSOR_UNIQUE_ID")
 	v := int64(1)
-	wantCode(t, "count 2 on a scalar", SetAttribute(o, api.HIPDNN_ATTR_TENSOR_UNIQUE_ID, api.HIPDNN_TYPE_INT64, 2, unsafe.Pointer(&v)), api.HIPDNN_STATUS_BAD_PARAM)
-	wantCode(t, "empty dims", SetAttribute(o, api.HIPDNN_ATTR_TENSOR_DIMENSIONS, api.HIPDNN_TYPE_INT64, 0, unsafe.Pointer(&v)), api.HIPDNN_STATUS_BAD_PARAM)
-	wantCode(t, "read-only IS_BY_VALUE", setBool(o, api.HIPDNN_ATTR_TENSOR_IS_BY_VALUE, true), api.HIPDNN_STATUS_NOT_SUPPORTED)
-	wantCode(t, "bad data type", setI32(o, api.HIPDNN_ATTR_TENSOR_DATA_TYPE, api.HIPDNN_TYPE_DATA_TYPE, 99), api.HIPDNN_STATUS_BAD_PARAM)
+	wantErr(t, "count 2 on a scalar", SetAttribute(o, api.HIPDNN_ATTR_TENSOR_UNIQUE_ID, api.HIPDNN_TYPE_INT64, 2, unsafe.Pointer(&v)),
+		api.HIPDNN_STATUS_BAD_PARAM, "HIPDNN_ATTR_TENSOR_UNIQUE_ID takes exactly 1 element(s), got 2")
+	wantErr(t, "empty dims", SetAttribute(o, api.HIPDNN_ATTR_TENSOR_DIMENSIONS, api.HIPDNN_TYPE_INT64, 0, unsafe.Pointer(&v)),
+		api.HIPDNN_STATUS_BAD_PARAM, "HIPDNN_ATTR_TENSOR_DIMENSIONS takes at least 1 element(s), got 0")
+	wantErr(t, "read-only IS_BY_VALUE", setBool(o, api.HIPDNN_ATTR_TENSOR_IS_BY_VALUE, true),
+		api.HIPDNN_STATUS_NOT_SUPPORTED, "attribute HIPDNN_ATTR_TENSOR_IS_BY_VALUE is read-only")
+	wantErr(t, "bad data type", setI32(o, api.HIPDNN_ATTR_TENSOR_DATA_TYPE, api.HIPDNN_TYPE_DATA_TYPE, 99),
+		api.HIPDNN_STATUS_BAD_PARAM, "99 is not a hipdnnDataType_t")
 	must(t, "dims", setI64(o, api.HIPDNN_ATTR_TENSOR_DIMENSIONS, 2, 0))
 	must(t, "strides", setI64(o, api.HIPDNN_ATTR_TENSOR_STRIDES, 1, 1))
 	must(t, "dtype", setI32(o, api.HIPDNN_ATTR_TENSOR_DATA_TYPE, api.HIPDNN_TYPE_DATA_TYPE, int32(api.HIPDNN_DATA_HALF)))
-	wantCode(t, "zero dimension", Finalize(o), api.HIPDNN_STATUS_BAD_PARAM)
+	wantErr(t, "zero dimension", Finalize(o), api.HIPDNN_STATUS_BAD_PARAM, "dimension 1 is 0; dimensions must be positive")
 	must(t, "dims", setI64(o, api.HIPDNN_ATTR_TENSOR_DIMENSIONS, 2, 2, 2))
-	wantCode(t, "rank mismatch", Finalize(o), api.HIPDNN_STATUS_BAD_PARAM)
+	wantErr(t, "rank mismatch", Finalize(o), api.HIPDNN_STATUS_BAD_PARAM, "TensorDescriptor::finalize() failed: 3 dimensions but 2 strides")
 }
 
 func TestTensorValue(t *testing.T) {

@@ -43,5 +43,3 @@ func prefixed(err error, format string, args ...any) error {
 	}
 	return &codecError{class: ErrMalformed, msg: fmt.Sprintf(format, args...) + ": " + err.Error()}
 }
-
-func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

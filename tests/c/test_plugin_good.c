@@ -13,9 +13,9 @@ static char good_real[PATH_MAX], hashed_real[PATH_MAX];
 
 static void check_loaded_paths(hipdnnHandle_t h) {
     size_t n = 0, len = 0;
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetLoadedEnginePluginPaths_ext(NULL, &n, NULL, &len));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetLoadedEnginePluginPaths_ext(h, NULL, NULL, &len));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetLoadedEnginePluginPaths_ext(h, &n, NULL, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnGetLoadedEnginePluginPaths_ext(NULL, &n, NULL, &len));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "numPluginPaths is NULL", hipdnnGetLoadedEnginePluginPaths_ext(h, NULL, NULL, &len));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "maxStringLen is NULL", hipdnnGetLoadedEnginePluginPaths_ext(h, &n, NULL, NULL));
     tu_clear_last_error();
 
     CHECK_OK(hipdnnGetLoadedEnginePluginPaths_ext(h, &n, NULL, &len));
@@ -51,8 +51,8 @@ static void check_loaded_paths(hipdnnHandle_t h) {
 
 static void check_engine_info(hipdnnHandle_t h) {
     size_t n = 0;
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineCount_ext(NULL, &n));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineCount_ext(h, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnGetEngineCount_ext(NULL, &n));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "numEngines is NULL", hipdnnGetEngineCount_ext(h, NULL));
     CHECK_OK(hipdnnGetEngineCount_ext(h, &n));
     CHECK_EQ_INT(n, 2);
 
@@ -103,16 +103,11 @@ static void check_engine_info(hipdnnHandle_t h) {
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnGetEngineInfo_ext: engineIndex 18446744073709551615 is out of range (2 engines",
               hipdnnGetEngineInfo_ext(h, (size_t)-1, &id, NULL, &ln, NULL, &lp, NULL, &lv, NULL, &lt));
     /* NULL handle or any NULL length pointer */
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
-                 hipdnnGetEngineInfo_ext(NULL, 0, &id, name, &ln, plugin, &lp, ver, &lv, type, &lt));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
-                 hipdnnGetEngineInfo_ext(h, 0, &id, name, NULL, plugin, &lp, ver, &lv, type, &lt));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
-                 hipdnnGetEngineInfo_ext(h, 0, &id, name, &ln, plugin, NULL, ver, &lv, type, &lt));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
-                 hipdnnGetEngineInfo_ext(h, 0, &id, name, &ln, plugin, &lp, ver, NULL, type, &lt));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
-                 hipdnnGetEngineInfo_ext(h, 0, &id, NULL, &ln, NULL, &lp, NULL, &lv, NULL, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnGetEngineInfo_ext(NULL, 0, &id, name, &ln, plugin, &lp, ver, &lv, type, &lt));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "engineNameLen is NULL", hipdnnGetEngineInfo_ext(h, 0, &id, name, NULL, plugin, &lp, ver, &lv, type, &lt));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "pluginNameLen is NULL", hipdnnGetEngineInfo_ext(h, 0, &id, name, &ln, plugin, NULL, ver, &lv, type, &lt));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "versionLen is NULL", hipdnnGetEngineInfo_ext(h, 0, &id, name, &ln, plugin, &lp, ver, NULL, type, &lt));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "typeLen is NULL", hipdnnGetEngineInfo_ext(h, 0, &id, NULL, &ln, NULL, &lp, NULL, &lv, NULL, NULL));
     tu_clear_last_error();
 }
 
@@ -129,9 +124,9 @@ static void check_lookups(hipdnnHandle_t h) {
               hipdnnGetEngineIdByName_ext(h, "", &id));
     CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no loaded engine is named \"test_hashed_name_engine",
               hipdnnGetEngineIdByName_ext(h, "test_hashed_name_engine", &id));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineIdByName_ext(NULL, "TEST_HASHED_NAME_ENGINE", &id));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineIdByName_ext(h, NULL, &id));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineIdByName_ext(h, "TEST_HASHED_NAME_ENGINE", NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnGetEngineIdByName_ext(NULL, "TEST_HASHED_NAME_ENGINE", &id));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "engineName is NULL", hipdnnGetEngineIdByName_ext(h, NULL, &id));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "engineId is NULL", hipdnnGetEngineIdByName_ext(h, "TEST_HASHED_NAME_ENGINE", NULL));
 
     char name[64];
     size_t len = 0;
@@ -151,8 +146,8 @@ static void check_lookups(hipdnnHandle_t h) {
               hipdnnGetEngineNameById_ext(h, 12345, name, &len));
     CHECK_ERR(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineNameById_ext: no loaded engine has id",
               hipdnnGetEngineNameById_ext(h, 12345, NULL, &len));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineNameById_ext(h, PT_ID_GOOD, name, NULL));
-    CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, hipdnnGetEngineNameById_ext(NULL, PT_ID_GOOD, name, &len));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "engineNameLen is NULL", hipdnnGetEngineNameById_ext(h, PT_ID_GOOD, name, NULL));
+    CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnGetEngineNameById_ext(NULL, PT_ID_GOOD, name, &len));
 
     /* every enumerated name resolves back to its id, and the id back to the name */
     size_t n = pt_engine_count(h);

@@ -342,11 +342,9 @@ static void check_plan_and_execute(void) {
     /* 61: NULL, garbage, unfinalized, wrong kinds, destroyed handle. */
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnHandle_t is NULL", hipdnnBackendExecute(NULL, plan, pack));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
-              "Null pointer provided to hipdnnBackendExecute: executionPlan and variantPack is NULL",
-              hipdnnBackendExecute(h, NULL, pack));
+              "Null pointer provided to hipdnnBackendExecute: executionPlan is NULL", hipdnnBackendExecute(h, NULL, pack));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
-              "Null pointer provided to hipdnnBackendExecute: executionPlan and variantPack is NULL",
-              hipdnnBackendExecute(h, plan, NULL));
+              "Null pointer provided to hipdnnBackendExecute: variantPack is NULL", hipdnnBackendExecute(h, plan, NULL));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnHandle_t 0x1234 was never created or was destroyed long ago",
               hipdnnBackendExecute(garbage, plan, pack));
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendDescriptor_t 0x1234 was never created or was destroyed long ago",
