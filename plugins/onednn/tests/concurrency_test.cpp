@@ -1,10 +1,13 @@
 // onednn_concurrency: one HIPDNNGO_ONEDNN plan (conv -> bias -> ReLU, NHWC, weights reordered
 // into the workspace) executed by 4 threads at once, each with its own output and workspace;
-// every result must equal the single-threaded one bit for bit. Checks that Execute shares
-// nothing mutable between calls (memory objects, stream and scratchpad are per call).
+// every result must equal the single-threaded one bit for bit, and that one must match a naive
+// double loop. Checks that Execute shares nothing mutable between calls (memory objects,
+// stream and scratchpad are per call).
 #include "TestPlan.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <thread>
 
@@ -32,6 +35,33 @@ const char* kGraph = R"({"name": "concurrency", "compute_data_type": "float", "i
    "inputs": {"in_0_tensor_uid": 5, "operation": "relu_fwd"}, "outputs": {"out_0_tensor_uid": 6}}]})";
 
 constexpr int kThreads = 4, kIters = 25;
+
+// worstError compares out with conv (pad 1) -> + bias -> ReLU computed in double, in the graph's
+// NHWC layouts: x [2,16,12,12], w [32,16,3,3] (KRSC), out [2,32,12,12].
+double worstError(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& b,
+                  const std::vector<float>& out)
+{
+    double worst = 0;
+    for(int n = 0; n < 2; ++n)
+        for(int y = 0; y < 12; ++y)
+            for(int xx = 0; xx < 12; ++xx)
+                for(int k = 0; k < 32; ++k)
+                {
+                    double acc = b[k];
+                    for(int r = 0; r < 3; ++r)
+                        for(int q = 0; q < 3; ++q)
+                        {
+                            const int iy = y + r - 1, ix = xx + q - 1;
+                            if(iy < 0 || iy >= 12 || ix < 0 || ix >= 12)
+                                continue;
+                            for(int c = 0; c < 16; ++c)
+                                acc += double(x[n * 2304 + iy * 192 + ix * 16 + c]) * w[k * 144 + r * 48 + q * 16 + c];
+                        }
+                    const double want = acc > 0 ? acc : 0;
+                    worst = std::max(worst, std::fabs(want - out[n * 4608 + y * 384 + xx * 32 + k]));
+                }
+    return worst;
+}
 
 // check runs the test on one handle; returns the number of failures.
 int check(hipdnnHandle_t h)
@@ -61,6 +91,14 @@ int check(hipdnnHandle_t h)
         packs.emplace_back(plan, std::vector<int64_t>{1, 2, 4, 6}, std::vector<void*>{x.data(), w.data(), b.data(), out.data()});
     const std::vector<float>& single = outs[kThreads];
     ck(hipdnnBackendExecute(h, plan.plan, packs[kThreads].pack), "execute (single)");
+    // The threads are compared with this run, so it must be right itself (a no-op execute would
+    // leave every output at the sentinel, equal to each other).
+    const double err = worstError(x, w, b, single);
+    if(!(err < 1e-4))
+    {
+        std::fprintf(stderr, "FAIL: the single-threaded result is off the double loop by %g\n", err);
+        return 1;
+    }
 
     std::atomic<int> mismatches{0}, errors{0};
     std::vector<std::thread> threads;
