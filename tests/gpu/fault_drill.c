@@ -6,6 +6,8 @@
  *                                   missing, null-workspace, destroyed, reuse
  *   fault_drill soak N              N cycles of stream, handle, plan, execute and destroy;
  *                                   device memory is read at cycle 1, 100 and N
+ *   fault_drill cost N              host time of N executes with one variant pack, then with a
+ *                                   new pack each (whose pointers the backend classifies once)
  *   fault_drill threads N           8 threads x N executes with a handle and stream each, then
  *                                   8 threads x N sharing one handle and plan; every output
  *                                   must equal the single-threaded one bit for bit
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <hipdnn_backend.h>
@@ -504,6 +507,50 @@ static int case_threads(long iters) {
     return ok;
 }
 
+static double now_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+/* case_cost: the host time an execute takes with its pack reused and with a new pack per call
+ * (create, set, finalize, execute, destroy; the first execute of a pack classifies its three
+ * pointers through the runtime). The stream is synchronized outside the timed loops. */
+static int case_cost(long n) {
+    rig r = setup();
+    dbufs d = device_buffers(r.b.workspace);
+    void* ptrs[3] = {d.x, d.w, d.y};
+    hipdnnBackendDescriptor_t pack = NULL;
+    expect_ok(tu_pack(&pack, 3, kUIDs, ptrs, d.ws), "pack");
+    double best_reused = INFINITY, best_fresh = INFINITY;
+    for (int rep = 0; rep < 5; rep++) {
+        double t0 = now_us();
+        for (long i = 0; i < n; i++)
+            expect_ok(hipdnnBackendExecute(r.h, r.b.plan, pack), "execute");
+        double t1 = now_us();
+        cuda_ok(cu.StreamSynchronize(r.stream), "sync");
+        double t2 = now_us();
+        for (long i = 0; i < n; i++) {
+            hipdnnBackendDescriptor_t v = NULL;
+            expect_ok(tu_pack(&v, 3, kUIDs, ptrs, d.ws), "pack");
+            expect_ok(hipdnnBackendExecute(r.h, r.b.plan, v), "execute");
+            hipdnnBackendDestroyDescriptor(v);
+        }
+        double t3 = now_us();
+        cuda_ok(cu.StreamSynchronize(r.stream), "sync");
+        best_reused = fmin(best_reused, (t1 - t0) / n);
+        best_fresh = fmin(best_fresh, (t3 - t2) / n);
+    }
+    printf("PASS cost: host time per execute, best of 5 x %ld: pack reused %.2f us, a new pack per call %.2f us\n", n,
+           best_reused, best_fresh);
+    hipdnnBackendDestroyDescriptor(pack);
+    cu.Free(d.x), cu.Free(d.w), cu.Free(d.y), cu.Free(d.ws);
+    destroy_built(&r.b);
+    hipdnnDestroy(r.h);
+    cu.StreamDestroy(r.stream);
+    return 1;
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: fault_drill all | CASE | soak N | threads N\n");
@@ -535,6 +582,8 @@ int main(int argc, char** argv) {
     fill_and_reference();
     if (strcmp(argv[1], "soak") == 0)
         return !case_soak(argc > 2 ? atol(argv[2]) : 10000);
+    if (strcmp(argv[1], "cost") == 0)
+        return !case_cost(argc > 2 ? atol(argv[2]) : 2000);
     if (strcmp(argv[1], "threads") == 0)
         return !case_threads(argc > 2 ? atol(argv[2]) : 600);
     return !case_memory(argv[1]);
