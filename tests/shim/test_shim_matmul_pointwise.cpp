@@ -22,7 +22,7 @@ fwd(PM m, double x) {
         case PM::ELU_FWD: return x > 0 ? x : std::expm1(x);
         case PM::GELU_FWD: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
         case PM::GELU_APPROX_TANH_FWD:
-            return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+            return 0.5 * x * (1 + std::tanh(std::sqrt(2 / 3.14159265358979323846) * (x + 0.044715 * x * x * x)));
         case PM::SOFTPLUS_FWD: return std::log1p(std::exp(x));
         case PM::SWISH_FWD: return x * sigm(x);
         case PM::SQRT: return std::sqrt(x);
