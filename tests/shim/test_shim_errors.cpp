@@ -124,6 +124,33 @@ unsupported() {
         (void)g2.block_scale_dequantize(X2, S2, fe::graph::Block_scale_dequantize_attributes().set_block_size(32));
         CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "block_scale_dequantize '0': no hipDNN engine implements", g2.validate());
     }
+    {  // every node declared as a Tier-2 stub is refused by name
+        struct Case {
+            const char* want;
+            std::function<void(fe::graph::Graph&, std::shared_ptr<fe::graph::Tensor_attributes>)> add;
+        };
+        using namespace fe::graph;
+        std::vector<Case> cases = {
+            {"genstats 'gs': not supported", [](Graph& g, auto x) { (void)g.genstats(x, Genstats_attributes().set_name("gs")); }},
+            {"bn_finalize 'bf': not supported", [](Graph& g, auto x) { (void)g.bn_finalize(x, x, x, x, x, x, BN_finalize_attributes().set_name("bf")); }},
+            {"dbn_weight 'dw': not supported", [](Graph& g, auto x) { (void)g.dbn_weight(x, x, x, x, x, DBN_weight_attributes().set_name("dw")); }},
+            {"instancenorm 'in': not supported", [](Graph& g, auto x) { (void)g.instancenorm(x, x, x, Instancenorm_attributes().set_name("in")); }},
+            {"instancenorm_backward 'ib': not supported", [](Graph& g, auto x) { (void)g.instancenorm_backward(x, x, x, Instancenorm_backward_attributes().set_name("ib")); }},
+            {"adalayernorm 'al': not supported", [](Graph& g, auto x) { (void)g.adalayernorm(x, x, x, AdaLayernorm_attributes().set_name("al")); }},
+            {"adalayernorm_backward 'ab': not supported", [](Graph& g, auto x) { (void)g.adalayernorm_backward(x, x, x, AdaLayernorm_backward_attributes().set_name("ab")); }},
+            {"reshape 'rs': not supported", [](Graph& g, auto x) { (void)g.reshape(x, Reshape_attributes().set_name("rs").set_dim({6})); }},
+            {"transpose 'tp': not supported", [](Graph& g, auto x) { (void)g.transpose(x, Transpose_attributes().set_name("tp").set_permutation({1, 0})); }},
+            {"slice 'sl': not supported", [](Graph& g, auto x) { (void)g.slice(x, Slice_attributes().set_name("sl").set_slices({{0, 1}, {0, 3}})); }},
+            {"concatenate 'cc': not supported", [](Graph& g, auto x) { (void)g.concatenate({x, x}, Concatenate_attributes().set_name("cc").set_axis(0)); }},
+            {"rng 'rn': not supported", [](Graph& g, auto x) { (void)g.rng(x, x, Rng_attributes().set_name("rn").set_distribution(fe::RngDistribution_t::BERNOULLI)); }},
+        };
+        for (auto const& c : cases) {
+            Graph g;
+            c.add(g, st_tensor(g, "X", {2, 3}));
+            CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, c.want, g.validate());
+            CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, c.want, g.build_operation_graph(st_handle()));
+        }
+    }
     {  // pointwise modes hipDNN lacks
         for (auto m : {fe::PointwiseMode_t::MOD, fe::PointwiseMode_t::POW, fe::PointwiseMode_t::COS}) {
             fe::graph::Graph g;

@@ -133,7 +133,7 @@ enum class ResampleMode_t {
 
 enum class PaddingMode_t { NOT_SET, EDGE_VAL_PAD, NEG_INF_PAD, ZERO_PAD };
 
-enum class ReshapeMode_t { NOT_SET, VIEW, LOGICAL };
+enum class ReshapeMode_t { NOT_SET, VIEW_ONLY, LOGICAL };
 
 enum class ConvolutionMode_t {
     NOT_SET,

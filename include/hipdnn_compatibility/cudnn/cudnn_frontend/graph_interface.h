@@ -40,6 +40,7 @@
 #include "node/resample.h"
 #include "node/rmsnorm.h"
 #include "node/stub.h"
+#include "graph_properties_stubs.h"
 #include "plans.h"
 
 namespace hipdnn_frontend {
@@ -632,6 +633,137 @@ class Graph {
         return Y;
     }
 
+    // ----- nodes declared but not lowered yet: Tier-2 stubs refused by name at validate() -----
+    std::array<std::shared_ptr<Tensor_attributes>, 2>
+    genstats(std::shared_ptr<Tensor_attributes> x, Genstats_attributes a) {
+        using N = Genstats_attributes;
+        name_node(a);
+        auto SUM = output_tensor(a.name + "::SUM"), SQ_SUM = output_tensor(a.name + "::SQ_SUM");
+        a.inputs[N::input_names::X]       = x;
+        a.outputs[N::output_names::SUM]    = SUM;
+        a.outputs[N::output_names::SQ_SUM] = SQ_SUM;
+        add_stub(std::move(a), "genstats", "not supported by the shim yet (hipDNN has no statistics-generation node).");
+        return {SUM, SQ_SUM};
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 6>
+    bn_finalize(std::shared_ptr<Tensor_attributes> sum,
+                std::shared_ptr<Tensor_attributes> sq_sum,
+                std::shared_ptr<Tensor_attributes> scale,
+                std::shared_ptr<Tensor_attributes> bias,
+                std::shared_ptr<Tensor_attributes> epsilon,
+                std::shared_ptr<Tensor_attributes> accum_count,
+                BN_finalize_attributes a) {
+        using N = BN_finalize_attributes;
+        name_node(a);
+        std::array<std::shared_ptr<Tensor_attributes>, 6> out = {
+            output_tensor(a.name + "::EQ_SCALE"),     output_tensor(a.name + "::EQ_BIAS"),
+            output_tensor(a.name + "::MEAN"),         output_tensor(a.name + "::INV_VARIANCE"),
+            output_tensor(a.name + "::NEXT_RUNNING_MEAN"), output_tensor(a.name + "::NEXT_RUNNING_VAR")};
+        a.inputs[N::input_names::SUM]         = sum;
+        a.inputs[N::input_names::SQ_SUM]      = sq_sum;
+        a.inputs[N::input_names::SCALE]       = scale;
+        a.inputs[N::input_names::BIAS]        = bias;
+        a.inputs[N::input_names::EPSILON]     = epsilon;
+        a.inputs[N::input_names::ACCUM_COUNT] = accum_count;
+        add_stub(std::move(a), "bn_finalize", "not supported by the shim yet (hipDNN has no batch-norm finalize node).");
+        return out;
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 5>
+    dbn_weight(std::shared_ptr<Tensor_attributes> dy,
+               std::shared_ptr<Tensor_attributes> x,
+               std::shared_ptr<Tensor_attributes> mean,
+               std::shared_ptr<Tensor_attributes> inv_variance,
+               std::shared_ptr<Tensor_attributes> scale,
+               DBN_weight_attributes a) {
+        using N = DBN_weight_attributes;
+        name_node(a);
+        std::array<std::shared_ptr<Tensor_attributes>, 5> out = {
+            output_tensor(a.name + "::DSCALE"), output_tensor(a.name + "::DBIAS"),
+            output_tensor(a.name + "::EQ_SCALE_DY"), output_tensor(a.name + "::EQ_SCALE_X"),
+            output_tensor(a.name + "::EQ_BIAS")};
+        a.inputs[N::input_names::DY]           = dy;
+        a.inputs[N::input_names::X]            = x;
+        a.inputs[N::input_names::MEAN]         = mean;
+        a.inputs[N::input_names::INV_VARIANCE] = inv_variance;
+        a.inputs[N::input_names::SCALE]        = scale;
+        add_stub(std::move(a), "dbn_weight", "not supported by the shim yet; use batchnorm_backward.");
+        return out;
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    instancenorm(std::shared_ptr<Tensor_attributes> x,
+                 std::shared_ptr<Tensor_attributes> scale,
+                 std::shared_ptr<Tensor_attributes> bias,
+                 Instancenorm_attributes a) {
+        return norm_stub(std::move(a), x, scale, bias, "instancenorm",
+                         "not supported by the shim yet (hipDNN has no instance-norm node).");
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    adalayernorm(std::shared_ptr<Tensor_attributes> x,
+                 std::shared_ptr<Tensor_attributes> scale,
+                 std::shared_ptr<Tensor_attributes> bias,
+                 AdaLayernorm_attributes a) {
+        return norm_stub(std::move(a), x, scale, bias, "adalayernorm",
+                         "not supported by the shim yet (hipDNN has no adaptive layer-norm node).");
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    instancenorm_backward(std::shared_ptr<Tensor_attributes> dy,
+                          std::shared_ptr<Tensor_attributes> x,
+                          std::shared_ptr<Tensor_attributes> scale,
+                          Instancenorm_backward_attributes a) {
+        return norm_backward_stub(std::move(a), dy, x, scale, "instancenorm_backward",
+                                  "not supported by the shim yet (hipDNN has no instance-norm node).");
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    adalayernorm_backward(std::shared_ptr<Tensor_attributes> dy,
+                          std::shared_ptr<Tensor_attributes> x,
+                          std::shared_ptr<Tensor_attributes> scale,
+                          AdaLayernorm_backward_attributes a) {
+        return norm_backward_stub(std::move(a), dy, x, scale, "adalayernorm_backward",
+                                  "not supported by the shim yet (hipDNN has no adaptive layer-norm node).");
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    reshape(std::shared_ptr<Tensor_attributes> x, Reshape_attributes a) {
+        return unary_stub(std::move(a), x, "reshape", "not supported by the shim yet (hipDNN has no reshape node).");
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    transpose(std::shared_ptr<Tensor_attributes> x, Transpose_attributes a) {
+        return unary_stub(std::move(a), x, "transpose", "not supported by the shim yet (hipDNN has no transpose node).");
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    slice(std::shared_ptr<Tensor_attributes> x, Slice_attributes a) {
+        return unary_stub(std::move(a), x, "slice", "not supported by the shim yet (hipDNN has no slice node).");
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    concatenate(std::vector<std::shared_ptr<Tensor_attributes>> x, Concatenate_attributes a) {
+        name_node(a);
+        auto Y                                            = output_tensor(a.name + "::Y");
+        a.inputs                                          = std::move(x);
+        a.outputs[Concatenate_attributes::output_names::Y] = Y;
+        add_stub(std::move(a), "concatenate", "not supported by the shim yet (hipDNN has no concatenate node).");
+        return Y;
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    rng(std::shared_ptr<Tensor_attributes> seed, std::shared_ptr<Tensor_attributes> offset, Rng_attributes a) {
+        name_node(a);
+        auto Y                                      = output_tensor(a.name + "::Y");
+        a.inputs[Rng_attributes::input_names::Seed]   = seed;
+        a.inputs[Rng_attributes::input_names::Offset] = offset;
+        a.outputs[Rng_attributes::output_names::Y]    = Y;
+        add_stub(std::move(a), "rng", "not supported by the shim yet (hipDNN has no random-number node).");
+        return Y;
+    }
+
     // ----- validation and lowering -----
 
     // validate checks every node's inputs and infers its outputs, in node order.
@@ -1045,6 +1177,48 @@ class Graph {
     }
 
    private:
+    template <typename A>
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    norm_stub(A a, TensorPtr x, TensorPtr scale, TensorPtr bias, const char* kind, const char* reason) {
+        name_node(a);
+        auto Y = output_tensor(a.name + "::Y");
+        TensorPtr MEAN, INV_VAR;
+        if (a.forward_phase == NormFwdPhase_t::TRAINING) {
+            MEAN    = output_tensor(a.name + "::MEAN");
+            INV_VAR = output_tensor(a.name + "::INV_VARIANCE");
+        }
+        a.inputs[A::input_names::X]     = x;
+        a.inputs[A::input_names::SCALE] = scale;
+        a.inputs[A::input_names::BIAS]  = bias;
+        a.outputs[A::output_names::Y]   = Y;
+        add_stub(std::move(a), kind, reason);
+        return {Y, MEAN, INV_VAR};
+    }
+
+    template <typename A>
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    norm_backward_stub(A a, TensorPtr dy, TensorPtr x, TensorPtr scale, const char* kind, const char* reason) {
+        name_node(a);
+        auto DX = output_tensor(a.name + "::DX"), DSCALE = output_tensor(a.name + "::DSCALE"),
+             DBIAS = output_tensor(a.name + "::DBIAS");
+        a.inputs[A::input_names::DY]    = dy;
+        a.inputs[A::input_names::X]     = x;
+        a.inputs[A::input_names::SCALE] = scale;
+        add_stub(std::move(a), kind, reason);
+        return {DX, DSCALE, DBIAS};
+    }
+
+    template <typename A>
+    std::shared_ptr<Tensor_attributes>
+    unary_stub(A a, TensorPtr x, const char* kind, const char* reason) {
+        name_node(a);
+        auto Y                        = output_tensor(a.name + "::Y");
+        a.inputs[A::input_names::X]   = x;
+        a.outputs[A::output_names::Y] = Y;
+        add_stub(std::move(a), kind, reason);
+        return Y;
+    }
+
     std::shared_ptr<Tensor_attributes>
     pointwise_n(Pointwise_attributes a, TensorPtr in0, TensorPtr in1, TensorPtr in2) {
         using N = Pointwise_attributes;
