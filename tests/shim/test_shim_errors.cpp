@@ -271,6 +271,33 @@ plans_and_execute() {
         none.g.deselect_engines({"HIPDNNGO_ONEDNN", "HIPDNNGO_CPU_REFERENCE"});
         CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "deselected by name", none.g.check_support(st_handle()));
     }
+    {  // other ways to plan and bind: an explicit engine id, a sorted pointer array, and a tensor
+       // map keyed by copies of the graph's tensors (bound by UID, as upstream does)
+        AddGraph a;
+        CHECK(st_build(a.g, "add"));
+        AddGraph b;
+        CHECK_FE_OK(b.g.validate());
+        CHECK_FE_OK(b.g.build_operation_graph(st_handle()));
+        CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "create_execution_plan: knobs are not supported",
+                     b.g.create_execution_plan(1, {{fe::KnobType_t::TILE_SIZE, 1}}));
+        std::string first;
+        CHECK_FE_OK(a.g.get_plan_name(first));
+        CHECK_FE_ERR(EC::CUDNN_BACKEND_API_FAILED, "engine 12345", b.g.create_execution_plan(12345, {}));
+        std::vector<float> x{1, 2, 3, 4, 5, 6}, y{1, 1, 1, 1, 1, 1}, z(6);
+        void* sorted[3] = {x.data(), y.data(), z.data()};  // UIDs 1 (A), 2 (B), 3 (C)
+        int64_t ws = 0;
+        CHECK_FE_OK(a.g.get_workspace_size(ws));
+        std::vector<unsigned char> w(ws + 16);
+        CHECK_FE_OK(a.g.execute(st_handle(), sorted, 3, w.data()));
+        CHECK(z == (std::vector<float>{2, 3, 4, 5, 6, 7}));
+        CHECK_FE_ERR(EC::INVALID_VARIANT_PACK, "execute: 2 pointers given, the graph binds 3", a.g.execute(st_handle(), sorted, 2, w.data()));
+        auto A2 = std::make_shared<fe::graph::Tensor_attributes>(*a.A), B2 = std::make_shared<fe::graph::Tensor_attributes>(*a.B),
+             C2 = std::make_shared<fe::graph::Tensor_attributes>(*a.C);
+        std::fill(z.begin(), z.end(), 0.f);
+        Binding copies{{A2, x.data()}, {B2, y.data()}, {C2, z.data()}};
+        CHECK_FE_OK(a.g.execute(st_handle(), copies, w.data()));
+        CHECK(z == (std::vector<float>{2, 3, 4, 5, 6, 7}));
+    }
     {  // Tier-2 plan APIs say they are not supported
         AddGraph a;
         CHECK(st_build(a.g, "add"));

@@ -61,9 +61,10 @@ class Graph {
     hipdnnHandle_t handle_ = nullptr;
     detail::managed_descriptor operation_graph;
     detail::Lowering lowering;
-    std::vector<uid_t> variant_uids;  // sorted UIDs execute() must be given
+    std::vector<uid_t> variant_uids;        // sorted UIDs execute() must be given
+    std::vector<TensorPtr> variant_tensors;  // the tensors of variant_uids, same order
     std::unordered_map<uid_t, TensorPtr> uid_to_tensor;
-    Execution_plan_list plans;
+    mutable Execution_plan_list plans;  // mutable: engine names and notes are read on first use
 
     // The last variant pack, reused while the pointers repeat (a fresh pack costs microseconds).
     struct PackCache {
@@ -148,6 +149,8 @@ class Graph {
             if (!t->get_is_virtual() && !scalar) variant_uids.push_back(t->get_uid());
         }
         std::sort(variant_uids.begin(), variant_uids.end());
+        variant_tensors.clear();
+        for (uid_t u : variant_uids) variant_tensors.push_back(uid_to_tensor[u]);
         return {error_code_t::OK, ""};
     }
 
@@ -180,71 +183,35 @@ class Graph {
     }
 
     error_t
-    read_candidate(Execution_plan_list::Candidate& c) {
-        auto const cfg = c.config->get_ptr();
-        int64_t n = 0;
-        hipdnnBackendNumericalNote_t notes[HIPDNN_NUMERICAL_NOTE_TYPE_COUNT];
-        if (hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINE_NUMERICAL_NOTE, HIPDNN_TYPE_NUMERICAL_NOTE,
-                                      HIPDNN_NUMERICAL_NOTE_TYPE_COUNT, &n, notes) == HIPDNN_STATUS_SUCCESS)
-            for (int64_t i = 0; i < n; ++i) c.numerical_notes.push_back(detail::from_backend(notes[i]));
-        int64_t ws = 0;
-        if (hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws) ==
-            HIPDNN_STATUS_SUCCESS)
-            c.workspace = ws;
-        detail::managed_descriptor engine;
-        CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, "engine", engine));
-        hipdnnBackendDescriptor_t eraw = engine->get_ptr();
-        if (hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n,
-                                      &eraw) != HIPDNN_STATUS_SUCCESS)
-            return {error_code_t::OK, ""};
-        char name[256] = {0};
-        if (hipdnnBackendGetAttribute(eraw, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name - 1, &n, name) ==
-            HIPDNN_STATUS_SUCCESS)
-            c.name.assign(name, static_cast<size_t>(std::min<int64_t>(n, sizeof name - 1)));
-        c.name = std::string(c.name.c_str());
-        hipdnnBackendGetAttribute(eraw, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &n, &c.engine_id);
-        hipdnnBackendBehaviorNote_t bnotes[HIPDNN_BEHAVIOR_NOTE_TYPE_COUNT];
-        if (hipdnnBackendGetAttribute(eraw, HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, HIPDNN_TYPE_BEHAVIOR_NOTE,
-                                      HIPDNN_BEHAVIOR_NOTE_TYPE_COUNT, &n, bnotes) == HIPDNN_STATUS_SUCCESS)
-            for (int64_t i = 0; i < n; ++i) {
-                auto b = detail::from_backend(bnotes[i]);
-                if (b != BehaviorNote_t::NOT_SET) c.behavior_notes.push_back(b);
-            }
-        return {error_code_t::OK, ""};
+    missing_pointer(size_t i) const {
+        return {error_code_t::INVALID_VARIANT_PACK, "execute: no pointer for tensor '" +
+                                                        variant_tensors[i]->get_name() + "' (uid " +
+                                                        std::to_string(variant_uids[i]) + ")."};
     }
 
+    // run_bound executes plan_index with bound[i] the pointer of variant_uids[i]. The last
+    // variant pack is reused while pointers, workspace and plan repeat: the steady state
+    // allocates nothing and makes one backend call.
     error_t
-    execute_impl(hipdnnHandle_t handle,
-                 std::unordered_map<int64_t, void*> const& ptrs,
-                 void* workspace,
-                 int64_t plan_index) const {
+    run_bound(hipdnnHandle_t handle, void* const* bound, void* workspace, int64_t plan_index) const {
         CHECK_CUDNN_FRONTEND_ERROR(plans.is_plan_index_executable(plan_index));
-        std::vector<void*> bound(variant_uids.size());
-        for (size_t i = 0; i < variant_uids.size(); ++i) {
-            auto it = ptrs.find(variant_uids[i]);
-            if (it == ptrs.end()) {
-                auto t = uid_to_tensor.find(variant_uids[i]);
-                std::string n = t != uid_to_tensor.end() ? t->second->get_name() : std::string();
-                return {error_code_t::INVALID_VARIANT_PACK, "execute: no pointer for tensor '" + n + "' (uid " +
-                                                                std::to_string(variant_uids[i]) + ")."};
-            }
-            bound[i] = it->second;
-        }
-        auto& cache = *pack_cache;
+        size_t const n = variant_uids.size();
+        auto& cache    = *pack_cache;
         std::lock_guard<std::mutex> lock(cache.mu);
-        if (!cache.pack || cache.plan_index != plan_index || cache.workspace != workspace || cache.ptrs != bound) {
+        bool const same = cache.pack && cache.plan_index == plan_index && cache.workspace == workspace &&
+                          cache.ptrs.size() == n && std::equal(cache.ptrs.begin(), cache.ptrs.end(), bound);
+        if (!same) {
             detail::managed_descriptor pack;
             CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, "variant pack", pack));
             CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
-                                                        static_cast<int64_t>(variant_uids.size()), variant_uids.data(),
-                                                        "variant pack"));
+                                                        static_cast<int64_t>(n), variant_uids.data(), "variant pack"));
             CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
-                                                        static_cast<int64_t>(bound.size()), bound.data(), "variant pack"));
+                                                        static_cast<int64_t>(n), bound, "variant pack"));
             CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1,
                                                         &workspace, "variant pack"));
             CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(pack, "variant pack"));
-            cache.pack       = pack;
-            cache.ptrs       = std::move(bound);
+            cache.pack = pack;
+            cache.ptrs.assign(bound, bound + n);
             cache.workspace  = workspace;
             cache.plan_index = plan_index;
         }
@@ -252,6 +219,45 @@ class Graph {
         if (st != HIPDNN_STATUS_SUCCESS)
             return detail::backend_error(st, error_code_t::GRAPH_EXECUTION_FAILED, "execute");
         return {error_code_t::OK, ""};
+    }
+
+    // Pointer arrays of up to kStackSlots tensors live on the stack.
+    static constexpr size_t kStackSlots = 32;
+
+    error_t
+    execute_impl(hipdnnHandle_t handle,
+                 std::unordered_map<int64_t, void*> const& ptrs,
+                 void* workspace,
+                 int64_t plan_index) const {
+        size_t const n = variant_uids.size();
+        void* stack[kStackSlots];
+        std::vector<void*> heap(n > kStackSlots ? n : 0);
+        void** bound = n > kStackSlots ? heap.data() : stack;
+        for (size_t i = 0; i < n; ++i) {
+            auto it = ptrs.find(variant_uids[i]);
+            if (it == ptrs.end()) return missing_pointer(i);
+            bound[i] = it->second;
+        }
+        return run_bound(handle, bound, workspace, plan_index);
+    }
+
+    // execute_impl for a tensor map: looked up by the graph's own tensors; a map keyed by other
+    // Tensor_attributes objects (same UIDs) goes through the UID map, as upstream binds by UID.
+    error_t
+    execute_impl(hipdnnHandle_t handle,
+                 std::unordered_map<std::shared_ptr<Tensor_attributes>, void*> const& ptrs,
+                 void* workspace,
+                 int64_t plan_index) const {
+        size_t const n = variant_uids.size();
+        void* stack[kStackSlots];
+        std::vector<void*> heap(n > kStackSlots ? n : 0);
+        void** bound = n > kStackSlots ? heap.data() : stack;
+        for (size_t i = 0; i < n; ++i) {
+            auto it = ptrs.find(variant_tensors[i]);
+            if (it == ptrs.end()) return execute_impl(handle, by_uid(ptrs), workspace, plan_index);
+            bound[i] = it->second;
+        }
+        return run_bound(handle, bound, workspace, plan_index);
     }
 
     static std::unordered_map<int64_t, void*>
@@ -881,7 +887,6 @@ class Graph {
             Execution_plan_list::Candidate c;
             c.config = cfgs[static_cast<size_t>(i)];
             CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(c.config, "engine config " + std::to_string(i)));
-            CHECK_CUDNN_FRONTEND_ERROR(read_candidate(c));
             plans.candidates.push_back(std::move(c));
         }
         if (plans.candidates.empty())
@@ -912,7 +917,6 @@ class Graph {
         CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(cfg, "engine config of " + what));
         Execution_plan_list::Candidate c;
         c.config = cfg;
-        CHECK_CUDNN_FRONTEND_ERROR(read_candidate(c));
         plans.candidates.push_back(std::move(c));
         return {error_code_t::OK, ""};
     }
@@ -1051,6 +1055,7 @@ class Graph {
     get_behavior_notes_for_plan_at_index(int64_t const index, std::vector<BehaviorNote_t>& notes) const {
         if (index < 0 || index >= get_execution_plan_count())
             return {error_code_t::INVALID_VALUE, "plan index " + std::to_string(index) + " is out of range."};
+        plans.describe(plans.candidates[index]);
         notes = plans.candidates[index].behavior_notes;
         return {error_code_t::OK, ""};
     }
@@ -1068,6 +1073,7 @@ class Graph {
     get_plan_name_at_index(int64_t plan_index, std::string& name) const {
         if (plan_index < 0 || plan_index >= get_execution_plan_count())
             return {error_code_t::INVALID_VALUE, "plan index " + std::to_string(plan_index) + " is out of range."};
+        plans.describe(plans.candidates[plan_index]);
         name = plans.candidates[plan_index].name;
         return {error_code_t::OK, ""};
     }
@@ -1104,7 +1110,7 @@ class Graph {
     execute(cudnnHandle_t handle,
             std::unordered_map<std::shared_ptr<Tensor_attributes>, void*>& tensor_to_pointer_map,
             void* workspace) const {
-        return execute_impl(handle, by_uid(tensor_to_pointer_map), workspace, plans.candidate);
+        return execute_impl(handle, tensor_to_pointer_map, workspace, plans.candidate);
     }
     error_t
     execute(cudnnHandle_t handle, std::unordered_map<int64_t, void*>& tensor_uid_to_pointer_map, void* workspace) const {
@@ -1129,16 +1135,14 @@ class Graph {
             return {error_code_t::INVALID_VARIANT_PACK, "execute: " + std::to_string(n_user) +
                                                             " pointers given, the graph binds " +
                                                             std::to_string(variant_uids.size()) + "."};
-        std::unordered_map<int64_t, void*> m;
-        for (size_t i = 0; i < variant_uids.size(); ++i) m.emplace(variant_uids[i], sorted_user_ptrs[i]);
-        return execute_impl(handle, m, workspace, plans.candidate);
+        return run_bound(handle, sorted_user_ptrs, workspace, plans.candidate);
     }
     error_t
     execute_plan_at_index(cudnnHandle_t handle,
                           std::unordered_map<std::shared_ptr<Tensor_attributes>, void*>& tensor_to_pointer_map,
                           void* workspace,
                           int64_t plan_index) const {
-        return execute_impl(handle, by_uid(tensor_to_pointer_map), workspace, plan_index);
+        return execute_impl(handle, tensor_to_pointer_map, workspace, plan_index);
     }
     error_t
     execute_plan_at_index(cudnnHandle_t handle,

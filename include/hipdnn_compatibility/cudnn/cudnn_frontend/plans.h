@@ -29,7 +29,50 @@ class Execution_plan_list {
         std::vector<BehaviorNote_t> behavior_notes;
         int64_t workspace = 0;
         std::string excluded;  // why a filter or the backend ruled it out; empty when usable
+        bool described = false;  // name, notes and config workspace read (on first need)
     };
+
+    // describe reads c's engine name and id, its notes and its config's workspace from the
+    // backend. Lazy because a plain build needs none of it; a failed query leaves a field empty.
+    static void
+    describe(Candidate& c) {
+        if (c.described) return;
+        c.described      = true;
+        auto const cfg   = c.config->get_ptr();
+        int64_t n        = 0;
+        hipdnnBackendNumericalNote_t notes[HIPDNN_NUMERICAL_NOTE_TYPE_COUNT];
+        if (hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINE_NUMERICAL_NOTE, HIPDNN_TYPE_NUMERICAL_NOTE,
+                                      HIPDNN_NUMERICAL_NOTE_TYPE_COUNT, &n, notes) == HIPDNN_STATUS_SUCCESS)
+            for (int64_t i = 0; i < n; ++i) c.numerical_notes.push_back(detail::from_backend(notes[i]));
+        int64_t ws = 0;
+        if (!c.plan && hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n,
+                                                 &ws) == HIPDNN_STATUS_SUCCESS)
+            c.workspace = ws;
+        detail::managed_descriptor engine;
+        if (detail::make_descriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, "engine", engine).is_bad()) return;
+        hipdnnBackendDescriptor_t eraw = engine->get_ptr();
+        if (hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &eraw) !=
+            HIPDNN_STATUS_SUCCESS)
+            return;
+        char name[256] = {0};
+        if (hipdnnBackendGetAttribute(eraw, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name - 1, &n, name) ==
+            HIPDNN_STATUS_SUCCESS)
+            c.name = std::string(name);
+        hipdnnBackendGetAttribute(eraw, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &n, &c.engine_id);
+        hipdnnBackendBehaviorNote_t bnotes[HIPDNN_BEHAVIOR_NOTE_TYPE_COUNT];
+        if (hipdnnBackendGetAttribute(eraw, HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, HIPDNN_TYPE_BEHAVIOR_NOTE,
+                                      HIPDNN_BEHAVIOR_NOTE_TYPE_COUNT, &n, bnotes) == HIPDNN_STATUS_SUCCESS)
+            for (int64_t i = 0; i < n; ++i) {
+                auto b = detail::from_backend(bnotes[i]);
+                if (b != BehaviorNote_t::NOT_SET) c.behavior_notes.push_back(b);
+            }
+    }
+
+    bool
+    has_filters() const {
+        return !deselected_numeric.empty() || !selected_numeric.empty() || !deselected_behavior.empty() ||
+               !selected_behavior.empty() || !deselected_engines.empty() || max_workspace >= 0;
+    }
 
     std::vector<Candidate> candidates;
     int64_t candidate = -1;  // the plan execute() uses
@@ -43,8 +86,10 @@ class Execution_plan_list {
     void
     apply_filters() {
         auto has = [](auto const& v, auto x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+        if (!has_filters()) return;
         for (auto& c : candidates) {
             if (!c.excluded.empty()) continue;
+            describe(c);
             for (auto n : deselected_numeric)
                 if (has(c.numerical_notes, n)) c.excluded = "has a deselected numerical note";
             for (auto n : selected_numeric)
@@ -76,8 +121,10 @@ class Execution_plan_list {
             detail::make_descriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, "execution plan", plan));
         CHECK_CUDNN_FRONTEND_ERROR(
             detail::set_desc(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, c.config, "execution plan"));
-        auto err = detail::finalize(plan, "execution plan of engine " + c.name);
+        auto err = detail::finalize(plan, "execution plan " + std::to_string(i));
         if (err.is_bad()) {
+            describe(c);
+            err.err_msg += " (engine " + c.name + ")";
             c.excluded = "was refused by the backend (" + err.err_msg + ")";
             return {error_code_t::GRAPH_EXECUTION_PLAN_CREATION_FAILED, err.err_msg};
         }
@@ -100,6 +147,7 @@ class Execution_plan_list {
                 index = static_cast<int64_t>(i);
                 return {error_code_t::OK, ""};
             }
+            describe(candidates[i]);
             why += "; " + candidates[i].name + ": " + (candidates[i].excluded.empty() ? err.err_msg : candidates[i].excluded);
         }
         if (candidates.empty())
