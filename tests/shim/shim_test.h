@@ -54,22 +54,29 @@ static int st_failures = 0;
             ST_FAIL("%s: message \"%s\" does not contain \"%s\"", #call, st_e_.err_msg.c_str(), needle);       \
     } while (0)
 
+// st_handle_slot holds the test's one handle, made on first use and destroyed by st_finish
+// (a handle left alive leaks its engine plugins' per-handle state, which LeakSanitizer reports).
+inline cudnnHandle_t&
+st_handle_slot() {
+    static cudnnHandle_t h = nullptr;
+    return h;
+}
+
 inline int
 st_finish(const char* name) {
+    if (st_handle_slot() != nullptr && cudnnDestroy(st_handle_slot()) != CUDNN_STATUS_SUCCESS) ST_FAIL("cudnnDestroy failed");
+    st_handle_slot() = nullptr;
     if (st_failures) std::fprintf(stderr, "%s: %d failure(s)\n", name, st_failures);
     else std::printf("%s: PASS\n", name);
     return st_failures ? 1 : 0;
 }
 
-// st_handle is one handle per test process.
+// st_handle is the test's one handle.
 inline cudnnHandle_t
 st_handle() {
-    static cudnnHandle_t h = [] {
-        cudnnHandle_t x = nullptr;
-        if (cudnnCreate(&x) != CUDNN_STATUS_SUCCESS) std::fprintf(stderr, "cudnnCreate failed\n");
-        return x;
-    }();
-    return h;
+    if (st_handle_slot() == nullptr && cudnnCreate(&st_handle_slot()) != CUDNN_STATUS_SUCCESS)
+        std::fprintf(stderr, "cudnnCreate failed\n");
+    return st_handle_slot();
 }
 
 // st_fill gives v reproducible values in [lo, hi).
