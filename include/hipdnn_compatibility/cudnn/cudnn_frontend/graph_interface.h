@@ -184,9 +184,9 @@ class Graph {
 
     error_t
     missing_pointer(size_t i) const {
-        return {error_code_t::INVALID_VARIANT_PACK, "execute: no pointer for tensor '" +
-                                                        variant_tensors[i]->get_name() + "' (uid " +
-                                                        std::to_string(variant_uids[i]) + ")."};
+        std::string const name = i < variant_tensors.size() ? variant_tensors[i]->get_name() : std::string();
+        return {error_code_t::INVALID_VARIANT_PACK,
+                "execute: no pointer for tensor '" + name + "' (uid " + std::to_string(variant_uids[i]) + ")."};
     }
 
     // run_bound executes plan_index with bound[i] the pointer of variant_uids[i]. The last
@@ -249,6 +249,7 @@ class Graph {
                  void* workspace,
                  int64_t plan_index) const {
         size_t const n = variant_uids.size();
+        if (variant_tensors.size() != n) return execute_impl(handle, by_uid(ptrs), workspace, plan_index);
         void* stack[kStackSlots];
         std::vector<void*> heap(n > kStackSlots ? n : 0);
         void** bound = n > kStackSlots ? heap.data() : stack;
@@ -1169,15 +1170,60 @@ class Graph {
         auto m = by_uid(tensor_to_pointer_map);
         return autotune(handle, m, workspace, user_impl);
     }
+    // serialize writes the operation graph and the plan execute() uses into one hipDNN
+    // graph-and-plan container; deserialize restores an executable graph from it (bind by UID).
     error_t
     serialize(std::vector<uint8_t>& data) const {
         data.clear();
-        return {error_code_t::GRAPH_NOT_SUPPORTED, "serialize is not supported by the shim yet."};
+        CHECK_CUDNN_FRONTEND_ERROR(plans.is_plan_index_executable(plans.candidate));
+        if (!operation_graph)
+            return {error_code_t::GRAPH_NOT_SUPPORTED, "serialize: a deserialized graph cannot be serialized again yet."};
+        auto plan = plans.candidates[plans.candidate].plan->get_ptr();
+        size_t n  = 0;
+        hipdnnStatus_t st = hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(operation_graph->get_ptr(), plan, 0, &n, nullptr);
+        if (st == HIPDNN_STATUS_SUCCESS) {
+            data.resize(n);
+            st = hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(operation_graph->get_ptr(), plan, n, &n, data.data());
+        }
+        if (st != HIPDNN_STATUS_SUCCESS) {
+            data.clear();
+            return detail::backend_error(st, error_code_t::GRAPH_EXECUTION_PLAN_CREATION_FAILED, "serialize");
+        }
+        return {error_code_t::OK, ""};
     }
+
     error_t
     deserialize(cudnnHandle_t handle, std::vector<uint8_t> const& data) {
-        (void)handle, (void)data;
-        return {error_code_t::GRAPH_NOT_SUPPORTED, "deserialize is not supported by the shim yet."};
+        if (data.empty()) return {error_code_t::INVALID_VALUE, "deserialize: no bytes given."};
+        CHECK_CUDNN_FRONTEND_ERROR(ensure_handle(handle));
+        hipdnnBackendDescriptor_t raw = nullptr;
+        hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeExecutionPlan_ext(handle_, &raw, data.data(), data.size());
+        if (st != HIPDNN_STATUS_SUCCESS) return detail::backend_error(st, error_code_t::INVALID_VALUE, "deserialize");
+        auto plan = detail::adopt_descriptor(raw, HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+        int64_t count = 0;
+        st = hipdnnBackendGetAttribute(raw, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 0, &count, nullptr);
+        std::vector<uid_t> uids(static_cast<size_t>(count));
+        if (st == HIPDNN_STATUS_SUCCESS && count > 0)
+            st = hipdnnBackendGetAttribute(raw, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, count,
+                                           &count, uids.data());
+        if (st != HIPDNN_STATUS_SUCCESS) return detail::backend_error(st, error_code_t::INVALID_VALUE, "deserialize");
+        std::sort(uids.begin(), uids.end());
+        Execution_plan_list::Candidate c;
+        c.plan = plan;
+        int64_t n = 0, ws = 0;
+        if (hipdnnBackendGetAttribute(raw, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws) ==
+            HIPDNN_STATUS_SUCCESS)
+            c.workspace = ws;
+        c.described = true;  // no config to read names from; the plan alone was restored
+        plans           = Execution_plan_list{};
+        plans.candidates.push_back(std::move(c));
+        plans.candidate = 0;
+        variant_uids    = std::move(uids);
+        variant_tensors.clear();
+        uid_to_tensor.clear();
+        pack_cache  = std::make_shared<PackCache>();
+        validated   = true;
+        return {error_code_t::OK, ""};
     }
 
    private:

@@ -43,6 +43,9 @@ class backend_descriptor {
     explicit backend_descriptor(hipdnnBackendDescriptorType_t kind) : kind_(kind) {
         status_ = hipdnnBackendCreateDescriptor(kind, &desc_);
     }
+    // backend_descriptor(kind, raw) takes ownership of a descriptor the backend made (a
+    // deserialized plan, say).
+    backend_descriptor(hipdnnBackendDescriptorType_t kind, hipdnnBackendDescriptor_t raw) : kind_(kind), desc_(raw) {}
     ~backend_descriptor() {
         if (desc_ != nullptr) hipdnnBackendDestroyDescriptor(desc_);
     }
@@ -69,6 +72,11 @@ class backend_descriptor {
 };
 
 using managed_descriptor = std::shared_ptr<backend_descriptor>;
+
+inline managed_descriptor
+adopt_descriptor(hipdnnBackendDescriptor_t raw, hipdnnBackendDescriptorType_t kind) {
+    return std::make_shared<backend_descriptor>(kind, raw);
+}
 
 // make_descriptor creates a descriptor of `kind`; `what` names it in the error.
 inline error_t
