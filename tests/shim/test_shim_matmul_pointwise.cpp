@@ -213,10 +213,31 @@ matmul(std::vector<int64_t> ad, std::vector<int64_t> bd, const char* what) {
     st_run_all(g, b, what, [&](std::string const& e) { st_close(what, e, c, want); });
 }
 
+// Half and bfloat16 I/O with FLOAT compute: exact small values given and checked as bits.
+void
+reduced_precision(fe::DataType_t dt, uint16_t one, uint16_t two, uint16_t three, const char* what) {
+    fe::graph::Graph g;
+    g.set_io_data_type(dt).set_compute_data_type(fe::DataType_t::FLOAT);
+    auto A = g.tensor(fe::graph::Tensor_attributes().set_name("A").set_dim({1, 4}).set_stride({4, 1}));
+    auto B = g.tensor(fe::graph::Tensor_attributes().set_name("B").set_dim({1, 4}).set_stride({4, 1}));
+    auto C = g.pointwise(A, B, fe::graph::Pointwise_attributes().set_mode(PM::ADD));
+    C->set_output(true);
+    if (!st_build(g, what)) return;
+    CHECK(C->get_data_type() == dt);  // the graph's I/O type reached the output
+    std::vector<uint16_t> a{one, two, one, two}, b{two, one, one, one}, c(4, 0);
+    std::vector<uint16_t> want{three, three, two, three};
+    Binding bind{{A, a.data()}, {B, b.data()}, {C, c.data()}};
+    st_run_all(g, bind, what, [&](std::string const& e) {
+        if (c != want) ST_FAIL("%s on %s: got %04x %04x %04x %04x", what, e.c_str(), c[0], c[1], c[2], c[3]);
+    });
+}
+
 }  // namespace
 
 int
 main() {
+    reduced_precision(fe::DataType_t::HALF, 0x3C00, 0x4000, 0x4200, "pointwise ADD (HALF)");
+    reduced_precision(fe::DataType_t::BFLOAT16, 0x3F80, 0x4000, 0x4040, "pointwise ADD (BFLOAT16)");
     pointwise_modes();
     scalars();
     broadcast();
