@@ -165,6 +165,25 @@ scalars() {
     st_run_all(g, b, "scalars", [&](std::string const& e) { st_close("scalars", e, y, want); });
 }
 
+// A pass-by-value tensor without a value: its host pointer comes with each execute.
+void
+runtime_scalar() {
+    fe::graph::Graph g;
+    g.set_io_data_type(fe::DataType_t::FLOAT).set_compute_data_type(fe::DataType_t::FLOAT);
+    auto X = st_tensor(g, "X", DIM);
+    auto S = g.tensor(fe::graph::Tensor_attributes().set_name("S").set_dim({1, 1, 1}).set_stride({1, 1, 1}).set_is_pass_by_value(true));
+    auto Y = g.pointwise(X, S, fe::graph::Pointwise_attributes().set_mode(PM::MUL));
+    Y->set_output(true);
+    if (!st_build(g, "runtime scalar")) return;
+    std::vector<float> x(NEL), y(NEL);
+    st_fill(x, 17);
+    alignas(16) float scale = 3.f;
+    std::vector<double> want(NEL);
+    for (size_t k = 0; k < NEL; ++k) want[k] = x[k] * 3.0;
+    Binding b{{X, x.data()}, {S, &scale}, {Y, y.data()}};
+    st_run_all(g, b, "runtime scalar", [&](std::string const& e) { st_close("runtime scalar", e, y, want); });
+}
+
 // Broadcasting: [2,3,5] + [1,1,5] gives [2,3,5] (upstream's broadcast rule).
 void
 broadcast() {
@@ -240,6 +259,7 @@ main() {
     reduced_precision(fe::DataType_t::BFLOAT16, 0x3F80, 0x4000, 0x4040, "pointwise ADD (BFLOAT16)");
     pointwise_modes();
     scalars();
+    runtime_scalar();
     broadcast();
     matmul({2, 4, 6}, {2, 6, 3}, "matmul");
     matmul({1, 4, 6}, {3, 6, 5}, "matmul (A broadcast over batch)");

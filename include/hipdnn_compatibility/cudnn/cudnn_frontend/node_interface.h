@@ -72,7 +72,14 @@ struct Lowering {
         // A scalar's value is part of the graph: upstream also fixes a runtime scalar's value at
         // build time (it is read from the Tensor_attributes then), so both kinds lower alike.
         std::vector<uint8_t> bytes;
-        if (t->scalar_bytes(bytes))
+        bool const has_value = t->scalar_bytes(bytes);
+        if (t->get_is_pass_by_value() && !has_value) {
+            // A pass-by-value tensor without a value: the caller's variant pack gives a host pointer.
+            bool yes = true;
+            CHECK_CUDNN_FRONTEND_ERROR(set_attr(d, HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT, HIPDNN_TYPE_BOOLEAN,
+                                                1, &yes, what));
+        }
+        if (has_value)
             CHECK_CUDNN_FRONTEND_ERROR(set_attr(d, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR,
                                                 static_cast<int64_t>(bytes.size()), bytes.data(), what));
         CHECK_CUDNN_FRONTEND_ERROR(finalize(d, what));
