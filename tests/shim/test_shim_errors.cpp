@@ -215,6 +215,13 @@ uids() {
         CHECK(t.get_name() == "B");
         CHECK_FE_ERR(EC::INVALID_VALUE, "No matching tensor for uid 99", a.g.query_tensor_attributes_of_uid(99, t));
     }
+    {  // tensor_like copies shape and type but not the UID
+        AddGraph a;
+        a.A->set_uid(5);
+        auto L = a.g.tensor_like(a.A, "like_A");
+        CHECK(!L->has_uid() && L->get_name() == "like_A" && L->get_dim() == a.A->get_dim() &&
+              L->get_data_type() == a.A->get_data_type());
+    }
     {  // duplicates are refused, naming both tensors
         AddGraph a;
         a.A->set_uid(7);

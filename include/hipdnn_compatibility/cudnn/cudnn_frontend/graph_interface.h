@@ -360,12 +360,12 @@ class Graph {
     tensor(double const& scalar, ScalarType scalar_type) {
         return tensor(Tensor_attributes(scalar, scalar_type));
     }
-    // tensor_like copies t's properties into a new graph input, without its UID.
+    // tensor_like copies t's properties (virtual flag included, as upstream) into a new graph
+    // input, without its UID and with `name`.
     std::shared_ptr<Tensor_attributes>
     tensor_like(std::shared_ptr<Tensor_attributes> const& t, std::string const& name = std::string{}) {
         auto p = std::make_shared<Tensor_attributes>(*t);
         p->clear_uid();
-        p->set_is_virtual(false);
         p->set_name(name);
         graph_inputs.push_back(p);
         return p;
