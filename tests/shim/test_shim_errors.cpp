@@ -305,6 +305,18 @@ plans_and_execute() {
         CHECK_FE_OK(a.g.execute(st_handle(), copies, w.data()));
         CHECK(z == (std::vector<float>{2, 3, 4, 5, 6, 7}));
     }
+    {  // warmup, print and the CUDA-graph stubs
+        AddGraph a;
+        CHECK_FE_ERR(EC::GRAPH_EXECUTION_FAILED, "call build_plans first", a.g.warmup(st_handle()));
+        CHECK(st_build(a.g, "add"));
+        CHECK_FE_OK(a.g.warmup(st_handle()));
+        CHECK(a.g.print().find("pointwise 'add'") != std::string::npos);
+        Binding b;
+        std::unordered_map<int64_t, void*> m;
+        cudaGraph_t cg = nullptr;
+        CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "populate_cuda_graph: CUDA graphs are not supported", a.g.populate_cuda_graph(st_handle(), b, nullptr, cg));
+        CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "update_cuda_graph: CUDA graphs are not supported", a.g.update_cuda_graph(st_handle(), m, nullptr, cg));
+    }
     {  // Tier-2 plan APIs say they are not supported
         AddGraph a;
         CHECK(st_build(a.g, "add"));

@@ -42,8 +42,9 @@
 #endif
 
 #ifndef HIPDNN_CUDNN_SHIM_HAVE_CUDA_RUNTIME
-/* Same declaration as CUDA's driver_types.h, so a later include of CUDA's headers agrees. */
+/* Same declarations as CUDA's driver_types.h, so a later include of CUDA's headers agrees. */
 typedef struct CUstream_st* cudaStream_t;
+typedef struct CUgraph_st* cudaGraph_t;
 #endif
 
 #ifdef __cplusplus

@@ -2,4 +2,5 @@
  * shim's "beside CUDA" paths compile and run on a machine without CUDA. Never installed. */
 #pragma once
 typedef struct CUstream_st* cudaStream_t;
+typedef struct CUgraph_st* cudaGraph_t;
 #define CUDART_VERSION 12040

@@ -1153,6 +1153,56 @@ class Graph {
         return execute_impl(handle, tensor_uid_to_pointer_map, workspace, plan_index);
     }
 
+    // CUDA graphs: Tier-2 stubs (hipDNN plans are not captured into CUDA graphs by the shim).
+    error_t
+    populate_cuda_graph(cudnnHandle_t handle,
+                        std::unordered_map<std::shared_ptr<Tensor_attributes>, void*>& tensor_to_pointer_map,
+                        void* workspace,
+                        cudaGraph_t cudnn_cuda_graph) {
+        (void)handle, (void)tensor_to_pointer_map, (void)workspace, (void)cudnn_cuda_graph;
+        return {error_code_t::GRAPH_NOT_SUPPORTED, "populate_cuda_graph: CUDA graphs are not supported by the shim yet."};
+    }
+    error_t
+    populate_cuda_graph(cudnnHandle_t handle,
+                        std::unordered_map<Tensor_attributes::uid_t, void*>& uid_to_device_ptrs,
+                        void* workspace,
+                        cudaGraph_t cudnn_cuda_graph) {
+        (void)handle, (void)uid_to_device_ptrs, (void)workspace, (void)cudnn_cuda_graph;
+        return {error_code_t::GRAPH_NOT_SUPPORTED, "populate_cuda_graph: CUDA graphs are not supported by the shim yet."};
+    }
+    error_t
+    update_cuda_graph(cudnnHandle_t handle,
+                      std::unordered_map<std::shared_ptr<Tensor_attributes>, void*>& tensor_to_pointer_map,
+                      void* workspace,
+                      cudaGraph_t cudnn_cuda_graph) {
+        (void)handle, (void)tensor_to_pointer_map, (void)workspace, (void)cudnn_cuda_graph;
+        return {error_code_t::GRAPH_NOT_SUPPORTED, "update_cuda_graph: CUDA graphs are not supported by the shim yet."};
+    }
+    error_t
+    update_cuda_graph(cudnnHandle_t handle,
+                      std::unordered_map<Tensor_attributes::uid_t, void*>& uid_to_device_ptrs,
+                      void* workspace,
+                      cudaGraph_t cudnn_cuda_graph) {
+        (void)handle, (void)uid_to_device_ptrs, (void)workspace, (void)cudnn_cuda_graph;
+        return {error_code_t::GRAPH_NOT_SUPPORTED, "update_cuda_graph: CUDA graphs are not supported by the shim yet."};
+    }
+
+    // warmup: hipDNN plans are ready once built (no lazy kernel loading to trigger), so it only
+    // checks that there is a built plan.
+    error_t
+    warmup(cudnnHandle_t handle) {
+        (void)handle;
+        return plans.is_plan_index_executable(plans.candidate);
+    }
+
+    // print lists the graph's nodes (upstream prints its JSON form, which the shim does not have).
+    std::string
+    print(void) const {
+        std::string out = "graph '" + context.get_name() + "':";
+        for (auto const& n : sub_nodes) out += " " + n->label() + ";";
+        return out;
+    }
+
     // autotune, serialize and deserialize are Tier-2 stubs in this version of the shim.
     error_t
     autotune(cudnnHandle_t handle,
