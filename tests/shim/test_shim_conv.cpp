@@ -2,6 +2,8 @@
 // loops; conv_fprop's output shape and channels-last strides inferred as upstream does.
 #include "shim_test.h"
 
+#include <tuple>
+
 namespace {
 
 // Geometry of the cases: N=2, C=4, K=3, 5x6 input, 3x3 filter, pad 1, stride 2, dilation 1.
@@ -146,10 +148,59 @@ conv_bias_relu() {
     st_close("conv_bias_relu (uid map)", "default plan", y, want);
 }
 
+// deselect_workspace_greater_than(0) rules out every config that needs workspace; the ones left
+// (here the reference engine, which needs none) still run. select_numeric_notes of a note no
+// CPU engine reports leaves nothing, and check_support says why.
+void
+filters() {
+    auto make = [](fe::graph::Graph& g) {
+        g.set_io_data_type(fe::DataType_t::FLOAT).set_compute_data_type(fe::DataType_t::FLOAT);
+        auto X = st_tensor(g, "X", {N, C, H, W});
+        auto Wt = st_tensor(g, "W", {K, C, R, S});
+        auto Y = g.conv_fprop(X, Wt, fe::graph::Conv_fprop_attributes().set_padding({PAD, PAD}).set_stride({STR, STR}).set_dilation({1, 1}));
+        Y->set_output(true);
+        return std::make_tuple(X, Wt, Y);
+    };
+    {
+        fe::graph::Graph g;
+        auto [X, Wt, Y] = make(g);
+        CHECK_FE_OK(g.validate());
+        CHECK_FE_OK(g.build_operation_graph(st_handle()));
+        CHECK_FE_OK(g.create_execution_plans({fe::HeurMode_t::A}));
+        g.deselect_workspace_greater_than(0);
+        CHECK_FE_OK(g.check_support(st_handle()));
+        CHECK_FE_OK(g.build_plans(st_handle()));
+        int64_t ws = -1;
+        CHECK_FE_OK(g.get_workspace_size(ws));
+        CHECK(ws == 0);
+        std::vector<float> x(N * C * H * W), w(K * C * R * S), y(N * K * P * Q);
+        st_fill(x, 1);
+        st_fill(w, 2);
+        std::vector<double> want(y.size());
+        for (int64_t n = 0; n < N; ++n)
+            for (int64_t k = 0; k < K; ++k)
+                for (int64_t p = 0; p < P; ++p)
+                    for (int64_t q = 0; q < Q; ++q) want[((n * P + p) * Q + q) * K + k] = xw(x, w, n, k, p, q);
+        Binding b{{X, x.data()}, {Wt, w.data()}, {Y, y.data()}};
+        CHECK_FE_OK(g.execute(st_handle(), b, nullptr));
+        st_close("conv_fprop (no workspace)", "the config left", y, want);
+    }
+    {
+        fe::graph::Graph g;
+        (void)make(g);
+        CHECK_FE_OK(g.validate());
+        CHECK_FE_OK(g.build_operation_graph(st_handle()));
+        CHECK_FE_OK(g.create_execution_plans({fe::HeurMode_t::A}));
+        g.select_numeric_notes({fe::NumericalNote_t::WINOGRAD_TILE_13x13});
+        CHECK_FE_ERR(fe::error_code_t::GRAPH_NOT_SUPPORTED, "lacks a selected numerical note", g.check_support(st_handle()));
+    }
+}
+
 }  // namespace
 
 int
 main() {
+    filters();
     fprop();
     dgrad();
     wgrad();

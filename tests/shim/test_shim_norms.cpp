@@ -179,6 +179,35 @@ layernorm() {
     });
 }
 
+// INFERENCE: Y only (no statistics outputs are made).
+void
+layernorm_inference() {
+    fe::graph::Graph g;
+    g.set_io_data_type(fe::DataType_t::FLOAT).set_compute_data_type(fe::DataType_t::FLOAT);
+    auto X = st_tensor(g, "X", {N, C, H, W});
+    auto scale = st_tensor(g, "scale", {1, C, H, W}), bias = st_tensor(g, "bias", {1, C, H, W});
+    auto eps = g.tensor(fe::graph::Tensor_attributes(EPS));
+    auto out = g.layernorm(X, scale, bias, fe::graph::Layernorm_attributes().set_forward_phase(fe::NormFwdPhase_t::INFERENCE).set_epsilon(eps));
+    CHECK(out[1] == nullptr && out[2] == nullptr);
+    out[0]->set_output(true);
+    if (!st_build(g, "layernorm inference")) return;
+    std::vector<float> x(EL), sc(G), bi(G), y(EL);
+    st_fill(x, 56);
+    st_fill(sc, 57);
+    st_fill(bi, 58);
+    std::vector<double> wy(EL);
+    for (int64_t n = 0; n < N; ++n) {
+        double s = 0, q = 0;
+        for (int64_t j = 0; j < G; ++j) s += x[n * G + j];
+        double m = s / G;
+        for (int64_t j = 0; j < G; ++j) q += (x[n * G + j] - m) * (x[n * G + j] - m);
+        double inv = 1 / std::sqrt(q / G + EPS);
+        for (int64_t j = 0; j < G; ++j) wy[n * G + j] = (x[n * G + j] - m) * inv * sc[j] + bi[j];
+    }
+    Binding b{{X, x.data()}, {scale, sc.data()}, {bias, bi.data()}, {out[0], y.data()}};
+    st_run_all(g, b, "layernorm inference", [&](std::string const& e) { st_close("layernorm inference Y", e, y, wy, 1e-3); });
+}
+
 void
 layernorm_backward() {
     fe::graph::Graph g;
@@ -302,6 +331,7 @@ main() {
     batchnorm_inference();
     batchnorm_backward();
     layernorm();
+    layernorm_inference();
     layernorm_backward();
     rmsnorm();
     rmsnorm_backward();
