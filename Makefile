@@ -119,7 +119,8 @@ fuzz-smoke:
 
 test: all vet gotest ctest asan abi-check fuzz-smoke
 
-# Overhead figures next to their baselines (exits non-zero when a budget is missed), the oneDNN
+# Overhead figures next to their baselines (exits non-zero when a budget is missed), the
+# cuDNN-frontend shim against the C API it lowers to, the oneDNN
 # engine against oneDNN called directly (hipdnn-onednn-bench, budget 0.90x), then the Go
 # benchmarks of the attribute table, graph build, serializer and execute path.
 # hipdnn-bench runs against a copy of the library built with -tags hipdnnbench (its private
@@ -130,6 +131,7 @@ bench: stage
 	$(GO) build -buildvcs=false -tags hipdnnbench -buildmode=c-shared -trimpath -ldflags "$(GO_LDFLAGS)" -o $(BENCH_LIB)/$(SONAME) ./capi
 	@rm -f $(BENCH_LIB)/libhipdnn_backend.h
 	LD_LIBRARY_PATH=$(BENCH_LIB) $(NATIVE)/bench/hipdnn-bench
+	$(NATIVE)/bench/hipdnn-cudnn-shim-bench
 	@if [ -x $(NATIVE)/bench/hipdnn-onednn-bench ]; then \
 	  HIPDNN_PLUGIN_DIR=$(STAGE)/lib/hipdnn_plugins/engines $(NATIVE)/bench/hipdnn-onednn-bench; \
 	else echo "hipdnn-onednn-bench not built (libdnnl-dev missing)"; fi

@@ -1,0 +1,1339 @@
+// graph_interface.h - Graph: the cudnn-frontend v9 graph, lowered onto hipdnn_backend.
+//
+// Flow (as upstream): add tensors and nodes; validate() checks inputs and infers every output's
+// shape; build_operation_graph(handle) assigns UIDs and lowers to one hipdnn operation graph;
+// create_execution_plans / check_support / build_plans pick engine configs; execute binds
+// pointers by UID and runs the chosen plan.
+//
+// Errors: every method returns error_t with a message naming the node, tensor or setter. A node
+// or setter the shim declares but cannot honour is a Tier-2 stub: it is recorded here and the
+// next validate() or build_operation_graph() returns GRAPH_NOT_SUPPORTED naming it.
+//
+// Concurrency: building is single-threaded, like upstream. execute() may be called from several
+// threads on a built graph; its variant-pack cache is behind a mutex.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "backend/device_properties.h"
+#include "backend/kernel_cache.h"
+#include "node/batchnorm.h"
+#include "node/batchnorm_inference.h"
+#include "node/conv_dgrad.h"
+#include "node/conv_fprop.h"
+#include "node/conv_wgrad.h"
+#include "node/dbn.h"
+#include "node/dln.h"
+#include "node/layernorm.h"
+#include "node/matmul.h"
+#include "node/pointwise.h"
+#include "node/reduction.h"
+#include "node/resample.h"
+#include "node/rmsnorm.h"
+#include "node/stub.h"
+#include "graph_properties_stubs.h"
+#include "plans.h"
+
+namespace hipdnn_frontend {
+namespace compatibility {
+namespace cudnn_frontend {
+namespace graph {
+
+class Graph {
+    using uid_t = Tensor_attributes::uid_t;
+
+    detail::Context context;
+    std::vector<std::shared_ptr<INode>> sub_nodes;
+    std::vector<TensorPtr> graph_inputs;   // made by tensor() / tensor_like()
+    std::vector<std::string> unsupported;  // Tier-2 stubs hit by setters
+
+    bool validated = false;
+    std::shared_ptr<std::remove_pointer_t<hipdnnHandle_t>> own_handle;  // build without a handle
+    hipdnnHandle_t handle_ = nullptr;
+    detail::managed_descriptor operation_graph;
+    detail::Lowering lowering;
+    std::vector<uid_t> variant_uids;        // sorted UIDs execute() must be given
+    std::vector<TensorPtr> variant_tensors;  // the tensors of variant_uids, same order
+    std::unordered_map<uid_t, TensorPtr> uid_to_tensor;
+    mutable Execution_plan_list plans;  // mutable: engine names and notes are read on first use
+
+    // The last variant pack, reused while the pointers repeat (a fresh pack costs microseconds).
+    struct PackCache {
+        std::mutex mu;
+        int64_t plan_index = -1;
+        std::vector<void*> ptrs;
+        void* workspace = nullptr;
+        detail::managed_descriptor pack;
+    };
+    std::shared_ptr<PackCache> pack_cache = std::make_shared<PackCache>();
+
+    template <typename N, typename A>
+    void
+    add_node(A&& attributes) {
+        sub_nodes.push_back(std::make_shared<N>(std::forward<A>(attributes), context));
+    }
+
+    template <typename A>
+    void
+    add_stub(A&& attributes, const char* kind, std::string reason) {
+        sub_nodes.push_back(std::make_shared<StubNode<std::decay_t<A>>>(std::forward<A>(attributes), context, kind,
+                                                                         std::move(reason)));
+    }
+
+    template <typename A>
+    void
+    name_node(A& attributes) {
+        if (attributes.name.empty()) attributes.name = std::to_string(sub_nodes.size());
+    }
+
+    static TensorPtr
+    output_tensor(std::string const& name) {
+        auto t = std::make_shared<Tensor_attributes>();
+        t->set_name(name).set_is_virtual(true);
+        return t;
+    }
+
+    // all_tensors lists every tensor of the graph once, inputs first, in a stable order.
+    std::vector<TensorPtr>
+    all_tensors() const {
+        std::vector<TensorPtr> out;
+        std::unordered_set<Tensor_attributes const*> seen;
+        auto add = [&](TensorPtr const& t) {
+            if (t && seen.insert(t.get()).second) out.push_back(t);
+        };
+        for (auto const& t : graph_inputs) add(t);
+        for (auto const& n : sub_nodes) {
+            std::vector<TensorPtr> ins, outs;
+            n->collect_tensors(ins, outs);
+            for (auto const& t : ins) add(t);
+            for (auto const& t : outs) add(t);
+        }
+        return out;
+    }
+
+    error_t
+    assign_uids() {
+        auto tensors = all_tensors();
+        std::unordered_map<uid_t, Tensor_attributes const*> used;
+        for (auto const& t : tensors) {
+            if (!t->has_uid()) continue;
+            auto it = used.find(t->get_uid());
+            if (it != used.end())
+                return {error_code_t::INVALID_VALUE, "uid " + std::to_string(t->get_uid()) + " for tensor named " +
+                                                         t->get_name() +
+                                                         " has been already assigned to another tensor (" +
+                                                         it->second->get_name() + ")."};
+            used.emplace(t->get_uid(), t.get());
+        }
+        uid_t next = 1;
+        for (auto const& t : tensors) {
+            if (t->has_uid()) continue;
+            while (used.count(next)) ++next;
+            t->set_uid(next);
+            used.emplace(next, t.get());
+        }
+        uid_to_tensor.clear();
+        variant_uids.clear();
+        for (auto const& t : tensors) {
+            uid_to_tensor[t->get_uid()] = t;
+            bool scalar = t->get_pass_by_value().has_value() || t->get_has_compile_time_constant();
+            if (!t->get_is_virtual() && !scalar) variant_uids.push_back(t->get_uid());
+        }
+        std::sort(variant_uids.begin(), variant_uids.end());
+        variant_tensors.clear();
+        for (uid_t u : variant_uids) variant_tensors.push_back(uid_to_tensor[u]);
+        return {error_code_t::OK, ""};
+    }
+
+    error_t
+    ensure_handle(hipdnnHandle_t handle) {
+        if (handle != nullptr) {
+            handle_ = handle;
+            return {error_code_t::OK, ""};
+        }
+        if (!own_handle) {
+            hipdnnHandle_t h = nullptr;
+            hipdnnStatus_t st = hipdnnCreate(&h);
+            if (st != HIPDNN_STATUS_SUCCESS)
+                return detail::backend_error(st, error_code_t::HANDLE_ERROR, "creating a handle for build_operation_graph()");
+            own_handle.reset(h, [](hipdnnHandle_t p) { hipdnnDestroy(p); });
+        }
+        handle_ = own_handle.get();
+        return {error_code_t::OK, ""};
+    }
+
+    static void
+    warn_once(HeurMode_t mode) {
+        static std::once_flag b, os;
+        auto warn = [](const char* m) {
+            CUDNN_FE_LOG_LABEL_ENDL("WARN: HeurMode_t::" << m
+                                    << " is not honoured by hipDNN; the backend's policy order ranks the engines.");
+        };
+        if (mode == HeurMode_t::B) std::call_once(b, warn, "B");
+        if (mode == HeurMode_t::OPENSOURCE) std::call_once(os, warn, "OPENSOURCE");
+    }
+
+    error_t
+    missing_pointer(size_t i) const {
+        std::string const name = i < variant_tensors.size() ? variant_tensors[i]->get_name() : std::string();
+        return {error_code_t::INVALID_VARIANT_PACK,
+                "execute: no pointer for tensor '" + name + "' (uid " + std::to_string(variant_uids[i]) + ")."};
+    }
+
+    // run_bound executes plan_index with bound[i] the pointer of variant_uids[i]. The last
+    // variant pack is reused while pointers, workspace and plan repeat: the steady state
+    // allocates nothing and makes one backend call.
+    error_t
+    run_bound(hipdnnHandle_t handle, void* const* bound, void* workspace, int64_t plan_index) const {
+        CHECK_CUDNN_FRONTEND_ERROR(plans.is_plan_index_executable(plan_index));
+        size_t const n = variant_uids.size();
+        auto& cache    = *pack_cache;
+        std::lock_guard<std::mutex> lock(cache.mu);
+        bool const same = cache.pack && cache.plan_index == plan_index && cache.workspace == workspace &&
+                          cache.ptrs.size() == n && std::equal(cache.ptrs.begin(), cache.ptrs.end(), bound);
+        if (!same) {
+            detail::managed_descriptor pack;
+            CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, "variant pack", pack));
+            CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
+                                                        static_cast<int64_t>(n), variant_uids.data(), "variant pack"));
+            CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
+                                                        static_cast<int64_t>(n), bound, "variant pack"));
+            CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1,
+                                                        &workspace, "variant pack"));
+            CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(pack, "variant pack"));
+            cache.pack = pack;
+            cache.ptrs.assign(bound, bound + n);
+            cache.workspace  = workspace;
+            cache.plan_index = plan_index;
+        }
+        hipdnnStatus_t st = hipdnnBackendExecute(handle, plans.candidates[plan_index].plan->get_ptr(), cache.pack->get_ptr());
+        if (st != HIPDNN_STATUS_SUCCESS)
+            return detail::backend_error(st, error_code_t::GRAPH_EXECUTION_FAILED, "execute");
+        return {error_code_t::OK, ""};
+    }
+
+    // Pointer arrays of up to kStackSlots tensors live on the stack.
+    static constexpr size_t kStackSlots = 32;
+
+    error_t
+    execute_impl(hipdnnHandle_t handle,
+                 std::unordered_map<int64_t, void*> const& ptrs,
+                 void* workspace,
+                 int64_t plan_index) const {
+        size_t const n = variant_uids.size();
+        void* stack[kStackSlots];
+        std::vector<void*> heap(n > kStackSlots ? n : 0);
+        void** bound = n > kStackSlots ? heap.data() : stack;
+        for (size_t i = 0; i < n; ++i) {
+            auto it = ptrs.find(variant_uids[i]);
+            if (it == ptrs.end()) return missing_pointer(i);
+            bound[i] = it->second;
+        }
+        return run_bound(handle, bound, workspace, plan_index);
+    }
+
+    // execute_impl for a tensor map: looked up by the graph's own tensors; a map keyed by other
+    // Tensor_attributes objects (same UIDs) goes through the UID map, as upstream binds by UID.
+    error_t
+    execute_impl(hipdnnHandle_t handle,
+                 std::unordered_map<std::shared_ptr<Tensor_attributes>, void*> const& ptrs,
+                 void* workspace,
+                 int64_t plan_index) const {
+        size_t const n = variant_uids.size();
+        if (variant_tensors.size() != n) return execute_impl(handle, by_uid(ptrs), workspace, plan_index);
+        void* stack[kStackSlots];
+        std::vector<void*> heap(n > kStackSlots ? n : 0);
+        void** bound = n > kStackSlots ? heap.data() : stack;
+        for (size_t i = 0; i < n; ++i) {
+            auto it = ptrs.find(variant_tensors[i]);
+            if (it == ptrs.end()) return execute_impl(handle, by_uid(ptrs), workspace, plan_index);
+            bound[i] = it->second;
+        }
+        return run_bound(handle, bound, workspace, plan_index);
+    }
+
+    static std::unordered_map<int64_t, void*>
+    by_uid(std::unordered_map<std::shared_ptr<Tensor_attributes>, void*> const& m) {
+        std::unordered_map<int64_t, void*> out;
+        for (auto const& kv : m) out.emplace(kv.first->get_uid(), kv.second);
+        return out;
+    }
+
+   public:
+    Graph() = default;
+
+    // ----- graph-wide settings -----
+    Graph&
+    set_intermediate_data_type(DataType_t type) {
+        context.set_intermediate_data_type(type);
+        return *this;
+    }
+    Graph&
+    set_io_data_type(DataType_t type) {
+        context.set_io_data_type(type);
+        return *this;
+    }
+    Graph&
+    set_compute_data_type(DataType_t type) {
+        context.set_compute_data_type(type);
+        return *this;
+    }
+    Graph&
+    set_name(std::string const& name) {
+        context.set_name(name);
+        return *this;
+    }
+    Graph&
+    set_dynamic_shape_enabled(bool is_enabled) {
+        context.set_dynamic_shape_enabled(is_enabled);
+        if (is_enabled) unsupported.push_back("set_dynamic_shape_enabled(true): hipDNN has no dynamic-shape graphs.");
+        return *this;
+    }
+    Graph&
+    set_override_shape_enabled(bool is_enabled) {
+        context.set_override_shape_enabled(is_enabled);
+        if (is_enabled)
+            unsupported.push_back("set_override_shape_enabled(true): not supported by the shim yet.");
+        return *this;
+    }
+    // set_sm_count / set_sm_version are advisory CUDA targets; hipDNN plans for the handle's
+    // device, so they are kept and ignored.
+    Graph&
+    set_sm_count(int32_t count) {
+        context.set_sm_count(count);
+        return *this;
+    }
+    Graph&
+    set_sm_version(int32_t version) {
+        context.set_sm_version(version);
+        return *this;
+    }
+    Graph&
+    set_kernel_cache(std::shared_ptr<KernelCache> cache) {
+        if (cache) unsupported.push_back("set_kernel_cache: hipDNN has no kernel cache for dynamic shapes.");
+        return *this;
+    }
+    Graph&
+    set_device_properties(std::shared_ptr<const DeviceProperties> device_prop) {
+        if (device_prop)
+            unsupported.push_back("set_device_properties: hipDNN plans for the handle's device only.");
+        return *this;
+    }
+
+    // ----- tensors -----
+    std::shared_ptr<Tensor_attributes>
+    tensor(Tensor_attributes const& t) {
+        auto p = std::make_shared<Tensor_attributes>(t);
+        graph_inputs.push_back(p);
+        return p;
+    }
+    std::shared_ptr<Tensor_attributes>
+    tensor(float const& scalar, ScalarType scalar_type) {
+        return tensor(Tensor_attributes(scalar, scalar_type));
+    }
+    std::shared_ptr<Tensor_attributes>
+    tensor(half const& scalar, ScalarType scalar_type) {
+        return tensor(Tensor_attributes(scalar, scalar_type));
+    }
+    std::shared_ptr<Tensor_attributes>
+    tensor(nv_bfloat16 const& scalar, ScalarType scalar_type) {
+        return tensor(Tensor_attributes(scalar, scalar_type));
+    }
+    std::shared_ptr<Tensor_attributes>
+    tensor(int32_t const& scalar, ScalarType scalar_type) {
+        return tensor(Tensor_attributes(scalar, scalar_type));
+    }
+    std::shared_ptr<Tensor_attributes>
+    tensor(int64_t const& scalar, ScalarType scalar_type) {
+        return tensor(Tensor_attributes(scalar, scalar_type));
+    }
+    std::shared_ptr<Tensor_attributes>
+    tensor(double const& scalar, ScalarType scalar_type) {
+        return tensor(Tensor_attributes(scalar, scalar_type));
+    }
+    // tensor_like copies t's properties (virtual flag included, as upstream) into a new graph
+    // input, without its UID and with `name`.
+    std::shared_ptr<Tensor_attributes>
+    tensor_like(std::shared_ptr<Tensor_attributes> const& t, std::string const& name = std::string{}) {
+        auto p = std::make_shared<Tensor_attributes>(*t);
+        p->clear_uid();
+        p->set_name(name);
+        graph_inputs.push_back(p);
+        return p;
+    }
+
+    error_t
+    query_tensor_attributes_of_uid(int64_t const uid, Tensor_attributes& tensor) const {
+        for (auto const& t : all_tensors())
+            if (t->has_uid() && t->get_uid() == uid) {
+                tensor = *t;
+                return {error_code_t::OK, ""};
+            }
+        return {error_code_t::INVALID_VALUE, "No matching tensor for uid " + std::to_string(uid) + "."};
+    }
+
+    // ----- nodes -----
+    std::shared_ptr<Tensor_attributes>
+    conv_fprop(std::shared_ptr<Tensor_attributes> x, std::shared_ptr<Tensor_attributes> w, Conv_fprop_attributes a) {
+        name_node(a);
+        auto Y = output_tensor(a.name + "::Y");
+        a.outputs[Conv_fprop_attributes::output_names::Y] = Y;
+        a.inputs[Conv_fprop_attributes::input_names::X]   = x;
+        a.inputs[Conv_fprop_attributes::input_names::W]   = w;
+        add_node<ConvolutionNode>(std::move(a));
+        return Y;
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    conv_dgrad(std::shared_ptr<Tensor_attributes> dy, std::shared_ptr<Tensor_attributes> w, Conv_dgrad_attributes a) {
+        name_node(a);
+        auto DX = output_tensor(a.name + "::DX");
+        a.outputs[Conv_dgrad_attributes::output_names::DX] = DX;
+        a.inputs[Conv_dgrad_attributes::input_names::DY]   = dy;
+        a.inputs[Conv_dgrad_attributes::input_names::W]    = w;
+        add_node<DgradNode>(std::move(a));
+        return DX;
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    conv_wgrad(std::shared_ptr<Tensor_attributes> dy, std::shared_ptr<Tensor_attributes> x, Conv_wgrad_attributes a) {
+        name_node(a);
+        auto DW = output_tensor(a.name + "::DW");
+        a.outputs[Conv_wgrad_attributes::output_names::DW] = DW;
+        a.inputs[Conv_wgrad_attributes::input_names::DY]   = dy;
+        a.inputs[Conv_wgrad_attributes::input_names::X]    = x;
+        add_node<WgradNode>(std::move(a));
+        return DW;
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    matmul(std::shared_ptr<Tensor_attributes> a_t, std::shared_ptr<Tensor_attributes> b_t, Matmul_attributes a) {
+        name_node(a);
+        auto C = output_tensor(a.name + "::C");
+        a.outputs[Matmul_attributes::output_names::C] = C;
+        a.inputs[Matmul_attributes::input_names::A]   = a_t;
+        a.inputs[Matmul_attributes::input_names::B]   = b_t;
+        add_node<MatmulNode>(std::move(a));
+        return C;
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    pointwise(std::shared_ptr<Tensor_attributes> in0, Pointwise_attributes a) {
+        return pointwise_n(std::move(a), in0, nullptr, nullptr);
+    }
+    std::shared_ptr<Tensor_attributes>
+    pointwise(std::shared_ptr<Tensor_attributes> in0, std::shared_ptr<Tensor_attributes> in1, Pointwise_attributes a) {
+        return pointwise_n(std::move(a), in0, in1, nullptr);
+    }
+    std::shared_ptr<Tensor_attributes>
+    pointwise(std::shared_ptr<Tensor_attributes> in0,
+              std::shared_ptr<Tensor_attributes> in1,
+              std::shared_ptr<Tensor_attributes> in2,
+              Pointwise_attributes a) {
+        return pointwise_n(std::move(a), in0, in1, in2);
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    reduction(std::shared_ptr<Tensor_attributes> x, Reduction_attributes a) {
+        name_node(a);
+        auto Y = output_tensor(a.name + "::Y");
+        a.outputs[Reduction_attributes::output_names::Y] = Y;
+        a.inputs[Reduction_attributes::input_names::X]   = x;
+        add_node<ReductionNode>(std::move(a));
+        return Y;
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 5>
+    batchnorm(std::shared_ptr<Tensor_attributes> x,
+              std::shared_ptr<Tensor_attributes> scale,
+              std::shared_ptr<Tensor_attributes> bias,
+              Batchnorm_attributes a) {
+        using N = Batchnorm_attributes;
+        name_node(a);
+        auto Y       = output_tensor(a.name + "::Y");
+        auto MEAN    = output_tensor(a.name + "::MEAN");
+        auto INV_VAR = output_tensor(a.name + "::INV_VARIANCE");
+        TensorPtr NEXT_MEAN, NEXT_VAR;
+        if (a.inputs[N::input_names::PREV_RUNNING_MEAN] && a.inputs[N::input_names::PREV_RUNNING_VAR] &&
+            a.inputs[N::input_names::MOMENTUM]) {
+            NEXT_MEAN = output_tensor(a.name + "::NEXT_RUNNING_MEAN");
+            NEXT_VAR  = output_tensor(a.name + "::NEXT_RUNNING_VAR");
+        }
+        a.outputs[N::output_names::Y]                 = Y;
+        a.outputs[N::output_names::MEAN]              = MEAN;
+        a.outputs[N::output_names::INV_VARIANCE]      = INV_VAR;
+        a.outputs[N::output_names::NEXT_RUNNING_MEAN] = NEXT_MEAN;
+        a.outputs[N::output_names::NEXT_RUNNING_VAR]  = NEXT_VAR;
+        a.inputs[N::input_names::X]                   = x;
+        a.inputs[N::input_names::SCALE]               = scale;
+        a.inputs[N::input_names::BIAS]                = bias;
+        add_node<BatchNormNode>(std::move(a));
+        return {Y, MEAN, INV_VAR, NEXT_MEAN, NEXT_VAR};
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    batchnorm_inference(std::shared_ptr<Tensor_attributes> x,
+                        std::shared_ptr<Tensor_attributes> mean,
+                        std::shared_ptr<Tensor_attributes> inv_variance,
+                        std::shared_ptr<Tensor_attributes> scale,
+                        std::shared_ptr<Tensor_attributes> bias,
+                        Batchnorm_inference_attributes a) {
+        using N = Batchnorm_inference_attributes;
+        name_node(a);
+        auto Y                              = output_tensor(a.name + "::Y");
+        a.outputs[N::output_names::Y]       = Y;
+        a.inputs[N::input_names::X]         = x;
+        a.inputs[N::input_names::MEAN]      = mean;
+        a.inputs[N::input_names::INV_VARIANCE] = inv_variance;
+        a.inputs[N::input_names::SCALE]     = scale;
+        a.inputs[N::input_names::BIAS]      = bias;
+        add_node<BatchNormInferenceNode>(std::move(a));
+        return Y;
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    batchnorm_backward(std::shared_ptr<Tensor_attributes> dy,
+                       std::shared_ptr<Tensor_attributes> x,
+                       std::shared_ptr<Tensor_attributes> scale,
+                       Batchnorm_backward_attributes a) {
+        using N = Batchnorm_backward_attributes;
+        name_node(a);
+        auto DX = output_tensor(a.name + "::DX"), DSCALE = output_tensor(a.name + "::DSCALE"),
+             DBIAS = output_tensor(a.name + "::DBIAS");
+        a.outputs[N::output_names::DX]     = DX;
+        a.outputs[N::output_names::DSCALE] = DSCALE;
+        a.outputs[N::output_names::DBIAS]  = DBIAS;
+        a.inputs[N::input_names::DY]       = dy;
+        a.inputs[N::input_names::X]        = x;
+        a.inputs[N::input_names::SCALE]    = scale;
+        add_node<DBNNode>(std::move(a));
+        return {DX, DSCALE, DBIAS};
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    layernorm(std::shared_ptr<Tensor_attributes> x,
+              std::shared_ptr<Tensor_attributes> scale,
+              std::shared_ptr<Tensor_attributes> bias,
+              Layernorm_attributes a) {
+        using N = Layernorm_attributes;
+        name_node(a);
+        auto Y = output_tensor(a.name + "::Y");
+        TensorPtr MEAN, INV_VAR;
+        if (a.forward_phase == NormFwdPhase_t::TRAINING) {
+            MEAN    = output_tensor(a.name + "::MEAN");
+            INV_VAR = output_tensor(a.name + "::INV_VARIANCE");
+            a.outputs[N::output_names::MEAN]         = MEAN;
+            a.outputs[N::output_names::INV_VARIANCE] = INV_VAR;
+        }
+        a.outputs[N::output_names::Y]   = Y;
+        a.inputs[N::input_names::X]     = x;
+        a.inputs[N::input_names::SCALE] = scale;
+        a.inputs[N::input_names::BIAS]  = bias;
+        add_node<LayerNormNode>(std::move(a));
+        return {Y, MEAN, INV_VAR};
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    layernorm_backward(std::shared_ptr<Tensor_attributes> dy,
+                       std::shared_ptr<Tensor_attributes> x,
+                       std::shared_ptr<Tensor_attributes> scale,
+                       Layernorm_backward_attributes a) {
+        using N = Layernorm_backward_attributes;
+        name_node(a);
+        auto DX = output_tensor(a.name + "::DX"), DSCALE = output_tensor(a.name + "::DSCALE"),
+             DBIAS = output_tensor(a.name + "::DBIAS");
+        a.outputs[N::output_names::DX]     = DX;
+        a.outputs[N::output_names::DSCALE] = DSCALE;
+        a.outputs[N::output_names::DBIAS]  = DBIAS;
+        a.inputs[N::input_names::DY]       = dy;
+        a.inputs[N::input_names::X]        = x;
+        a.inputs[N::input_names::SCALE]    = scale;
+        add_node<DLNNode>(std::move(a));
+        return {DX, DSCALE, DBIAS};
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 2>
+    rmsnorm(std::shared_ptr<Tensor_attributes> x, std::shared_ptr<Tensor_attributes> scale, Rmsnorm_attributes a) {
+        using N = Rmsnorm_attributes;
+        name_node(a);
+        auto Y = output_tensor(a.name + "::Y");
+        TensorPtr INV_VAR;
+        if (a.forward_phase == NormFwdPhase_t::TRAINING) {
+            INV_VAR                                  = output_tensor(a.name + "::INV_VARIANCE");
+            a.outputs[N::output_names::INV_VARIANCE] = INV_VAR;
+        }
+        a.outputs[N::output_names::Y]   = Y;
+        a.inputs[N::input_names::X]     = x;
+        a.inputs[N::input_names::SCALE] = scale;
+        add_node<RMSNormNode>(std::move(a));
+        return {Y, INV_VAR};
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    rmsnorm_backward(std::shared_ptr<Tensor_attributes> dy,
+                     std::shared_ptr<Tensor_attributes> x,
+                     std::shared_ptr<Tensor_attributes> scale,
+                     std::shared_ptr<Tensor_attributes> inv_variance,
+                     Rmsnorm_backward_attributes a) {
+        using N = Rmsnorm_backward_attributes;
+        name_node(a);
+        auto DX = output_tensor(a.name + "::DX"), DSCALE = output_tensor(a.name + "::DSCALE");
+        TensorPtr DBIAS;
+        if (a.use_dbias.value_or(false)) DBIAS = output_tensor(a.name + "::DBIAS");
+        a.outputs[N::output_names::DX]     = DX;
+        a.outputs[N::output_names::DSCALE] = DSCALE;
+        a.outputs[N::output_names::DBIAS]  = DBIAS;
+        a.inputs[N::input_names::DY]       = dy;
+        a.inputs[N::input_names::X]        = x;
+        a.inputs[N::input_names::SCALE]    = scale;
+        a.inputs[N::input_names::INV_VARIANCE] = inv_variance;
+        add_node<DRMSNormNode>(std::move(a));
+        return {DX, DSCALE, DBIAS};
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 2>
+    resample(std::shared_ptr<Tensor_attributes> x, Resample_attributes a) {
+        using N = Resample_attributes;
+        name_node(a);
+        auto Y = output_tensor(a.name + "::Y");
+        TensorPtr INDEX;
+        if (a.generate_index.value_or(false)) INDEX = output_tensor(a.name + "::Index");
+        a.outputs[N::output_names::Y]     = Y;
+        a.outputs[N::output_names::Index] = INDEX;
+        a.inputs[N::input_names::X]       = x;
+        add_node<ResampleNode>(std::move(a));
+        return {Y, INDEX};
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 2>
+    block_scale_quantize(std::shared_ptr<Tensor_attributes> x, Block_scale_quantize_attributes a) {
+        using N = Block_scale_quantize_attributes;
+        name_node(a);
+        auto Y = output_tensor(a.name + "::Y"), S = output_tensor(a.name + "::scale");
+        a.outputs[N::output_names::Y]     = Y;
+        a.outputs[N::output_names::scale] = S;
+        a.inputs[N::input_names::X]       = x;
+        add_stub(std::move(a), "block_scale_quantize", "no hipDNN engine implements block-scale quantization yet.");
+        return {Y, S};
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    block_scale_dequantize(std::shared_ptr<Tensor_attributes> x,
+                           std::shared_ptr<Tensor_attributes> scale,
+                           Block_scale_dequantize_attributes a) {
+        using N = Block_scale_dequantize_attributes;
+        name_node(a);
+        auto Y                            = output_tensor(a.name + "::Y");
+        a.outputs[N::output_names::Y]     = Y;
+        a.inputs[N::input_names::X]       = x;
+        a.inputs[N::input_names::scale]   = scale;
+        add_stub(std::move(a), "block_scale_dequantize", "no hipDNN engine implements block-scale dequantization yet.");
+        return Y;
+    }
+
+    // ----- nodes declared but not lowered yet: Tier-2 stubs refused by name at validate() -----
+    std::array<std::shared_ptr<Tensor_attributes>, 2>
+    genstats(std::shared_ptr<Tensor_attributes> x, Genstats_attributes a) {
+        using N = Genstats_attributes;
+        name_node(a);
+        auto SUM = output_tensor(a.name + "::SUM"), SQ_SUM = output_tensor(a.name + "::SQ_SUM");
+        a.inputs[N::input_names::X]       = x;
+        a.outputs[N::output_names::SUM]    = SUM;
+        a.outputs[N::output_names::SQ_SUM] = SQ_SUM;
+        add_stub(std::move(a), "genstats", "not supported by the shim yet (hipDNN has no statistics-generation node).");
+        return {SUM, SQ_SUM};
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 6>
+    bn_finalize(std::shared_ptr<Tensor_attributes> sum,
+                std::shared_ptr<Tensor_attributes> sq_sum,
+                std::shared_ptr<Tensor_attributes> scale,
+                std::shared_ptr<Tensor_attributes> bias,
+                std::shared_ptr<Tensor_attributes> epsilon,
+                std::shared_ptr<Tensor_attributes> accum_count,
+                BN_finalize_attributes a) {
+        using N = BN_finalize_attributes;
+        name_node(a);
+        std::array<std::shared_ptr<Tensor_attributes>, 6> out = {
+            output_tensor(a.name + "::EQ_SCALE"),     output_tensor(a.name + "::EQ_BIAS"),
+            output_tensor(a.name + "::MEAN"),         output_tensor(a.name + "::INV_VARIANCE"),
+            output_tensor(a.name + "::NEXT_RUNNING_MEAN"), output_tensor(a.name + "::NEXT_RUNNING_VAR")};
+        a.inputs[N::input_names::SUM]         = sum;
+        a.inputs[N::input_names::SQ_SUM]      = sq_sum;
+        a.inputs[N::input_names::SCALE]       = scale;
+        a.inputs[N::input_names::BIAS]        = bias;
+        a.inputs[N::input_names::EPSILON]     = epsilon;
+        a.inputs[N::input_names::ACCUM_COUNT] = accum_count;
+        add_stub(std::move(a), "bn_finalize", "not supported by the shim yet (hipDNN has no batch-norm finalize node).");
+        return out;
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 5>
+    dbn_weight(std::shared_ptr<Tensor_attributes> dy,
+               std::shared_ptr<Tensor_attributes> x,
+               std::shared_ptr<Tensor_attributes> mean,
+               std::shared_ptr<Tensor_attributes> inv_variance,
+               std::shared_ptr<Tensor_attributes> scale,
+               DBN_weight_attributes a) {
+        using N = DBN_weight_attributes;
+        name_node(a);
+        std::array<std::shared_ptr<Tensor_attributes>, 5> out = {
+            output_tensor(a.name + "::DSCALE"), output_tensor(a.name + "::DBIAS"),
+            output_tensor(a.name + "::EQ_SCALE_DY"), output_tensor(a.name + "::EQ_SCALE_X"),
+            output_tensor(a.name + "::EQ_BIAS")};
+        a.inputs[N::input_names::DY]           = dy;
+        a.inputs[N::input_names::X]            = x;
+        a.inputs[N::input_names::MEAN]         = mean;
+        a.inputs[N::input_names::INV_VARIANCE] = inv_variance;
+        a.inputs[N::input_names::SCALE]        = scale;
+        add_stub(std::move(a), "dbn_weight", "not supported by the shim yet; use batchnorm_backward.");
+        return out;
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    instancenorm(std::shared_ptr<Tensor_attributes> x,
+                 std::shared_ptr<Tensor_attributes> scale,
+                 std::shared_ptr<Tensor_attributes> bias,
+                 Instancenorm_attributes a) {
+        return norm_stub(std::move(a), x, scale, bias, "instancenorm",
+                         "not supported by the shim yet (hipDNN has no instance-norm node).");
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    adalayernorm(std::shared_ptr<Tensor_attributes> x,
+                 std::shared_ptr<Tensor_attributes> scale,
+                 std::shared_ptr<Tensor_attributes> bias,
+                 AdaLayernorm_attributes a) {
+        return norm_stub(std::move(a), x, scale, bias, "adalayernorm",
+                         "not supported by the shim yet (hipDNN has no adaptive layer-norm node).");
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    instancenorm_backward(std::shared_ptr<Tensor_attributes> dy,
+                          std::shared_ptr<Tensor_attributes> x,
+                          std::shared_ptr<Tensor_attributes> scale,
+                          Instancenorm_backward_attributes a) {
+        return norm_backward_stub(std::move(a), dy, x, scale, "instancenorm_backward",
+                                  "not supported by the shim yet (hipDNN has no instance-norm node).");
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    adalayernorm_backward(std::shared_ptr<Tensor_attributes> dy,
+                          std::shared_ptr<Tensor_attributes> x,
+                          std::shared_ptr<Tensor_attributes> scale,
+                          AdaLayernorm_backward_attributes a) {
+        return norm_backward_stub(std::move(a), dy, x, scale, "adalayernorm_backward",
+                                  "not supported by the shim yet (hipDNN has no adaptive layer-norm node).");
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    reshape(std::shared_ptr<Tensor_attributes> x, Reshape_attributes a) {
+        return unary_stub(std::move(a), x, "reshape", "not supported by the shim yet (hipDNN has no reshape node).");
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    transpose(std::shared_ptr<Tensor_attributes> x, Transpose_attributes a) {
+        return unary_stub(std::move(a), x, "transpose", "not supported by the shim yet (hipDNN has no transpose node).");
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    slice(std::shared_ptr<Tensor_attributes> x, Slice_attributes a) {
+        return unary_stub(std::move(a), x, "slice", "not supported by the shim yet (hipDNN has no slice node).");
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    concatenate(std::vector<std::shared_ptr<Tensor_attributes>> x, Concatenate_attributes a) {
+        name_node(a);
+        auto Y                                            = output_tensor(a.name + "::Y");
+        a.inputs                                          = std::move(x);
+        a.outputs[Concatenate_attributes::output_names::Y] = Y;
+        add_stub(std::move(a), "concatenate", "not supported by the shim yet (hipDNN has no concatenate node).");
+        return Y;
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    rng(std::shared_ptr<Tensor_attributes> seed, std::shared_ptr<Tensor_attributes> offset, Rng_attributes a) {
+        name_node(a);
+        auto Y                                      = output_tensor(a.name + "::Y");
+        a.inputs[Rng_attributes::input_names::Seed]   = seed;
+        a.inputs[Rng_attributes::input_names::Offset] = offset;
+        a.outputs[Rng_attributes::output_names::Y]    = Y;
+        add_stub(std::move(a), "rng", "not supported by the shim yet (hipDNN has no random-number node).");
+        return Y;
+    }
+
+    // ----- validation and lowering -----
+
+    // validate checks every node's inputs and infers its outputs, in node order.
+    error_t
+    validate() {
+        CUDNN_FE_LOG_BANNER("VALIDATING GRAPH");
+        if (!unsupported.empty()) return {error_code_t::GRAPH_NOT_SUPPORTED, unsupported.front()};
+        for (auto const& t : graph_inputs) CHECK_CUDNN_FRONTEND_ERROR(t->validate());
+        for (auto const& n : sub_nodes) {
+            CHECK_CUDNN_FRONTEND_ERROR(n->validate_inputs());
+            n->fill_from_context();
+            std::vector<TensorPtr> ins, outs;
+            n->collect_tensors(ins, outs);
+            for (auto const& t : ins) {
+                auto err = t->validate();
+                if (err.is_bad()) return {err.code, n->label() + ": " + err.err_msg};
+            }
+            CHECK_CUDNN_FRONTEND_ERROR(n->infer_properties_node());
+            for (auto const& t : outs) {
+                auto err = t->validate();
+                if (err.is_bad()) return {err.code, n->label() + ": " + err.err_msg};
+            }
+            CHECK_CUDNN_FRONTEND_ERROR(n->validate_shapes());
+        }
+        // A duplicate UID is caught here already, as upstream does.
+        std::unordered_map<uid_t, std::string> used;
+        for (auto const& t : all_tensors()) {
+            if (!t->has_uid()) continue;
+            auto it = used.find(t->get_uid());
+            if (it != used.end())
+                return {error_code_t::INVALID_VALUE, "uid " + std::to_string(t->get_uid()) + " for tensor named " +
+                                                         t->get_name() +
+                                                         " has been already assigned to another tensor (" +
+                                                         it->second + ")."};
+            used.emplace(t->get_uid(), t->get_name());
+        }
+        validated = true;
+        return {error_code_t::OK, ""};
+    }
+
+    error_t
+    build_operation_graph(cudnnHandle_t handle) {
+        CUDNN_FE_LOG_BANNER("BUILD OP GRAPH");
+        if (!validated) CHECK_CUDNN_FRONTEND_ERROR(validate());
+        if (!unsupported.empty()) return {error_code_t::GRAPH_NOT_SUPPORTED, unsupported.front()};
+        if (sub_nodes.empty()) return {error_code_t::GRAPH_NOT_SUPPORTED, "the graph has no nodes."};
+        CHECK_CUDNN_FRONTEND_ERROR(ensure_handle(handle));
+        CHECK_CUDNN_FRONTEND_ERROR(assign_uids());
+        lowering = detail::Lowering{};
+        for (auto const& n : sub_nodes) CHECK_CUDNN_FRONTEND_ERROR(n->create_operation(lowering));
+        detail::managed_descriptor g;
+        CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, "operation graph", g));
+        std::vector<hipdnnBackendDescriptor_t> ops;
+        for (auto const& op : lowering.operations) ops.push_back(op->get_ptr());
+        CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
+                                                    static_cast<int64_t>(ops.size()), ops.data(), "operation graph"));
+        CHECK_CUDNN_FRONTEND_ERROR(
+            detail::set_attr(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle_, "operation graph"));
+        std::string const gname = context.get_name();
+        if (!gname.empty())
+            CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(g, HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, HIPDNN_TYPE_CHAR,
+                                                        static_cast<int64_t>(gname.size()), gname.data(),
+                                                        "operation graph"));
+        CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(g, "operation graph"));
+        operation_graph = g;
+        plans           = Execution_plan_list{};
+        return {error_code_t::OK, ""};
+    }
+
+    error_t
+    build_operation_graph() {
+        return build_operation_graph(nullptr);
+    }
+
+    // ----- plans -----
+
+    // create_execution_plans asks hipDNN's heuristic for ranked engine configs. Every mode maps
+    // onto the backend's one heuristic mode and its policy order (docs/cudnn-shim.md); several
+    // modes give the same list once.
+    error_t
+    create_execution_plans(std::vector<HeurMode_t> const& modes) {
+        if (!operation_graph)
+            return {error_code_t::HEURISTIC_QUERY_FAILED, "create_execution_plans: call build_operation_graph first."};
+        for (auto m : modes) warn_once(m);
+        detail::managed_descriptor heur;
+        CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, "engine heuristic", heur));
+        CHECK_CUDNN_FRONTEND_ERROR(
+            detail::set_desc(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, operation_graph, "engine heuristic"));
+        hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
+        CHECK_CUDNN_FRONTEND_ERROR(
+            detail::set_attr(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode, "engine heuristic"));
+        auto err = detail::finalize(heur, "engine heuristic");
+        if (err.is_bad()) return {error_code_t::HEURISTIC_QUERY_FAILED, err.err_msg};
+        int64_t count = 0;
+        hipdnnStatus_t st = hipdnnBackendGetAttribute(heur->get_ptr(), HIPDNN_ATTR_ENGINEHEUR_RESULTS,
+                                                      HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr);
+        if (st != HIPDNN_STATUS_SUCCESS)
+            return detail::backend_error(st, error_code_t::HEURISTIC_QUERY_FAILED, "create_execution_plans");
+        std::vector<detail::managed_descriptor> cfgs(static_cast<size_t>(count));
+        std::vector<hipdnnBackendDescriptor_t> raw;
+        for (auto& c : cfgs) {
+            CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "engine config", c));
+            raw.push_back(c->get_ptr());
+        }
+        int64_t got = 0;
+        if (count > 0) {
+            st = hipdnnBackendGetAttribute(heur->get_ptr(), HIPDNN_ATTR_ENGINEHEUR_RESULTS,
+                                           HIPDNN_TYPE_BACKEND_DESCRIPTOR, count, &got, raw.data());
+            if (st != HIPDNN_STATUS_SUCCESS)
+                return detail::backend_error(st, error_code_t::HEURISTIC_QUERY_FAILED, "create_execution_plans");
+        }
+        plans.candidates.clear();
+        plans.candidate = -1;
+        for (int64_t i = 0; i < got; ++i) {
+            Execution_plan_list::Candidate c;
+            c.config = cfgs[static_cast<size_t>(i)];
+            CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(c.config, "engine config " + std::to_string(i)));
+            plans.candidates.push_back(std::move(c));
+        }
+        if (plans.candidates.empty())
+            return {error_code_t::HEURISTIC_QUERY_FAILED,
+                    "create_execution_plans: no engine of hipDNN can run this graph" +
+                        std::string(detail::last_backend_error().empty() ? "" : ": " + detail::last_backend_error())};
+        return {error_code_t::OK, ""};
+    }
+
+    // create_execution_plan adds the config of engine `engine_id` (a hipDNN engine id).
+    // Knobs are CUDA-specific and refused.
+    error_t
+    create_execution_plan(int64_t const engine_id, std::unordered_map<KnobType_t, int64_t> const& knobs) {
+        if (!knobs.empty())
+            return {error_code_t::GRAPH_NOT_SUPPORTED, "create_execution_plan: knobs are not supported by the shim."};
+        if (!operation_graph)
+            return {error_code_t::GRAPH_EXECUTION_PLAN_CREATION_FAILED,
+                    "create_execution_plan: call build_operation_graph first."};
+        detail::managed_descriptor engine, cfg;
+        std::string const what = "engine " + std::to_string(engine_id);
+        CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, what, engine));
+        CHECK_CUDNN_FRONTEND_ERROR(detail::set_desc(engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, operation_graph, what));
+        int64_t id = engine_id;
+        CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id, what));
+        CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(engine, what));
+        CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "engine config", cfg));
+        CHECK_CUDNN_FRONTEND_ERROR(detail::set_desc(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, engine, "engine config"));
+        CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(cfg, "engine config of " + what));
+        Execution_plan_list::Candidate c;
+        c.config = cfg;
+        plans.candidates.push_back(std::move(c));
+        return {error_code_t::OK, ""};
+    }
+
+    int64_t
+    get_execution_plan_count() const {
+        return static_cast<int64_t>(plans.candidates.size());
+    }
+
+    // get_engine_count / get_knobs_for_engine: engine enumeration with CUDA knob types is not
+    // offered by the shim (hipDNN engine ids are not 0..count-1); Tier-2 stubs.
+    error_t
+    get_engine_count(int64_t& count) {
+        count = 0;
+        return {error_code_t::GRAPH_NOT_SUPPORTED,
+                "get_engine_count: not supported by the shim; use create_execution_plans."};
+    }
+    error_t
+    get_knobs_for_engine(int64_t const engine, std::vector<Knob>& knobs) {
+        (void)engine;
+        knobs.clear();
+        return {error_code_t::GRAPH_NOT_SUPPORTED, "get_knobs_for_engine: hipDNN engines expose no CUDA knobs."};
+    }
+
+    // check_support succeeds when some remaining candidate builds; the first that does becomes
+    // the plan execute() uses (hipDNN decides support when it finalizes a plan).
+    error_t
+    check_support(cudnnHandle_t h) {
+        (void)h;
+        return check_support();
+    }
+    error_t
+    check_support() {
+        if (!unsupported.empty()) return {error_code_t::GRAPH_NOT_SUPPORTED, unsupported.front()};
+        plans.apply_filters();
+        int64_t index = -1;
+        CHECK_CUDNN_FRONTEND_ERROR(plans.first_buildable(index));
+        if (plans.candidate < 0) plans.candidate = index;
+        return {error_code_t::OK, ""};
+    }
+
+    error_t
+    build_plans(cudnnHandle_t const& handle,
+                BuildPlanPolicy_t const policy     = BuildPlanPolicy_t::HEURISTICS_CHOICE,
+                bool const do_multithreaded_builds = false) {
+        (void)handle;
+        return build_plans(policy, do_multithreaded_builds);
+    }
+    error_t
+    build_plans(BuildPlanPolicy_t const policy = BuildPlanPolicy_t::HEURISTICS_CHOICE,
+                bool const do_multithreaded_builds = false) {
+        (void)do_multithreaded_builds;  // plans build one after another
+        if (!unsupported.empty()) return {error_code_t::GRAPH_NOT_SUPPORTED, unsupported.front()};
+        plans.apply_filters();
+        int64_t index = -1;
+        CHECK_CUDNN_FRONTEND_ERROR(plans.first_buildable(index));
+        if (plans.candidate < 0 || !plans.candidates[plans.candidate].plan) plans.candidate = index;
+        if (policy == BuildPlanPolicy_t::ALL)
+            for (size_t i = 0; i < plans.candidates.size(); ++i) (void)plans.build(static_cast<int64_t>(i));
+        return {error_code_t::OK, ""};
+    }
+
+    error_t
+    build_plan_at_index(cudnnHandle_t const& handle, int64_t index) {
+        (void)handle;
+        return build_plan_at_index(index);
+    }
+    error_t
+    build_plan_at_index(int64_t index) {
+        plans.apply_filters();
+        CHECK_CUDNN_FRONTEND_ERROR(plans.build(index));
+        if (plans.candidate < 0) plans.candidate = index;
+        return {error_code_t::OK, ""};
+    }
+
+    error_t
+    build(cudnnHandle_t const& handle,
+          std::vector<HeurMode_t> const& modes,
+          BuildPlanPolicy_t const policy     = BuildPlanPolicy_t::HEURISTICS_CHOICE,
+          bool const do_multithreaded_builds = false) {
+        CHECK_CUDNN_FRONTEND_ERROR(validate());
+        CHECK_CUDNN_FRONTEND_ERROR(build_operation_graph(handle));
+        CHECK_CUDNN_FRONTEND_ERROR(create_execution_plans(modes));
+        CHECK_CUDNN_FRONTEND_ERROR(check_support());
+        return build_plans(policy, do_multithreaded_builds);
+    }
+    error_t
+    build(std::vector<HeurMode_t> const& modes,
+          BuildPlanPolicy_t const policy     = BuildPlanPolicy_t::HEURISTICS_CHOICE,
+          bool const do_multithreaded_builds = false) {
+        return build(nullptr, modes, policy, do_multithreaded_builds);
+    }
+
+    // ----- plan filters (applied at check_support / build_plans) -----
+    Graph&
+    deselect_workspace_greater_than(int64_t const workspace) {
+        plans.max_workspace = workspace;
+        return *this;
+    }
+    // deselect_shared_mem_greater_than: plans do not expose shared-memory use, so a limit cannot
+    // be honoured and is refused (a zero limit means "no limit" and is accepted).
+    Graph&
+    deselect_shared_mem_greater_than(int64_t const shared_mem) {
+        if (shared_mem != 0)
+            unsupported.push_back("deselect_shared_mem_greater_than(" + std::to_string(shared_mem) +
+                                  "): hipDNN plans do not report shared-memory use.");
+        return *this;
+    }
+    Graph&
+    deselect_engines(std::vector<std::string> const& engine_names) {
+        plans.deselected_engines.insert(plans.deselected_engines.end(), engine_names.begin(), engine_names.end());
+        return *this;
+    }
+    Graph&
+    select_behavior_notes(std::vector<BehaviorNote_t> const& notes) {
+        plans.selected_behavior.insert(plans.selected_behavior.end(), notes.begin(), notes.end());
+        return *this;
+    }
+    Graph&
+    select_numeric_notes(std::vector<NumericalNote_t> const& notes) {
+        plans.selected_numeric.insert(plans.selected_numeric.end(), notes.begin(), notes.end());
+        return *this;
+    }
+    Graph&
+    deselect_behavior_notes(std::vector<BehaviorNote_t> const& notes) {
+        plans.deselected_behavior.insert(plans.deselected_behavior.end(), notes.begin(), notes.end());
+        return *this;
+    }
+    Graph&
+    deselect_numeric_notes(std::vector<NumericalNote_t> const& notes) {
+        plans.deselected_numeric.insert(plans.deselected_numeric.end(), notes.begin(), notes.end());
+        return *this;
+    }
+
+    error_t
+    get_behavior_notes_for_plan_at_index(int64_t const index, std::vector<BehaviorNote_t>& notes) const {
+        if (index < 0 || index >= get_execution_plan_count())
+            return {error_code_t::INVALID_VALUE, "plan index " + std::to_string(index) + " is out of range."};
+        plans.describe(plans.candidates[index]);
+        notes = plans.candidates[index].behavior_notes;
+        return {error_code_t::OK, ""};
+    }
+    error_t
+    get_behavior_notes(std::vector<BehaviorNote_t>& notes) const {
+        return get_behavior_notes_for_plan_at_index(plans.candidate, notes);
+    }
+
+    // ----- plan queries -----
+    error_t
+    get_plan_name(std::string& name) const {
+        return get_plan_name_at_index(plans.candidate, name);
+    }
+    error_t
+    get_plan_name_at_index(int64_t plan_index, std::string& name) const {
+        if (plan_index < 0 || plan_index >= get_execution_plan_count())
+            return {error_code_t::INVALID_VALUE, "plan index " + std::to_string(plan_index) + " is out of range."};
+        plans.describe(plans.candidates[plan_index]);
+        name = plans.candidates[plan_index].name;
+        return {error_code_t::OK, ""};
+    }
+    error_t
+    get_workspace_size(int64_t& cudnn_workspace_size) const {
+        return get_workspace_size_plan_at_index(plans.candidate, cudnn_workspace_size);
+    }
+    error_t
+    get_workspace_size_plan_at_index(int64_t plan_index, int64_t& cudnn_workspace_size) const {
+        CHECK_CUDNN_FRONTEND_ERROR(plans.is_plan_index_executable(plan_index));
+        cudnn_workspace_size = plans.candidates[plan_index].workspace;
+        return {error_code_t::OK, ""};
+    }
+    int64_t
+    get_workspace_size() const {
+        return get_workspace_size_plan_at_index(plans.candidate);
+    }
+    int64_t
+    get_workspace_size_plan_at_index(int64_t plan_index) const {
+        int64_t ws = 0;
+        auto err   = get_workspace_size_plan_at_index(plan_index, ws);
+        return err.is_good() ? ws : -1;
+    }
+    int64_t
+    get_autotune_workspace_size() const {
+        int64_t m = 0;
+        for (auto const& c : plans.candidates)
+            if (c.plan) m = std::max(m, c.workspace);
+        return m;
+    }
+
+    // ----- execution -----
+    error_t
+    execute(cudnnHandle_t handle,
+            std::unordered_map<std::shared_ptr<Tensor_attributes>, void*>& tensor_to_pointer_map,
+            void* workspace) const {
+        return execute_impl(handle, tensor_to_pointer_map, workspace, plans.candidate);
+    }
+    error_t
+    execute(cudnnHandle_t handle, std::unordered_map<int64_t, void*>& tensor_uid_to_pointer_map, void* workspace) const {
+        return execute_impl(handle, tensor_uid_to_pointer_map, workspace, plans.candidate);
+    }
+    // The shape-override overload is a Tier-2 stub until the shim lowers override shapes.
+    error_t
+    execute(cudnnHandle_t handle,
+            std::unordered_map<int64_t, void*>& tensor_uid_to_pointer_map,
+            void* workspace,
+            std::vector<int64_t> const& override_uids,
+            std::vector<std::vector<int64_t>> const& override_shapes,
+            std::vector<std::vector<int64_t>> const& override_strides) const {
+        if (!override_uids.empty() || !override_shapes.empty() || !override_strides.empty())
+            return {error_code_t::GRAPH_NOT_SUPPORTED, "execute with shape overrides is not supported by the shim yet."};
+        return execute(handle, tensor_uid_to_pointer_map, workspace);
+    }
+    // execute with pointers in ascending UID order of the graph's non-virtual tensors.
+    error_t
+    execute(cudnnHandle_t handle, void** sorted_user_ptrs, int n_user, void* workspace) const {
+        if (n_user != static_cast<int>(variant_uids.size()))
+            return {error_code_t::INVALID_VARIANT_PACK, "execute: " + std::to_string(n_user) +
+                                                            " pointers given, the graph binds " +
+                                                            std::to_string(variant_uids.size()) + "."};
+        return run_bound(handle, sorted_user_ptrs, workspace, plans.candidate);
+    }
+    error_t
+    execute_plan_at_index(cudnnHandle_t handle,
+                          std::unordered_map<std::shared_ptr<Tensor_attributes>, void*>& tensor_to_pointer_map,
+                          void* workspace,
+                          int64_t plan_index) const {
+        return execute_impl(handle, tensor_to_pointer_map, workspace, plan_index);
+    }
+    error_t
+    execute_plan_at_index(cudnnHandle_t handle,
+                          std::unordered_map<int64_t, void*>& tensor_uid_to_pointer_map,
+                          void* workspace,
+                          int64_t plan_index) const {
+        return execute_impl(handle, tensor_uid_to_pointer_map, workspace, plan_index);
+    }
+
+    // CUDA graphs: Tier-2 stubs (hipDNN plans are not captured into CUDA graphs by the shim).
+    error_t
+    populate_cuda_graph(cudnnHandle_t handle,
+                        std::unordered_map<std::shared_ptr<Tensor_attributes>, void*>& tensor_to_pointer_map,
+                        void* workspace,
+                        cudaGraph_t cudnn_cuda_graph) {
+        (void)handle, (void)tensor_to_pointer_map, (void)workspace, (void)cudnn_cuda_graph;
+        return {error_code_t::GRAPH_NOT_SUPPORTED, "populate_cuda_graph: CUDA graphs are not supported by the shim yet."};
+    }
+    error_t
+    populate_cuda_graph(cudnnHandle_t handle,
+                        std::unordered_map<Tensor_attributes::uid_t, void*>& uid_to_device_ptrs,
+                        void* workspace,
+                        cudaGraph_t cudnn_cuda_graph) {
+        (void)handle, (void)uid_to_device_ptrs, (void)workspace, (void)cudnn_cuda_graph;
+        return {error_code_t::GRAPH_NOT_SUPPORTED, "populate_cuda_graph: CUDA graphs are not supported by the shim yet."};
+    }
+    error_t
+    update_cuda_graph(cudnnHandle_t handle,
+                      std::unordered_map<std::shared_ptr<Tensor_attributes>, void*>& tensor_to_pointer_map,
+                      void* workspace,
+                      cudaGraph_t cudnn_cuda_graph) {
+        (void)handle, (void)tensor_to_pointer_map, (void)workspace, (void)cudnn_cuda_graph;
+        return {error_code_t::GRAPH_NOT_SUPPORTED, "update_cuda_graph: CUDA graphs are not supported by the shim yet."};
+    }
+    error_t
+    update_cuda_graph(cudnnHandle_t handle,
+                      std::unordered_map<Tensor_attributes::uid_t, void*>& uid_to_device_ptrs,
+                      void* workspace,
+                      cudaGraph_t cudnn_cuda_graph) {
+        (void)handle, (void)uid_to_device_ptrs, (void)workspace, (void)cudnn_cuda_graph;
+        return {error_code_t::GRAPH_NOT_SUPPORTED, "update_cuda_graph: CUDA graphs are not supported by the shim yet."};
+    }
+
+    // warmup: hipDNN plans are ready once built (no lazy kernel loading to trigger), so it only
+    // checks that there is a built plan.
+    error_t
+    warmup(cudnnHandle_t handle) {
+        (void)handle;
+        return plans.is_plan_index_executable(plans.candidate);
+    }
+
+    // print lists the graph's nodes (upstream prints its JSON form, which the shim does not have).
+    std::string
+    print(void) const {
+        std::string out = "graph '" + context.get_name() + "':";
+        for (auto const& n : sub_nodes) out += " " + n->label() + ";";
+        return out;
+    }
+
+    // autotune, serialize and deserialize are Tier-2 stubs in this version of the shim.
+    error_t
+    autotune(cudnnHandle_t handle,
+             std::unordered_map<int64_t, void*>& tensor_uid_to_pointer_map,
+             void* workspace,
+             void* user_impl = nullptr) {
+        (void)handle, (void)tensor_uid_to_pointer_map, (void)workspace, (void)user_impl;
+        return {error_code_t::GRAPH_NOT_SUPPORTED, "autotune is not supported by the shim yet."};
+    }
+    error_t
+    autotune(cudnnHandle_t handle,
+             std::unordered_map<std::shared_ptr<Tensor_attributes>, void*>& tensor_to_pointer_map,
+             void* workspace,
+             void* user_impl = nullptr) {
+        auto m = by_uid(tensor_to_pointer_map);
+        return autotune(handle, m, workspace, user_impl);
+    }
+    // serialize writes the operation graph and the plan execute() uses into one hipDNN
+    // graph-and-plan container; deserialize restores an executable graph from it (bind by UID).
+    error_t
+    serialize(std::vector<uint8_t>& data) const {
+        data.clear();
+        CHECK_CUDNN_FRONTEND_ERROR(plans.is_plan_index_executable(plans.candidate));
+        if (!operation_graph)
+            return {error_code_t::GRAPH_NOT_SUPPORTED, "serialize: a deserialized graph cannot be serialized again yet."};
+        auto plan = plans.candidates[plans.candidate].plan->get_ptr();
+        size_t n  = 0;
+        hipdnnStatus_t st = hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(operation_graph->get_ptr(), plan, 0, &n, nullptr);
+        if (st == HIPDNN_STATUS_SUCCESS) {
+            data.resize(n);
+            st = hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(operation_graph->get_ptr(), plan, n, &n, data.data());
+        }
+        if (st != HIPDNN_STATUS_SUCCESS) {
+            data.clear();
+            return detail::backend_error(st, error_code_t::GRAPH_EXECUTION_PLAN_CREATION_FAILED, "serialize");
+        }
+        return {error_code_t::OK, ""};
+    }
+
+    error_t
+    deserialize(cudnnHandle_t handle, std::vector<uint8_t> const& data) {
+        if (data.empty()) return {error_code_t::INVALID_VALUE, "deserialize: no bytes given."};
+        CHECK_CUDNN_FRONTEND_ERROR(ensure_handle(handle));
+        hipdnnBackendDescriptor_t raw = nullptr;
+        hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeExecutionPlan_ext(handle_, &raw, data.data(), data.size());
+        if (st != HIPDNN_STATUS_SUCCESS) return detail::backend_error(st, error_code_t::INVALID_VALUE, "deserialize");
+        auto plan = detail::adopt_descriptor(raw, HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+        int64_t count = 0;
+        st = hipdnnBackendGetAttribute(raw, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 0, &count, nullptr);
+        std::vector<uid_t> uids(static_cast<size_t>(count));
+        if (st == HIPDNN_STATUS_SUCCESS && count > 0)
+            st = hipdnnBackendGetAttribute(raw, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, count,
+                                           &count, uids.data());
+        if (st != HIPDNN_STATUS_SUCCESS) return detail::backend_error(st, error_code_t::INVALID_VALUE, "deserialize");
+        std::sort(uids.begin(), uids.end());
+        Execution_plan_list::Candidate c;
+        c.plan = plan;
+        int64_t n = 0, ws = 0;
+        if (hipdnnBackendGetAttribute(raw, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws) ==
+            HIPDNN_STATUS_SUCCESS)
+            c.workspace = ws;
+        c.described = true;  // no config to read names from; the plan alone was restored
+        plans           = Execution_plan_list{};
+        plans.candidates.push_back(std::move(c));
+        plans.candidate = 0;
+        variant_uids    = std::move(uids);
+        variant_tensors.clear();
+        uid_to_tensor.clear();
+        pack_cache  = std::make_shared<PackCache>();
+        validated   = true;
+        return {error_code_t::OK, ""};
+    }
+
+   private:
+    template <typename A>
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    norm_stub(A a, TensorPtr x, TensorPtr scale, TensorPtr bias, const char* kind, const char* reason) {
+        name_node(a);
+        auto Y = output_tensor(a.name + "::Y");
+        TensorPtr MEAN, INV_VAR;
+        if (a.forward_phase == NormFwdPhase_t::TRAINING) {
+            MEAN    = output_tensor(a.name + "::MEAN");
+            INV_VAR = output_tensor(a.name + "::INV_VARIANCE");
+        }
+        a.inputs[A::input_names::X]     = x;
+        a.inputs[A::input_names::SCALE] = scale;
+        a.inputs[A::input_names::BIAS]  = bias;
+        a.outputs[A::output_names::Y]   = Y;
+        add_stub(std::move(a), kind, reason);
+        return {Y, MEAN, INV_VAR};
+    }
+
+    template <typename A>
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    norm_backward_stub(A a, TensorPtr dy, TensorPtr x, TensorPtr scale, const char* kind, const char* reason) {
+        name_node(a);
+        auto DX = output_tensor(a.name + "::DX"), DSCALE = output_tensor(a.name + "::DSCALE"),
+             DBIAS = output_tensor(a.name + "::DBIAS");
+        a.inputs[A::input_names::DY]    = dy;
+        a.inputs[A::input_names::X]     = x;
+        a.inputs[A::input_names::SCALE] = scale;
+        add_stub(std::move(a), kind, reason);
+        return {DX, DSCALE, DBIAS};
+    }
+
+    template <typename A>
+    std::shared_ptr<Tensor_attributes>
+    unary_stub(A a, TensorPtr x, const char* kind, const char* reason) {
+        name_node(a);
+        auto Y                        = output_tensor(a.name + "::Y");
+        a.inputs[A::input_names::X]   = x;
+        a.outputs[A::output_names::Y] = Y;
+        add_stub(std::move(a), kind, reason);
+        return Y;
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    pointwise_n(Pointwise_attributes a, TensorPtr in0, TensorPtr in1, TensorPtr in2) {
+        using N = Pointwise_attributes;
+        name_node(a);
+        auto OUT                          = output_tensor(a.name + "::OUT_0");
+        a.outputs[N::output_names::OUT_0] = OUT;
+        a.inputs[N::input_names::IN_0]    = in0;
+        if (in1) a.inputs[N::input_names::IN_1] = in1;
+        if (in2) a.inputs[N::input_names::IN_2] = in2;
+        add_node<PointwiseNode>(std::move(a));
+        return OUT;
+    }
+};
+
+}  // namespace graph
+}  // namespace cudnn_frontend
+}  // namespace compatibility
+}  // namespace hipdnn_frontend

@@ -1,0 +1,162 @@
+// shim_test.h - helpers the cuDNN-frontend shim tests share: checks that keep going and count
+// failures, building a graph to its plans, running it on every CPU engine that accepts it, and
+// comparing with a double-precision reference.
+//
+// Tests include only the shim's umbrella, as ported programs do; host memory stands in for
+// device memory (the CPU engines run on it).
+#pragma once
+
+#include <cudnn_frontend.h>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace fe = cudnn_frontend;
+
+static int st_failures = 0;
+
+#define ST_FAIL(...)                                          \
+    do {                                                      \
+        std::fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
+        std::fprintf(stderr, __VA_ARGS__);                    \
+        std::fprintf(stderr, "\n");                           \
+        st_failures++;                                        \
+    } while (0)
+
+#define CHECK(cond)                    \
+    do {                               \
+        if (!(cond)) ST_FAIL("%s", #cond); \
+    } while (0)
+
+// CHECK_FE_OK(call): the frontend call must succeed.
+#define CHECK_FE_OK(call)                                                                                \
+    do {                                                                                                 \
+        auto st_e_ = (call);                                                                             \
+        if (st_e_.is_bad())                                                                              \
+            ST_FAIL("%s returned %s: %s", #call, fe::to_string(st_e_.code), st_e_.err_msg.c_str());      \
+    } while (0)
+
+// CHECK_FE_ERR(code, needle, call): the call must fail with `code` and a message containing
+// `needle`, which says what was wrong.
+#define CHECK_FE_ERR(want, needle, call)                                                                       \
+    do {                                                                                                       \
+        auto st_e_ = (call);                                                                                   \
+        if (st_e_.code != (want))                                                                              \
+            ST_FAIL("%s returned %s (\"%s\"), want %s", #call, fe::to_string(st_e_.code), st_e_.err_msg.c_str(), \
+                    fe::to_string(want));                                                                      \
+        else if (st_e_.err_msg.find(needle) == std::string::npos)                                              \
+            ST_FAIL("%s: message \"%s\" does not contain \"%s\"", #call, st_e_.err_msg.c_str(), needle);       \
+    } while (0)
+
+// st_handle_slot holds the test's one handle, made on first use and destroyed by st_finish
+// (a handle left alive leaks its engine plugins' per-handle state, which LeakSanitizer reports).
+inline cudnnHandle_t&
+st_handle_slot() {
+    static cudnnHandle_t h = nullptr;
+    return h;
+}
+
+inline int
+st_finish(const char* name) {
+    if (st_handle_slot() != nullptr && cudnnDestroy(st_handle_slot()) != CUDNN_STATUS_SUCCESS) ST_FAIL("cudnnDestroy failed");
+    st_handle_slot() = nullptr;
+    if (st_failures) std::fprintf(stderr, "%s: %d failure(s)\n", name, st_failures);
+    else std::printf("%s: PASS\n", name);
+    return st_failures ? 1 : 0;
+}
+
+// st_handle is the test's one handle.
+inline cudnnHandle_t
+st_handle() {
+    if (st_handle_slot() == nullptr && cudnnCreate(&st_handle_slot()) != CUDNN_STATUS_SUCCESS)
+        std::fprintf(stderr, "cudnnCreate failed\n");
+    return st_handle_slot();
+}
+
+// st_fill gives v reproducible values in [lo, hi).
+inline void
+st_fill(std::vector<float>& v, unsigned seed, float lo = -1.f, float hi = 1.f) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> d(lo, hi);
+    for (auto& x : v) x = d(rng);
+}
+
+inline std::vector<int64_t>
+st_packed(std::vector<int64_t> const& dim) {
+    std::vector<int64_t> s(dim.size());
+    int64_t n = 1;
+    for (size_t i = dim.size(); i-- > 0;) {
+        s[i] = n;
+        n *= dim[i];
+    }
+    return s;
+}
+
+// st_tensor is a packed (row-major) fp32 graph input.
+inline std::shared_ptr<fe::graph::Tensor_attributes>
+st_tensor(fe::graph::Graph& g, const char* name, std::vector<int64_t> dim) {
+    return g.tensor(fe::graph::Tensor_attributes().set_name(name).set_dim(dim).set_stride(st_packed(dim)).set_data_type(
+        fe::DataType_t::FLOAT));
+}
+
+// st_build takes a graph through validate, build_operation_graph, create_execution_plans,
+// check_support and build_plans(ALL); false (with failures recorded) when a step fails.
+inline bool
+st_build(fe::graph::Graph& g, const char* what) {
+    auto step = [&](fe::error_t e, const char* s) {
+        if (e.is_bad()) ST_FAIL("%s: %s: %s: %s", what, s, fe::to_string(e.code), e.err_msg.c_str());
+        return e.is_good();
+    };
+    return step(g.validate(), "validate") && step(g.build_operation_graph(st_handle()), "build_operation_graph") &&
+           step(g.create_execution_plans({fe::HeurMode_t::A}), "create_execution_plans") &&
+           step(g.check_support(st_handle()), "check_support") &&
+           step(g.build_plans(st_handle(), fe::BuildPlanPolicy_t::ALL), "build_plans");
+}
+
+// Binding maps each graph tensor to host memory the test owns.
+using Binding = std::unordered_map<std::shared_ptr<fe::graph::Tensor_attributes>, void*>;
+
+// st_run_all executes every built plan (one per CPU engine that took the graph) and calls
+// check(engine name) after each; returns how many plans ran.
+inline int
+st_run_all(fe::graph::Graph& g, Binding& b, const char* what, std::function<void(std::string const&)> const& check) {
+    int ran = 0;
+    for (int64_t i = 0; i < g.get_execution_plan_count(); ++i) {
+        int64_t ws = 0;
+        if (g.get_workspace_size_plan_at_index(i, ws).is_bad()) continue;  // not built (engine declined)
+        std::string name;
+        (void)g.get_plan_name_at_index(i, name);
+        std::vector<unsigned char> workspace(static_cast<size_t>(ws) + 16);
+        auto e = g.execute_plan_at_index(st_handle(), b, workspace.data(), i);
+        if (e.is_bad()) {
+            ST_FAIL("%s on %s: execute: %s: %s", what, name.c_str(), fe::to_string(e.code), e.err_msg.c_str());
+            continue;
+        }
+        check(name);
+        std::printf("%s: ran on %s\n", what, name.c_str());
+        ++ran;
+    }
+    if (ran == 0) ST_FAIL("%s: no CPU engine ran the graph", what);
+    return ran;
+}
+
+// st_close compares got with want element by element.
+inline void
+st_close(const char* what, std::string const& engine, std::vector<float> const& got, std::vector<double> const& want,
+         double tol = 1e-4) {
+    if (got.size() != want.size()) {
+        ST_FAIL("%s on %s: %zu values, want %zu", what, engine.c_str(), got.size(), want.size());
+        return;
+    }
+    for (size_t i = 0; i < got.size(); ++i)
+        if (!(std::fabs(got[i] - want[i]) <= tol * (1.0 + std::fabs(want[i])))) {
+            ST_FAIL("%s on %s: element %zu is %.7g, want %.7g", what, engine.c_str(), i, got[i], want[i]);
+            return;
+        }
+}
