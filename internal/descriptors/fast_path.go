@@ -42,6 +42,7 @@ func publishFast(o Object, token uintptr) {
 		}
 	case *VariantPack:
 		if x.finalized && x.overrides.Len() == 0 {
+			x.buffers.Precheck()
 			x.buffers.PublishFast(token)
 		}
 	}

@@ -146,6 +146,7 @@ func (c *Context) gone() error {
 func (c *Context) Destroy() {
 	c.destroy.Do(func() {
 		c.fast.retire() // no fast call can reach the plugin context after this
+		c.forget()
 		c.state.Or(destroyedBit)
 		for spins := 0; c.state.Load() != destroyedBit; spins++ {
 			if spins < 100 {

@@ -83,17 +83,50 @@ func (c *Context) admit(workspace uintptr, b *Buffers) error {
 	if own && b.passed(c.id) {
 		return nil
 	}
-	if err := c.check(workspace, b); err != nil {
+	if err := c.check(workspace, b, false); err != nil {
 		return err
 	}
 	if own {
 		b.remember(c.id)
+		lastAdmitted.Store(c)
 	}
 	return nil
 }
 
+// lastAdmitted is the context that last admitted a new pair on the Go path: the plan a newly
+// finalized pack is most likely made for.
+var lastAdmitted atomic.Pointer[Context]
+
+// Precheck runs the checks of a newly finalized pack against the context that last admitted a
+// new pair, and remembers the verdict when they pass. A program that makes a pack per execute
+// (cudnn-frontend does) then takes the C fast path on each pack's first execute, without any
+// check leaving Go. A pack made for another plan fails here quietly, without building a
+// message, and is checked on its first execute as before.
+func (b *Buffers) Precheck() {
+	c := lastAdmitted.Load()
+	if c == nil || b == nil || b.verdicts == nil {
+		return
+	}
+	if c.check(b.workspace(), b, true) == nil {
+		b.remember(c.id)
+	}
+}
+
+// forget drops c as the precheck's context; a destroyed context is never the likely plan.
+func (c *Context) forget() { lastAdmitted.CompareAndSwap(c, nil) }
+
+// errRefused is a quiet check's refusal: the reason is not built, only that there is one.
+var errRefused = status.BadParam("variant pack refused")
+
 // check is every test of the pair, in order: required tensors, workspace, alignment, memory.
-func (c *Context) check(workspace uintptr, b *Buffers) error {
+// A quiet check returns errRefused instead of the message.
+func (c *Context) check(workspace uintptr, b *Buffers, quiet bool) error {
+	refuse := func(format string, args ...any) error {
+		if quiet {
+			return errRefused
+		}
+		return status.BadParam(format, args...)
+	}
 	entries := b.entries()
 	for i := range c.tensors {
 		t := &c.tensors[i]
@@ -103,14 +136,14 @@ func (c *Context) check(workspace uintptr, b *Buffers) error {
 		j := b.find(t.UID)
 		switch {
 		case j < 0:
-			return status.BadParam("variant pack: no pointer for tensor uid %d%s, which the plan for engine %s reads or writes",
+			return refuse("variant pack: no pointer for tensor uid %d%s, which the plan for engine %s reads or writes",
 				t.UID, t.Role, c.e.Name)
 		case entries[j].ptr == 0:
-			return status.BadParam("variant pack: the pointer for tensor uid %d%s is NULL", t.UID, t.Role)
+			return refuse("variant pack: the pointer for tensor uid %d%s is NULL", t.UID, t.Role)
 		}
 	}
 	if c.workspace > 0 && workspace == 0 {
-		return status.BadParam("variant pack: the workspace is NULL, but the plan for engine %s needs %d bytes",
+		return refuse("variant pack: the workspace is NULL, but the plan for engine %s needs %d bytes",
 			c.e.Name, c.workspace)
 	}
 	for i := range entries {
@@ -119,16 +152,16 @@ func (c *Context) check(workspace uintptr, b *Buffers) error {
 			continue
 		}
 		if t := c.tensor(entries[i].uid); t != nil && t.Alignment > 1 && p%uintptr(t.Alignment) != 0 {
-			return status.BadParam("variant pack: the pointer %#x for tensor uid %d is not aligned to %d bytes",
+			return refuse("variant pack: the pointer %#x for tensor uid %d is not aligned to %d bytes",
 				p, entries[i].uid, t.Alignment)
 		}
 	}
-	return c.checkMemory(workspace, b)
+	return c.checkMemory(workspace, b, refuse)
 }
 
 // checkMemory refuses pointers the engine cannot reach. Without a GPU runtime every pointer is
 // host memory and nothing is checked.
-func (c *Context) checkMemory(workspace uintptr, b *Buffers) error {
+func (c *Context) checkMemory(workspace uintptr, b *Buffers, refuse func(string, ...any) error) error {
 	rt := gpuRuntime()
 	if rt == nil || rt.Kind() == hip.KindNone {
 		return nil
@@ -149,7 +182,7 @@ func (c *Context) checkMemory(workspace uintptr, b *Buffers) error {
 			role, hostValue = t.Role, t.HostValue
 		}
 		if why := c.refusal(classes[i], hostValue); why != "" {
-			return status.BadParam("variant pack: the pointer %#x for tensor uid %d%s %s", entries[i].ptr, uid, role, why)
+			return refuse("variant pack: the pointer %#x for tensor uid %d%s %s", entries[i].ptr, uid, role, why)
 		}
 	}
 	if workspace != 0 {
@@ -157,7 +190,7 @@ func (c *Context) checkMemory(workspace uintptr, b *Buffers) error {
 			ws.info, ws.err = rt.PointerInfo(workspacePointer(workspace))
 		}
 		if why := c.refusal(ws, false); why != "" {
-			return status.BadParam("variant pack: the workspace pointer %#x %s", workspace, why)
+			return refuse("variant pack: the workspace pointer %#x %s", workspace, why)
 		}
 	}
 	return nil

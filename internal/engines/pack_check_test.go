@@ -234,3 +234,55 @@ func TestExecuteCheckedPairDoesNotAllocate(t *testing.T) {
 		t.Errorf("Execute of a checked pair allocates %v times per call", n)
 	}
 }
+
+// A pack finalized after a plan admitted a new pair is checked against that plan at once: a
+// pack per execute then takes the C fast path from its first execute. A pack the plan would
+// refuse is not remembered, so its first execute still gives the message; a destroyed plan is
+// never the one prechecked against.
+func TestPrecheckAgainstLastPlan(t *testing.T) {
+	s := session(t, "test_good_plugin")
+	rt := &fakeRuntime{kind: hip.KindCUDA, device: map[uintptr]hip.MemoryKind{
+		0x1000: hip.MemoryDevice, 0x2000: hip.MemoryDevice, 0x3000: hip.MemoryDevice, 0x9000: hip.MemoryDevice}}
+	withRuntime(t, rt)
+	c := convContext(t, s, -2)
+	uids, ptrs := []int64{1, 2, 3, 5}, []uintptr{0x1000, 0x2000, 0x3000, 0x4004}
+	first := newBuffersWS(t, uids, ptrs, 0x9000)
+	if err := c.Execute(0x9000, first, nil); err != nil {
+		t.Fatal(err)
+	}
+	next := newBuffersWS(t, uids, ptrs, 0x9000)
+	next.Precheck()
+	if !next.passed(c.id) {
+		t.Fatal("a pack like the last admitted one was not prechecked against its plan")
+	}
+	for desc, bad := range map[string]*Buffers{
+		"NULL input":     newBuffersWS(t, uids, []uintptr{0x1000, 0, 0x3000, 0x4004}, 0x9000),
+		"missing tensor": newBuffersWS(t, []int64{2, 3, 5}, []uintptr{0x2000, 0x3000, 0x4004}, 0x9000),
+		"host pointer":   newBuffersWS(t, uids, []uintptr{0x1000, 0x7777, 0x3000, 0x4004}, 0x9000),
+		"no workspace":   newBuffersWS(t, uids, ptrs, 0),
+	} {
+		bad.Precheck()
+		if bad.passed(c.id) {
+			t.Errorf("%s: prechecked as passed", desc)
+		}
+		if err := c.Execute(bad.workspace(), bad, nil); err == nil {
+			t.Errorf("%s: executed", desc)
+		}
+	}
+	if err := c.Execute(0x9000, first, nil); err != nil { // the last admitted context again
+		t.Fatal(err)
+	}
+	c.Destroy()
+	late := newBuffersWS(t, uids, ptrs, 0x9000)
+	late.Precheck()
+	if late.passed(c.id) || lastAdmitted.Load() == c {
+		t.Error("a destroyed context is still the precheck's plan")
+	}
+}
+
+func newBuffersWS(t *testing.T, uids []int64, ptrs []uintptr, ws uintptr) *Buffers {
+	t.Helper()
+	b := NewBuffers(uids, ptrs, ws)
+	t.Cleanup(b.Free)
+	return b
+}
