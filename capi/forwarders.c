@@ -5,7 +5,7 @@
 #include <hipdnn_backend.h>
 
 #include "_cgo_export.h"
-#include "../internal/engines/shim.h"
+#include "fast_execute.h"
 
 typedef uintptr_t u;
 #define H(x) ((u)(x))

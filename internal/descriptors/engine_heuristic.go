@@ -1,12 +1,9 @@
 package descriptors
 
 import (
-	"sync"
 	"unsafe"
 
-	"github.com/hipdnn-go/backend/hip"
 	"github.com/hipdnn-go/backend/internal/api"
-	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/heuristics"
 	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/registry"
@@ -98,7 +95,7 @@ func finalizeHeuristic(o Object) error {
 		Candidates:  candidates,
 		Graph:       e.graph.Bytes(),
 		Model:       e.graph.Model(),
-		DeviceProps: candidateDeviceProperties(mgr, candidates, h.Stream()),
+		DeviceProps: heuristics.CandidateDeviceProperties(mgr, candidates, h.Stream()),
 		Order:       e.order,
 		Metric:      e.metric,
 		EngineID:    func(s string) int64 { return engineIDOf(mgr, s) },
@@ -115,45 +112,6 @@ func finalizeHeuristic(o Object) error {
 	e.ranked, e.configs = res.EngineIDs, res.Configs
 	return nil
 }
-
-// devicePropertiesBlob describes the device of the handle's stream for heuristic plugins;
-// with no GPU runtime it describes a host-only process.
-func devicePropertiesBlob(stream uintptr) []byte {
-	rt := hip.Default()
-	if rt.Kind() == hip.KindNone {
-		return heuristics.DevicePropertiesBlob(nil)
-	}
-	dev, err := rt.StreamDevice(stream)
-	if err != nil {
-		return heuristics.DevicePropertiesBlob(nil)
-	}
-	if b, ok := devicePropertiesBlobs.Load(dev); ok {
-		return b.([]byte)
-	}
-	p, err := rt.DeviceProperties(dev)
-	if err != nil {
-		return heuristics.DevicePropertiesBlob(nil)
-	}
-	b := heuristics.DevicePropertiesBlob(&p)
-	devicePropertiesBlobs.Store(dev, b)
-	return b
-}
-
-// candidateDeviceProperties is devicePropertiesBlob when a candidate engine runs on a device,
-// and the host-only blob when every candidate is a host-memory engine: ranking CPU engines
-// does not start the GPU runtime (a first CUDA call costs about 0.25 s).
-func candidateDeviceProperties(mgr *engines.Manager, candidates []int64, stream uintptr) []byte {
-	for _, id := range candidates {
-		if en := mgr.EngineByID(id); en == nil || !en.HostMemory {
-			return devicePropertiesBlob(stream)
-		}
-	}
-	return heuristics.DevicePropertiesBlob(nil)
-}
-
-// devicePropertiesBlobs keeps each device's blob (device -> []byte, never modified): the
-// properties do not change, and every heuristic finalize needs one.
-var devicePropertiesBlobs sync.Map
 
 // getHeuristicResults implements RESULTS: requested 0 gives the count; otherwise the caller's
 // array holds ENGINECFG descriptors it created, and the first min(requested, count) are filled

@@ -1,30 +1,22 @@
 package descriptors
 
 import (
-	"math"
-	"time"
-
-	"github.com/hipdnn-go/backend/hip"
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/handle"
+	"github.com/hipdnn-go/backend/internal/profiling"
 	"github.com/hipdnn-go/backend/internal/status"
 )
 
 // ProfilingControl is HIPDNN_BACKEND_PROFILING_CONTROL_EXT: times work on a handle's stream
-// between a START and a STOP trigger. With a GPU runtime it records HIP events on the stream;
-// with none (host-memory engines run synchronously) it reads the host clock, so timing works
-// on CPU-only machines too. Finalize waits for the stop and computes ELAPSED_MS.
+// between a START and a STOP trigger (internal/profiling: GPU events, or the host clock when
+// there is no GPU runtime). Finalize waits for the stop and computes ELAPSED_MS.
 type ProfilingControl struct {
 	Header
-	handle      *handle.Handle
-	rt          *hip.Runtime
-	start, stop hip.Event
-	events      bool
-	hostStart   time.Time
-	hostStop    time.Time
-	started     bool
-	stopped     bool
-	elapsedMs   float32
+	handle    *handle.Handle
+	timer     *profiling.Timer
+	started   bool
+	stopped   bool
+	elapsedMs float32
 }
 
 var _ = register(&KindSpec{
@@ -32,7 +24,7 @@ var _ = register(&KindSpec{
 	Class:            "ProfilingControlDescriptor",
 	RejectRefinalize: true,
 	New:              func(k *KindSpec) Object { p := &ProfilingControl{}; k.init(&p.Header); return p },
-	Release:          func(o Object) { o.(*ProfilingControl).destroyEvents() },
+	Release:          func(o Object) { o.(*ProfilingControl).closeTimer() },
 	Attrs: []*Attr{
 		{Name: api.HIPDNN_ATTR_PROFILING_HANDLE_EXT, Type: api.HIPDNN_TYPE_HANDLE, Min: 1, Max: 1, Settable: true,
 			OnSet: setProfilingHandle, IsSet: func(o Object) bool { return o.(*ProfilingControl).handle != nil }},
@@ -40,11 +32,7 @@ var _ = register(&KindSpec{
 		{Name: api.HIPDNN_ATTR_PROFILING_STOP_EXT, Type: api.HIPDNN_TYPE_BOOLEAN, Min: 1, Max: 1, Settable: true, OnSet: profilingStop},
 		{Name: api.HIPDNN_ATTR_PROFILING_DEVICE_SYNC_EXT, Type: api.HIPDNN_TYPE_BOOLEAN, Min: 1, Max: 1, Settable: true,
 			OnSet: func(Object, *Value) error {
-				rt := hip.Default()
-				if rt.Kind() == hip.KindNone {
-					return nil // no device: nothing is in flight
-				}
-				if err := rt.DeviceSynchronize(); err != nil {
+				if err := profiling.DeviceSynchronize(); err != nil {
 					return status.Internal("ProfilingControlDescriptor: device synchronize failed: %v", err)
 				}
 				return nil
@@ -59,21 +47,14 @@ var _ = register(&KindSpec{
 
 func setProfilingHandle(o Object, v *Value) error {
 	p := o.(*ProfilingControl)
-	p.destroyEvents()
-	p.handle, p.rt = v.Handle(), hip.Default()
+	p.closeTimer()
+	p.handle = v.Handle()
 	p.started, p.stopped = false, false
-	if p.rt.Kind() == hip.KindNone {
-		return nil
+	t, err := profiling.New()
+	if err != nil {
+		return status.Internal("ProfilingControlDescriptor: %v", err)
 	}
-	var err error
-	if p.start, err = p.rt.EventCreate(); err != nil {
-		return status.Internal("ProfilingControlDescriptor: creating the start event failed: %v", err)
-	}
-	if p.stop, err = p.rt.EventCreate(); err != nil {
-		_ = p.rt.EventDestroy(p.start)
-		return status.Internal("ProfilingControlDescriptor: creating the stop event failed: %v", err)
-	}
-	p.events = true
+	p.timer = t
 	return nil
 }
 
@@ -85,12 +66,8 @@ func profilingStart(o Object, _ *Value) error {
 	case p.started:
 		return status.BadParam("ProfilingControlDescriptor: START was already recorded")
 	}
-	if p.events {
-		if err := p.rt.EventRecord(p.start, p.handle.Stream()); err != nil {
-			return status.Internal("ProfilingControlDescriptor: recording the start event failed: %v", err)
-		}
-	} else {
-		p.hostStart = time.Now()
+	if err := p.timer.Start(p.handle.Stream()); err != nil {
+		return status.Internal("ProfilingControlDescriptor: %v", err)
 	}
 	p.started = true
 	return nil
@@ -106,12 +83,8 @@ func profilingStop(o Object, _ *Value) error {
 	case p.stopped:
 		return status.BadParam("ProfilingControlDescriptor: STOP was already recorded")
 	}
-	if p.events {
-		if err := p.rt.EventRecord(p.stop, p.handle.Stream()); err != nil {
-			return status.Internal("ProfilingControlDescriptor: recording the stop event failed: %v", err)
-		}
-	} else {
-		p.hostStop = time.Now()
+	if err := p.timer.Stop(p.handle.Stream()); err != nil {
+		return status.Internal("ProfilingControlDescriptor: %v", err)
 	}
 	p.stopped = true
 	return nil
@@ -122,28 +95,15 @@ func finalizeProfiling(o Object) error {
 	if !p.started || !p.stopped {
 		return stepf(status.BadParam, "START and STOP must both be recorded")
 	}
-	if !p.events {
-		p.elapsedMs = float32(p.hostStop.Sub(p.hostStart).Seconds() * 1e3)
-		return nil
-	}
-	if err := p.rt.EventSynchronize(p.stop); err != nil {
-		return stepf(status.Internal, "waiting for the stop event: %v", err)
-	}
-	ms, err := p.rt.EventElapsedMs(p.start, p.stop)
+	ms, err := p.timer.ElapsedMs()
 	if err != nil {
-		return stepf(status.Internal, "elapsed time: %v", err)
-	}
-	if math.IsNaN(float64(ms)) || math.IsInf(float64(ms), 0) || ms < 0 {
-		return stepf(status.Internal, "elapsed time %v is not a valid duration", ms)
+		return stepf(status.Internal, "%v", err)
 	}
 	p.elapsedMs = ms
 	return nil
 }
 
-func (p *ProfilingControl) destroyEvents() {
-	if p.events {
-		_ = p.rt.EventDestroy(p.start)
-		_ = p.rt.EventDestroy(p.stop)
-		p.events = false
-	}
+func (p *ProfilingControl) closeTimer() {
+	p.timer.Close()
+	p.timer = nil
 }

@@ -24,6 +24,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "../../capi/fast_execute.h"
 #include "shim.h"
 
 enum { HD_FAST_PLAN = 1, HD_FAST_PACK = 2 };

@@ -1,7 +1,6 @@
 package engines
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -105,97 +104,6 @@ func (d *Details) Knob(id string) *Knob {
 type KnobSetting struct {
 	ID    string
 	Value KnobValue
-}
-
-// decodeDetails verifies and copies an EngineDetails buffer.
-func decodeDetails(buf []byte) (*Details, error) {
-	if err := verifyEngineDetails(buf); err != nil {
-		return nil, err
-	}
-	root := fb.GetRootAsEngineDetails(buf, 0)
-	d := &Details{EngineID: root.EngineId(), name: string(root.Name())}
-	for i := 0; i < root.BehaviorNotesLength(); i++ {
-		d.BehaviorNotes = append(d.BehaviorNotes, root.BehaviorNotes(i))
-	}
-	seen := map[string]bool{}
-	var k fb.Knob
-	for i := 0; i < root.KnobsLength(); i++ {
-		root.Knobs(&k, i)
-		knob, err := readKnob(&k)
-		if err != nil {
-			return nil, fmt.Errorf("knob %d: %w", i, err)
-		}
-		if seen[knob.ID] {
-			return nil, fmt.Errorf("knob %q is listed twice", knob.ID)
-		}
-		seen[knob.ID] = true
-		knob.Serialized = encodeKnob(&knob)
-		d.Knobs = append(d.Knobs, knob)
-	}
-	return d, nil
-}
-
-func readKnob(k *fb.Knob) (Knob, error) {
-	out := Knob{ID: string(k.KnobId()), Description: string(k.Description()), Deprecated: k.Deprecated()}
-	if out.ID == "" {
-		return out, fmt.Errorf("knob has no knob_id")
-	}
-	var tab flatbuffers.Table
-	kind := int(k.DefaultValueType())
-	if kind < KnobInt || kind > KnobString {
-		return out, fmt.Errorf("knob %q has a default value of %s type", out.ID, kindName(kind))
-	}
-	if !k.DefaultValue(&tab) {
-		return out, fmt.Errorf("knob %q has no default value", out.ID)
-	}
-	out.Default = readValue(kind, tab)
-	c := &out.Constraint
-	if ct := k.ConstraintType(); ct >= fb.KnobConstraintIntConstraint && ct <= fb.KnobConstraintStringConstraint && k.Constraint(&tab) {
-		switch k.ConstraintType() {
-		case fb.KnobConstraintIntConstraint:
-			var ic fb.IntConstraint
-			ic.Init(tab.Bytes, tab.Pos)
-			c.Kind, c.IntMin, c.IntMax, c.IntStep = KnobInt, ic.MinValue(), ic.MaxValue(), ic.Step()
-			for i := 0; i < ic.ValidValuesLength(); i++ {
-				c.IntValues = append(c.IntValues, ic.ValidValues(i))
-			}
-		case fb.KnobConstraintFloatConstraint:
-			var fc fb.FloatConstraint
-			fc.Init(tab.Bytes, tab.Pos)
-			c.Kind, c.FloatMin, c.FloatMax = KnobFloat, fc.MinValue(), fc.MaxValue()
-		case fb.KnobConstraintStringConstraint:
-			var sc fb.StringConstraint
-			sc.Init(tab.Bytes, tab.Pos)
-			c.Kind, c.MaxLength = KnobString, sc.MaxLength()
-			for i := 0; i < sc.ValidValuesLength(); i++ {
-				c.StringValues = append(c.StringValues, string(sc.ValidValues(i)))
-			}
-		}
-	}
-	if c.Kind != KnobNone && c.Kind != out.Default.Kind {
-		return out, fmt.Errorf("knob %q has a %s default but a %s constraint", out.ID, kindName(out.Default.Kind), kindName(c.Kind))
-	}
-	return out, nil
-}
-
-// readValue reads a KnobValue union member of a known kind from its verified table.
-func readValue(kind int, tab flatbuffers.Table) KnobValue {
-	v := KnobValue{Kind: kind}
-	switch kind {
-	case KnobInt:
-		var x fb.IntValue
-		x.Init(tab.Bytes, tab.Pos)
-		v.I = x.Value()
-	case KnobFloat:
-		var x fb.FloatValue
-		x.Init(tab.Bytes, tab.Pos)
-		v.F = x.Value()
-	case KnobString:
-		var x fb.StringValue
-		x.Init(tab.Bytes, tab.Pos)
-		v.S = string(x.Value())
-	}
-	return v
 }
 
 // buildValue adds a KnobValue member table and returns its offset (0 for KnobNone).
@@ -396,7 +304,7 @@ func EncodeEngineConfig(id int64, settings []KnobSetting, rankingMetric string) 
 	return b.FinishedBytes()
 }
 
-// DecodeEngineConfig verifies and reads an EngineConfig buffer. A setting whose value type is
+// DecodeEngineConfig reads an EngineConfig buffer, checking it as it goes. A setting whose value type is
 // not known keeps that tag in Value.Kind and no value. A buffer that does not verify is
 // BAD_PARAM.
 func DecodeEngineConfig(buf []byte) (id int64, settings []KnobSetting, metric string, err error) {
@@ -411,21 +319,11 @@ func DecodeEngineConfig(buf []byte) (id int64, settings []KnobSetting, metric st
 	return id, settings, metric, nil
 }
 
-// EngineConfigAt verifies and reads the EngineConfig table t of r's buffer: a root one, or one
-// nested in another table (EnginePrediction.engine_config). Settings as DecodeEngineConfig.
+// EngineConfigAt reads the EngineConfig table t of r's buffer, checking it as it goes: a root
+// one, or one nested in another table (EnginePrediction.engine_config). Settings as
+// DecodeEngineConfig.
 func EngineConfigAt(r *fbread.Reader, t fbread.Table) (id int64, settings []KnobSetting, metric string, err error) {
 	r.Enter()
-	err = (&verifier{r: r}).engineConfig(t)
-	r.Leave()
-	if err != nil {
-		return 0, nil, "", err
-	}
-	var root fb.EngineConfig
-	root.Init(r.Buf(), flatbuffers.UOffsetT(t.Pos))
-	var ks fb.KnobSetting
-	for i := 0; i < root.KnobsLength(); i++ {
-		root.Knobs(&ks, i)
-		settings = append(settings, readSetting(&ks))
-	}
-	return root.EngineId(), settings, string(root.RankingMetric()), nil
+	defer r.Leave()
+	return (&decoder{r: r}).engineConfig(t)
 }

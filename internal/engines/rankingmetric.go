@@ -47,8 +47,8 @@ const maxVOffset = math.MaxUint16
 // builder wrote (builders write back to front: what t references, and those tables' vtables,
 // lie after t).
 //
-// The result is read back with the verifier and the generated accessors and must give t's
-// engine id and knob settings and the new metric.
+// The result is read back with the decoder and must give t's engine id and knob settings and
+// the new metric.
 func WithRankingMetric(buf []byte, t fbread.Table, metric string) ([]byte, error) {
 	r := fbread.New(buf)
 	id, settings, old, err := EngineConfigAt(r, t)

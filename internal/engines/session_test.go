@@ -6,7 +6,6 @@ import (
 
 	"github.com/hipdnn-go/backend/internal/api"
 	"github.com/hipdnn-go/backend/internal/engines/probe"
-	"github.com/hipdnn-go/backend/internal/fb"
 )
 
 // The applicability filter: plugins below the graph's floor, or without the override entry
@@ -208,12 +207,7 @@ func TestEngineDetails(t *testing.T) {
 	}
 	// Serialized is each Knob as its own flatbuffer, readable on its own.
 	for _, k := range d.Knobs {
-		if err := verifyKnob(k.Serialized); err != nil {
-			t.Errorf("knob %s: serialized form does not verify: %v", k.ID, err)
-			continue
-		}
-		r := fb.GetRootAsKnob(k.Serialized, 0)
-		back, err := readKnob(r)
+		back, err := decodeKnob(k.Serialized)
 		if err != nil || back.ID != k.ID || back.Default != k.Default || back.Deprecated != k.Deprecated ||
 			back.Constraint.Kind != k.Constraint.Kind {
 			t.Errorf("knob %s does not survive its serialized form: %+v %v", k.ID, back, err)

@@ -147,8 +147,6 @@ hd_overrides* hd_overrides_new(uint32_t count, const int64_t* ids, const int64_t
 void hd_free(void* p);
 
 /* ---- the C fast path of hipdnnBackendExecute (hd_fast.c) ---- */
-enum { HD_FAST_NOT_HANDLED = 0, HD_FAST_DONE = 1, HD_FAST_PLUGIN_FAILED = 2 };
-
 /* Publish a finalized plan / variant pack under its token; returns the entry (0: not published,
  * the Go path serves the token). ctx_id numbers the plan's context for the pack's verdicts. */
 uintptr_t hd_fast_publish_plan(uintptr_t token, uintptr_t handle, uintptr_t table, uintptr_t plugin, uintptr_t ctx,
@@ -159,8 +157,6 @@ uintptr_t hd_fast_publish_pack(uintptr_t token, uintptr_t buffers, uint32_t nbuf
 int hd_fast_retire(uintptr_t token, uintptr_t expect);
 int hd_fast_published(uintptr_t token);
 void hd_fast_set_quiet(int quiet);
-/* Execute in C: HD_FAST_DONE, HD_FAST_NOT_HANDLED (call the Go path) or HD_FAST_PLUGIN_FAILED
- * with the plugin's status and its malloc'd last error (may be NULL). */
-int hd_fast_execute(uintptr_t handle, uintptr_t plan, uintptr_t pack, int* plugin_status, char** plugin_error);
+/* hd_fast_execute itself is declared in capi/fast_execute.h, the header capi calls it through. */
 
 #endif /* HIPDNN_ENGINES_SHIM_H */

@@ -1,9 +1,12 @@
 package heuristics
 
 import (
+	"sync"
+
 	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/hipdnn-go/backend/hip"
+	"github.com/hipdnn-go/backend/internal/engines"
 	"github.com/hipdnn-go/backend/internal/fb"
 )
 
@@ -45,3 +48,42 @@ func clampInt32(v int) int32 {
 	}
 	return int32(v)
 }
+
+// StreamDeviceProperties describes the device of stream for heuristic plugins; with no GPU
+// runtime it describes a host-only process.
+func StreamDeviceProperties(stream uintptr) []byte {
+	rt := hip.Default()
+	if rt.Kind() == hip.KindNone {
+		return DevicePropertiesBlob(nil)
+	}
+	dev, err := rt.StreamDevice(stream)
+	if err != nil {
+		return DevicePropertiesBlob(nil)
+	}
+	if b, ok := devicePropertiesBlobs.Load(dev); ok {
+		return b.([]byte)
+	}
+	p, err := rt.DeviceProperties(dev)
+	if err != nil {
+		return DevicePropertiesBlob(nil)
+	}
+	b := DevicePropertiesBlob(&p)
+	devicePropertiesBlobs.Store(dev, b)
+	return b
+}
+
+// CandidateDeviceProperties is StreamDeviceProperties when a candidate engine runs on a
+// device, and the host-only blob when every candidate is a host-memory engine: ranking CPU
+// engines does not start the GPU runtime (a first CUDA call costs about 0.25 s).
+func CandidateDeviceProperties(mgr *engines.Manager, candidates []int64, stream uintptr) []byte {
+	for _, id := range candidates {
+		if en := mgr.EngineByID(id); en == nil || !en.HostMemory {
+			return StreamDeviceProperties(stream)
+		}
+	}
+	return DevicePropertiesBlob(nil)
+}
+
+// devicePropertiesBlobs keeps each device's blob (device -> []byte, never modified): the
+// properties do not change, and every heuristic finalize needs one.
+var devicePropertiesBlobs sync.Map
