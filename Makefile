@@ -119,24 +119,29 @@ fuzz-smoke:
 
 test: all vet gotest ctest asan abi-check fuzz-smoke
 
-# Overhead figures next to their baselines (exits non-zero when a budget is missed), the
-# cuDNN-frontend shim against the C API it lowers to, the oneDNN
-# engine against oneDNN called directly (hipdnn-onednn-bench, budget 0.90x), then the Go
-# benchmarks of the attribute table, graph build, serializer and execute path.
+# Overhead figures next to their baselines: hipdnn-bench, the cuDNN-frontend shim against the C
+# API it lowers to (no-op engine, then a conv on the installed engines), the oneDNN engine
+# against oneDNN called directly (hipdnn-onednn-bench, budget 0.90x), then the Go benchmarks of
+# the attribute table, graph build, serializer and execute path. Every program runs even when an
+# earlier one misses a budget; the target fails at the end if any did.
 # hipdnn-bench runs against a copy of the library built with -tags hipdnnbench (its private
 # hooks: a bare exported call and Go's allocation counter), found first through LD_LIBRARY_PATH.
 BENCH_LIB := $(BUILD)/bench-lib
+ENGINES_DIR := $(STAGE)/lib/hipdnn_plugins/engines
 bench: stage
 	@mkdir -p $(BENCH_LIB)
 	$(GO) build -buildvcs=false -tags hipdnnbench -buildmode=c-shared -trimpath -ldflags "$(GO_LDFLAGS)" -o $(BENCH_LIB)/$(SONAME) ./capi
 	@rm -f $(BENCH_LIB)/libhipdnn_backend.h
-	LD_LIBRARY_PATH=$(BENCH_LIB) $(NATIVE)/bench/hipdnn-bench
-	$(NATIVE)/bench/hipdnn-cudnn-shim-bench
-	@if [ -x $(NATIVE)/bench/hipdnn-onednn-bench ]; then \
-	  HIPDNN_PLUGIN_DIR=$(STAGE)/lib/hipdnn_plugins/engines $(NATIVE)/bench/hipdnn-onednn-bench; \
-	else echo "hipdnn-onednn-bench not built (libdnnl-dev missing)"; fi
+	@missed=0; \
+	LD_LIBRARY_PATH=$(BENCH_LIB) $(NATIVE)/bench/hipdnn-bench || missed=1; \
+	$(NATIVE)/bench/hipdnn-cudnn-shim-bench || missed=1; \
+	HIPDNN_PLUGIN_DIR=$(ENGINES_DIR) $(NATIVE)/bench/hipdnn-cudnn-shim-bench conv || missed=1; \
+	if [ -x $(NATIVE)/bench/hipdnn-onednn-bench ]; then \
+	  HIPDNN_PLUGIN_DIR=$(ENGINES_DIR) $(NATIVE)/bench/hipdnn-onednn-bench || missed=1; \
+	else echo "hipdnn-onednn-bench not built (libdnnl-dev missing)"; fi; \
 	HIPDNN_BENCH_NOOP_PLUGIN=$(NATIVE)/bench/libhipdnngo_bench_noop.so HIPDNN_TEST_PLUGIN_DIR=$(NATIVE)/test_plugins \
-	    $(GO) test -run '^$$' -bench . -benchmem ./internal/...
+	    $(GO) test -run '^$$' -bench . -benchmem ./internal/... || missed=1; \
+	if [ $$missed -ne 0 ]; then echo "make bench: some budgets were missed (see above)"; exit 1; fi
 
 # The C suite with AddressSanitizer and LeakSanitizer on the C side (test programs, our C shims,
 # the plugins' allocations); Go's own heap is invisible to LSan, see tests/c/lsan.supp. oneDNN

@@ -886,8 +886,7 @@ class Graph {
         plans.candidate = -1;
         for (int64_t i = 0; i < got; ++i) {
             Execution_plan_list::Candidate c;
-            c.config = cfgs[static_cast<size_t>(i)];
-            CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(c.config, "engine config " + std::to_string(i)));
+            c.config = cfgs[static_cast<size_t>(i)];  // finalized when first used (plans.h)
             plans.candidates.push_back(std::move(c));
         }
         if (plans.candidates.empty())
@@ -917,7 +916,8 @@ class Graph {
         CHECK_CUDNN_FRONTEND_ERROR(detail::set_desc(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, engine, "engine config"));
         CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(cfg, "engine config of " + what));
         Execution_plan_list::Candidate c;
-        c.config = cfg;
+        c.config    = cfg;
+        c.finalized = true;
         plans.candidates.push_back(std::move(c));
         return {error_code_t::OK, ""};
     }

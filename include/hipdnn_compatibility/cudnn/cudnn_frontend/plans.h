@@ -30,14 +30,26 @@ class Execution_plan_list {
         int64_t workspace = 0;
         std::string excluded;  // why a filter or the backend ruled it out; empty when usable
         bool described = false;  // name, notes and config workspace read (on first need)
+        bool finalized = false;  // the config is finalized on first use: a plain build uses one
     };
+
+    // finalized_config finalizes c's config once, on first need, so a build that uses the first
+    // candidate pays for no other.
+    static error_t
+    finalized_config(Candidate& c) {
+        if (c.finalized) return {error_code_t::OK, ""};
+        CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(c.config, "engine config"));
+        c.finalized = true;
+        return {error_code_t::OK, ""};
+    }
 
     // describe reads c's engine name and id, its notes and its config's workspace from the
     // backend. Lazy because a plain build needs none of it; a failed query leaves a field empty.
     static void
     describe(Candidate& c) {
         if (c.described) return;
-        c.described      = true;
+        c.described = true;
+        if (finalized_config(c).is_bad()) return;
         auto const cfg   = c.config->get_ptr();
         int64_t n        = 0;
         hipdnnBackendNumericalNote_t notes[HIPDNN_NUMERICAL_NOTE_TYPE_COUNT];
@@ -116,6 +128,11 @@ class Execution_plan_list {
         if (!c.excluded.empty())
             return {error_code_t::GRAPH_EXECUTION_PLAN_CREATION_FAILED,
                     "plan " + std::to_string(i) + " (" + c.name + ") " + c.excluded + "."};
+        auto cfg_err = finalized_config(c);
+        if (cfg_err.is_bad()) {
+            c.excluded = "was refused by the backend (" + cfg_err.err_msg + ")";
+            return {error_code_t::GRAPH_EXECUTION_PLAN_CREATION_FAILED, cfg_err.err_msg};
+        }
         detail::managed_descriptor plan;
         CHECK_CUDNN_FRONTEND_ERROR(
             detail::make_descriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, "execution plan", plan));
