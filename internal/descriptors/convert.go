@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hipdnn-go/backend/internal/api"
+	"github.com/hipdnn-go/backend/internal/floatfmt"
 	"github.com/hipdnn-go/backend/internal/wire"
 )
 
@@ -57,9 +58,9 @@ func scalarToWire(dt api.DataType, b []byte) wire.TensorValue {
 	case api.HIPDNN_DATA_DOUBLE:
 		return wire.TensorValue{Kind: wire.ValueFloat64, F: math.Float64frombits(le.Uint64(b))}
 	case api.HIPDNN_DATA_HALF:
-		return wire.TensorValue{Kind: wire.ValueFloat16, F: float64(halfToFloat(le.Uint16(b)))}
+		return wire.TensorValue{Kind: wire.ValueFloat16, F: float64(floatfmt.HalfToFloat(le.Uint16(b)))}
 	case api.HIPDNN_DATA_BFLOAT16:
-		return wire.TensorValue{Kind: wire.ValueBFloat16, F: float64(math.Float32frombits(uint32(le.Uint16(b)) << 16))}
+		return wire.TensorValue{Kind: wire.ValueBFloat16, F: float64(floatfmt.Bfloat16ToFloat(le.Uint16(b)))}
 	case api.HIPDNN_DATA_INT32:
 		return wire.TensorValue{Kind: wire.ValueInt32, I: int64(int32(le.Uint32(b)))}
 	case api.HIPDNN_DATA_INT64:
@@ -98,9 +99,9 @@ func scalarFromWire(dt api.DataType, v *wire.TensorValue) ([]byte, bool) {
 	case api.HIPDNN_DATA_DOUBLE:
 		return le.AppendUint64(nil, math.Float64bits(f)), true
 	case api.HIPDNN_DATA_HALF:
-		return le.AppendUint16(nil, floatToHalf(float32(f))), true
+		return le.AppendUint16(nil, floatfmt.Half(f)), true
 	case api.HIPDNN_DATA_BFLOAT16:
-		return le.AppendUint16(nil, floatToBF16(float32(f))), true
+		return le.AppendUint16(nil, floatfmt.Bfloat16(f)), true
 	case api.HIPDNN_DATA_INT32:
 		return le.AppendUint32(nil, uint32(int32(i))), true
 	case api.HIPDNN_DATA_INT64:
@@ -111,74 +112,4 @@ func scalarFromWire(dt api.DataType, v *wire.TensorValue) ([]byte, bool) {
 		return []byte{byte(i)}, true
 	}
 	return nil, false
-}
-
-// halfToFloat converts IEEE binary16 bits to float32.
-func halfToFloat(h uint16) float32 {
-	sign := uint32(h>>15) << 31
-	exp := uint32(h>>10) & 0x1f
-	mant := uint32(h) & 0x3ff
-	switch {
-	case exp == 0 && mant == 0:
-		return math.Float32frombits(sign)
-	case exp == 0: // subnormal: normalise
-		e := uint32(127 - 15 + 1)
-		for mant&0x400 == 0 {
-			mant <<= 1
-			e--
-		}
-		mant &= 0x3ff
-		return math.Float32frombits(sign | e<<23 | mant<<13)
-	case exp == 0x1f:
-		return math.Float32frombits(sign | 0xff<<23 | mant<<13)
-	}
-	return math.Float32frombits(sign | (exp+127-15)<<23 | mant<<13)
-}
-
-// floatToHalf converts float32 to binary16 with round-to-nearest-even.
-func floatToHalf(f float32) uint16 {
-	b := math.Float32bits(f)
-	sign := uint16(b>>16) & 0x8000
-	exp := int32(b>>23) & 0xff
-	mant := b & 0x7fffff
-	if exp == 0xff { // Inf / NaN
-		if mant != 0 {
-			return sign | 0x7e00
-		}
-		return sign | 0x7c00
-	}
-	e := exp - 127 + 15
-	if e >= 0x1f {
-		return sign | 0x7c00
-	}
-	if e <= 0 {
-		if e < -10 {
-			return sign
-		}
-		mant |= 0x800000
-		shift := uint32(14 - e)
-		half := mant >> shift
-		rem := mant & (1<<shift - 1)
-		mid := uint32(1) << (shift - 1)
-		if rem > mid || rem == mid && half&1 == 1 {
-			half++
-		}
-		return sign | uint16(half)
-	}
-	half := uint32(e)<<10 | mant>>13
-	rem := mant & 0x1fff
-	if rem > 0x1000 || rem == 0x1000 && half&1 == 1 {
-		half++
-	}
-	return sign | uint16(half)
-}
-
-// floatToBF16 converts float32 to bfloat16 with round-to-nearest-even.
-func floatToBF16(f float32) uint16 {
-	b := math.Float32bits(f)
-	if b&0x7fffffff > 0x7f800000 {
-		return uint16(b>>16) | 0x40
-	}
-	b += 0x7fff + (b>>16)&1
-	return uint16(b >> 16)
 }

@@ -1,7 +1,6 @@
 package descriptors
 
 import (
-	"math"
 	"testing"
 	"unsafe"
 
@@ -99,16 +98,5 @@ func TestTensorValue(t *testing.T) {
 	must(t, "wire", err)
 	if w.Value == nil || w.Value.F != 0.5 {
 		t.Fatalf("wire value = %+v", w.Value)
-	}
-}
-
-func TestHalfConversions(t *testing.T) {
-	for _, f := range []float32{0, 1, -2.5, 65504, 6.1035156e-05, 5.9604645e-08, float32(math.Inf(1))} {
-		if got := halfToFloat(floatToHalf(f)); got != f {
-			t.Errorf("half round trip of %v gave %v", f, got)
-		}
-	}
-	if floatToBF16(1.0) != 0x3f80 || floatToBF16(1.00390625) != 0x3f80 /* ties to even */ {
-		t.Errorf("bf16 rounding wrong: %#x %#x", floatToBF16(1.0), floatToBF16(1.00390625))
 	}
 }

@@ -10,6 +10,7 @@
 #include <hipdnn_plugin_sdk/engine_api_version.h>
 #include <hipdnn_plugin_sdk/heuristic_api_version.h>
 #include <hipdnn_plugin_sdk/helpers/EngineId.h>
+#include <hipdnn_plugin_sdk/helpers/FloatFormats.h>
 #include <hipdnn_plugin_sdk/helpers/LastError.h>
 
 #include <HipdnnBackendBehaviorNote.h>

@@ -1,6 +1,7 @@
 /*
  * hdtool.h - small helpers shared by the hipDNN command-line tools (C99 and C++):
- * status reporting, a monotonic clock, a seeded PRNG, half / bfloat16 conversions, and capture of
+ * status reporting, a monotonic clock, a seeded PRNG, fp8 conversions (half and bfloat16 come from
+ * the SDK's FloatFormats.h, included here), and capture of
  * the backend's INFO log messages (some facts, such as why no engine applies or which HIP runtime
  * is in use, are only reported there). Header only; every function is static inline. POSIX.
  */
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "hipdnn_backend.h"
+#include <hipdnn_plugin_sdk/helpers/FloatFormats.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,96 +81,6 @@ static inline int64_t hd_rng_int(hd_rng* r, int64_t lo, int64_t hi)
 {
     uint64_t span = (uint64_t)(hi - lo) + 1u;
     return lo + (int64_t)(span == 0 ? hd_rng_next(r) : hd_rng_next(r) % span);
-}
-
-static inline uint32_t hd_f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static inline float hd_bits_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-/* IEEE binary16 -> float (exact). */
-static inline float hd_half_to_float(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1Fu;
-    uint32_t man = h & 0x3FFu;
-    if(exp == 0x1F)
-    {
-        return hd_bits_f32(sign | 0x7F800000u | (man << 13));
-    }
-    if(exp == 0)
-    {
-        /* zero or subnormal: man * 2^-24 */
-        float v = (float)man * 5.9604644775390625e-8f;
-        return sign ? -v : v;
-    }
-    return hd_bits_f32(sign | ((exp + 112u) << 23) | (man << 13));
-}
-
-/* float -> IEEE binary16, round to nearest even, overflow to infinity, NaN kept NaN. */
-static inline uint16_t hd_float_to_half(float f)
-{
-    uint32_t u = hd_f32_bits(f);
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    uint32_t absu = u & 0x7FFFFFFFu;
-    if(absu >= 0x7F800000u)
-    {
-        return (uint16_t)(sign | 0x7C00u | (absu > 0x7F800000u ? 0x200u : 0u));
-    }
-    if(absu >= 0x477FF000u)
-    {
-        /* >= 65520 rounds to infinity */
-        return (uint16_t)(sign | 0x7C00u);
-    }
-    if(absu < 0x38800000u)
-    {
-        /* below the smallest normal half (2^-14): subnormal or zero. */
-        float a = hd_bits_f32(absu);
-        /* a / 2^-24 rounded to nearest even integer */
-        float scaled = a * 16777216.0f;
-        uint32_t q = (uint32_t)scaled;
-        float rem = scaled - (float)q;
-        if(rem > 0.5f || (rem == 0.5f && (q & 1u)))
-        {
-            q++;
-        }
-        return (uint16_t)(sign | q);
-    }
-    {
-        uint32_t exp = (absu >> 23) - 112u;
-        uint32_t man = absu & 0x7FFFFFu;
-        uint32_t h = (exp << 10) | (man >> 13);
-        uint32_t rest = man & 0x1FFFu;
-        if(rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
-        {
-            h++; /* may carry into the exponent, which is the correct rounding */
-        }
-        return (uint16_t)(sign | h);
-    }
-}
-
-/* bfloat16 -> float (exact). */
-static inline float hd_bf16_to_float(uint16_t b) { return hd_bits_f32((uint32_t)b << 16); }
-
-/* float -> bfloat16, round to nearest even, NaN kept NaN. */
-static inline uint16_t hd_float_to_bf16(float f)
-{
-    uint32_t u = hd_f32_bits(f);
-    if((u & 0x7FFFFFFFu) > 0x7F800000u)
-    {
-        return (uint16_t)((u >> 16) | 0x40u);
-    }
-    u += 0x7FFFu + ((u >> 16) & 1u);
-    return (uint16_t)(u >> 16);
 }
 
 /*

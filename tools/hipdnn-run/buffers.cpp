@@ -65,8 +65,8 @@ double loadElement(DType t, const void* base, int64_t offset)
     {
     case DType::Float: return loadAs<float>(base, offset);
     case DType::Double: return loadAs<double>(base, offset);
-    case DType::Half: return hd_half_to_float(loadAs<uint16_t>(base, offset));
-    case DType::BFloat16: return hd_bf16_to_float(loadAs<uint16_t>(base, offset));
+    case DType::Half: return hipdnnHalfToFloat(loadAs<uint16_t>(base, offset));
+    case DType::BFloat16: return hipdnnBfloat16ToFloat(loadAs<uint16_t>(base, offset));
     case DType::Uint8: return loadAs<uint8_t>(base, offset);
     case DType::Int8: return loadAs<int8_t>(base, offset);
     case DType::Int32: return loadAs<int32_t>(base, offset);
@@ -83,8 +83,8 @@ void storeElement(DType t, void* base, int64_t offset, double v)
     {
     case DType::Float: storeAs<float>(base, offset, static_cast<float>(v)); break;
     case DType::Double: storeAs<double>(base, offset, v); break;
-    case DType::Half: storeAs<uint16_t>(base, offset, hd_float_to_half(static_cast<float>(v))); break;
-    case DType::BFloat16: storeAs<uint16_t>(base, offset, hd_float_to_bf16(static_cast<float>(v))); break;
+    case DType::Half: storeAs<uint16_t>(base, offset, hipdnnDoubleToHalf(v)); break;
+    case DType::BFloat16: storeAs<uint16_t>(base, offset, hipdnnDoubleToBfloat16(v)); break;
     case DType::Uint8: storeAs<uint8_t>(base, offset, saturate<uint8_t>(v)); break;
     case DType::Int8: storeAs<int8_t>(base, offset, saturate<int8_t>(v)); break;
     case DType::Int32: storeAs<int32_t>(base, offset, saturate<int32_t>(v)); break;

@@ -77,10 +77,10 @@ CPUREF_TEST(half_decode_matches_ieee_definition_for_all_patterns)
     for(uint32_t b = 0; b < 65536; ++b)
     {
         const double want = decodeIeee(b, 5, 10);
-        const double got = cr::halfBitsToFloat(static_cast<uint16_t>(b));
+        const double got = hipdnnHalfToFloat(static_cast<uint16_t>(b));
         CPUREF_CHECK((std::isnan(want) && std::isnan(got)) || want == got, "half pattern " << b);
         if(!std::isnan(want))
-            CPUREF_CHECK(cr::doubleToHalfBits(want) == b, "half round trip of pattern " << b);
+            CPUREF_CHECK(hipdnnDoubleToHalf(want) == b, "half round trip of pattern " << b);
     }
 }
 
@@ -89,10 +89,10 @@ CPUREF_TEST(bfloat16_decode_matches_ieee_definition_for_all_patterns)
     for(uint32_t b = 0; b < 65536; ++b)
     {
         const double want = decodeIeee(b, 8, 7);
-        const double got = cr::bfloat16BitsToFloat(static_cast<uint16_t>(b));
+        const double got = hipdnnBfloat16ToFloat(static_cast<uint16_t>(b));
         CPUREF_CHECK((std::isnan(want) && std::isnan(got)) || want == got, "bf16 pattern " << b);
         if(!std::isnan(want))
-            CPUREF_CHECK(cr::doubleToBfloat16Bits(want) == b, "bf16 round trip of pattern " << b);
+            CPUREF_CHECK(hipdnnDoubleToBfloat16(want) == b, "bf16 round trip of pattern " << b);
     }
 }
 
@@ -105,24 +105,56 @@ CPUREF_TEST(half_and_bfloat16_rounding_is_nearest_even)
     for(int i = 0; i < 20000; ++i)
     {
         const double v = std::ldexp(mant(rng), exps(rng));
-        CPUREF_CHECK(cr::doubleToHalfBits(v) == half.round(v, 5, 10), "half rounding of " << v);
+        CPUREF_CHECK(hipdnnDoubleToHalf(v) == half.round(v, 5, 10), "half rounding of " << v);
         const double w = std::ldexp(mant(rng), bfExps(rng));
-        CPUREF_CHECK(cr::doubleToBfloat16Bits(w) == bf16.round(w, 8, 7), "bf16 rounding of " << w);
+        CPUREF_CHECK(hipdnnDoubleToBfloat16(w) == bf16.round(w, 8, 7), "bf16 rounding of " << w);
     }
     // Exact ties: midpoints between neighbours go to the even pattern.
     for(size_t k = 1; k + 1 < half.values.size(); k += 37)
     {
         const double mid = (half.values[k].first + half.values[k + 1].first) / 2;
-        CPUREF_CHECK(cr::doubleToHalfBits(mid) == half.round(mid, 5, 10), "half tie at " << mid);
+        CPUREF_CHECK(hipdnnDoubleToHalf(mid) == half.round(mid, 5, 10), "half tie at " << mid);
     }
     for(size_t k = 1; k + 1 < bf16.values.size(); k += 41)
     {
         const double mid = (bf16.values[k].first + bf16.values[k + 1].first) / 2;
-        CPUREF_CHECK(cr::doubleToBfloat16Bits(mid) == bf16.round(mid, 8, 7), "bf16 tie at " << mid);
+        CPUREF_CHECK(hipdnnDoubleToBfloat16(mid) == bf16.round(mid, 8, 7), "bf16 tie at " << mid);
     }
-    CPUREF_CHECK(cr::doubleToHalfBits(65520.0) == 0x7C00, "65520 rounds to +inf in half");
-    CPUREF_CHECK(cr::doubleToHalfBits(65519.0) == 0x7BFF, "65519 rounds to 65504 in half");
-    CPUREF_CHECK((cr::doubleToHalfBits(std::nan("")) & 0x7E00) == 0x7E00, "NaN stays NaN");
+    CPUREF_CHECK(hipdnnDoubleToHalf(65520.0) == 0x7C00, "65520 rounds to +inf in half");
+    CPUREF_CHECK(hipdnnDoubleToHalf(65519.0) == 0x7BFF, "65519 rounds to 65504 in half");
+    CPUREF_CHECK((hipdnnDoubleToHalf(std::nan("")) & 0x7E00) == 0x7E00, "NaN stays NaN");
+}
+
+// The SDK's float -> bfloat16 fast path (on the bits) agrees with the one rounding from double,
+// on every bfloat16 value, every midpoint (the ties) and random floats.
+CPUREF_TEST(float_to_bfloat16_bit_path_matches_double_rounding)
+{
+    std::mt19937 rng(11);
+    std::uniform_int_distribution<uint32_t> bits;
+    for(uint32_t b = 0; b < 65536; ++b)
+    {
+        for(uint32_t low : {0u, 0x7FFFu, 0x8000u, 0x8001u, 0xFFFFu})
+        {
+            float f;
+            const uint32_t u = (b << 16) | low;
+            std::memcpy(&f, &u, sizeof f);
+            if(std::isnan(f))
+                CPUREF_CHECK(std::isnan(hipdnnBfloat16ToFloat(hipdnnFloatToBfloat16(f))), "bf16 NaN " << u);
+            else
+                CPUREF_CHECK(hipdnnFloatToBfloat16(f) == hipdnnDoubleToBfloat16(f), "bf16 of float bits " << u);
+        }
+    }
+    for(int i = 0; i < 200000; ++i)
+    {
+        float f;
+        const uint32_t u = bits(rng);
+        std::memcpy(&f, &u, sizeof f);
+        if(!std::isnan(f))
+        {
+            CPUREF_CHECK(hipdnnFloatToBfloat16(f) == hipdnnDoubleToBfloat16(f), "bf16 of float bits " << u);
+            CPUREF_CHECK(hipdnnFloatToHalf(f) == hipdnnDoubleToHalf(f), "half of float bits " << u);
+        }
+    }
 }
 
 CPUREF_TEST(integer_and_boolean_stores_truncate_and_saturate)

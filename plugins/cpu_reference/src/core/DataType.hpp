@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <hipdnn_plugin_sdk/helpers/FloatFormats.h>
+
 namespace hipdnngo::cpu_reference
 {
 
@@ -35,20 +37,8 @@ const char* dataTypeName(DataType type);
 // isFloatingPoint is true for Float, Half, BFloat16 and Double.
 bool isFloatingPoint(DataType type);
 
-// halfBitsToFloat decodes an IEEE binary16 bit pattern exactly (subnormals, inf, NaN included).
-float halfBitsToFloat(uint16_t bits);
-
-// bfloat16BitsToFloat decodes a bfloat16 bit pattern exactly.
-float bfloat16BitsToFloat(uint16_t bits);
-
-// doubleToHalfBits rounds v to binary16 with round-to-nearest-even in one step (no double
-// rounding through float): overflow gives ±inf, tiny values become subnormals or ±0, NaN stays a
-// quiet NaN with v's sign.
-uint16_t doubleToHalfBits(double v);
-
-// doubleToBfloat16Bits rounds v to bfloat16 with round-to-nearest-even in one step; same special
-// cases as doubleToHalfBits.
-uint16_t doubleToBfloat16Bits(double v);
+// Half and bfloat16 bit patterns convert through the SDK's FloatFormats.h (hipdnnHalfToFloat,
+// hipdnnDoubleToHalf, ...): decoding is exact and encoding rounds once from the double.
 
 // roundToDataType returns v after a store to `type` and a load back: the value the tensor would
 // hold. Integer types truncate toward zero and saturate (NaN becomes 0); Boolean gives 0 or 1.

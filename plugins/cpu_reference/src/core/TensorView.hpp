@@ -112,13 +112,13 @@ inline Acc TensorView::load(int64_t offset) const
     {
         uint16_t v;
         std::memcpy(&v, base + offset * 2, 2);
-        return static_cast<Acc>(halfBitsToFloat(v));
+        return static_cast<Acc>(hipdnnHalfToFloat(v));
     }
     case DataType::BFloat16:
     {
         uint16_t v;
         std::memcpy(&v, base + offset * 2, 2);
-        return static_cast<Acc>(bfloat16BitsToFloat(v));
+        return static_cast<Acc>(hipdnnBfloat16ToFloat(v));
     }
     case DataType::Double:
     {
@@ -183,13 +183,13 @@ inline void TensorView::store(int64_t offset, double v) const
     }
     case DataType::Half:
     {
-        const uint16_t h = doubleToHalfBits(v);
+        const uint16_t h = hipdnnDoubleToHalf(v);
         std::memcpy(base + offset * 2, &h, 2);
         return;
     }
     case DataType::BFloat16:
     {
-        const uint16_t h = doubleToBfloat16Bits(v);
+        const uint16_t h = hipdnnDoubleToBfloat16(v);
         std::memcpy(base + offset * 2, &h, 2);
         return;
     }
