@@ -12,52 +12,18 @@
 
 #include "testutil.h"
 #include "hipdnn_backend_version.h"
+#include "header_functions.h"
 
 #define SONAME_OF(major) "libhipdnn_backend.so." #major
 #define SONAME_FOR(major) SONAME_OF(major)
 static const char kSoname[] = SONAME_FOR(HIPDNN_BACKEND_VERSION_MAJOR);
 
-/* Every function hipdnn_backend.h declares: AMD's 38 and hipdnnGetComponentVersion_ext. */
+/* Every function hipdnn_backend.h declares (header_functions.h is generated from the installed
+ * header): AMD's 38 and hipdnnGetComponentVersion_ext. */
 static const char* const functions[] = {
-    "hipdnnCreate",
-    "hipdnnDestroy",
-    "hipdnnSetStream",
-    "hipdnnGetStream",
-    "hipdnnBackendCreateDescriptor",
-    "hipdnnBackendDestroyDescriptor",
-    "hipdnnBackendExecute",
-    "hipdnnBackendFinalize",
-    "hipdnnBackendGetAttribute",
-    "hipdnnBackendSetAttribute",
-    "hipdnnGetErrorString",
-    "hipdnnGetLastErrorString",
-    "hipdnnPeekLastErrorString_ext",
-    "hipdnnBackendCreateAndDeserializeGraph_ext",
-    "hipdnnBackendGetSerializedBinaryGraph_ext",
-    "hipdnnBackendGetSerializedJsonGraph_ext",
-    "hipdnnBackendGetSerializedExecutionPlan_ext",
-    "hipdnnBackendCreateAndDeserializeExecutionPlan_ext",
-    "hipdnnBackendGetSerializedBinaryGraphAndPlan_ext",
-    "hipdnnBackendGetSerializedBinaryContents_ext",
-    "hipdnnBackendCreateAndDeserializeJsonGraph_ext",
-    "hipdnnSetEnginePluginPaths_ext",
-    "hipdnnSetHeuristicPluginPaths_ext",
-    "hipdnnSetPluginUnloadMode_ext",
-    "hipdnnGetLoadedEnginePluginPaths_ext",
-    "hipdnnGetEngineCount_ext",
-    "hipdnnGetEngineInfo_ext",
-    "hipdnnGetEngineIdByName_ext",
-    "hipdnnGetEngineNameById_ext",
-    "hipdnnGetHeuristicPolicyCount_ext",
-    "hipdnnGetHeuristicPolicyInfo_ext",
-    "hipdnnLoggingCallback_ext",
-    "hipdnnSetUserLogCallback_ext",
-    "hipdnnBackendSetGlobalLogLevel_ext",
-    "hipdnnBackendGetGlobalLogLevel_ext",
-    "hipdnnBackendWriteEngineRankingResults_ext",
-    "hipdnnGetVersion_ext",
-    "hipdnnVersionString_ext",
-    "hipdnnGetComponentVersion_ext",
+#define X(name) #name,
+    HIPDNN_HEADER_FUNCTIONS(X)
+#undef X
 };
 
 #define FUNCTION_COUNT (sizeof functions / sizeof functions[0])
