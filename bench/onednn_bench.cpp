@@ -21,6 +21,8 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "TestPlan.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -216,82 +218,36 @@ struct Buffers
     void* ptr(int64_t uid) { return bytes.at(uid).data(); }
 };
 
-// BackendRun: a finalized plan on one named engine with its variant pack.
+// BackendRun: a finalized plan on one named engine with its variant pack (the oneDNN tests'
+// TestPlan steps); a plan the engine declines throws.
 struct BackendRun
 {
-    hipdnnHandle_t handle = nullptr;
-    hipdnnBackendDescriptor_t graph = nullptr, engine = nullptr, cfg = nullptr, plan = nullptr, pack = nullptr;
-    std::vector<uint8_t> workspace;
-    int64_t wsSize = 0;
+    hipdnnHandle_t handle;
+    testplan::Plan plan;
+    testplan::Pack pack;
 
     BackendRun(hipdnnHandle_t h, const std::string& json, const char* engineName, Buffers& bufs, const std::vector<T>& tensors)
-        : handle(h)
+        : handle(h), plan(h, json, engineName), pack(plan, uidsOf(tensors), pointersOf(bufs, tensors))
     {
-        try
-        {
-            build(json, engineName, bufs, tensors);
-        }
-        catch(...)
-        {
-            destroy();
-            throw;
-        }
     }
-    ~BackendRun() { destroy(); }
-    void execute() { ck(hipdnnBackendExecute(handle, plan, pack), "hipdnnBackendExecute"); }
+    void execute() { ck(hipdnnBackendExecute(handle, plan.plan, pack.pack), "hipdnnBackendExecute"); }
 
 private:
-    void build(const std::string& json, const char* engineName, Buffers& bufs, const std::vector<T>& tensors)
+    static std::vector<int64_t> uidsOf(const std::vector<T>& tensors)
     {
-        ck(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&graph, json.data(), json.size()), "deserialize JSON graph");
-        ck(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle), "graph handle");
-        ck(hipdnnBackendFinalize(graph), "finalize graph");
-        int64_t id = 0;
-        ck(hipdnnGetEngineIdByName_ext(handle, engineName, &id), engineName);
-        ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &engine), "create engine");
-        ck(hipdnnBackendSetAttribute(engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph),
-           "engine graph");
-        ck(hipdnnBackendSetAttribute(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id), "engine index");
-        ck(hipdnnBackendFinalize(engine), "finalize engine");
-        ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg), "create engine config");
-        ck(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &engine),
-           "config engine");
-        ck(hipdnnBackendFinalize(cfg), "finalize engine config");
-        ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan), "create plan");
-        ck(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle), "plan handle");
-        ck(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg),
-           "plan config");
-        ck(hipdnnBackendFinalize(plan), "finalize plan");
-        ck(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, nullptr, &wsSize),
-           "workspace size");
-        workspace.resize(static_cast<size_t>(wsSize) + 64);
-        void* ws = wsSize > 0 ? workspace.data() + (64 - reinterpret_cast<uintptr_t>(workspace.data()) % 64) % 64 : nullptr;
         std::vector<int64_t> uids;
+        for(const T& t : tensors)
+            if(!t.isVirtual)
+                uids.push_back(t.uid);
+        return uids;
+    }
+    static std::vector<void*> pointersOf(Buffers& bufs, const std::vector<T>& tensors)
+    {
         std::vector<void*> ptrs;
         for(const T& t : tensors)
             if(!t.isVirtual)
-            {
-                uids.push_back(t.uid);
                 ptrs.push_back(bufs.ptr(t.uid));
-            }
-        ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack), "create variant pack");
-        ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
-                                     static_cast<int64_t>(uids.size()), uids.data()),
-           "pack uids");
-        ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
-                                     static_cast<int64_t>(ptrs.size()), ptrs.data()),
-           "pack pointers");
-        ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws), "pack workspace");
-        ck(hipdnnBackendFinalize(pack), "finalize variant pack");
-    }
-    void destroy()
-    {
-        for(hipdnnBackendDescriptor_t* d : {&pack, &plan, &cfg, &engine, &graph})
-            if(*d)
-            {
-                hipdnnBackendDestroyDescriptor(*d);
-                *d = nullptr;
-            }
+        return ptrs;
     }
 };
 

@@ -1,5 +1,7 @@
-// TestPlan: the C API steps shared by the oneDNN engine's C++ tests: a JSON graph finalized into
-// a plan on one named engine, and variant packs for it.
+// TestPlan: the C API steps shared by the oneDNN engine's C++ tests and hipdnn-onednn-bench: a
+// JSON graph finalized into a plan on one named engine, and variant packs for it. A failed call
+// throws (the bench reports a plan the engine declines and goes on); runWithHandle turns a throw
+// into a failed test.
 #pragma once
 
 #include <hipdnn_backend.h>
@@ -7,21 +9,21 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace testplan
 {
 
-// ck exits the test on a failed call, printing the status and the library's last error.
+// ck throws on a failed call, with the status and the library's last error.
 inline void ck(hipdnnStatus_t s, const char* what)
 {
     if(s != HIPDNN_STATUS_SUCCESS)
     {
         char msg[2048] = {0};
         hipdnnGetLastErrorString(msg, sizeof msg);
-        std::fprintf(stderr, "FAIL: %s: %s: %s\n", what, hipdnnGetErrorString(s), msg);
-        std::exit(1);
+        throw std::runtime_error(std::string(what) + ": " + hipdnnGetErrorString(s) + ": " + msg);
     }
 }
 
@@ -31,6 +33,23 @@ struct Plan
     int64_t workspaceSize = 0;
 
     Plan(hipdnnHandle_t h, const std::string& json, const char* engineName)
+    {
+        try
+        {
+            build(h, json, engineName);
+        }
+        catch(...)
+        {
+            destroy(); // a destructor does not run for a constructor that throws
+            throw;
+        }
+    }
+    Plan(const Plan&) = delete;
+    Plan& operator=(const Plan&) = delete;
+    ~Plan() { destroy(); }
+
+private:
+    void build(hipdnnHandle_t h, const std::string& json, const char* engineName)
     {
         ck(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&graph, json.data(), json.size()), "deserialize");
         ck(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h), "graph handle");
@@ -54,18 +73,31 @@ struct Plan
                                      &workspaceSize),
            "workspace size");
     }
-    Plan(const Plan&) = delete;
-    Plan& operator=(const Plan&) = delete;
-    ~Plan()
+    void destroy()
     {
-        for(auto* d : {plan, cfg, engine, graph})
-            hipdnnBackendDestroyDescriptor(d);
+        for(auto* d : {&plan, &cfg, &engine, &graph})
+            if(*d)
+            {
+                hipdnnBackendDestroyDescriptor(*d);
+                *d = nullptr;
+            }
     }
 };
 
 // Pack: a variant pack with its own 64-byte aligned workspace of the plan's size.
 struct Pack
 {
+    // Guard destroys a descriptor unless released: the pack when a setter throws.
+    struct Guard
+    {
+        hipdnnBackendDescriptor_t d;
+        ~Guard()
+        {
+            if(d)
+                hipdnnBackendDestroyDescriptor(d);
+        }
+    };
+
     hipdnnBackendDescriptor_t pack = nullptr;
     std::vector<uint8_t> ws;
 
@@ -74,6 +106,7 @@ struct Pack
         ws.assign(static_cast<size_t>(p.workspaceSize) + 64, 0);
         void* w = ws.data() + (64 - reinterpret_cast<uintptr_t>(ws.data()) % 64) % 64;
         ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack), "pack");
+        Guard guard{pack};
         ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
                                      static_cast<int64_t>(uids.size()), uids.data()),
            "uids");
@@ -82,6 +115,7 @@ struct Pack
            "ptrs");
         ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &w), "ws");
         ck(hipdnnBackendFinalize(pack), "finalize pack");
+        guard.d = nullptr;
     }
     Pack(Pack&& o) noexcept : pack(o.pack), ws(std::move(o.ws)) { o.pack = nullptr; }
     Pack(const Pack&) = delete;
@@ -97,9 +131,19 @@ struct Pack
 inline int runWithHandle(int (*check)(hipdnnHandle_t))
 {
     hipdnnHandle_t h = nullptr;
-    ck(hipdnnCreate(&h), "hipdnnCreate");
-    const int failures = check(h);
-    hipdnnDestroy(h);
+    int failures = 0;
+    try
+    {
+        ck(hipdnnCreate(&h), "hipdnnCreate");
+        failures = check(h);
+    }
+    catch(const std::exception& e)
+    {
+        std::fprintf(stderr, "FAIL: %s\n", e.what());
+        failures = 1;
+    }
+    if(h)
+        hipdnnDestroy(h);
     return failures ? 1 : 0;
 }
 
