@@ -111,18 +111,18 @@ void PlanBuilder::layernorm(const fbs::Node& n, const std::string& name)
 Buffer PlanBuilder::statFromInverse(const mdesc& statMd, Buffer inv)
 {
     const Buffer var = temp(statMd);
-    const api::Built pw = api::eltwiseForward(algorithm::eltwise_pow, 1.f, -2.f, statMd, {}, build_);
-    addStep(pw, {Arg{DNNL_ARG_SRC, statMd, inv}, Arg{DNNL_ARG_DST, statMd, var}}, "variance from inv_variance");
+    const api::Built power = api::eltwiseForward(algorithm::eltwise_pow, 1.f, -2.f, statMd, {}, build_);
+    addStep(power, {Arg{DNNL_ARG_SRC, statMd, inv}, Arg{DNNL_ARG_DST, statMd, var}}, "variance from inv_variance");
     return var;
 }
 
 // toInverse: in place, variance -> (variance + eps)^(-1/2).
 void PlanBuilder::toInverse(const mdesc& statMd, Buffer buf, float eps)
 {
-    const api::Built lin = api::eltwiseForward(algorithm::eltwise_linear, 1.f, eps, statMd, {}, build_);
-    addStep(lin, {Arg{DNNL_ARG_SRC, statMd, buf}, Arg{DNNL_ARG_DST, statMd, buf}}, "variance+eps");
-    const api::Built pw = api::eltwiseForward(algorithm::eltwise_pow, 1.f, -0.5f, statMd, {}, build_);
-    addStep(pw, {Arg{DNNL_ARG_SRC, statMd, buf}, Arg{DNNL_ARG_DST, statMd, buf}}, "rsqrt");
+    const api::Built linear = api::eltwiseForward(algorithm::eltwise_linear, 1.f, eps, statMd, {}, build_);
+    addStep(linear, {Arg{DNNL_ARG_SRC, statMd, buf}, Arg{DNNL_ARG_DST, statMd, buf}}, "variance+eps");
+    const api::Built power = api::eltwiseForward(algorithm::eltwise_pow, 1.f, -0.5f, statMd, {}, build_);
+    addStep(power, {Arg{DNNL_ARG_SRC, statMd, buf}, Arg{DNNL_ARG_DST, statMd, buf}}, "rsqrt");
 }
 
 void PlanBuilder::layernormBackward(const fbs::Node& n, const std::string& name)
