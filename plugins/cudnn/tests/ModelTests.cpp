@@ -141,6 +141,15 @@ int main()
         // The TF32 rule's facts: a half conv and an fp32 ReLU have no TF32 risk.
         CHECK(!m.fp32Gemm && !m.fp32Matmul && !a.fp32Gemm && !a.fp32Matmul);
     }
+    { // SQRT is unary, though cuDNN numbers it among the binary modes
+        TestGraph g;
+        g.tensor(1, fbs::DataType::FLOAT, {2, 3, 4}, {12, 4, 1});
+        g.tensor(2, fbs::DataType::FLOAT, {2, 3, 4}, {12, 4, 1});
+        pointwise(g, fbs::PointwiseMode::SQRT, 1, -1, 2);
+        const Model m = readModel(*g.finish());
+        CHECK(m.ops.size() == 1 && m.ops[0].mode == CUDNN_POINTWISE_SQRT && m.ops[0].t[0] == 1 && m.ops[0].t[1] == -1
+              && m.ops[0].t[3] == 2);
+    }
     { // rank-2 matmul: padded to rank 3
         TestGraph g;
         g.tensor(1, fbs::DataType::BFLOAT16, {8, 16}, {16, 1});

@@ -70,7 +70,8 @@ int arityOf(int m)
 {
     if(m == CUDNN_POINTWISE_BINARY_SELECT)
         return 3;
-    if((m >= 0 && m <= 9) || isBackwardMode(m) || (m >= 300 && m <= 401))
+    // cuDNN numbers its binary modes 0-9, but SQRT (4) among them is unary.
+    if((m >= 0 && m <= 9 && m != CUDNN_POINTWISE_SQRT) || isBackwardMode(m) || (m >= 300 && m <= 401))
         return 2;
     return 1;
 }
