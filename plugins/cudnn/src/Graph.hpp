@@ -1,6 +1,7 @@
 // The cuDNN engine's reading of a hipDNN Graph: a plain model (tensors and ops, ranks padded to
 // one common rank) built from the FlatBuffer without touching cuDNN, a canonical key of that
 // model for the plan cache, and the translation of the model into cuDNN backend descriptors.
+// Graph.cpp is the core; each op family reads and builds its ops in src/ops/ (ops/Ops.hpp).
 #pragma once
 
 #include "CudnnApi.hpp"
