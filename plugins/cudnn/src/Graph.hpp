@@ -1,6 +1,7 @@
 // The cuDNN engine's reading of a hipDNN Graph: a plain model (tensors and ops, ranks padded to
 // one common rank) built from the FlatBuffer without touching cuDNN, a canonical key of that
 // model for the plan cache, and the translation of the model into cuDNN backend descriptors.
+// Graph.cpp is the core; each op family reads and builds its ops in src/ops/ (ops/Ops.hpp).
 #pragma once
 
 #include "CudnnApi.hpp"
@@ -77,8 +78,14 @@ enum class OpKind
     Rng, // Bernoulli mask from a Philox seed and offset
     ResampleFwd,
     ResampleBwd,
-    Sdpa, // placeholder while reading; expanded into matmul/pointwise/reduction/reshape ops
+    Composite, // placeholder while reading (SDPA, batchnorm inference); lowered into the kinds above
 };
+
+struct Model;
+struct CompositeBuilder;
+struct OpSpec;
+// CompositeLowering emits the ops that stand for one OpKind::Composite op (ops/Composite.hpp).
+using CompositeLowering = void (*)(Model& m, const OpSpec& op, CompositeBuilder& g);
 
 struct OpSpec
 {
@@ -102,9 +109,11 @@ struct OpSpec
     // norm bwd: dscale, dbias in extra[0], extra[1]
     std::array<int64_t, 5> extra{-1, -1, -1, -1, -1};
     int64_t mOverride = -1, nOverride = -1, kOverride = -1; // matmul: GEMM size override tensors (seq lens)
-    const fbs::SdpaAttributes* sdpa = nullptr; // OpKind::Sdpa only, during readModel
-    const fbs::SdpaBackwardAttributes* sdpaBwd = nullptr; // likewise
-    const fbs::BatchnormInferenceAttributes* bnInference = nullptr; // likewise (also OpKind::Sdpa)
+    // OpKind::Composite only, during readModel: the lowering and the node it reads.
+    CompositeLowering lower = nullptr;
+    const fbs::SdpaAttributes* sdpa = nullptr;
+    const fbs::SdpaBackwardAttributes* sdpaBwd = nullptr;
+    const fbs::BatchnormInferenceAttributes* bnInference = nullptr;
 };
 
 // Model is a graph as the engine understands it.

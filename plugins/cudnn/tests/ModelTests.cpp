@@ -22,7 +22,8 @@ int gFailures = 0;
         }                                                                        \
     } while(0)
 
-struct GB
+// TestGraph builds a hipDNN Graph FlatBuffer tensor by tensor and node by node.
+struct TestGraph
 {
     flatbuffers::FlatBufferBuilder fbb;
     std::vector<flatbuffers::Offset<fbs::TensorAttributes>> tensors;
@@ -43,7 +44,7 @@ struct GB
     }
 };
 
-void pointwise(GB& g, fbs::PointwiseMode m, int64_t in0, int64_t in1, int64_t out)
+void pointwise(TestGraph& g, fbs::PointwiseMode m, int64_t in0, int64_t in1, int64_t out)
 {
     g.node(fbs::NodeAttributes::PointwiseAttributes,
            fbs::CreatePointwiseAttributes(
@@ -69,7 +70,7 @@ bool throwsUnsupported(const fbs::Graph* g, const char* needle)
 // sdpaGraph: Q, K, V, O (uids 1-4, type t, dims d, strides st) and one SDPA node over them;
 // `more` adds attributes (and g.tensor calls made before it add tensors such as stats).
 template <typename More>
-const fbs::Graph* sdpaGraph(GB& g, fbs::DataType t, const std::vector<int64_t>& d, const std::vector<int64_t>& st, More&& more)
+const fbs::Graph* sdpaGraph(TestGraph& g, fbs::DataType t, const std::vector<int64_t>& d, const std::vector<int64_t>& st, More&& more)
 {
     for(int64_t uid = 1; uid <= 4; ++uid)
         g.tensor(uid, t, d, st);
@@ -87,7 +88,7 @@ const fbs::Graph* sdpaGraph(GB& g, fbs::DataType t, const std::vector<int64_t>& 
 // sdpaBwdNode adds an SDPA backward node over tensors 1-9 (q k v o do stats dq dk dv, made by
 // the caller) to g; `more` adds attributes. Returns the finished graph.
 template <typename More>
-const fbs::Graph* sdpaBwdNode(GB& g, More&& more)
+const fbs::Graph* sdpaBwdNode(TestGraph& g, More&& more)
 {
     fbs::SdpaBackwardAttributesBuilder b(g.fbb);
     b.add_q_tensor_uid(1);
@@ -108,7 +109,7 @@ const fbs::Graph* sdpaBwdNode(GB& g, More&& more)
 int main()
 {
     { // conv -> bias -> ReLU, NHWC fp16
-        GB g;
+        TestGraph g;
         g.tensor(1, fbs::DataType::HALF, {2, 8, 4, 4}, {128, 1, 32, 8});
         g.tensor(2, fbs::DataType::HALF, {16, 8, 3, 3}, {72, 1, 24, 8});
         g.tensor(3, fbs::DataType::FLOAT, {2, 16, 4, 4}, {256, 1, 64, 16}, true);
@@ -130,7 +131,7 @@ int main()
         CHECK(m.find(3)->isVirtual && m.find(1)->dtype == CUDNN_DATA_HALF);
         CHECK(m.summary == "conv_fwd+pointwise(ADD)+pointwise(RELU_FWD)");
         // The cache key ignores nothing that matters: another stride is another key.
-        GB g2;
+        TestGraph g2;
         g2.tensor(1, fbs::DataType::FLOAT, {4}, {1});
         g2.tensor(2, fbs::DataType::FLOAT, {4}, {1});
         pointwise(g2, fbs::PointwiseMode::RELU_FWD, 1, -1, 2);
@@ -140,8 +141,17 @@ int main()
         // The TF32 rule's facts: a half conv and an fp32 ReLU have no TF32 risk.
         CHECK(!m.fp32Gemm && !m.fp32Matmul && !a.fp32Gemm && !a.fp32Matmul);
     }
+    { // SQRT is unary, though cuDNN numbers it among the binary modes
+        TestGraph g;
+        g.tensor(1, fbs::DataType::FLOAT, {2, 3, 4}, {12, 4, 1});
+        g.tensor(2, fbs::DataType::FLOAT, {2, 3, 4}, {12, 4, 1});
+        pointwise(g, fbs::PointwiseMode::SQRT, 1, -1, 2);
+        const Model m = readModel(*g.finish());
+        CHECK(m.ops.size() == 1 && m.ops[0].mode == CUDNN_POINTWISE_SQRT && m.ops[0].t[0] == 1 && m.ops[0].t[1] == -1
+              && m.ops[0].t[3] == 2);
+    }
     { // rank-2 matmul: padded to rank 3
-        GB g;
+        TestGraph g;
         g.tensor(1, fbs::DataType::BFLOAT16, {8, 16}, {16, 1});
         g.tensor(2, fbs::DataType::BFLOAT16, {16, 4}, {4, 1});
         g.tensor(3, fbs::DataType::BFLOAT16, {8, 4}, {4, 1});
@@ -150,7 +160,7 @@ int main()
         CHECK(m.rank == 3 && m.find(2)->dims == std::vector<int64_t>({1, 16, 4}));
         CHECK(m.ops.size() == 1 && m.ops[0].kind == OpKind::Matmul);
         CHECK(!m.fp32Gemm && !m.fp32Matmul); // bf16
-        GB f;
+        TestGraph f;
         f.tensor(1, fbs::DataType::FLOAT, {8, 16}, {16, 1});
         f.tensor(2, fbs::DataType::FLOAT, {16, 4}, {4, 1});
         f.tensor(3, fbs::DataType::FLOAT, {8, 4}, {4, 1});
@@ -160,20 +170,20 @@ int main()
     }
     { // batch broadcast: A [8, 16] against B [3, 16, 4] runs (A is [1, 8, 16] after rank padding);
         // B broadcast is declined (cuDNN 9.14 reads B past its batch)
-        GB g;
+        TestGraph g;
         g.tensor(1, fbs::DataType::BFLOAT16, {8, 16}, {16, 1});
         g.tensor(2, fbs::DataType::BFLOAT16, {3, 16, 4}, {64, 4, 1});
         g.tensor(3, fbs::DataType::BFLOAT16, {3, 8, 4}, {32, 4, 1});
         g.node(fbs::NodeAttributes::MatmulAttributes, fbs::CreateMatmulAttributes(g.fbb, 1, 2, 3).Union());
         const Model m = readModel(*g.finish());
         CHECK(m.ops.size() == 1 && m.find(1)->dims == std::vector<int64_t>({1, 8, 16}));
-        GB h;
+        TestGraph h;
         h.tensor(1, fbs::DataType::BFLOAT16, {3, 8, 16}, {128, 16, 1});
         h.tensor(2, fbs::DataType::BFLOAT16, {16, 4}, {4, 1});
         h.tensor(3, fbs::DataType::BFLOAT16, {3, 8, 4}, {32, 4, 1});
         h.node(fbs::NodeAttributes::MatmulAttributes, fbs::CreateMatmulAttributes(h.fbb, 1, 2, 3).Union());
         CHECK(throwsUnsupported(h.finish(), "matmul with B broadcast over a batch dimension (A 3 vs B 1)"));
-        GB q; // attention's own matmuls broadcast K and V over query heads (MQA): not this rule's
+        TestGraph q; // attention's own matmuls broadcast K and V over query heads (MQA): not this rule's
         q.tensor(1, fbs::DataType::HALF, {1, 4, 32, 16}, {2048, 512, 16, 1});
         q.tensor(2, fbs::DataType::HALF, {1, 1, 32, 16}, {512, 512, 16, 1});
         q.tensor(3, fbs::DataType::HALF, {1, 1, 32, 16}, {512, 512, 16, 1});
@@ -188,7 +198,7 @@ int main()
         CHECK(readModel(*q.finish()).summary == "sdpa_fwd");
     }
     { // SDPA causal with stats: the fused-attention op pattern, K transposed in place
-        GB g;
+        TestGraph g;
         g.tensor(5, fbs::DataType::FLOAT, {2, 4, 32, 1}, {128, 32, 1, 1});
         const fbs::Graph* graph =
             sdpaGraph(g, fbs::DataType::HALF, {2, 4, 32, 16}, {2048, 512, 16, 1}, [](fbs::SdpaAttributesBuilder& b) {
@@ -222,7 +232,7 @@ int main()
     }
     { // SDPA without a stats output still computes them, into a virtual fp32 tensor: cuDNN
         // recognises fused attention only with the max + log(sum) pair in the graph
-        GB g;
+        TestGraph g;
         const Model m = readModel(
             *sdpaGraph(g, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1}, [](fbs::SdpaAttributesBuilder&) {}));
         const OpSpec* add = nullptr;
@@ -244,7 +254,7 @@ int main()
         CHECK(scale == 0.125f);
     }
     { // SDPA stats must be fp32, as cuDNN writes them
-        GB g;
+        TestGraph g;
         g.tensor(5, fbs::DataType::BFLOAT16, {1, 2, 64, 1}, {128, 64, 1, 1});
         CHECK(throwsUnsupported(sdpaGraph(g, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1},
                                           [](fbs::SdpaAttributesBuilder& b) { b.add_stats_tensor_uid(5); }),
@@ -252,7 +262,7 @@ int main()
     }
     { // values beyond this build's schema (a newer writer's, kept by the host) are declined, never
         // mapped to a default: conv_mode 7, an SDPA diagonal_alignment 5
-        GB g;
+        TestGraph g;
         g.tensor(1, fbs::DataType::HALF, {2, 8, 4, 4}, {128, 1, 32, 8});
         g.tensor(2, fbs::DataType::HALF, {16, 8, 3, 3}, {72, 1, 24, 8});
         g.tensor(3, fbs::DataType::HALF, {2, 16, 4, 4}, {256, 1, 64, 16});
@@ -262,7 +272,7 @@ int main()
                    .Union());
         CHECK(throwsUnsupported(g.finish(), "conv_mode value 7 is not known"));
 
-        GB h;
+        TestGraph h;
         CHECK(throwsUnsupported(
             sdpaGraph(h, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1},
                       [](fbs::SdpaAttributesBuilder& b) { b.add_diagonal_alignment(static_cast<fbs::DiagonalAlignment>(5)); }),
@@ -270,7 +280,7 @@ int main()
     }
     { // SDPA backward, GQA (4 query heads on 2 key/value heads), rank-3 stats: cuDNN's backward
         // pattern with the softmax sum and the dQ accumulator in the engine's workspace
-        GB g;
+        TestGraph g;
         const std::vector<int64_t> qd{2, 4, 32, 16}, qs{2048, 512, 16, 1}, kd{2, 2, 32, 16}, ks{1024, 512, 16, 1};
         g.tensor(1, fbs::DataType::BFLOAT16, qd, qs); // q
         g.tensor(2, fbs::DataType::BFLOAT16, kd, ks); // k
@@ -318,7 +328,7 @@ int main()
         CHECK(m.sdpaNarrowP);
     }
     { // SDPA with sequence lengths: [b] becomes [b, 1, 1, 1], broadcast against the scores
-        GB g;
+        TestGraph g;
         g.tensor(5, fbs::DataType::INT32, {2}, {1});
         g.tensor(6, fbs::DataType::INT32, {2}, {1});
         const Model m =
@@ -331,14 +341,14 @@ int main()
         CHECK(m.ops.front().mOverride == 5 && m.ops.front().nOverride == 6);
     }
     { // SDPA backward declines what it does not translate, naming it
-        GB g;
+        TestGraph g;
         for(int64_t uid = 1; uid <= 9; ++uid)
             g.tensor(uid, uid == 6 ? fbs::DataType::FLOAT : fbs::DataType::HALF, {1, 1, 16, 16}, {256, 256, 16, 1});
         g.tensor(10, fbs::DataType::HALF, {1, 1, 16, 16}, {256, 256, 16, 1});
         CHECK(throwsUnsupported(sdpaBwdNode(g, [](fbs::SdpaBackwardAttributesBuilder& b) { b.add_dbias_tensor_uid(10); }),
                                 "sdpa: a dbias output is not translated"));
 
-        GB h; // a given dropout mask: cuDNN 9.14 gets dQ and dK wrong
+        TestGraph h; // a given dropout mask: cuDNN 9.14 gets dQ and dK wrong
         for(int64_t uid = 1; uid <= 10; ++uid)
             h.tensor(uid, uid == 6 ? fbs::DataType::FLOAT : fbs::DataType::HALF, {1, 1, 16, 16}, {256, 256, 16, 1});
         CHECK(throwsUnsupported(sdpaBwdNode(h,
@@ -350,7 +360,7 @@ int main()
                                 "sdpa backward with a given dropout_mask is not run on cuDNN"));
     }
     { // max pooling: cuDNN's resample with -inf padding when the graph leaves it unset
-        GB g;
+        TestGraph g;
         g.tensor(1, fbs::DataType::HALF, {2, 8, 6, 6}, {288, 1, 48, 8});
         g.tensor(2, fbs::DataType::HALF, {2, 8, 3, 3}, {72, 1, 24, 8});
         const std::vector<int64_t> zero{0, 0}, two{2, 2};
@@ -363,7 +373,7 @@ int main()
         CHECK(m.ops[0].mode == CUDNN_RESAMPLE_MAXPOOL && m.ops[0].phase == CUDNN_NEG_INF_PAD);
         CHECK(m.ops[0].window == two && m.summary == "resample_fwd");
 
-        GB b; // the same in bf16: declined, cuDNN 9.14 gets it wrong
+        TestGraph b; // the same in bf16: declined, cuDNN 9.14 gets it wrong
         b.tensor(1, fbs::DataType::BFLOAT16, {2, 8, 6, 6}, {288, 1, 48, 8});
         b.tensor(2, fbs::DataType::BFLOAT16, {2, 8, 3, 3}, {72, 1, 24, 8});
         b.node(fbs::NodeAttributes::ResampleFwdAttributes,
@@ -372,7 +382,7 @@ int main()
                    .Union());
         CHECK(throwsUnsupported(b.finish(), "bf16 pooling is not run on cuDNN"));
 
-        GB bw; // average-pool backward: dy -> dx; max-pool backward needs indices and is declined
+        TestGraph bw; // average-pool backward: dy -> dx; max-pool backward needs indices and is declined
         bw.tensor(1, fbs::DataType::HALF, {2, 8, 3, 3}, {72, 1, 24, 8});
         bw.tensor(2, fbs::DataType::HALF, {2, 8, 6, 6}, {288, 1, 48, 8});
         bw.node(fbs::NodeAttributes::ResampleBwdAttributes,
@@ -382,7 +392,7 @@ int main()
         const Model mb = readModel(*bw.finish());
         CHECK(mb.ops.size() == 1 && mb.ops[0].kind == OpKind::ResampleBwd && mb.ops[0].t[0] == 1 && mb.ops[0].t[1] == 2);
         CHECK(mb.ops[0].mode == CUDNN_RESAMPLE_AVGPOOL_INCLUDE_PADDING && mb.ops[0].phase == CUDNN_ZERO_PAD);
-        GB mx;
+        TestGraph mx;
         mx.tensor(1, fbs::DataType::HALF, {2, 8, 3, 3}, {72, 1, 24, 8});
         mx.tensor(2, fbs::DataType::HALF, {2, 8, 6, 6}, {288, 1, 48, 8});
         mx.node(fbs::NodeAttributes::ResampleBwdAttributes,
@@ -393,7 +403,7 @@ int main()
     }
     { // SDPA dropout from a seed: a Bernoulli draw (keep 1 - p) into rng_dump, then P·mask·(1/(1-p))
         // into bmm2 in Q's type; a given mask without its scale is declined, naming it
-        GB g;
+        TestGraph g;
         g.tensor(13, fbs::DataType::INT64, {1}, {1});
         g.tensor(14, fbs::DataType::INT64, {1}, {1});
         g.tensor(20, fbs::DataType::FLOAT, {1, 2, 64, 64}, {8192, 4096, 64, 1});
@@ -413,19 +423,19 @@ int main()
         CHECK(n > 3 && m.ops[n - 3].mode == CUDNN_POINTWISE_MUL && m.ops[n - 3].t[1] == 20);
         CHECK(n > 3 && m.find(m.ops[n - 2].t[3])->dtype == CUDNN_DATA_BFLOAT16 && m.ops[n - 1].kind == OpKind::Matmul);
 
-        GB h;
+        TestGraph h;
         h.tensor(20, fbs::DataType::FLOAT, {1, 2, 64, 64}, {8192, 4096, 64, 1});
         CHECK(throwsUnsupported(sdpaGraph(h, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1},
                                           [](fbs::SdpaAttributesBuilder& b) { b.add_dropout_mask_tensor_uid(20); }),
                                 "a dropout_mask without a dropout_scale"));
-        GB k;
+        TestGraph k;
         CHECK(throwsUnsupported(sdpaGraph(k, fbs::DataType::BFLOAT16, {1, 2, 64, 64}, {8192, 4096, 64, 1},
                                           [](fbs::SdpaAttributesBuilder& b) { b.add_dropout_probability(0.1f); }),
                                 "a dropout_probability without seed and offset tensors"));
     }
     { // fp8 attention: descale_q/k on the scores, amax_s of P, P·scale_s in fp8, then P·V into an
         // fp32 accumulator, descale_s/v, amax_o, ·scale_o into O; five of the six scales is declined
-        GB g;
+        TestGraph g;
         for(int64_t uid = 30; uid < 36; ++uid)
             g.tensor(uid, fbs::DataType::FLOAT, {1}, {1});
         g.tensor(40, fbs::DataType::FLOAT, {1}, {1});
@@ -450,7 +460,7 @@ int main()
             amax += op.kind == OpKind::Reduction && op.mode == CUDNN_REDUCE_TENSOR_AMAX && (op.t[1] == 40 || op.t[1] == 41);
         CHECK(amax == 2);
 
-        GB h;
+        TestGraph h;
         for(int64_t uid = 30; uid < 35; ++uid)
             h.tensor(uid, fbs::DataType::FLOAT, {1}, {1});
         CHECK(throwsUnsupported(sdpaGraph(h, fbs::DataType::FP8_E4M3, {1, 2, 64, 64}, {8192, 4096, 64, 1},
@@ -464,7 +474,7 @@ int main()
                                 "fp8 attention without all six"));
     }
     { // mma_core_mode is an accumulator precision: FLOAT (what cuDNN does) runs, DOUBLE is declined
-        GB g, h;
+        TestGraph g, h;
         const Model m = readModel(*sdpaGraph(g, fbs::DataType::HALF, {1, 2, 64, 64}, {8192, 4096, 64, 1},
                                              [](fbs::SdpaAttributesBuilder& b) { b.add_mma_core_mode(fbs::DataType::FLOAT); }));
         CHECK(m.summary == "sdpa_fwd");
@@ -473,13 +483,13 @@ int main()
                                 "mma_core_mode DOUBLE is not offered"));
     }
     { // an fp8 SDPA backward is declined: cuDNN's needs scale tensors hipDNN's node does not have
-        GB g;
+        TestGraph g;
         for(int64_t uid = 1; uid <= 9; ++uid)
             g.tensor(uid, uid == 6 ? fbs::DataType::FLOAT : fbs::DataType::FP8_E4M3, {1, 1, 16, 16}, {256, 256, 16, 1});
         CHECK(throwsUnsupported(sdpaBwdNode(g, [](fbs::SdpaBackwardAttributesBuilder&) {}), "an fp8 backward"));
     }
     { // an fp8 matmul is marked for the REDUCED_PRECISION_REDUCTION note (Hopper's fp8 sums)
-        GB g;
+        TestGraph g;
         g.tensor(1, fbs::DataType::FP8_E4M3, {1, 32, 16}, {512, 16, 1});
         g.tensor(2, fbs::DataType::FP8_E4M3, {1, 16, 32}, {512, 32, 1});
         g.tensor(3, fbs::DataType::BFLOAT16, {1, 32, 32}, {1024, 32, 1});
@@ -488,7 +498,7 @@ int main()
         CHECK(m.fp8Gemm && !m.fp32Gemm && m.find(1)->dtype == CUDNN_DATA_FP8_E4M3);
     }
     { // declines name the reason
-        GB g;
+        TestGraph g;
         g.tensor(1, fbs::DataType::FLOAT, {4}, {1});
         g.tensor(2, fbs::DataType::FLOAT, {4}, {1});
         const std::vector<int64_t> in{1}, out{2};

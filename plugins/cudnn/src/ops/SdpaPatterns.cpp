@@ -1,0 +1,88 @@
+// The non-template pieces of SdpaPatterns.hpp.
+#include "SdpaPatterns.hpp"
+
+namespace hipdnngo::cudnn::sdpa
+{
+
+void refuse(bool cond, const char* what)
+{
+    if(cond)
+        throw Unsupported(std::string("sdpa: ") + what + " is not translated to cuDNN by this engine yet");
+}
+
+// rowVector makes a per-row tensor [b, h, s_q] (rank-padded to [1, b, h, s_q]) the
+// [b, h, s_q, 1] cuDNN's pattern uses; a [b, h, s_q, 1] tensor is kept.
+void rowVector(Model& m, int64_t uid, const std::vector<int64_t>& rowDims, const char* what)
+{
+    TensorSpec* t = m.find(uid);
+    if(t == nullptr)
+        throw Unsupported(std::string("sdpa: unknown ") + what + " tensor");
+    if(t->dims == rowDims)
+        return;
+    if(t->dims == std::vector<int64_t>{1, rowDims[0], rowDims[1], rowDims[2]})
+    {
+        t->dims = rowDims;
+        t->strides = {t->strides[1], t->strides[2], t->strides[3], 1};
+        return;
+    }
+    throw Unsupported(std::string("sdpa: ") + what + " must be [b, h, s_q, 1] or [b, h, s_q]");
+}
+
+// batchVector makes a per-batch tensor of b values (sequence lengths: [b], rank-padded to
+// [1, 1, 1, b]) the [b, 1, 1, 1] cuDNN broadcasts against [b, h, s_q, s_kv].
+void batchVector(Model& m, int64_t uid, int64_t b)
+{
+    TensorSpec* t = m.find(uid);
+    if(t == nullptr)
+        throw Unsupported("sdpa: unknown sequence-length tensor");
+    int64_t n = 1;
+    for(int64_t d : t->dims)
+        n *= d;
+    if(n != b)
+        throw Unsupported("sdpa: a sequence-length tensor must hold one value per batch (" + std::to_string(b) + ")");
+    int64_t stride = 1;
+    for(size_t d = 0; d < t->dims.size(); ++d)
+        if(t->dims[d] == b)
+            stride = t->strides[d];
+    t->dims = {b, 1, 1, 1};
+    t->strides = {stride, 1, 1, 1};
+}
+
+// transposeKv reads the geometry and turns K (and V when `vt`) into the transposed views cuDNN's
+// matmuls take: K^T [b, h_k, d, s_kv], V^T [b, h_v, d_v, s_kv], strides swapped, same memory.
+Qkv transposeKv(Model& m, int64_t qUid, int64_t kUid, int64_t vUid, bool vt)
+{
+    const TensorSpec* q = m.find(qUid);
+    TensorSpec* k = m.find(kUid);
+    TensorSpec* v = m.find(vUid);
+    if(!q || !k || !v || q->dims.size() != 4 || k->dims.size() != 4 || v->dims.size() != 4)
+        throw Unsupported("sdpa: Q, K, V must be rank-4 tensors [b, h, s, d]");
+    Qkv x{q->dims[0], q->dims[1], k->dims[1], v->dims[1], q->dims[2], k->dims[2], q->dims[3], v->dims[3], q->dtype};
+    std::swap(k->dims[2], k->dims[3]);
+    std::swap(k->strides[2], k->strides[3]);
+    if(vt)
+    {
+        std::swap(v->dims[2], v->dims[3]);
+        std::swap(v->strides[2], v->strides[3]);
+    }
+    return x;
+}
+
+// dropMask emits the Bernoulli draw (keep with probability 1 - p) into the node's rng_dump
+// output when it has one, else into a virtual fp32 [b, h, s_q, s_kv] tensor.
+int64_t dropMask(Model& m, CompositeBuilder& g, const Dropout& d, const std::vector<int64_t>& sDims)
+{
+    int64_t y = d.dump;
+    if(y >= 0)
+    {
+        const TensorSpec* t = m.find(y);
+        if(t == nullptr || t->dims != sDims)
+            throw Unsupported("sdpa: rng_dump must be [b, h, s_q, s_kv]");
+    }
+    else
+        y = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+    g.rng(d.seed, d.offset, y, 1.0 - d.p);
+    return y;
+}
+
+} // namespace hipdnngo::cudnn::sdpa

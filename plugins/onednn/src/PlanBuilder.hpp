@@ -1,0 +1,279 @@
+// PlanBuilder: how a Plan is made. The core (PlanBuilder.cpp) walks the nodes in order, owns
+// the tensor buffers, the workspace layout, the steps and the post-op chains; each op family
+// plans its nodes in its own file under ops/ (one member function per node type), found through
+// the table of ops/Registry.cpp. Adding a node type is one file (its planner and the tensors
+// it reads) and one row there. Internal to the plugin: nothing here is exported.
+#pragma once
+
+#include "Plan.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hipdnngo::onednn
+{
+
+using dnnl::algorithm;
+using mdesc = dnnl::memory::desc;
+using dt = dnnl::memory::data_type;
+
+constexpr size_t kAlign = 64;
+
+inline size_t alignUp(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+// mapType: the oneDNN data type of a hipDNN one, nullopt where the engine has none.
+std::optional<dt> mapType(fbs::DataType t);
+
+// sameLayout: strides a and b agree on every dim that is not 1.
+bool sameLayout(const std::vector<int64_t>& dims, const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+
+// A unary pointwise mode as a oneDNN eltwise algorithm.
+struct EltwiseOp
+{
+    algorithm alg;
+    float alpha = 0.f, beta = 0.f;
+};
+
+// A binary pointwise mode as a oneDNN binary algorithm; swapped: the algorithm that gives the
+// same result with the operands exchanged (nullopt when there is none).
+struct BinaryOp
+{
+    algorithm alg;
+    std::optional<algorithm> swapped;
+};
+
+// The pointwise mode tables (ops/Pointwise.cpp); post-op chains use them too.
+std::string modeName(fbs::PointwiseMode m);
+// mapUnary: nullopt when the mode is not unary or oneDNN has no equivalent; *why says which.
+std::optional<EltwiseOp> mapUnary(const fbs::PointwiseAttributes& a, std::string* why);
+std::optional<BinaryOp> mapBinary(fbs::PointwiseMode m);
+// The backward eltwise modes: in_0 = dy, in_1 = x, out = dx.
+std::optional<EltwiseOp> mapBackward(const fbs::PointwiseAttributes& a);
+
+// broadcastTo: `dims` left-padded with 1s to target's rank; nullopt if the result does not
+// broadcast to `target` (every dim 1 or equal).
+std::optional<std::vector<int64_t>> broadcastTo(const std::vector<int64_t>& dims, const std::vector<int64_t>& target);
+
+// slowImpl: oneDNN fell back to a reference or gemm-based kernel.
+inline bool slowImpl(const api::Built& b)
+{
+    return b.impl.find("ref") != std::string::npos || b.impl.find("gemm") != std::string::npos;
+}
+
+// A post-op candidate absorbed from a following pointwise node.
+struct PostOp
+{
+    bool binary = false;
+    EltwiseOp elt{algorithm::eltwise_relu};
+    algorithm bin = algorithm::binary_add;
+    int src1 = -1; // tensor index of the other operand (binary)
+    int out = -1; // the node's output tensor index
+    std::string name;
+};
+
+// BoundOutput: where a primitive writes a tensor. Either the tensor's own buffer, or (reorder)
+// a workspace copy in the primitive's layout, reordered into the tensor after the step
+// (PlanBuilder::finishOutput).
+struct BoundOutput
+{
+    Buffer tensor, written;
+    bool reorder = false;
+};
+
+// InputCounter counts one more reader of a tensor uid (ignored when the graph has no such tensor):
+// post-op fusion needs to know that an intermediate has exactly one reader.
+class InputCounter
+{
+public:
+    InputCounter(const TensorTable& tensors, std::vector<int>& consumers) : tensors_(tensors), consumers_(consumers) {}
+    void operator()(int64_t uid) const
+    {
+        if(const Tensor* t = tensors_.find(uid))
+            ++consumers_[static_cast<size_t>(t->index)];
+    }
+
+private:
+    const TensorTable& tensors_;
+    std::vector<int>& consumers_;
+};
+
+class PlanBuilder;
+
+// OpFamilyRow is one node type: the PlanBuilder member that plans it and the function that
+// reports the tensors it reads (ops/Registry.cpp).
+struct OpFamilyRow
+{
+    fbs::NodeAttributes type;
+    void (PlanBuilder::*plan)(const fbs::Node& n, const std::string& name);
+    void (*inputs)(const fbs::Node& n, const InputCounter& reads);
+};
+
+// findOpFamily: the row of a node type, nullptr when the engine does not plan it.
+const OpFamilyRow* findOpFamily(fbs::NodeAttributes type);
+
+// The tensors each node type reads, one function per family file.
+void convForwardInputs(const fbs::Node& n, const InputCounter& reads);
+void convBackwardDataInputs(const fbs::Node& n, const InputCounter& reads);
+void convBackwardWeightsInputs(const fbs::Node& n, const InputCounter& reads);
+void matmulInputs(const fbs::Node& n, const InputCounter& reads);
+void pointwiseInputs(const fbs::Node& n, const InputCounter& reads);
+void reductionInputs(const fbs::Node& n, const InputCounter& reads);
+void layernormInputs(const fbs::Node& n, const InputCounter& reads);
+void layernormBackwardInputs(const fbs::Node& n, const InputCounter& reads);
+void batchnormTrainingInputs(const fbs::Node& n, const InputCounter& reads);
+void batchnormBackwardInputs(const fbs::Node& n, const InputCounter& reads);
+void batchnormInferenceInputs(const fbs::Node& n, const InputCounter& reads);
+void batchnormInferenceVarianceInputs(const fbs::Node& n, const InputCounter& reads);
+void poolingForwardInputs(const fbs::Node& n, const InputCounter& reads);
+void poolingBackwardInputs(const fbs::Node& n, const InputCounter& reads);
+void sdpaForwardInputs(const fbs::Node& n, const InputCounter& reads);
+
+// PlanBuilder fills a Plan while walking the graph's nodes.
+class PlanBuilder
+{
+public:
+    PlanBuilder(Plan& plan, const fbs::Graph& graph, bool build) : p_(plan), g_(graph), build_(build) {}
+
+    void run();
+
+    // ---- the op families (ops/*.cpp), each planning one node -------------------------------
+    // ops/Conv.cpp
+    void convForward(const fbs::Node& n, const std::string& name);
+    void convBackwardData(const fbs::Node& n, const std::string& name);
+    void convBackwardWeights(const fbs::Node& n, const std::string& name);
+    // ops/Matmul.cpp
+    void matmul(const fbs::Node& n, const std::string& name);
+    // ops/Pointwise.cpp
+    void pointwise(const fbs::Node& n, const std::string& name);
+    // ops/Reduction.cpp
+    void reduction(const fbs::Node& n, const std::string& name);
+    // ops/Norms.cpp
+    void layernorm(const fbs::Node& n, const std::string& name);
+    void layernormBackward(const fbs::Node& n, const std::string& name);
+    void batchnormTraining(const fbs::Node& n, const std::string& name);
+    void batchnormBackward(const fbs::Node& n, const std::string& name);
+    void batchnormInference(const fbs::Node& n, const std::string& name);
+    void batchnormInferenceVariance(const fbs::Node& n, const std::string& name);
+    // ops/Pooling.cpp
+    void poolingForward(const fbs::Node& n, const std::string& name);
+    void poolingBackward(const fbs::Node& n, const std::string& name);
+    // ops/Sdpa.cpp
+    void sdpaForward(const fbs::Node& n, const std::string& name);
+
+private:
+    Plan& p_;
+    const fbs::Graph& g_;
+    bool build_;
+    std::vector<const fbs::Node*> nodes_;
+    std::vector<int> consumers_;
+    std::vector<std::optional<Buffer>> loc_;
+    size_t wsTop_ = 0;
+    size_t scratchMax_ = 0;
+    size_t next_ = 0; // index of the next node to plan
+    bool viaF32_ = false; // the node being planned converts bf16/f16 inputs to f32 itself (SDPA)
+
+    void countConsumers();
+
+    // ---- tensors and buffers (PlanBuilder.cpp) ---------------------------------------------
+    const Tensor& tensor(int64_t uid, const char* role, const std::string& node);
+    static mdesc mdOf(const Tensor& t);
+    static mdesc mdWith(const std::vector<int64_t>& dims, fbs::DataType type, const std::vector<int64_t>& strides);
+    size_t allocate(size_t bytes);
+    Buffer input(const Tensor& t, const std::string& node);
+    Buffer output(const Tensor& t, const std::string& node);
+    Buffer temp(const mdesc& md);
+    void addStep(const api::Built& built, std::vector<Arg> args, const std::string& what);
+    void addReorder(const mdesc& from, Buffer fromBuf, const mdesc& to, Buffer toBuf, const std::string& what);
+    Buffer inputAs(const Tensor& t, const mdesc& have, const mdesc& want, const std::string& node, const std::string& what);
+    BoundOutput bindOutput(const Tensor& t, const mdesc& written, bool reorder, const std::string& node);
+    void finishOutput(const BoundOutput& o, const mdesc& written, const mdesc& want, const std::string& what);
+
+    // fastest builds a primitive with the tensors' own layouts (build(false)) and, when oneDNN
+    // would run that on a gemm or reference kernel, with layouts of oneDNN's choosing
+    // (build(true)), reordered around it.
+    template <typename Build>
+    static api::Built fastest(Build&& build)
+    {
+        api::Built built = build(false);
+        if(slowImpl(built))
+        {
+            try
+            {
+                api::Built alt = build(true);
+                if(!slowImpl(alt))
+                    built = alt;
+            }
+            catch(const dnnl::error&)
+            {
+            }
+        }
+        return built;
+    }
+
+    // ---- post-op chains (PlanBuilder.cpp) --------------------------------------------------
+    std::vector<PostOp> collectChain(int out);
+    mdesc src1Md(const Tensor& t, const std::vector<int64_t>& dims, std::optional<dt> as = std::nullopt);
+    dnnl::primitive_attr attrFor(const std::vector<PostOp>& chain, size_t from, size_t to, const std::vector<int64_t>& dims,
+                                 std::vector<Arg>* args, std::string* names);
+    // markFused marks the intermediates of a chain fused into the primitive writing `out`
+    // (chain[0, used)) as never materialised.
+    void markFused(const std::vector<PostOp>& chain, size_t used, int out);
+    mdesc nativeMd(const Tensor& t, bool* reorder);
+
+    // ---- scalars and per-channel vectors (PlanBuilder.cpp) ---------------------------------
+    double scalarValue(int64_t uid, const char* role, const std::string& node);
+    static bool rowMajor(const Tensor& t);
+    mdesc vectorMd(const Tensor& t, int64_t n, const char* role, const std::string& node);
+    Buffer vin(const Tensor& t, int64_t n, const std::string& node);
+    Buffer vout(const Tensor& t, int64_t n, const std::string& node);
+    struct PendingOut
+    {
+        Buffer from;
+        int tensor;
+        int64_t n;
+    };
+    std::vector<PendingOut> pending_;
+    void flushOutputs(const std::string& node);
+
+    // ---- family helpers --------------------------------------------------------------------
+    // ops/Conv.cpp
+    template <typename Attrs>
+    api::ConvGeometry geometry(const Attrs& a, int spatial, const std::string& node, const Tensor& w);
+    struct ConvShape
+    {
+        int64_t groups = 1;
+        mdesc userW; // the user's weights, grouped view when groups > 1
+        mdesc anyW; // same dims, format any
+    };
+    ConvShape convShape(const Tensor& x, const Tensor& w, const Tensor& y, const std::string& node);
+    template <typename Make>
+    api::Built convBackwardBuilt(const Tensor& a, const Tensor& b, Make&& make, const std::string& node, const char* what);
+    // ops/Matmul.cpp
+    mdesc paddedMd(const Tensor& t, size_t rank);
+    // ops/Norms.cpp
+    Buffer statFromInverse(const mdesc& statMd, Buffer inv);
+    void toInverse(const mdesc& statMd, Buffer buf, float eps);
+    mdesc bnData(const Tensor& t, const std::string& node);
+    void batchnormInferenceCore(const std::string& name, const Tensor& x, const Tensor& mean, const Tensor& inv,
+                                const Tensor& scale, const Tensor& bias, const Tensor& y, std::optional<float> eps);
+    // ops/Pooling.cpp
+    const Tensor& maxPoolIndex(const fbs::ResampleBwdAttributes& a, const Tensor& dy, const dnnl::memory::dims& padL,
+                               const dnnl::memory::dims& padR, const dnnl::memory::dims& kernel, const std::string& name);
+    Buffer indexAsWorkspace(const Tensor& index, const mdesc& wsMd, const Tensor& dy, const Tensor& dx,
+                            const dnnl::memory::dims& padL, const dnnl::memory::dims& strides, const dnnl::memory::dims& kernel,
+                            const std::string& name);
+    // ops/Sdpa.cpp
+    struct SdpaShape;
+    struct SdpaLayouts;
+    struct SdpaPrimitives;
+    SdpaShape sdpaShape(const fbs::SdpaAttributes& a, const std::string& name);
+    float sdpaScale(const fbs::SdpaAttributes& a, int64_t d, const std::string& name);
+    std::optional<size_t> sdpaBandMask(const fbs::SdpaAttributes& a, const SdpaShape& s, const std::string& name);
+    SdpaLayouts sdpaLayouts(const fbs::SdpaAttributes& a, const SdpaShape& s, const std::string& name);
+    SdpaPrimitives sdpaPrimitives(const SdpaLayouts& l, float scale, bool masked, const std::string& name);
+    void sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& prims, std::optional<size_t> mask,
+                   const std::string& name);
+};
+
+} // namespace hipdnngo::onednn

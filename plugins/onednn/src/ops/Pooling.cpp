@@ -1,0 +1,207 @@
+// Pooling (ResampleFwd / ResampleBwd): max and average, 1-D to 3-D. Max-pool backward takes
+// hipDNN's index tensor, converted into oneDNN's workspace by an engine step (PoolIndex.hpp).
+#include "../PlanBuilder.hpp"
+
+namespace hipdnngo::onednn
+{
+
+void poolingForwardInputs(const fbs::Node& n, const InputCounter& reads)
+{
+    reads(n.attributes_as_ResampleFwdAttributes()->x_tensor_uid());
+}
+
+void poolingBackwardInputs(const fbs::Node& n, const InputCounter& reads)
+{
+    reads(n.attributes_as_ResampleBwdAttributes()->dy_tensor_uid());
+}
+
+void PlanBuilder::poolingForward(const fbs::Node& n, const std::string& name)
+{
+    const auto& a = *n.attributes_as_ResampleFwdAttributes();
+    const Tensor& x = tensor(a.x_tensor_uid(), "x", name);
+    const Tensor& y = tensor(a.y_tensor_uid(), "y", name);
+    if(a.index_tensor_uid().has_value() || a.generate_index().value_or(false))
+        throw Unsupported(name + ": max-pool index output is not supported");
+    const int spatial = x.rank() - 2;
+    if(spatial < 1 || spatial > 3 || y.rank() != x.rank())
+        throw Unsupported(name + ": pooling tensors must have rank 3 to 5");
+    auto read = [&](const flatbuffers::Vector<int64_t>* v, const char* what) {
+        if(v == nullptr || v->size() != static_cast<flatbuffers::uoffset_t>(spatial))
+            throw Unsupported(name + ": " + what + " needs " + std::to_string(spatial) + " entries");
+        return dnnl::memory::dims(v->begin(), v->end());
+    };
+    const auto padL = read(a.pre_padding(), "pre_padding"), padR = read(a.post_padding(), "post_padding");
+    const auto strides = read(a.stride(), "stride"), kernel = read(a.window(), "window");
+    bool padded = false;
+    for(int d = 0; d < spatial; ++d)
+        padded = padded || padL[static_cast<size_t>(d)] != 0 || padR[static_cast<size_t>(d)] != 0;
+    algorithm alg;
+    switch(a.resample_mode())
+    {
+    case fbs::ResampleMode::MAXPOOL:
+        if(padded && a.padding_mode() == fbs::PaddingMode::ZERO_PAD)
+            throw Unsupported(name + ": max pooling with zero padding (oneDNN pads with -inf)");
+        alg = algorithm::pooling_max;
+        break;
+    case fbs::ResampleMode::AVGPOOL_INCLUDE_PADDING: alg = algorithm::pooling_avg_include_padding; break;
+    case fbs::ResampleMode::AVGPOOL_EXCLUDE_PADDING: alg = algorithm::pooling_avg_exclude_padding; break;
+    default: throw Unsupported(name + ": resample mode is not a pooling mode");
+    }
+    bool xR = false, yR = false;
+    const mdesc xMd = nativeMd(x, &xR), yMd = nativeMd(y, &yR);
+    api::Built b;
+    try
+    {
+        b = api::poolingForward(alg, xMd, yMd, strides, kernel, padL, padR, false, build_);
+    }
+    catch(const dnnl::error& e)
+    {
+        throw Unsupported(name + ": oneDNN has no pooling for these shapes/types (" + e.what() + ")");
+    }
+    Buffer xb = input(x, name);
+    if(xR)
+    {
+        const Buffer t = temp(xMd);
+        addReorder(mdOf(x), xb, xMd, t, name + " x");
+        xb = t;
+    }
+    const BoundOutput out = bindOutput(y, yMd, yR, name);
+    addStep(b, {Arg{DNNL_ARG_SRC, xMd, xb}, Arg{DNNL_ARG_DST, yMd, out.written}}, "pooling_fwd");
+    finishOutput(out, yMd, mdOf(y), name + " y");
+}
+
+void PlanBuilder::poolingBackward(const fbs::Node& n, const std::string& name)
+{
+    const auto& a = *n.attributes_as_ResampleBwdAttributes();
+    const Tensor& dy = tensor(a.dy_tensor_uid(), "dy", name);
+    const Tensor& dx = tensor(a.dx_tensor_uid(), "dx", name);
+    const int spatial = dx.rank() - 2;
+    if(spatial < 1 || spatial > 3 || dy.rank() != dx.rank())
+        throw Unsupported(name + ": pooling tensors must have rank 3 to 5");
+    auto read = [&](const flatbuffers::Vector<int64_t>* v, const char* what) {
+        if(v == nullptr || v->size() != static_cast<flatbuffers::uoffset_t>(spatial))
+            throw Unsupported(name + ": " + what + " needs " + std::to_string(spatial) + " entries");
+        return dnnl::memory::dims(v->begin(), v->end());
+    };
+    const auto padL = read(a.pre_padding(), "pre_padding"), padR = read(a.post_padding(), "post_padding");
+    const auto strides = read(a.stride(), "stride"), kernel = read(a.window(), "window");
+    algorithm alg;
+    const Tensor* index = nullptr;
+    switch(a.resample_mode())
+    {
+    case fbs::ResampleMode::AVGPOOL_INCLUDE_PADDING: alg = algorithm::pooling_avg_include_padding; break;
+    case fbs::ResampleMode::AVGPOOL_EXCLUDE_PADDING: alg = algorithm::pooling_avg_exclude_padding; break;
+    case fbs::ResampleMode::MAXPOOL:
+        alg = algorithm::pooling_max;
+        index = &maxPoolIndex(a, dy, padL, padR, kernel, name);
+        break;
+    default: throw Unsupported(name + ": resample mode is not a pooling mode");
+    }
+    bool dyR = false, dxR = false;
+    const mdesc dyMd = nativeMd(dy, &dyR), dxMd = nativeMd(dx, &dxR);
+    api::Built b;
+    try
+    {
+        b = api::poolingBackward(alg, dxMd, dyMd, strides, kernel, padL, padR, build_);
+    }
+    catch(const dnnl::error& e)
+    {
+        throw Unsupported(name + ": oneDNN has no pooling backward for these shapes/types (" + e.what() + ")");
+    }
+    Buffer dyb = input(dy, name);
+    if(dyR)
+    {
+        const Buffer t = temp(dyMd);
+        addReorder(mdOf(dy), dyb, dyMd, t, name + " dy");
+        dyb = t;
+    }
+    std::vector<Arg> args;
+    if(index)
+        args.push_back(
+            Arg{DNNL_ARG_WORKSPACE, b.workspace, indexAsWorkspace(*index, b.workspace, dy, dx, padL, strides, kernel, name)});
+    const BoundOutput out = bindOutput(dx, dxMd, dxR, name);
+    args.push_back(Arg{DNNL_ARG_DIFF_DST, dyMd, dyb});
+    args.push_back(Arg{DNNL_ARG_DIFF_SRC, dxMd, out.written});
+    addStep(b, std::move(args), index ? "pooling_bwd(max)" : "pooling_bwd");
+    finishOutput(out, dxMd, mdOf(dx), name + " dx");
+}
+
+// maxPoolIndex: the index tensor of a max-pool backward node, checked for what the
+// conversion into oneDNN's workspace (PoolIndex.hpp) can express.
+const Tensor& PlanBuilder::maxPoolIndex(const fbs::ResampleBwdAttributes& a, const Tensor& dy, const dnnl::memory::dims& padL,
+                                        const dnnl::memory::dims& padR, const dnnl::memory::dims& kernel, const std::string& name)
+{
+    if(!a.index_tensor_uid().has_value())
+        throw Unsupported(name
+                          + ": max pooling backward without an index tensor (the node carries no forward input "
+                            "to recompute the maxima from)");
+    const Tensor* t = p_.tensors_.find(*a.index_tensor_uid());
+    if(t == nullptr)
+        throw Unsupported(name + ": index tensor uid " + std::to_string(*a.index_tensor_uid()) + " is not in the graph");
+    if(!indexTypeSupported(t->dtype))
+        throw Unsupported(name + ": index tensor " + t->label() + " has data type " + fbs::EnumNameDataType(t->dtype)
+                          + " (INT8, UINT8, INT32 or INT64 expected)");
+    if(t->dims != dy.dims || t->isConstant || t->isPassByValue)
+        throw Unsupported(name + ": index tensor " + t->label() + " must be a tensor with dy's dims");
+    bool padded = false, allPaddingWindow = false;
+    for(size_t d = 0; d < kernel.size(); ++d)
+    {
+        padded = padded || padL[d] != 0 || padR[d] != 0;
+        allPaddingWindow = allPaddingWindow || padL[d] >= kernel[d] || padR[d] >= kernel[d];
+    }
+    // Where the maximum can be a padding element, the index is -1 and its gradient goes
+    // nowhere; oneDNN's workspace always names a window position.
+    if(padded && a.padding_mode() == fbs::PaddingMode::ZERO_PAD)
+        throw Unsupported(name
+                          + ": max pooling backward with ZERO_PAD padding (a padding maximum, index -1, "
+                            "has no oneDNN workspace form)");
+    if(allPaddingWindow)
+        throw Unsupported(name
+                          + ": max pooling backward with padding as wide as the window (a window of only "
+                            "padding has index -1, which oneDNN's workspace cannot express)");
+    return *t;
+}
+
+// indexAsWorkspace: a workspace buffer in oneDNN's max-pool workspace layout `wsMd`, filled
+// from the index tensor by a conversion step before the backward primitive.
+Buffer PlanBuilder::indexAsWorkspace(const Tensor& index, const mdesc& wsMd, const Tensor& dy, const Tensor& dx,
+                                     const dnnl::memory::dims& padL, const dnnl::memory::dims& strides,
+                                     const dnnl::memory::dims& kernel, const std::string& name)
+{
+    const dnnl_memory_desc_t& w = wsMd.data;
+    const bool plain = w.format_kind == dnnl_blocked && w.format_desc.blocking.inner_nblks == 0;
+    if(!plain || (w.data_type != dnnl_u8 && w.data_type != dnnl_s32) || w.ndims != dy.rank())
+        throw Unsupported(name + ": oneDNN's max-pool workspace for these shapes is not a plain u8/s32 tensor");
+    PoolIndexGeometry g;
+    const int spatial = dy.rank() - 2;
+    g.indexType = index.dtype;
+    g.workspaceS32 = w.data_type == dnnl_s32;
+    g.spatial = spatial;
+    g.n = dy.dims[0];
+    g.c = dy.dims[1];
+    g.indexStrides[0] = index.strides[0];
+    g.indexStrides[1] = index.strides[1];
+    g.workspaceStrides[0] = w.format_desc.blocking.strides[0];
+    g.workspaceStrides[1] = w.format_desc.blocking.strides[1];
+    for(int d = 0; d < spatial; ++d)
+    {
+        const int at = 3 - spatial + d; // spatial dims padded to three, leading 1s
+        const size_t s = static_cast<size_t>(d);
+        g.in[at] = dx.dims[2 + s];
+        g.out[at] = dy.dims[2 + s];
+        g.window[at] = kernel[s];
+        g.stride[at] = strides[s];
+        g.pre[at] = padL[s];
+        g.indexStrides[2 + at] = index.strides[2 + s];
+        g.workspaceStrides[2 + at] = w.format_desc.blocking.strides[2 + s];
+    }
+    g.indexLabel = index.label();
+    Step s;
+    s.what = "max-pool index to oneDNN workspace [hipdnngo]";
+    s.convert = IndexConversion{PoolIndexConverter(std::move(g)), input(index, name), temp(wsMd)};
+    const Buffer ws = s.convert->workspace;
+    p_.steps_.push_back(std::move(s));
+    return ws;
+}
+
+} // namespace hipdnngo::onednn

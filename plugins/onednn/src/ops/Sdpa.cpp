@@ -1,0 +1,331 @@
+// Scaled dot-product attention forward as oneDNN primitives: S = scale * Q K^T (+ band mask)
+// (+ attn_mask bias) -> softmax -> O = S V. GQA/MQA: the query heads of one KV head form an
+// extra dim that K and V broadcast over. Everything beyond plain attention with an optional
+// causal/band mask and bias is declined.
+#include "../PlanBuilder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace hipdnngo::onednn
+{
+
+// SdpaShape: Q [B, H, Sq, D], K [B, Hk, Skv, D], V [B, Hk, Skv, Dv], O [B, H, Sq, Dv]; G = H / Hk.
+struct PlanBuilder::SdpaShape
+{
+    const Tensor *q, *k, *v, *o;
+    int64_t B, H, Sq, D, Hk, Skv, Dv, G;
+};
+
+// SdpaLayouts: the 5-D views [B, Hk, G, S, D] (query head h = hk * G + g) of the tensors as the
+// user holds them and as the primitives take them (dense f32 copies of non-f32 inputs).
+struct PlanBuilder::SdpaLayouts
+{
+    bool qConvert, kConvert, vConvert;
+    mdesc q5user, q5f, q5, kUser, kF32, kT, s5, maskMd, v5, vF32, o5, o5f;
+    const Tensor* bias = nullptr; // attn_mask
+    mdesc biasMd, biasUser;
+};
+
+struct PlanBuilder::SdpaPrimitives
+{
+    api::Built mm1, sm, mm2, madd, badd;
+    bool oConvert = false; // O is written as f32 and reordered into its type
+};
+
+namespace
+{
+
+// refuseSdpaFeatures declines what the oneDNN lowering does not compute.
+void refuseSdpaFeatures(const fbs::SdpaAttributes& a, const std::string& name)
+{
+    auto refuse = [&](const flatbuffers::Optional<int64_t>& uid, const char* what) {
+        if(uid.has_value())
+            throw Unsupported(name + ": SDPA with " + what + " is not supported by the oneDNN engine");
+    };
+    refuse(a.seq_len_q_tensor_uid(), "sequence lengths (padding)");
+    refuse(a.seq_len_kv_tensor_uid(), "sequence lengths (padding)");
+    refuse(a.dropout_mask_tensor_uid(), "dropout");
+    refuse(a.dropout_scale_tensor_uid(), "dropout");
+    refuse(a.page_table_k_tensor_uid(), "page tables");
+    refuse(a.page_table_v_tensor_uid(), "page tables");
+    refuse(a.block_mask_tensor_uid(), "a block mask");
+    refuse(a.sink_token_tensor_uid(), "sink tokens");
+    for(const auto& u : {a.descale_q_tensor_uid(), a.descale_k_tensor_uid(), a.descale_v_tensor_uid(),
+                         a.descale_s_tensor_uid(), a.scale_s_tensor_uid(), a.scale_o_tensor_uid()})
+        refuse(u, "fp8 scales");
+    for(const auto& u : {a.stats_tensor_uid(), a.max_tensor_uid(), a.sum_exp_tensor_uid(), a.rng_dump_tensor_uid(),
+                         a.amax_s_tensor_uid(), a.amax_o_tensor_uid()})
+        refuse(u, "statistics / amax / rng outputs");
+    if(a.alibi_mask() || a.padding_mask())
+        throw Unsupported(name + ": SDPA with alibi or padding masks is not supported by the oneDNN engine");
+    if(a.dropout_probability().has_value() && a.dropout_probability().value() != 0.f)
+        throw Unsupported(name + ": SDPA with dropout is not supported by the oneDNN engine");
+}
+
+} // namespace
+
+void sdpaForwardInputs(const fbs::Node& n, const InputCounter& reads)
+{
+    const auto* a = n.attributes_as_SdpaAttributes();
+    reads(a->q_tensor_uid()), reads(a->k_tensor_uid()), reads(a->v_tensor_uid());
+    if(a->attn_mask_tensor_uid())
+        reads(*a->attn_mask_tensor_uid());
+}
+
+// SDPA's q/k/v are converted to f32 by the plan itself, so tensor() accepts types oneDNN has no
+// kernels for while it is planned (viaF32_).
+void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
+{
+    const auto& a = *n.attributes_as_SdpaAttributes();
+    viaF32_ = true;
+    struct Reset
+    {
+        bool& flag;
+        ~Reset() { flag = false; }
+    } reset{viaF32_};
+    refuseSdpaFeatures(a, name);
+    const SdpaShape shape = sdpaShape(a, name);
+    const float scale = sdpaScale(a, shape.D, name);
+    const std::optional<size_t> mask = sdpaBandMask(a, shape, name);
+    const SdpaLayouts layouts = sdpaLayouts(a, shape, name);
+    const SdpaPrimitives prims = sdpaPrimitives(layouts, scale, mask.has_value(), name);
+    sdpaSteps(shape, layouts, prims, mask, name);
+}
+
+PlanBuilder::SdpaShape PlanBuilder::sdpaShape(const fbs::SdpaAttributes& a, const std::string& name)
+{
+    const Tensor& q = tensor(a.q_tensor_uid(), "q", name);
+    const Tensor& k = tensor(a.k_tensor_uid(), "k", name);
+    const Tensor& v = tensor(a.v_tensor_uid(), "v", name);
+    const Tensor& o = tensor(a.o_tensor_uid(), "o", name);
+    if(q.rank() != 4 || k.rank() != 4 || v.rank() != 4 || o.rank() != 4)
+        throw Unsupported(name + ": SDPA tensors must be [B, H, S, D]");
+    const int64_t B = q.dims[0], H = q.dims[1], Sq = q.dims[2], D = q.dims[3];
+    const int64_t Hk = k.dims[1], Skv = k.dims[2], Dv = v.dims[3];
+    if(k.dims[0] != B || v.dims[0] != B || k.dims[3] != D || v.dims[1] != Hk || v.dims[2] != Skv
+       || o.dims != std::vector<int64_t>{B, H, Sq, Dv} || Hk < 1 || H % Hk != 0)
+        throw Unsupported(name + ": inconsistent SDPA shapes");
+    const int64_t G = H / Hk;
+    return {&q, &k, &v, &o, B, H, Sq, D, Hk, Skv, Dv, G};
+}
+
+// sdpaScale: attn_scale_value, else the constant scale tensor, else 1/sqrt(D).
+float PlanBuilder::sdpaScale(const fbs::SdpaAttributes& a, int64_t D, const std::string& name)
+{
+    float scale = 1.f / std::sqrt(static_cast<float>(D));
+    if(a.attn_scale_value().has_value() && a.scale_tensor_uid().has_value())
+        throw Unsupported(name + ": attn_scale_value and a scale tensor are both given");
+    if(a.attn_scale_value().has_value())
+        scale = a.attn_scale_value().value();
+    else if(a.scale_tensor_uid().has_value())
+        scale = static_cast<float>(scalarValue(*a.scale_tensor_uid(), "scale", name));
+    return scale;
+}
+
+// sdpaBandMask: the offset in the plan's constants of the additive [Sq, Skv] band mask (0 or
+// -inf), nullopt when the node has no band.
+std::optional<size_t> PlanBuilder::sdpaBandMask(const fbs::SdpaAttributes& a, const SdpaShape& s, const std::string& name)
+{
+    const int64_t Sq = s.Sq, Skv = s.Skv;
+    // Band (reference semantics: row i sees keys [i + off - left, i + off + right]).
+    int64_t left = a.left_bound().has_value() && a.left_bound().value() >= 0 ? a.left_bound().value() : -1;
+    int64_t right = a.right_bound().has_value() && a.right_bound().value() >= 0 ? a.right_bound().value() : -1;
+    bool bottomRight = a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT;
+    if(a.causal_mask() && a.causal_mask_bottom_right())
+        throw Unsupported(name + ": causal_mask and causal_mask_bottom_right are both set");
+    if(a.causal_mask())
+    {
+        if(bottomRight)
+            throw Unsupported(name + ": causal_mask conflicts with diagonal_alignment BOTTOM_RIGHT");
+        right = right < 0 ? 0 : std::min<int64_t>(right, 0);
+    }
+    if(a.causal_mask_bottom_right())
+    {
+        if(!bottomRight && (left >= 0 || right >= 0))
+            throw Unsupported(name + ": causal_mask_bottom_right with explicit bounds on a TOP_LEFT alignment");
+        bottomRight = true;
+        right = right < 0 ? 0 : std::min<int64_t>(right, 0);
+    }
+    const bool masked = left >= 0 || right >= 0;
+    const int64_t off = bottomRight ? Skv - Sq : 0;
+    if(!masked)
+        return std::nullopt;
+    if(Sq * Skv > (int64_t{1} << 26))
+        throw Unsupported(name + ": SDPA band mask larger than 64 Mi elements");
+    // The mask values are materialised only for an execution context (not for the
+    // applicability and workspace queries, which build the same plan without primitives).
+    const size_t maskOffset = p_.constants_.size();
+    if(build_)
+        p_.constants_.resize(maskOffset + static_cast<size_t>(Sq * Skv), 0.f);
+    for(int64_t i = 0; i < Sq; ++i)
+    {
+        const int64_t begin = left >= 0 ? std::max<int64_t>(0, i + off - left) : 0;
+        const int64_t end = right >= 0 ? std::min<int64_t>(Skv, i + off + right + 1) : Skv;
+        if(begin >= end)
+            throw Unsupported(name + ": SDPA mask hides every key of query row " + std::to_string(i));
+        if(!build_)
+            continue;
+        for(int64_t j = 0; j < Skv; ++j)
+            if(j < begin || j >= end)
+                p_.constants_[maskOffset + static_cast<size_t>(i * Skv + j)] = -std::numeric_limits<float>::infinity();
+    }
+    return maskOffset;
+}
+
+PlanBuilder::SdpaLayouts PlanBuilder::sdpaLayouts(const fbs::SdpaAttributes& a, const SdpaShape& s, const std::string& name)
+{
+    const Tensor &q = *s.q, &k = *s.k, &v = *s.v, &o = *s.o;
+    const int64_t B = s.B, H = s.H, Sq = s.Sq, D = s.D, Hk = s.Hk, Skv = s.Skv, Dv = s.Dv, G = s.G;
+    // 5-D views: [B, Hk, G, S, D]; query head h = hk * G + g. Non-f32 q/k/v are converted to
+    // dense f32 copies first (exact for bf16/fp16; oneDNN 2.6 has no fast mixed-type kernel).
+    const bool qConvert = q.dtype != fbs::DataType::FLOAT, kConvert = k.dtype != fbs::DataType::FLOAT;
+    const mdesc q5user({B, Hk, G, Sq, D}, *mapType(q.dtype),
+                       dnnl::memory::dims{q.strides[0], q.strides[1] * G, q.strides[1], q.strides[2], q.strides[3]});
+    const mdesc q5f({B, Hk, G, Sq, D}, dt::f32, dnnl::memory::format_tag::abcde);
+    const mdesc q5 = qConvert ? q5f : q5user;
+    const mdesc kUser({B, Hk, 1, Skv, D}, *mapType(k.dtype),
+                      dnnl::memory::dims{k.strides[0], k.strides[1], k.strides[1], k.strides[2], k.strides[3]});
+    const mdesc kF32({B, Hk, 1, Skv, D}, dt::f32, dnnl::memory::format_tag::abcde);
+    // K^T: the same memory with the last two dims swapped.
+    const mdesc kT = kConvert
+                         ? mdesc({B, Hk, 1, D, Skv}, dt::f32, dnnl::memory::dims{Hk * Skv * D, Skv * D, Skv * D, 1, D})
+                         : mdesc({B, Hk, 1, D, Skv}, dt::f32,
+                                 dnnl::memory::dims{k.strides[0], k.strides[1], k.strides[1], k.strides[3], k.strides[2]});
+    const dnnl::memory::dims sDims{B, Hk, G, Sq, Skv};
+    const mdesc s5(sDims, dt::f32, dnnl::memory::format_tag::abcde);
+    // The mask is added by a binary primitive of its own: as a matmul post-op its broadcast
+    // pattern sends oneDNN 2.6 to the reference matmul.
+    const mdesc maskMd({1, 1, 1, Sq, Skv}, dt::f32, dnnl::memory::dims{Sq * Skv, Sq * Skv, Sq * Skv, Skv, 1});
+    // attn_mask: an additive floating-point bias broadcasting (right-aligned) to [B, H, Sq, Skv],
+    // viewed like S as [B, Hk, G, Sq, Skv] and added by a binary primitive. (A row whose biases
+    // are all -inf gives NaN here, 0 on the reference engine.)
+    const Tensor* bias = a.attn_mask_tensor_uid() ? &tensor(*a.attn_mask_tensor_uid(), "attn_mask", name) : nullptr;
+    mdesc biasMd, biasUser;
+    if(bias)
+    {
+        if(bias->isConstant || bias->isPassByValue || bias->rank() > 4
+           || !(bias->dtype == fbs::DataType::FLOAT || bias->dtype == fbs::DataType::BFLOAT16
+                || bias->dtype == fbs::DataType::HALF))
+            throw Unsupported(name + ": SDPA attn_mask must be a floating-point tensor of rank 1 to 4");
+        const auto bd = broadcastTo(bias->dims, {B, H, Sq, Skv});
+        if(!bd)
+            throw Unsupported(name + ": SDPA attn_mask does not broadcast to [B, H, Sq, Skv]");
+        std::vector<int64_t> st(4 - bias->dims.size(), 0);
+        st.insert(st.end(), bias->strides.begin(), bias->strides.end());
+        const int64_t hb = (*bd)[1];
+        const dnnl::memory::dims d5{(*bd)[0], hb == 1 ? 1 : Hk, hb == 1 ? 1 : G, (*bd)[2], (*bd)[3]};
+        const dnnl::memory::dims s5v{st[0], hb == 1 ? st[1] : st[1] * G, st[1], st[2], st[3]};
+        biasUser = mdesc(d5, *mapType(bias->dtype), s5v);
+        biasMd = mdesc(d5, dt::f32, dnnl::memory::format_tag::abcde); // dense f32 copy
+    }
+    const mdesc vF32({B, Hk, 1, Skv, Dv}, dt::f32, dnnl::memory::format_tag::abcde);
+    const mdesc v5({B, Hk, 1, Skv, Dv}, *mapType(v.dtype),
+                   dnnl::memory::dims{v.strides[0], v.strides[1], v.strides[1], v.strides[2], v.strides[3]});
+    const mdesc o5({B, Hk, G, Sq, Dv}, *mapType(o.dtype),
+                   dnnl::memory::dims{o.strides[0], o.strides[1] * G, o.strides[1], o.strides[2], o.strides[3]});
+    const mdesc o5f(o5.dims(), dt::f32, dnnl::memory::format_tag::abcde);
+    const bool vConvert = v.dtype != fbs::DataType::FLOAT;
+    return {qConvert, kConvert, vConvert, q5user, q5f, q5, kUser, kF32, kT, s5, maskMd, v5, vF32, o5, o5f,
+            bias, biasMd, biasUser};
+}
+
+PlanBuilder::SdpaPrimitives PlanBuilder::sdpaPrimitives(const SdpaLayouts& l, float scale, bool masked, const std::string& name)
+{
+    const mdesc &q5 = l.q5, &kT = l.kT, &s5 = l.s5, &maskMd = l.maskMd, &biasMd = l.biasMd, &v5 = l.v5, &vF32 = l.vF32,
+                &o5 = l.o5, &o5f = l.o5f;
+    const bool vConvert = l.vConvert;
+    const Tensor* bias = l.bias;
+    dnnl::post_ops ops;
+    api::appendEltwise(ops, algorithm::eltwise_linear, scale, 0.f);
+    dnnl::primitive_attr attr;
+    attr.set_post_ops(ops);
+    SdpaPrimitives p;
+    api::Built &mm1 = p.mm1, &sm = p.sm, &mm2 = p.mm2, &madd = p.madd, &badd = p.badd;
+    bool& oConvert = p.oConvert;
+    try
+    {
+        mm1 = api::matmul(q5, kT, s5, attr, build_);
+        if(masked)
+            madd = api::binary(algorithm::binary_add, s5, maskMd, s5, {}, build_);
+        if(bias)
+            badd = api::binary(algorithm::binary_add, s5, biasMd, s5, {}, build_);
+        sm = api::softmaxForward(s5, 4, build_);
+        try
+        {
+            mm2 = api::matmul(s5, vConvert ? vF32 : v5, o5, {}, build_);
+        }
+        catch(const dnnl::error&)
+        {
+            oConvert = true;
+            mm2 = api::matmul(s5, vConvert ? vF32 : v5, o5f, {}, build_);
+        }
+    }
+    catch(const dnnl::error& e)
+    {
+        throw Unsupported(name + ": oneDNN has no matmul/softmax for this SDPA (" + e.what() + ")");
+    }
+    for(const api::Built* b : {&mm1, &sm, &mm2, &madd, &badd})
+        if(b->impl.find("ref") != std::string::npos)
+            throw Unsupported(name + ": oneDNN would run this SDPA on a reference kernel (" + b->impl
+                              + "), not faster than HIPDNNGO_CPU_REFERENCE");
+    return p;
+}
+
+void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, std::optional<size_t> mask,
+                            const std::string& name)
+{
+    const Tensor &q = *s.q, &k = *s.k, &v = *s.v, &o = *s.o;
+    const mdesc &q5user = l.q5user, &q5f = l.q5f, &q5 = l.q5, &kUser = l.kUser, &kF32 = l.kF32, &kT = l.kT, &s5 = l.s5,
+                &maskMd = l.maskMd, &biasMd = l.biasMd, &biasUser = l.biasUser, &v5 = l.v5, &vF32 = l.vF32, &o5 = l.o5,
+                &o5f = l.o5f;
+    const bool qConvert = l.qConvert, kConvert = l.kConvert, vConvert = l.vConvert, oConvert = p.oConvert;
+    const bool masked = mask.has_value();
+    const size_t maskOffset = mask.value_or(0);
+    const Tensor* bias = l.bias;
+    const api::Built &mm1 = p.mm1, &sm = p.sm, &mm2 = p.mm2, &madd = p.madd, &badd = p.badd;
+    Buffer qb = input(q, name), kb = input(k, name);
+    if(qConvert)
+    {
+        const Buffer t = temp(q5f);
+        addReorder(q5user, qb, q5f, t, name + " q to f32");
+        qb = t;
+    }
+    if(kConvert)
+    {
+        const Buffer t = temp(kF32);
+        addReorder(kUser, kb, kF32, t, name + " k to f32");
+        kb = t;
+    }
+    const Buffer sb = temp(s5);
+    addStep(mm1, {Arg{DNNL_ARG_SRC, q5, qb}, Arg{DNNL_ARG_WEIGHTS, kT, kb}, Arg{DNNL_ARG_DST, s5, sb}},
+            "sdpa S = scale*QK^T");
+    if(masked)
+        addStep(madd,
+                {Arg{DNNL_ARG_SRC_0, s5, sb}, Arg{DNNL_ARG_SRC_1, maskMd, Buffer{Buffer::Kind::Constant, -1, maskOffset}},
+                 Arg{DNNL_ARG_DST, s5, sb}},
+                "sdpa mask");
+    if(bias)
+    {
+        const Buffer t = temp(biasMd);
+        addReorder(biasUser, input(*bias, name), biasMd, t, name + " attn_mask to f32");
+        addStep(badd, {Arg{DNNL_ARG_SRC_0, s5, sb}, Arg{DNNL_ARG_SRC_1, biasMd, t}, Arg{DNNL_ARG_DST, s5, sb}}, "sdpa bias");
+    }
+    addStep(sm, {Arg{DNNL_ARG_SRC, s5, sb}, Arg{DNNL_ARG_DST, s5, sb}}, "sdpa softmax");
+    Buffer vb = input(v, name);
+    if(vConvert)
+    {
+        const Buffer t = temp(vF32);
+        addReorder(v5, vb, vF32, t, name + " v to f32");
+        vb = t;
+    }
+    const BoundOutput out = bindOutput(o, o5f, oConvert, name);
+    addStep(mm2,
+            {Arg{DNNL_ARG_SRC, s5, sb}, Arg{DNNL_ARG_WEIGHTS, vConvert ? vF32 : v5, vb},
+             Arg{DNNL_ARG_DST, oConvert ? o5f : o5, out.written}},
+            "sdpa O = PV");
+    finishOutput(out, o5f, o5, name + " o from f32");
+}
+
+} // namespace hipdnngo::onednn
