@@ -95,17 +95,7 @@ struct ReluEngine : hipdnn_plugin_sdk::EngineDefaults
     // Declines reaching an entry point other than applicability are the caller's graph.
     static void translateException(const char* /*entry*/)
     {
-        try
-        {
-            throw;
-        }
-        catch(const Unsupported& e)
-        {
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string("HIPDNNGO_EXAMPLE_RELU: ") + e.what());
-        }
-        catch(...)
-        {
-        }
+        hipdnn_plugin_sdk::rethrowAs<Unsupported>(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "HIPDNNGO_EXAMPLE_RELU: ");
     }
 
     static std::string applicability(Handle&, const fbs::Graph& graph)

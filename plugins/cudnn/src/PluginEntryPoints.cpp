@@ -200,94 +200,7 @@ struct CudnnEngine : hipdnn_plugin_sdk::EngineDefaults
 
     static void translateException(const char* /*entry*/)
     {
-        try
-        {
-            throw;
-        }
-        catch(const Unsupported& e)
-        {
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string("HIPDNNGO_CUDNN: ") + e.what());
-        }
-        catch(...)
-        {
-        }
-    }
-
-    static void requireAvailable()
-    {
-        if(!available(Plugin::log()))
-            throw Unsupported(api().why);
-    }
-
-    // choiceOf reads the knob settings of an EngineConfig.
-    static Choice choiceOf(const hipdnnPluginConstData_t* engine_config)
-    {
-        const fbs::EngineConfig* cfg = hipdnn_plugin_sdk::verifyEngineConfig(engine_config);
-        Plugin::requireEngine(cfg->engine_id());
-        Choice c;
-        if(cfg->knobs() == nullptr)
-            return c;
-        for(const fbs::KnobSetting* k : *cfg->knobs())
-        {
-            if(k == nullptr || k->knob_id() == nullptr)
-                continue;
-            const std::string id = k->knob_id()->str();
-            if(id.rfind("global.", 0) == 0)
-                continue;
-            if(id == kKnobConfig || id == kKnobEngine)
-            {
-                const fbs::IntValue* v = k->value_as_IntValue();
-                if(v == nullptr)
-                    fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, id + " needs an integer value");
-                (id == kKnobConfig ? c.rank : c.engine) = v->value();
-            }
-            else if(id == kKnobKnobs)
-            {
-                const fbs::StringValue* v = k->value_as_StringValue();
-                if(v == nullptr || v->value() == nullptr)
-                    fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, id + " needs a string value");
-                // "TYPE=VALUE,TYPE=VALUE" with cuDNN knob type numbers.
-                const std::string s = v->value()->str();
-                size_t pos = 0;
-                while(pos < s.size())
-                {
-                    size_t end = s.find(',', pos);
-                    if(end == std::string::npos)
-                        end = s.size();
-                    const std::string item = s.substr(pos, end - pos);
-                    const size_t eq = item.find('=');
-                    try
-                    {
-                        if(eq == std::string::npos)
-                            throw std::invalid_argument(item);
-                        c.knobs.emplace_back(std::stoll(item.substr(0, eq)), std::stoll(item.substr(eq + 1)));
-                    }
-                    catch(const std::exception&)
-                    {
-                        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, id + ": '" + item + "' is not TYPE=VALUE");
-                    }
-                    pos = end + 1;
-                }
-            }
-            else
-            {
-                fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "unknown knob " + id + " for HIPDNNGO_CUDNN");
-            }
-        }
-        if(!c.knobs.empty() && c.engine < 0)
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string(kKnobKnobs) + " needs " + kKnobEngine);
-        return c;
-    }
-
-    // planFor is the plan an EngineConfig selects on a graph, with the graph's entry (cached).
-    static std::pair<std::shared_ptr<GraphEntry>, std::shared_ptr<Plan>>
-    planFor(Handle& h, const hipdnnPluginConstData_t* engine_config, const hipdnnPluginConstData_t* op_graph)
-    {
-        requireAvailable();
-        const Choice c = choiceOf(engine_config);
-        std::shared_ptr<GraphEntry> e = graphEntry(h, *hipdnn_plugin_sdk::verifyGraph(op_graph));
-        std::shared_ptr<Plan> p = e->plan(c);
-        return {std::move(e), std::move(p)};
+        hipdnn_plugin_sdk::rethrowAs<Unsupported>(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "HIPDNNGO_CUDNN: ");
     }
 
     static std::string applicability(Handle& h, const fbs::Graph& graph)
@@ -387,6 +300,84 @@ struct CudnnEngine : hipdnn_plugin_sdk::EngineDefaults
     static void execute(Handle& h, Context& ctx, void* workspace, const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count)
     {
         launch(h, ctx, workspace, buffers, count);
+    }
+
+private:
+    static void requireAvailable()
+    {
+        if(!available(Plugin::log()))
+            throw Unsupported(api().why);
+    }
+
+    // choiceOf reads the knob settings of an EngineConfig.
+    static Choice choiceOf(const hipdnnPluginConstData_t* engine_config)
+    {
+        const fbs::EngineConfig* cfg = hipdnn_plugin_sdk::verifyEngineConfig(engine_config);
+        Plugin::requireEngine(cfg->engine_id());
+        Choice c;
+        if(cfg->knobs() == nullptr)
+            return c;
+        for(const fbs::KnobSetting* k : *cfg->knobs())
+        {
+            if(k == nullptr || k->knob_id() == nullptr)
+                continue;
+            const std::string id = k->knob_id()->str();
+            if(id.rfind("global.", 0) == 0)
+                continue;
+            if(id == kKnobConfig || id == kKnobEngine)
+            {
+                const fbs::IntValue* v = k->value_as_IntValue();
+                if(v == nullptr)
+                    fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, id + " needs an integer value");
+                (id == kKnobConfig ? c.rank : c.engine) = v->value();
+            }
+            else if(id == kKnobKnobs)
+            {
+                const fbs::StringValue* v = k->value_as_StringValue();
+                if(v == nullptr || v->value() == nullptr)
+                    fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, id + " needs a string value");
+                // "TYPE=VALUE,TYPE=VALUE" with cuDNN knob type numbers.
+                const std::string s = v->value()->str();
+                size_t pos = 0;
+                while(pos < s.size())
+                {
+                    size_t end = s.find(',', pos);
+                    if(end == std::string::npos)
+                        end = s.size();
+                    const std::string item = s.substr(pos, end - pos);
+                    const size_t eq = item.find('=');
+                    try
+                    {
+                        if(eq == std::string::npos)
+                            throw std::invalid_argument(item);
+                        c.knobs.emplace_back(std::stoll(item.substr(0, eq)), std::stoll(item.substr(eq + 1)));
+                    }
+                    catch(const std::exception&)
+                    {
+                        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, id + ": '" + item + "' is not TYPE=VALUE");
+                    }
+                    pos = end + 1;
+                }
+            }
+            else
+            {
+                fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "unknown knob " + id + " for HIPDNNGO_CUDNN");
+            }
+        }
+        if(!c.knobs.empty() && c.engine < 0)
+            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string(kKnobKnobs) + " needs " + kKnobEngine);
+        return c;
+    }
+
+    // planFor is the plan an EngineConfig selects on a graph, with the graph's entry (cached).
+    static std::pair<std::shared_ptr<GraphEntry>, std::shared_ptr<Plan>>
+    planFor(Handle& h, const hipdnnPluginConstData_t* engine_config, const hipdnnPluginConstData_t* op_graph)
+    {
+        requireAvailable();
+        const Choice c = choiceOf(engine_config);
+        std::shared_ptr<GraphEntry> e = graphEntry(h, *hipdnn_plugin_sdk::verifyGraph(op_graph));
+        std::shared_ptr<Plan> p = e->plan(c);
+        return {std::move(e), std::move(p)};
     }
 };
 

@@ -38,54 +38,12 @@ struct OnednnEngine : hipdnn_plugin_sdk::EngineDefaults
     using Context = OnednnContext;
     using Plugin = hipdnn_plugin_sdk::EnginePlugin<OnednnEngine>;
 
-    static std::unique_ptr<Plan> makePlan(const hipdnnPluginConstData_t* engineConfig, const hipdnnPluginConstData_t* opGraph, bool build)
-    {
-        const fbs::EngineConfig* cfg = hipdnn_plugin_sdk::verifyEngineConfig(engineConfig);
-        Plugin::requireEngine(cfg->engine_id());
-        if(cfg->knobs())
-            for(const fbs::KnobSetting* k : *cfg->knobs())
-            {
-                const std::string id = k && k->knob_id() ? k->knob_id()->str() : "";
-                if(id.rfind("global.", 0) != 0)
-                    fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "HIPDNNGO_ONEDNN has no knob '" + id + "'");
-            }
-        const fbs::Graph* graph = hipdnn_plugin_sdk::verifyGraph(opGraph);
-        const std::string problem = hipdnn_plugin_sdk::hostFeatureProblem(*graph);
-        if(!problem.empty())
-            throw Unsupported(problem);
-        return std::make_unique<Plan>(*graph, build);
-    }
-
-    // Serialized context: "HGOD", format version (u32 LE), then the EngineConfig and the Graph,
-    // each as u64 LE size + bytes. Deserializing rebuilds the plan from them (oneDNN primitives are
-    // not serializable in 2.x).
-    static constexpr char kMagic[4] = {'H', 'G', 'O', 'D'};
-    static constexpr uint32_t kFormat = 1;
-
-    static void putLe(std::vector<uint8_t>& out, uint64_t v, int bytes)
-    {
-        for(int i = 0; i < bytes; ++i)
-            out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-    }
-
-    static std::unique_ptr<OnednnContext> newContext(std::vector<uint8_t> config, std::vector<uint8_t> graph)
-    {
-        const hipdnnPluginConstData_t c{config.data(), config.size()}, g{graph.data(), graph.size()};
-        std::unique_ptr<Plan> plan = makePlan(&c, &g, true);
-        Plugin::log()(HIPDNN_SEV_INFO,
-             "execution context: " + plan->describe() + "; workspace " + std::to_string(plan->workspaceSize()) + " bytes");
-        return std::make_unique<OnednnContext>(OnednnContext{std::move(plan), std::move(config), std::move(graph)});
-    }
-
     static void translateException(const char* entry)
     {
+        hipdnn_plugin_sdk::rethrowAs<Unsupported>(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "graph is not supported by HIPDNNGO_ONEDNN: ");
         try
         {
             throw;
-        }
-        catch(const Unsupported& e)
-        {
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string("graph is not supported by HIPDNNGO_ONEDNN: ") + e.what());
         }
         catch(const dnnl::error& e)
         {
@@ -190,6 +148,46 @@ struct OnednnEngine : hipdnn_plugin_sdk::EngineDefaults
         std::vector<uint8_t> config = blob();
         std::vector<uint8_t> graph = blob();
         return newContext(std::move(config), std::move(graph));
+    }
+
+private:
+    static std::unique_ptr<Plan> makePlan(const hipdnnPluginConstData_t* engineConfig, const hipdnnPluginConstData_t* opGraph, bool build)
+    {
+        const fbs::EngineConfig* cfg = hipdnn_plugin_sdk::verifyEngineConfig(engineConfig);
+        Plugin::requireEngine(cfg->engine_id());
+        if(cfg->knobs())
+            for(const fbs::KnobSetting* k : *cfg->knobs())
+            {
+                const std::string id = k && k->knob_id() ? k->knob_id()->str() : "";
+                if(id.rfind("global.", 0) != 0)
+                    fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "HIPDNNGO_ONEDNN has no knob '" + id + "'");
+            }
+        const fbs::Graph* graph = hipdnn_plugin_sdk::verifyGraph(opGraph);
+        const std::string problem = hipdnn_plugin_sdk::hostFeatureProblem(*graph);
+        if(!problem.empty())
+            throw Unsupported(problem);
+        return std::make_unique<Plan>(*graph, build);
+    }
+
+    // Serialized context: "HGOD", format version (u32 LE), then the EngineConfig and the Graph,
+    // each as u64 LE size + bytes. Deserializing rebuilds the plan from them (oneDNN primitives are
+    // not serializable in 2.x).
+    static constexpr char kMagic[4] = {'H', 'G', 'O', 'D'};
+    static constexpr uint32_t kFormat = 1;
+
+    static void putLe(std::vector<uint8_t>& out, uint64_t v, int bytes)
+    {
+        for(int i = 0; i < bytes; ++i)
+            out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    }
+
+    static std::unique_ptr<OnednnContext> newContext(std::vector<uint8_t> config, std::vector<uint8_t> graph)
+    {
+        const hipdnnPluginConstData_t c{config.data(), config.size()}, g{graph.data(), graph.size()};
+        std::unique_ptr<Plan> plan = makePlan(&c, &g, true);
+        Plugin::log()(HIPDNN_SEV_INFO,
+             "execution context: " + plan->describe() + "; workspace " + std::to_string(plan->workspaceSize()) + " bytes");
+        return std::make_unique<OnednnContext>(OnednnContext{std::move(plan), std::move(config), std::move(graph)});
     }
 };
 

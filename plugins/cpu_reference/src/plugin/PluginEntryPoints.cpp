@@ -32,21 +32,9 @@ struct CpuReferenceEngine : hipdnn_plugin_sdk::EngineDefaults
     // Kernel shape errors and declines outside applicability are the caller's graph: BAD_PARAM.
     static void translateException(const char* /*entry*/)
     {
-        try
-        {
-            throw;
-        }
-        catch(const KernelError& e)
-        {
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, e.what());
-        }
-        catch(const Unsupported& e)
-        {
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, std::string("graph is not supported by HIPDNNGO_CPU_REFERENCE: ") + e.what());
-        }
-        catch(...)
-        {
-        }
+        hipdnn_plugin_sdk::rethrowAs<KernelError>(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "");
+        hipdnn_plugin_sdk::rethrowAs<Unsupported>(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                                                  "graph is not supported by HIPDNNGO_CPU_REFERENCE: ");
     }
 
     static std::string applicability(Handle&, const fbs::Graph& graph)
