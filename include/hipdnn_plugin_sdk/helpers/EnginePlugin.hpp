@@ -64,6 +64,7 @@
 #define HIPDNN_PLUGIN_SDK_HELPERS_ENGINE_PLUGIN_HPP
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -198,12 +199,16 @@ public:
     static hipdnnPluginStatus_t setLogLevel(hipdnnSeverity_t level) noexcept
     {
         return run("SetLogLevel", [&] {
-            if(static_cast<int>(level) < HIPDNN_SEV_INFO || static_cast<int>(level) > HIPDNN_SEV_OFF)
+            // A C caller may pass any int; reading its bits as an int keeps an out-of-range
+            // value from being loaded as the enum, which C++ leaves undefined.
+            static_assert(sizeof(level) == sizeof(int), "hipdnnSeverity_t is an int-sized enum");
+            int value = 0;
+            std::memcpy(&value, &level, sizeof value);
+            if(value < HIPDNN_SEV_INFO || value > HIPDNN_SEV_OFF)
             {
-                fail(HIPDNN_PLUGIN_STATUS_INVALID_VALUE,
-                     "log level " + std::to_string(static_cast<int>(level)) + " is unknown");
+                fail(HIPDNN_PLUGIN_STATUS_INVALID_VALUE, "log level " + std::to_string(value) + " is unknown");
             }
-            log().setLevel(level);
+            log().setLevel(static_cast<hipdnnSeverity_t>(value));
         });
     }
 
