@@ -14,7 +14,10 @@
 #include <hipdnn_plugin_sdk/heuristic_api_version.h>
 #include <hipdnn_plugin_sdk/helpers/EngineId.h>
 #include <hipdnn_plugin_sdk/helpers/LastError.h>
+#include <hipdnn_plugin_sdk/helpers/EnginePlugin.hpp>
+#include <hipdnn_plugin_sdk/helpers/EnginePluginExports.hpp>
 #include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
+#include <hipdnn_plugin_sdk/helpers/TensorTable.hpp>
 
 #include <cstddef>
 

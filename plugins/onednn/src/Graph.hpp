@@ -3,11 +3,11 @@
 #pragma once
 
 #include <hipdnn_flatbuffers_sdk/graph_generated.h>
+#include <hipdnn_plugin_sdk/helpers/TensorTable.hpp>
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace hipdnngo::onednn
@@ -22,34 +22,19 @@ struct Unsupported : std::runtime_error
     explicit Unsupported(const std::string& reason) : std::runtime_error(reason) {}
 };
 
-struct Tensor
-{
-    int index = 0;
-    int64_t uid = 0;
-    std::string name;
-    fbs::DataType dtype = fbs::DataType::UNSET;
-    std::vector<int64_t> dims, strides;
-    bool isVirtual = false;
-    bool isConstant = false; // compile-time scalar (TensorAttributes.value)
-    double value = 0.0;
-    bool isPassByValue = false; // host pointer to one element at execute
+// Tensor and TensorTable are the SDK's reader (hipdnn_plugin_sdk/helpers/TensorTable.hpp) with
+// this engine's rules: rank 1 to 12, scalars addressed with stride 1. Types are checked where a
+// tensor is used (a node may carry an INT64 tensor the engine never touches); dataTypeSize() == 0
+// means the engine cannot address it.
+using Tensor = hipdnn_plugin_sdk::TensorRecord;
 
-    int rank() const { return static_cast<int>(dims.size()); }
-    int64_t elements() const;
-    std::string label() const; // "uid 5 ('conv::Y')"
-};
-
-class TensorTable
+class TensorTable : public hipdnn_plugin_sdk::TensorTable<Unsupported>
 {
 public:
-    explicit TensorTable(const fbs::Graph& graph);
-    const Tensor* find(int64_t uid) const;
-    const Tensor& at(int index) const { return tensors_[static_cast<size_t>(index)]; }
-    size_t size() const { return tensors_.size(); }
-
-private:
-    std::vector<Tensor> tensors_;
-    std::unordered_map<int64_t, int> byUid_;
+    explicit TensorTable(const fbs::Graph& graph)
+        : hipdnn_plugin_sdk::TensorTable<Unsupported>(graph, {1, 12, int64_t{1}})
+    {
+    }
 };
 
 // dataTypeSize: bytes per element of the types the engine accepts (0 otherwise).

@@ -1,6 +1,6 @@
 #include "plugin/GraphModel.hpp"
 
-#include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
+#include <hipdnn_plugin_sdk/helpers/TensorTable.hpp>
 
 #include <algorithm>
 
@@ -27,81 +27,29 @@ std::string TensorInfo::label() const { return "uid " + std::to_string(uid) + (n
 
 TensorTable::TensorTable(const fbs::Graph& graph)
 {
-    if(graph.tensors() == nullptr)
+    // The SDK reader runs the shared checks; scalars get zero strides (one element, whatever
+    // the declared strides). What is left here is the engine's own: its data types.
+    const hipdnn_plugin_sdk::TensorTable<Unsupported> read(graph, {0, kMaxRank, int64_t{0}});
+    tensors_.reserve(read.size());
+    for(const hipdnn_plugin_sdk::TensorRecord& r : read.all())
     {
-        return;
-    }
-    for(const fbs::TensorAttributes* t : *graph.tensors())
-    {
-        if(t == nullptr)
-        {
-            throw Unsupported("graph has a null tensor entry");
-        }
-        TensorInfo info;
-        info.index = static_cast<int>(tensors_.size());
-        info.uid = t->uid();
-        info.name = t->name() ? t->name()->str() : "";
-        const std::string what = "tensor " + info.label();
-        if(byUid_.count(info.uid) != 0)
-        {
-            throw Unsupported(what + " appears twice");
-        }
-        const std::optional<DataType> dtype = mapDataType(t->data_type());
+        const std::optional<DataType> dtype = mapDataType(r.dtype);
         if(!dtype)
         {
-            const char* typeName = fbs::EnumNameDataType(t->data_type());
-            throw Unsupported(what + ": data type "
-                              + (typeName && *typeName ? std::string(typeName) : std::to_string(static_cast<int>(t->data_type())))
+            const char* typeName = fbs::EnumNameDataType(r.dtype);
+            throw Unsupported("tensor " + r.label() + ": data type "
+                              + (typeName && *typeName ? std::string(typeName) : std::to_string(static_cast<int>(r.dtype)))
                               + " is not supported");
         }
-        if(t->ragged_offset_tensor_uid().has_value() || t->ragged_offset_multiplier() != 1)
-        {
-            throw Unsupported(what + ": ragged tensors are not supported");
-        }
-        const size_t rank = t->dims() ? t->dims()->size() : 0;
-        const size_t strideCount = t->strides() ? t->strides()->size() : 0;
-        if(rank != strideCount)
-        {
-            throw Unsupported(what + ": " + std::to_string(rank) + " dims but " + std::to_string(strideCount) + " strides");
-        }
-        if(rank > static_cast<size_t>(kMaxRank))
-        {
-            throw Unsupported(what + ": rank " + std::to_string(rank) + " exceeds " + std::to_string(kMaxRank));
-        }
-        std::vector<int64_t> dims(rank), strides(rank);
-        for(size_t d = 0; d < rank; ++d)
-        {
-            dims[d] = t->dims()->Get(static_cast<flatbuffers::uoffset_t>(d));
-            strides[d] = t->strides()->Get(static_cast<flatbuffers::uoffset_t>(d));
-            if(dims[d] < 1 || strides[d] < 0)
-            {
-                throw Unsupported(what + ": dims must be >= 1 and strides >= 0");
-            }
-        }
-        info.shape = TensorView::make(nullptr, *dtype, dims, strides);
-        info.isVirtual = t->virtual_();
-        info.isPassByValue = t->is_runtime_pass_by_value();
-        const std::optional<double> constant = hipdnn_plugin_sdk::constantValue<Unsupported>(*t);
-        if(constant)
-        {
-            info.isConstant = true;
-            info.constantValue = *constant;
-        }
-        if(info.isConstant || info.isPassByValue)
-        {
-            if(info.shape.elementCount() != 1)
-            {
-                throw Unsupported(what + ": a scalar (constant or pass-by-value) tensor must hold one element");
-            }
-            if(info.isVirtual)
-            {
-                throw Unsupported(what + ": a scalar tensor cannot be virtual");
-            }
-            for(int d = 0; d < info.shape.rank; ++d)
-            {
-                info.shape.strides[d] = 0; // one element, whatever the declared strides
-            }
-        }
+        TensorInfo info;
+        info.index = r.index;
+        info.uid = r.uid;
+        info.name = r.name;
+        info.shape = TensorView::make(nullptr, *dtype, r.dims, r.strides);
+        info.isVirtual = r.isVirtual;
+        info.isConstant = r.isConstant;
+        info.constantValue = r.value;
+        info.isPassByValue = r.isPassByValue;
         byUid_[info.uid] = info.index;
         tensors_.push_back(std::move(info));
     }

@@ -46,10 +46,10 @@ struct TensorInfo
     std::string label() const;
 };
 
-// TensorTable indexes a graph's tensors by uid. The constructor checks every tensor and throws
-// Unsupported for anything the engine does not handle (unsupported type, ragged tensors, rank
-// above kMaxRank, dims/strides length mismatch, zero or negative dims, negative strides,
-// duplicate uids, a constant that is not a single element).
+// TensorTable indexes a graph's tensors by uid. The constructor runs the SDK reader's checks
+// (hipdnn_plugin_sdk/helpers/TensorTable.hpp: null entries, duplicate uids, ragged tensors,
+// dims/strides mismatch, rank above kMaxRank, dims < 1, negative strides, scalars of more than
+// one element) and refuses the data types the kernels lack; each throws Unsupported.
 class TensorTable
 {
 public:
