@@ -2,6 +2,8 @@
 
 #include "ops/Composite.hpp"
 
+#include <hipdnn_plugin_sdk/helpers/TensorTable.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -122,17 +124,50 @@ void readNodes(const fbs::Graph& graph, cudnnDataType_t graphCompute, ReadState&
         m.summary.pop_back();
 }
 
-// readTensors reads the tensor table, padding every tensor to the model's rank.
+// scalarValue stores a constant's value in s the way cuDNN takes it by value: integers as
+// INT32 / INT64 (exact, read from the buffer, not through TensorRecord's double), everything
+// else as fp32.
+void scalarValue(const fbs::TensorAttributes& t, const hipdnn_plugin_sdk::TensorRecord& r, TensorSpec& s)
+{
+    switch(t.value_type())
+    {
+    case fbs::TensorValue::Int32Value:
+    {
+        const int32_t v = t.value_as_Int32Value()->value();
+        s.dtype = CUDNN_DATA_INT32;
+        std::memcpy(s.value.data(), &v, sizeof v);
+        return;
+    }
+    case fbs::TensorValue::Int64Value:
+    {
+        const int64_t v = t.value_as_Int64Value()->value();
+        s.dtype = CUDNN_DATA_INT64;
+        std::memcpy(s.value.data(), &v, sizeof v);
+        return;
+    }
+    case fbs::TensorValue::Float32Value:
+    case fbs::TensorValue::Float16Value:
+    case fbs::TensorValue::BFloat16Value:
+    case fbs::TensorValue::Float64Value:
+    {
+        const float f = static_cast<float>(r.value);
+        s.dtype = CUDNN_DATA_FLOAT; // scalars travel as fp32 by value
+        std::memcpy(s.value.data(), &f, sizeof f);
+        return;
+    }
+    default: throw Unsupported("tensor " + r.label() + ": constant of this value type is not supported");
+    }
+}
+
+// readTensors reads the tensor table (the SDK's TensorTable runs the checks every engine
+// shares), padding every tensor to the model's rank.
 void readTensors(const fbs::Graph& graph, ReadState& state)
 {
     Model& m = state.model;
+    const hipdnn_plugin_sdk::TensorTable<Unsupported> table(graph, {0, 8, std::nullopt}); // cuDNN: at most 8 dims
     int maxRank = 0;
-    for(const fbs::TensorAttributes* t : *graph.tensors())
-    {
-        if(t == nullptr)
-            throw Unsupported("graph has a null tensor");
-        maxRank = std::max<int>(maxRank, t->dims() ? static_cast<int>(t->dims()->size()) : 0);
-    }
+    for(const hipdnn_plugin_sdk::TensorRecord& r : table.all())
+        maxRank = std::max(maxRank, r.rank());
     m.rank = std::max(state.minRank, maxRank);
     if(state.spatial && maxRank != state.minRank)
         throw Unsupported("convolution or pooling graph mixes tensor ranks " + std::to_string(maxRank) + " and "
@@ -140,80 +175,35 @@ void readTensors(const fbs::Graph& graph, ReadState& state)
     if(m.rank > 8)
         throw Unsupported("rank " + std::to_string(m.rank) + " exceeds cuDNN's 8");
 
-    for(const fbs::TensorAttributes* t : *graph.tensors())
+    for(const hipdnn_plugin_sdk::TensorRecord& r : table.all())
     {
         TensorSpec s;
-        s.uid = t->uid();
-        const std::string what = "tensor uid " + std::to_string(s.uid);
-        if(m.find(s.uid) != nullptr)
-            throw Unsupported(what + " appears twice");
-        if(!mapType(t->data_type(), &s.dtype))
-            throw Unsupported(what + ": data type " + fbs::EnumNameDataType(t->data_type()) + " is not supported");
-        if(t->ragged_offset_tensor_uid().has_value() || t->ragged_offset_multiplier() != 1)
-            throw Unsupported(what + ": ragged tensors are not supported");
-        const std::vector<int64_t> dims = longs(t->dims()), strides = longs(t->strides());
-        if(dims.size() != strides.size())
-            throw Unsupported(what + ": dims and strides differ in length");
-        for(size_t d = 0; d < dims.size(); ++d)
-            if(dims[d] < 1 || strides[d] < 0)
-                throw Unsupported(what + ": dims must be >= 1 and strides >= 0");
+        s.uid = r.uid;
+        if(!mapType(r.dtype, &s.dtype))
+            throw Unsupported("tensor " + r.label() + ": data type " + fbs::EnumNameDataType(r.dtype)
+                              + " is not supported");
         // Pad leading unit dims (numpy broadcasting), with a stride past the tensor's extent.
         int64_t extent = 1;
-        for(size_t d = 0; d < dims.size(); ++d)
-            extent = std::max(extent, dims[d] * std::max<int64_t>(strides[d], 1));
-        const size_t pad = static_cast<size_t>(m.rank) - dims.size();
+        for(int d = 0; d < r.rank(); ++d)
+            extent = std::max(extent, r.dims[d] * std::max<int64_t>(r.strides[d], 1));
+        const size_t pad = static_cast<size_t>(m.rank - r.rank());
         s.dims.assign(pad, 1);
         s.strides.assign(pad, extent);
-        s.dims.insert(s.dims.end(), dims.begin(), dims.end());
-        s.strides.insert(s.strides.end(), strides.begin(), strides.end());
+        s.dims.insert(s.dims.end(), r.dims.begin(), r.dims.end());
+        s.strides.insert(s.strides.end(), r.strides.begin(), r.strides.end());
         for(int64_t& st : s.strides)
             st = std::max<int64_t>(st, 1); // cuDNN rejects zero strides; broadcast dims are size 1
-        s.alignment = t->alignment();
-        s.isVirtual = t->virtual_();
-        s.byValue = t->is_runtime_pass_by_value();
-        if(t->value_type() != fbs::TensorValue::NONE)
+        const fbs::TensorAttributes& t = *graph.tensors()->Get(static_cast<flatbuffers::uoffset_t>(r.index));
+        s.alignment = t.alignment();
+        s.isVirtual = r.isVirtual;
+        s.byValue = r.isPassByValue || r.isConstant; // TensorTable checked: one element, not virtual
+        if(r.isConstant)
         {
-            s.constant = s.byValue = true;
-            float f = 0;
-            switch(t->value_type())
-            {
-            case fbs::TensorValue::Float32Value: f = t->value_as_Float32Value()->value(); break;
-            case fbs::TensorValue::Float16Value: f = t->value_as_Float16Value()->value(); break;
-            case fbs::TensorValue::BFloat16Value: f = t->value_as_BFloat16Value()->value(); break;
-            case fbs::TensorValue::Float64Value: f = static_cast<float>(t->value_as_Float64Value()->value()); break;
-            case fbs::TensorValue::Int32Value:
-            {
-                const int32_t v = t->value_as_Int32Value()->value();
-                s.dtype = CUDNN_DATA_INT32;
-                std::memcpy(s.value.data(), &v, sizeof v);
-                break;
-            }
-            case fbs::TensorValue::Int64Value:
-            {
-                const int64_t v = t->value_as_Int64Value()->value();
-                s.dtype = CUDNN_DATA_INT64;
-                std::memcpy(s.value.data(), &v, sizeof v);
-                break;
-            }
-            default: throw Unsupported(what + ": constant of this value type is not supported");
-            }
-            if(s.dtype != CUDNN_DATA_INT32 && s.dtype != CUDNN_DATA_INT64)
-            {
-                s.dtype = CUDNN_DATA_FLOAT; // scalars travel as fp32 by value
-                std::memcpy(s.value.data(), &f, sizeof f);
-            }
+            s.constant = true;
+            scalarValue(t, r, s);
         }
         if(s.byValue)
-        {
-            int64_t n = 1;
-            for(int64_t d : s.dims)
-                n *= d;
-            if(n != 1)
-                throw Unsupported(what + ": a by-value scalar must hold one element");
-            if(s.isVirtual)
-                throw Unsupported(what + ": a scalar cannot be virtual");
             std::fill(s.strides.begin(), s.strides.end(), 1);
-        }
         m.tensors.push_back(std::move(s));
     }
 }

@@ -7,9 +7,6 @@
 // cuDNN and the CUDA runtime are opened with dlopen on the first call that needs them
 // (applicability, never at load), so the plugin loads everywhere; without them (or without a
 // device) it applies to no graph and says why once in the log.
-//
-// The graph's tensors are read by readModel (Graph.cpp), not by the SDK's TensorTable: moving
-// that reader onto hipdnn_plugin_sdk/helpers/TensorTable.hpp is left for when Graph.cpp is split.
 #include "Engine.hpp"
 
 #include <hipdnn_plugin_sdk/helpers/EnginePlugin.hpp>
