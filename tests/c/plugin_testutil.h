@@ -74,31 +74,31 @@ static inline const char* pt_take_error(char* buf, size_t n) {
 
 /* CHECK_ERR_EXACT(expected, text, call): status must match and the last error (consumed) must
  * be exactly `text`. */
-#define CHECK_ERR_EXACT(expected, text, call)                                              \
-    do {                                                                                   \
-        CHECK_STATUS(expected, call);                                                      \
-        char pt_err_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                      \
-        hipdnnGetLastErrorString(pt_err_, sizeof pt_err_);                                 \
-        tu_checks++;                                                                       \
-        if (strcmp(pt_err_, (text)) != 0)                                                  \
-            TU_FAIL("%s: last error \"%s\", want exactly \"%s\"", #call, pt_err_, (text)); \
+#define CHECK_ERR_EXACT(expected, text, call)                                                 \
+    do {                                                                                      \
+        CHECK_STATUS(expected, call);                                                         \
+        char pt_err_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                         \
+        hipdnnGetLastErrorString(pt_err_, sizeof pt_err_);                                    \
+        check_count++;                                                                        \
+        if (strcmp(pt_err_, (text)) != 0)                                                     \
+            CHECK_FAIL("%s: last error \"%s\", want exactly \"%s\"", #call, pt_err_, (text)); \
     } while (0)
 
 /* CHECK_CONTAINS(haystack, needle) */
-#define CHECK_CONTAINS(hay, needle)                                                                    \
-    do {                                                                                               \
-        tu_checks++;                                                                                   \
-        const char* pt_h_ = (hay);                                                                     \
-        if (pt_h_ == NULL || strstr(pt_h_, (needle)) == NULL)                                          \
-            TU_FAIL("%s == \"%s\" does not contain \"%s\"", #hay, pt_h_ ? pt_h_ : "(null)", (needle)); \
+#define CHECK_CONTAINS(hay, needle)                                                                       \
+    do {                                                                                                  \
+        check_count++;                                                                                    \
+        const char* pt_h_ = (hay);                                                                        \
+        if (pt_h_ == NULL || strstr(pt_h_, (needle)) == NULL)                                             \
+            CHECK_FAIL("%s == \"%s\" does not contain \"%s\"", #hay, pt_h_ ? pt_h_ : "(null)", (needle)); \
     } while (0)
 
-#define CHECK_NOT_CONTAINS(hay, needle)                                     \
-    do {                                                                    \
-        tu_checks++;                                                        \
-        const char* pt_h_ = (hay);                                          \
-        if (pt_h_ != NULL && strstr(pt_h_, (needle)) != NULL)               \
-            TU_FAIL("%s == \"%s\" contains \"%s\"", #hay, pt_h_, (needle)); \
+#define CHECK_NOT_CONTAINS(hay, needle)                                        \
+    do {                                                                       \
+        check_count++;                                                         \
+        const char* pt_h_ = (hay);                                             \
+        if (pt_h_ != NULL && strstr(pt_h_, (needle)) != NULL)                  \
+            CHECK_FAIL("%s == \"%s\" contains \"%s\"", #hay, pt_h_, (needle)); \
     } while (0)
 
 /* ---- plugin paths ----------------------------------------------------------------------- */
@@ -419,7 +419,7 @@ static inline int pt_rank(hipdnnBackendDescriptor_t g, int norder, const int64_t
         const int64_t pt_want_[] = {__VA_ARGS__};                            \
         int pt_nw_ = (int)PT_COUNT(pt_want_);                                \
         int pt_ng_ = (got_n);                                                \
-        tu_checks++;                                                         \
+        check_count++;                                                       \
         int pt_bad_ = pt_ng_ != pt_nw_;                                      \
         for (int pt_i_ = 0; !pt_bad_ && pt_i_ < pt_nw_; pt_i_++)             \
             pt_bad_ = (got)[pt_i_] != pt_want_[pt_i_];                       \
@@ -431,7 +431,7 @@ static inline int pt_rank(hipdnnBackendDescriptor_t g, int norder, const int64_t
             for (int pt_i_ = 0; pt_i_ < pt_nw_; pt_i_++)                     \
                 fprintf(stderr, " %lld", (long long)pt_want_[pt_i_]);        \
             fprintf(stderr, "\n");                                           \
-            tu_failures++;                                                   \
+            check_failures++;                                                \
         }                                                                    \
     } while (0)
 

@@ -357,6 +357,6 @@ int main(void) {
     pt_heur_paths(0, NULL);
     newer_minor();
     newer_major();
-    return tu_finish("test_compat_plugin_version");
+    return check_finish("test_compat_plugin_version");
 }
 #endif

@@ -35,7 +35,7 @@ static uint8_t* read_fixture(const char* name, size_t* size) {
     *size = 0;
     FILE* f = fopen(path, "rb");
     if (f == NULL) {
-        TU_FAIL("cannot open %s", path);
+        CHECK_FAIL("cannot open %s", path);
         return NULL;
     }
     uint8_t* buf = NULL;
@@ -76,7 +76,7 @@ static hipdnnBackendDescriptor_t load_finalized(hipdnnHandle_t h, const char* na
     hipdnnStatus_t st = load(name, &g);
     if (st != HIPDNN_STATUS_SUCCESS) {
         char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
-        TU_FAIL("%s: %s (%s)", name, hipdnnGetErrorString(st), pt_take_error(msg, sizeof msg));
+        CHECK_FAIL("%s: %s (%s)", name, hipdnnGetErrorString(st), pt_take_error(msg, sizeof msg));
         return NULL;
     }
     pt_track(g);
@@ -152,13 +152,13 @@ static version3 json_min_version(const char* js) {
     return v;
 }
 
-#define CHECK_VERSION(got, a, b, c)                                                                         \
-    do {                                                                                                    \
-        version3 cv_ = (got);                                                                               \
-        tu_checks++;                                                                                        \
-        if (cv_.major != (a) || cv_.minor != (b) || cv_.patch != (c))                                       \
-            TU_FAIL("%s = %lld.%lld.%lld, want %d.%d.%d", #got, (long long)cv_.major, (long long)cv_.minor, \
-                    (long long)cv_.patch, (a), (b), (c));                                                   \
+#define CHECK_VERSION(got, a, b, c)                                                                            \
+    do {                                                                                                       \
+        version3 cv_ = (got);                                                                                  \
+        check_count++;                                                                                         \
+        if (cv_.major != (a) || cv_.minor != (b) || cv_.patch != (c))                                          \
+            CHECK_FAIL("%s = %lld.%lld.%lld, want %d.%d.%d", #got, (long long)cv_.major, (long long)cv_.minor, \
+                    (long long)cv_.patch, (a), (b), (c));                                                      \
     } while (0)
 
 static version3 hosted_max(void) {
@@ -191,17 +191,17 @@ static void check_unknown(void) {
         hipdnnStatus_t st = load(cases[i].file, &g);
         char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
         pt_take_error(msg, sizeof msg);
-        tu_checks += 2;
+        check_count += 2;
         if (st != HIPDNN_STATUS_NOT_SUPPORTED)
-            TU_FAIL("%s: %s (%d), want NOT_SUPPORTED; last error \"%s\"", cases[i].file, hipdnnGetErrorString(st), (int)st, msg);
+            CHECK_FAIL("%s: %s (%d), want NOT_SUPPORTED; last error \"%s\"", cases[i].file, hipdnnGetErrorString(st), (int)st, msg);
         if (g != NULL) {
-            TU_FAIL("%s: the out pointer was written on failure", cases[i].file);
+            CHECK_FAIL("%s: the out pointer was written on failure", cases[i].file);
             hipdnnBackendDestroyDescriptor(g);
         }
         for (int k = 0; k < 2; k++) {
-            tu_checks++;
+            check_count++;
             if (strstr(msg, cases[i].needle[k]) == NULL)
-                TU_FAIL("%s: last error \"%s\" does not contain \"%s\"", cases[i].file, msg, cases[i].needle[k]);
+                CHECK_FAIL("%s: last error \"%s\" does not contain \"%s\"", cases[i].file, msg, cases[i].needle[k]);
         }
     }
 }
@@ -232,7 +232,7 @@ static void reference_cbr(const float* x, const float* w, const float* bias, flo
 static bool run_on_cpu(hipdnnHandle_t h, hipdnnBackendDescriptor_t g, size_t n, const int64_t* uids, void* const* ptrs) {
     (void)h;
     if (!pt_has_engine(h, CPU_ENGINE_ID)) {
-        TU_FAIL("the CPU reference engine is not loaded");
+        CHECK_FAIL("the CPU reference engine is not loaded");
         return false;
     }
     hipdnnBackendDescriptor_t plan = pt_plan_for(g, CPU_ENGINE_ID);
@@ -288,9 +288,9 @@ static void check_future_fields(hipdnnHandle_t h) {
             if (d > 1e-4 * (1.0 + (want[i] < 0 ? -want[i] : want[i])))
                 bad++;
         }
-        tu_checks++;
+        check_count++;
         if (bad)
-            TU_FAIL("future_fields.bin on the CPU engine: %d of 75 outputs differ from the naive loop", bad);
+            CHECK_FAIL("future_fields.bin on the CPU engine: %d of 75 outputs differ from the naive loop", bad);
     }
     free(x);
     free(w);
@@ -391,9 +391,9 @@ static void check_reader_version_guard(void) {
     char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
     for (size_t i = 0; i < PT_COUNT(ok); i++) {
         hipdnnStatus_t st = load_with_version(ok[i].major, ok[i].minor, ok[i].patch, msg, sizeof msg);
-        tu_checks++;
+        check_count++;
         if (st != HIPDNN_STATUS_SUCCESS)
-            TU_FAIL("a graph declaring %lld.%lld.%lld: %s (%s)", (long long)ok[i].major, (long long)ok[i].minor,
+            CHECK_FAIL("a graph declaring %lld.%lld.%lld: %s (%s)", (long long)ok[i].major, (long long)ok[i].minor,
                     (long long)ok[i].patch, hipdnnGetErrorString(st), msg);
     }
     for (size_t i = 0; i < PT_COUNT(bad); i++) {
@@ -401,13 +401,13 @@ static void check_reader_version_guard(void) {
         char need[64], have[64];
         snprintf(need, sizeof need, "%lld.%lld.%lld", (long long)bad[i].major, (long long)bad[i].minor, (long long)bad[i].patch);
         snprintf(have, sizeof have, "%lld.%lld.%lld", (long long)max.major, (long long)max.minor, (long long)max.patch);
-        tu_checks += 3;
+        check_count += 3;
         if (st != HIPDNN_STATUS_NOT_SUPPORTED)
-            TU_FAIL("a graph declaring %s: %s, want NOT_SUPPORTED", need, hipdnnGetErrorString(st));
+            CHECK_FAIL("a graph declaring %s: %s, want NOT_SUPPORTED", need, hipdnnGetErrorString(st));
         if (strstr(msg, need) == NULL)
-            TU_FAIL("message \"%s\" does not name the graph's %s", msg, need);
+            CHECK_FAIL("message \"%s\" does not name the graph's %s", msg, need);
         if (strstr(msg, have) == NULL)
-            TU_FAIL("message \"%s\" does not name the hosted %s", msg, have);
+            CHECK_FAIL("message \"%s\" does not name the hosted %s", msg, have);
     }
 }
 
@@ -435,12 +435,12 @@ static void check_stamp(const char* what, hipdnnBackendDescriptor_t g, int major
     version3 b = binary_min_version(bin, n);
     char* js = json_of(g);
     version3 j = json_min_version(js);
-    tu_checks += 2;
+    check_count += 2;
     if (b.major != major || b.minor != minor || b.patch != 0)
-        TU_FAIL("%s: binary graph declares %lld.%lld.%lld, want %d.%d.0", what, (long long)b.major, (long long)b.minor,
+        CHECK_FAIL("%s: binary graph declares %lld.%lld.%lld, want %d.%d.0", what, (long long)b.major, (long long)b.minor,
                 (long long)b.patch, major, minor);
     if (j.major != major || j.minor != minor || j.patch != 0)
-        TU_FAIL("%s: JSON graph declares %lld.%lld.%lld, want %d.%d.0", what, (long long)j.major, (long long)j.minor,
+        CHECK_FAIL("%s: JSON graph declares %lld.%lld.%lld, want %d.%d.0", what, (long long)j.major, (long long)j.minor,
                 (long long)j.patch, major, minor);
     /* What this build writes, this build reads. */
     hipdnnBackendDescriptor_t again = NULL;
@@ -499,9 +499,9 @@ static void check_opaque(hipdnnHandle_t h) {
         tu_clear_last_error();
         hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeGraph_ext(&g, src, n);
         pt_take_error(msg, sizeof msg);
-        tu_checks++;
+        check_count++;
         if (st != HIPDNN_STATUS_SUCCESS || g == NULL) {
-            TU_FAIL("%s: %s (%s), want an opaque graph", file, hipdnnGetErrorString(st), msg);
+            CHECK_FAIL("%s: %s (%s), want an opaque graph", file, hipdnnGetErrorString(st), msg);
             free(src);
             continue;
         }
@@ -526,9 +526,9 @@ static void check_opaque(hipdnnHandle_t h) {
         CHECK_OK(hipdnnBackendFinalize(g));
         size_t m = 0;
         uint8_t* out = binary_of(g, &m);
-        tu_checks++;
+        check_count++;
         if (m != n || memcmp(out, src, n) != 0)
-            TU_FAIL("%s: serialization (%zu bytes) is not the writer's %zu bytes", file, m, n);
+            CHECK_FAIL("%s: serialization (%zu bytes) is not the writer's %zu bytes", file, m, n);
         free(out);
 
         /* JSON cannot carry what this build cannot read. */
@@ -586,11 +586,11 @@ static void check_recorded(hipdnnTestGraphRecorderGetLast_fn last, int32_t at, c
     uint8_t* got = calloc(n + 64, 1);
     int64_t calls = 0;
     int64_t size = last(at, got, n + 64, &calls);
-    tu_checks++;
+    check_count++;
     if (calls < 1)
-        TU_FAIL("%s: the recorder plugin was never called at entry point %d", what, (int)at);
+        CHECK_FAIL("%s: the recorder plugin was never called at entry point %d", what, (int)at);
     else if (size != (int64_t)n || memcmp(got, want, n) != 0)
-        TU_FAIL("%s: the plugin received %lld bytes that are not the writer's %zu", what, (long long)size, n);
+        CHECK_FAIL("%s: the plugin received %lld bytes that are not the writer's %zu", what, (long long)size, n);
     free(got);
 }
 
@@ -700,7 +700,7 @@ int main(void) {
     hipdnnHandle_t h = NULL;
     CHECK_OK(hipdnnCreate(&h));
     if (h == NULL)
-        return tu_finish("test_compat_schema");
+        return check_finish("test_compat_schema");
     check_unknown();
     check_future_fields(h);
     check_past(h);
@@ -715,5 +715,5 @@ int main(void) {
     else
         printf("test_compat_schema: HIPDNN_TEST_PLUGIN_DIR not set, the recorder plugin checks are skipped\n");
     free(cpu_path);
-    return tu_finish("test_compat_schema");
+    return check_finish("test_compat_schema");
 }

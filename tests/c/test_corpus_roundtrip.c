@@ -155,9 +155,9 @@ static int visit(const char* path, const struct stat* sb, int type, struct FTW* 
     files_seen++;
     char why[1024];
     const char* fail = run_file(path, why, sizeof why);
-    tu_checks++;
+    check_count++;
     if (fail) {
-        TU_FAIL("%s: %s", path, fail);
+        CHECK_FAIL("%s: %s", path, fail);
         printf("FAIL %s\n", path);
     } else {
         files_ok++;
@@ -176,10 +176,10 @@ int main(void) {
     CHECK_OK(hipdnnCreate(&handle));
     tu_clear_last_error();
     if (nftw(dir, visit, 16, FTW_PHYS) != 0)
-        TU_FAIL("cannot walk the corpus folder %s", dir);
+        CHECK_FAIL("cannot walk the corpus folder %s", dir);
     printf("%d of %d corpus graphs round-tripped and finalized (%s)\n", files_ok, files_seen, dir);
     if (files_seen == 0)
-        TU_FAIL("no *.json graph found under %s", dir);
+        CHECK_FAIL("no *.json graph found under %s", dir);
     CHECK_OK(hipdnnDestroy(handle));
-    return tu_finish("test_corpus_roundtrip");
+    return check_finish("test_corpus_roundtrip");
 }

@@ -33,7 +33,7 @@ static void check_factory(void) {
         hipdnnBackendDescriptor_t d = NULL;
         hipdnnStatus_t st = hipdnnBackendCreateDescriptor(creatable[i], &d);
         if (st != HIPDNN_STATUS_SUCCESS || d == NULL) {
-            TU_FAIL("CreateDescriptor(%d) returned %s", (int)creatable[i], hipdnnGetErrorString(st));
+            CHECK_FAIL("CreateDescriptor(%d) returned %s", (int)creatable[i], hipdnnGetErrorString(st));
             continue;
         }
         /* 9: NULL out pointer, for every kind. */
@@ -45,20 +45,20 @@ static void check_factory(void) {
         tu_clear_last_error();
         st = hipdnnBackendSetAttribute(d, NO_SUCH_ATTRIBUTE, HIPDNN_TYPE_INT64, 1, &v);
         if (st != HIPDNN_STATUS_NOT_SUPPORTED)
-            TU_FAIL("kind %d: set of an unknown attribute returned %s, want NOT_SUPPORTED", (int)creatable[i],
+            CHECK_FAIL("kind %d: set of an unknown attribute returned %s, want NOT_SUPPORTED", (int)creatable[i],
                     hipdnnGetErrorString(st));
         char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
         hipdnnGetLastErrorString(msg, sizeof msg);
         if (strstr(msg, "123456") == NULL)
-            TU_FAIL("kind %d: unknown-attribute message \"%s\" does not name 123456", (int)creatable[i], msg);
+            CHECK_FAIL("kind %d: unknown-attribute message \"%s\" does not name 123456", (int)creatable[i], msg);
         /* A fresh descriptor of any kind lacks something Finalize needs. */
         st = hipdnnBackendFinalize(d);
         if (st != HIPDNN_STATUS_BAD_PARAM)
-            TU_FAIL("kind %d: finalize of a fresh descriptor returned %s, want BAD_PARAM", (int)creatable[i],
+            CHECK_FAIL("kind %d: finalize of a fresh descriptor returned %s, want BAD_PARAM", (int)creatable[i],
                     hipdnnGetErrorString(st));
         hipdnnGetLastErrorString(msg, sizeof msg);
         if (msg[0] == '\0')
-            TU_FAIL("kind %d: fresh finalize left no last error", (int)creatable[i]);
+            CHECK_FAIL("kind %d: fresh finalize left no last error", (int)creatable[i]);
         CHECK_OK(hipdnnBackendDestroyDescriptor(d));
     }
     /* 10: kinds that exist only in the enum, and values outside it. */
@@ -68,13 +68,13 @@ static void check_factory(void) {
         tu_clear_last_error();
         hipdnnStatus_t st = hipdnnBackendCreateDescriptor((hipdnnBackendDescriptorType_t)not_creatable[i], &d);
         if (st != HIPDNN_STATUS_NOT_SUPPORTED)
-            TU_FAIL("CreateDescriptor(%d) returned %s, want NOT_SUPPORTED", not_creatable[i], hipdnnGetErrorString(st));
+            CHECK_FAIL("CreateDescriptor(%d) returned %s, want NOT_SUPPORTED", not_creatable[i], hipdnnGetErrorString(st));
         if (d != (hipdnnBackendDescriptor_t)0x1)
-            TU_FAIL("CreateDescriptor(%d) wrote the out pointer on failure", not_creatable[i]);
+            CHECK_FAIL("CreateDescriptor(%d) wrote the out pointer on failure", not_creatable[i]);
         char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
         hipdnnGetLastErrorString(msg, sizeof msg);
         if (strstr(msg, "not supported") == NULL)
-            TU_FAIL("CreateDescriptor(%d): message \"%s\" lacks \"not supported\"", not_creatable[i], msg);
+            CHECK_FAIL("CreateDescriptor(%d): message \"%s\" lacks \"not supported\"", not_creatable[i], msg);
         /* NULL out pointer is checked before the kind. */
         CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
                      hipdnnBackendCreateDescriptor((hipdnnBackendDescriptorType_t)not_creatable[i], NULL));
@@ -519,5 +519,5 @@ int main(void) {
     check_simple_kinds();
     check_engine_chain();
     check_knobs();
-    return tu_finish("test_descriptor_generic");
+    return check_finish("test_descriptor_generic");
 }

@@ -14,9 +14,9 @@ int main(void) {
     fx_err e = {{0}, HIPDNN_STATUS_SUCCESS};
     fx_conv f;
     if (fx_conv_build(&e, &f, handle, N, C, H, W, K, 0) != HIPDNN_STATUS_SUCCESS) {
-        TU_FAIL("%s", e.text);
+        CHECK_FAIL("%s", e.text);
         CHECK_OK(hipdnnDestroy(handle));
-        return tu_finish("test_e2e_conv_bias_relu");
+        return check_finish("test_e2e_conv_bias_relu");
     }
     int64_t count = 0;
     CHECK_OK(hipdnnBackendGetAttribute(f.heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, NULL));
@@ -38,5 +38,5 @@ int main(void) {
 
     CHECK_OK(fx_conv_destroy(&f));
     CHECK_OK(hipdnnDestroy(handle));
-    return tu_finish("test_e2e_conv_bias_relu");
+    return check_finish("test_e2e_conv_bias_relu");
 }

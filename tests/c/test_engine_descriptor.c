@@ -267,5 +267,5 @@ int main(void) {
     alignment(h);
 
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_engine_descriptor");
+    return check_finish("test_engine_descriptor");
 }

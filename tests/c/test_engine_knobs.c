@@ -78,7 +78,7 @@ static hipdnnBackendDescriptor_t find_knob(hipdnnBackendDescriptor_t* infos, int
             && strcmp(buf, id) == 0)
             return infos[i];
     }
-    TU_FAIL("no knob %s", id);
+    CHECK_FAIL("no knob %s", id);
     return NULL;
 }
 
@@ -186,9 +186,9 @@ static void check_demo_a(hipdnnBackendDescriptor_t e) {
                 if (memcmp(p + o, ids[j], m) == 0)
                     found++;
         }
-        tu_checks++;
+        check_count++;
         if (found != 1)
-            TU_FAIL("%s found %d times in the serialized knobs", ids[j], found);
+            CHECK_FAIL("%s found %d times in the serialized knobs", ids[j], found);
     }
 
     hipdnnBackendBehaviorNote_t notes[8];
@@ -409,5 +409,5 @@ int main(void) {
 
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_engine_knobs");
+    return check_finish("test_engine_knobs");
 }

@@ -76,7 +76,7 @@ int main(void) {
         CHECK_EQ_INT(notes_of(ce, notes, 16), 0);
         CHECK_EQ_INT(notes_of(pt_config(ce), notes, 16), 0);
     } else {
-        TU_FAIL("the CPU reference engine is not loaded from the default plugin folder");
+        CHECK_FAIL("the CPU reference engine is not loaded from the default plugin folder");
     }
     /* The oneDNN engine (when installed) exports it too and reports none: its plans are
      * bitwise reproducible. */
@@ -111,5 +111,5 @@ int main(void) {
 
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_engine_numerical_notes");
+    return check_finish("test_engine_numerical_notes");
 }

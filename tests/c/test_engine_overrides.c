@@ -182,5 +182,5 @@ int main(void) {
 
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_engine_overrides");
+    return check_finish("test_engine_overrides");
 }

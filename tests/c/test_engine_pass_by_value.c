@@ -86,5 +86,5 @@ int main(void) {
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
     free(mem);
-    return tu_finish("test_engine_pass_by_value");
+    return check_finish("test_engine_pass_by_value");
 }

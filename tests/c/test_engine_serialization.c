@@ -177,5 +177,5 @@ int main(void) {
     CHECK(none == NULL);
     CHECK_OK(hipdnnDestroy(h));
     free(blob);
-    return tu_finish("test_engine_serialization");
+    return check_finish("test_engine_serialization");
 }

@@ -691,5 +691,5 @@ int main(void) {
     check_backend_h_enums();
     check_attribute_name();
     check_sizes();
-    return tu_finish("test_enum_values");
+    return check_finish("test_enum_values");
 }

@@ -236,5 +236,5 @@ int main(void) {
     check_null_buffers();
     check_success_keeps_message();
     check_threads();
-    return tu_finish("test_errors");
+    return check_finish("test_errors");
 }

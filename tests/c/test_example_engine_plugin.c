@@ -39,7 +39,7 @@ int main(void) {
     for (int i = 0; i < N; i++) {
         const float want = x[i] > 0.0f ? x[i] : 0.0f;
         if (y[i] != want && wrong++ < 5)
-            TU_FAIL("y[%d] = %g, want %g (x = %g)", i, (double)y[i], (double)want, (double)x[i]);
+            CHECK_FAIL("y[%d] = %g, want %g (x = %g)", i, (double)y[i], (double)want, (double)x[i]);
     }
     CHECK_EQ_INT(wrong, 0);
 
@@ -50,5 +50,5 @@ int main(void) {
 
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_example_engine_plugin");
+    return check_finish("test_example_engine_plugin");
 }

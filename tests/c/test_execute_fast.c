@@ -213,9 +213,9 @@ static void destroy_while_executing(enum victim what) {
         pthread_join(t[i], NULL);
         ok += w[i].ok, bad += w[i].bad;
         if (w[i].other != 0)
-            TU_FAIL("destroying the %s: thread %d got %s %ld times", names[what], i, hipdnnGetErrorString(w[i].other_status),
+            CHECK_FAIL("destroying the %s: thread %d got %s %ld times", names[what], i, hipdnnGetErrorString(w[i].other_status),
                     w[i].other);
-        tu_checks++;
+        check_count++;
     }
     printf("destroying the %s under %d executing threads: %ld SUCCESS, %ld BAD_PARAM\n", names[what], THREADS, ok, bad);
     CHECK(ok > 0);
@@ -240,5 +240,5 @@ int main(void) {
     destroy_while_executing(PLAN);
     destroy_while_executing(PACKS);
     destroy_while_executing(HANDLE);
-    return tu_finish("test_execute_fast");
+    return check_finish("test_execute_fast");
 }

@@ -43,46 +43,46 @@ int main(void) {
 
     create.fn = hipdnnCreate;
     if (dladdr(create.object, &self) == 0 || self.dli_fname == NULL) {
-        TU_FAIL("dladdr cannot tell which library defines hipdnnCreate");
-        return tu_finish("test_exports");
+        CHECK_FAIL("dladdr cannot tell which library defines hipdnnCreate");
+        return check_finish("test_exports");
     }
     CHECK(strstr(self.dli_fname, "libhipdnn_backend") != NULL);
 
     lib = dlopen(self.dli_fname, RTLD_NOW | RTLD_LOCAL);
     if (lib == NULL) {
-        TU_FAIL("dlopen(\"%s\"): %s", self.dli_fname, dlerror());
-        return tu_finish("test_exports");
+        CHECK_FAIL("dlopen(\"%s\"): %s", self.dli_fname, dlerror());
+        return check_finish("test_exports");
     }
 
     for (i = 0; i < FUNCTION_COUNT; i++) {
         Dl_info where;
         void* sym;
-        tu_checks++;
+        check_count++;
         dlerror();
         sym = dlsym(lib, functions[i]);
         if (sym == NULL) {
             const char* err = dlerror();
-            TU_FAIL("%s: missing symbol %s (%s)", self.dli_fname, functions[i], err ? err : "no error text");
+            CHECK_FAIL("%s: missing symbol %s (%s)", self.dli_fname, functions[i], err ? err : "no error text");
             continue;
         }
         /* dlsym also searches the library's dependencies; the definition must be the backend's. */
-        tu_checks++;
+        check_count++;
         if (dladdr(sym, &where) == 0)
-            TU_FAIL("dladdr cannot place %s", functions[i]);
+            CHECK_FAIL("dladdr cannot place %s", functions[i]);
         else if (where.dli_fbase != self.dli_fbase)
-            TU_FAIL("%s is defined in %s, not in %s", functions[i], where.dli_fname ? where.dli_fname : "(unknown)",
+            CHECK_FAIL("%s is defined in %s, not in %s", functions[i], where.dli_fname ? where.dli_fname : "(unknown)",
                     self.dli_fname);
     }
 
     /* The soname the build promises (and the name a loader asks for) maps to the same library. */
     by_soname = dlopen(kSoname, RTLD_NOW | RTLD_NOLOAD);
-    tu_checks++;
+    check_count++;
     if (by_soname != lib)
-        TU_FAIL("dlopen(\"%s\", RTLD_NOLOAD) = %p, want the loaded %s (%p)", kSoname, by_soname, self.dli_fname, lib);
+        CHECK_FAIL("dlopen(\"%s\", RTLD_NOLOAD) = %p, want the loaded %s (%p)", kSoname, by_soname, self.dli_fname, lib);
     if (by_soname != NULL)
         dlclose(by_soname);
 
     /* The Go runtime inside the library must not be unloaded; this only drops our reference. */
     dlclose(lib);
-    return tu_finish("test_exports");
+    return check_finish("test_exports");
 }

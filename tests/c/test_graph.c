@@ -330,7 +330,7 @@ static void check_serialize_calls(hipdnnHandle_t h) {
     static const char* keys[] = {"\"name\"", "\"compute_data_type\"", "\"nodes\"", "\"tensors\"", "\"cbr\""};
     for (size_t i = 0; i < N_ELEMS(keys); i++)
         if (strstr(js, keys[i]) == NULL)
-            TU_FAIL("graph JSON lacks %s", keys[i]);
+            CHECK_FAIL("graph JSON lacks %s", keys[i]);
 
     /* Finalizing does not change what an unchanged graph serializes to. */
     CHECK_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
@@ -380,13 +380,13 @@ static void check_deserialize(hipdnnHandle_t h) {
         tu_clear_last_error();
         hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeJsonGraph_ext(&d, not_graphs[i], strlen(not_graphs[i]));
         if (st != HIPDNN_STATUS_BAD_PARAM)
-            TU_FAIL("JSON %s: got %s, want BAD_PARAM", not_graphs[i], hipdnnGetErrorString(st));
+            CHECK_FAIL("JSON %s: got %s, want BAD_PARAM", not_graphs[i], hipdnnGetErrorString(st));
         if (d != NULL)
-            TU_FAIL("JSON %s: out pointer written on failure", not_graphs[i]);
+            CHECK_FAIL("JSON %s: out pointer written on failure", not_graphs[i]);
         char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
         hipdnnGetLastErrorString(msg, sizeof msg);
         if (msg[0] == '\0')
-            TU_FAIL("JSON %s: no last error", not_graphs[i]);
+            CHECK_FAIL("JSON %s: no last error", not_graphs[i]);
     }
     /* Truncated JSON text. */
     d = NULL;
@@ -446,9 +446,9 @@ static void check_deserialize(hipdnnHandle_t h) {
             continue;
         hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeGraph_ext(&b, bin, bsize - cuts[i]);
         if (st != HIPDNN_STATUS_BAD_PARAM)
-            TU_FAIL("graph truncated by %zu bytes: got %s, want BAD_PARAM", cuts[i], hipdnnGetErrorString(st));
+            CHECK_FAIL("graph truncated by %zu bytes: got %s, want BAD_PARAM", cuts[i], hipdnnGetErrorString(st));
         if (b != NULL)
-            TU_FAIL("truncated graph: out pointer written");
+            CHECK_FAIL("truncated graph: out pointer written");
     }
     CHECK_STATUS(HIPDNN_STATUS_BAD_PARAM, hipdnnBackendCreateAndDeserializeGraph_ext(&b, bin, bsize / 2));
     CHECK(b == NULL);
@@ -509,7 +509,7 @@ static void check_deserialize(hipdnnHandle_t h) {
             const char *ea = strchr(a, '}'), *eb = strchr(bb, '}');
             CHECK(ea && eb);
             if (ea && eb && (ea - a) == (eb - bb) && memcmp(a, bb, (size_t)(ea - a)) == 0)
-                TU_FAIL("a runtime pass-by-value graph declares the same minimum version as a plain one");
+                CHECK_FAIL("a runtime pass-by-value graph declares the same minimum version as a plain one");
         }
         free(plain);
         free(pbv);
@@ -627,7 +627,7 @@ static void check_round_trip_and_containers(hipdnnHandle_t h) {
         /* Canonical JSON of the copy equals the original's. */
         char* j2 = json_of(d);
         if (j2 && json && strcmp(j2, json) != 0)
-            TU_FAIL("graph %d: JSON after the round trip differs from the original", k);
+            CHECK_FAIL("graph %d: JSON after the round trip differs from the original", k);
         free(j2);
         /* Then a handle and finalize. */
         CHECK_OK(hipdnnBackendSetAttribute(d, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
@@ -779,5 +779,5 @@ int main(void) {
     check_round_trip_and_containers(h);
     check_shared_scalar(h);
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_graph");
+    return check_finish("test_graph");
 }

@@ -132,7 +132,7 @@ static void check_bad_plugins(void) {
             char path[4096];
             snprintf(path, sizeof path, "%s/custom/%s", HIPDNN_TEST_PLUGIN_DIR, broken[i]);
             if (access(path, R_OK) != 0) {
-                TU_FAIL("test plugin %s is missing", path);
+                CHECK_FAIL("test plugin %s is missing", path);
                 continue;
             }
             const char* one[1] = {path};
@@ -140,7 +140,7 @@ static void check_bad_plugins(void) {
             h = NULL;
             CHECK_OK(hipdnnCreate(&h));
             if (h == NULL) {
-                TU_FAIL("hipdnnCreate with %s gave no handle", broken[i]);
+                CHECK_FAIL("hipdnnCreate with %s gave no handle", broken[i]);
                 continue;
             }
             tu_clear_last_error();
@@ -164,5 +164,5 @@ int main(void) {
     check_streams();
     check_success_keeps_last_error();
     check_bad_plugins();
-    return tu_finish("test_handle");
+    return check_finish("test_handle");
 }

@@ -98,5 +98,5 @@ int main(void) {
     CHECK_IDS(pt_rank(mm, -1, NULL, ids, 4), ids, a, b);
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_heur_config_rules");
+    return check_finish("test_heur_config_rules");
 }

@@ -338,5 +338,5 @@ int main(void) {
     CHECK_OK(pt_heur(g, 0, NULL, &hd));
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_heur_descriptor");
+    return check_finish("test_heur_descriptor");
 }

@@ -49,5 +49,5 @@ int main(void) {
 
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_heur_env_order");
+    return check_finish("test_heur_env_order");
 }

@@ -27,5 +27,5 @@ int main(void) {
     CHECK_OK(pt_heur(g, -1, NULL, &hd));
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_heur_env_order_unknown");
+    return check_finish("test_heur_env_order_unknown");
 }

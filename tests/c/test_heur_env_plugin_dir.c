@@ -60,5 +60,5 @@ int main(void) {
     CHECK_CONTAINS(err, "libno_such_heuristic.so");
     CHECK_EQ_INT(policies(h), 4);
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_heur_env_plugin_dir");
+    return check_finish("test_heur_env_plugin_dir");
 }

@@ -35,5 +35,5 @@ int main(void) {
     CHECK(strncmp(pt_take_error(err, sizeof err), "No heuristic policy succeeded", 29) == 0);
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_heur_fallback_order");
+    return check_finish("test_heur_fallback_order");
 }

@@ -42,5 +42,5 @@ int main(void) {
     }
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_heur_metric_env");
+    return check_finish("test_heur_metric_env");
 }

@@ -28,5 +28,5 @@ int main(void) {
     CHECK_ERR(HIPDNN_STATUS_BAD_PARAM, "bogus", pt_heur(g, -1, NULL, &hd));
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_heur_metric_env_bad");
+    return check_finish("test_heur_metric_env_bad");
 }

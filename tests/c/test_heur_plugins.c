@@ -30,9 +30,9 @@ static void expect_fail(hipdnnBackendDescriptor_t g, int n, const int64_t* order
     char err[HIPDNN_ERROR_STRING_MAX_LENGTH];
     CHECK_STATUS(HIPDNN_STATUS_INTERNAL_ERROR, pt_heur(g, n, order, &hd));
     pt_take_error(err, sizeof err);
-    tu_checks++;
+    check_count++;
     if (strncmp(err, "No heuristic policy succeeded", 29) != 0)
-        TU_FAIL("last error \"%s\"", err);
+        CHECK_FAIL("last error \"%s\"", err);
 }
 
 int main(void) {
@@ -66,15 +66,15 @@ int main(void) {
         "SelectionHeuristic::Config", "SelectionHeuristic::StaticOrdering", "SelectionHeuristic::ModeA",
         "SelectionHeuristic::ModeB"};
     for (size_t i = 0; i < PT_COUNT(loaded); i++) {
-        tu_checks++;
+        check_count++;
         if (!policy(h, pid(loaded[i]), plugin, api))
-            TU_FAIL("policy %s is not listed", loaded[i]);
+            CHECK_FAIL("policy %s is not listed", loaded[i]);
     }
     const char* rejected[] = {"TestHeuristic::Incomplete", "TestHeuristic::BadApiVersion", "TestHeuristic::EmptyName", ""};
     for (size_t i = 0; i < PT_COUNT(rejected); i++) {
-        tu_checks++;
+        check_count++;
         if (policy(h, pid(rejected[i]), plugin, api))
-            TU_FAIL("policy \"%s\" is listed", rejected[i]);
+            CHECK_FAIL("policy \"%s\" is listed", rejected[i]);
     }
     CHECK(policy(h, pid("TestHeuristic::Reverse"), plugin, api));
     CHECK_STREQ(plugin, "test_good_heuristic_plugin");
@@ -171,5 +171,5 @@ int main(void) {
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h2));
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_heur_plugins");
+    return check_finish("test_heur_plugins");
 }

@@ -27,7 +27,7 @@ static const info_t* find(const info_t* l, size_t n, const char* name) {
     for (size_t i = 0; i < n; i++)
         if (strcmp(l[i].name, name) == 0)
             return &l[i];
-    TU_FAIL("policy %s not listed", name);
+    CHECK_FAIL("policy %s not listed", name);
     return NULL;
 }
 
@@ -185,5 +185,5 @@ int main(void) {
     CHECK_OK(hipdnnGetHeuristicPolicyCount_ext(h, &n));
     CHECK_EQ_INT(n, 4);
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_heur_policy_enum");
+    return check_finish("test_heur_policy_enum");
 }

@@ -67,5 +67,5 @@ int main(void) {
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
     tu_stop_counting(&unknown);
-    return tu_finish("test_heur_preferred_engine");
+    return check_finish("test_heur_preferred_engine");
 }

@@ -114,5 +114,5 @@ int main(void) {
     CHECK_OK(hipdnnDestroy(h2));
     CHECK_OK(hipdnnDestroy(h));
     nftw(CACHE_DIR, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    return tu_finish("test_heur_ranking_cache");
+    return check_finish("test_heur_ranking_cache");
 }

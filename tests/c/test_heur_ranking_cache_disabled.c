@@ -48,5 +48,5 @@ int main(void) {
 
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_heur_ranking_cache_disabled");
+    return check_finish("test_heur_ranking_cache_disabled");
 }

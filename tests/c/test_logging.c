@@ -161,8 +161,8 @@ static void check_callback_arguments(void) {
     char msg[HIPDNN_ERROR_STRING_MAX_LENGTH] = "x";
     hipdnnPeekLastErrorString_ext(msg, sizeof msg);
     if (msg[0] != '\0')
-        TU_FAIL("hipdnnSetUserLogCallback_ext(NULL, ...) set the last error: \"%s\"", msg);
-    tu_checks++;
+        CHECK_FAIL("hipdnnSetUserLogCallback_ext(NULL, ...) set the last error: \"%s\"", msg);
+    check_count++;
     tu_clear_last_error();
 }
 
@@ -181,7 +181,7 @@ static void check_sync(void) {
     long tid = -1;
     const char* rest = parse_line(s.create_line, "info", &tid);
     if (!rest)
-        TU_FAIL("line \"%s\" does not match \"[YYYY-mm-dd HH:MM:SS.mmm] [tid N] [info] ...\"", s.create_line);
+        CHECK_FAIL("line \"%s\" does not match \"[YYYY-mm-dd HH:MM:SS.mmm] [tid N] [info] ...\"", s.create_line);
     else {
         CHECK_EQ_INT(tid, gettid_now());
         CHECK(strncmp(rest, "[hipdnn_backend] API success: [hipdnnCreate]", 44) == 0);
@@ -195,9 +195,9 @@ static void check_sync(void) {
     snprintf(year, sizeof year, "[%04d", tmv.tm_year + 1900);
     if (strncmp(s.create_line, year, 5) != 0) {
         /* allow the year to have turned over or UTC vs local time around new year */
-        TU_FAIL("line \"%.30s\" does not start with the current year %s", s.create_line, year + 1);
+        CHECK_FAIL("line \"%.30s\" does not start with the current year %s", s.create_line, year + 1);
     }
-    tu_checks++;
+    check_count++;
     CHECK_OK(hipdnnDestroy(h));
 
     /* A NULL-pointer error gives an ERROR record, "[error]" in the line. */
@@ -207,8 +207,8 @@ static void check_sync(void) {
     CHECK_EQ_INT(s.last_sev, HIPDNN_SEV_ERROR);
     tid = -1;
     if (!parse_line(s.last, "error", &tid))
-        TU_FAIL("error line \"%s\" has the wrong format", s.last);
-    tu_checks++;
+        CHECK_FAIL("error line \"%s\" has the wrong format", s.last);
+    check_count++;
     tu_clear_last_error();
 
     /* Re-registering the same pair updates its level: ERROR only now. */
@@ -344,5 +344,5 @@ int main(void) {
     check_callback_arguments();
     check_sync();
     check_async();
-    return tu_finish("test_logging");
+    return check_finish("test_logging");
 }

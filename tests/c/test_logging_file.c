@@ -93,5 +93,5 @@ int main(void) {
     free(after);
     unlink(path);
     tu_clear_last_error();
-    return tu_finish("test_logging_file");
+    return check_finish("test_logging_file");
 }

@@ -79,5 +79,5 @@ int main() {
     CHECK_EQ_INT(thrown.load(), after);
     CHECK_OK(hipdnnSetUserLogCallback_ext(good, HIPDNN_SEV_OFF, HIPDNN_LOG_CALLBACK_SYNC, &token_good));
     CHECK_OK(hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_OFF));
-    return tu_finish("test_logging_throw");
+    return check_finish("test_logging_throw");
 }

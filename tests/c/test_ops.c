@@ -456,7 +456,7 @@ static void check_readback(const struct row* r, hipdnnBackendDescriptor_t op, co
                     continue;
                 }
                 if (got[i] == ts[a->t[i]])
-                    TU_FAIL("%s: %s returned the caller's own handle, not a new one", r->name, a->label);
+                    CHECK_FAIL("%s: %s returned the caller's own handle, not a new one", r->name, a->label);
                 if (uid_of(got[i]) != uid_of(ts[a->t[i]]))
                     same = false;
                 CHECK_OK(hipdnnBackendDestroyDescriptor(got[i]));
@@ -527,10 +527,10 @@ static void check_readback(const struct row* r, hipdnnBackendDescriptor_t op, co
     }
     }
     if (st != HIPDNN_STATUS_SUCCESS)
-        TU_FAIL("%s: reading %s back returned %s", r->name, a->label, hipdnnGetErrorString(st));
+        CHECK_FAIL("%s: reading %s back returned %s", r->name, a->label, hipdnnGetErrorString(st));
     else if (!same)
-        TU_FAIL("%s: %s read back a different value (count %lld)", r->name, a->label, (long long)n);
-    tu_checks++;
+        CHECK_FAIL("%s: %s read back a different value (count %lld)", r->name, a->label, (long long)n);
+    check_count++;
 }
 
 /* A type no operation attribute accepts, for the wrong-type misuse. */
@@ -539,16 +539,16 @@ static hipdnnBackendAttributeType_t wrong_type(const struct attr* a) {
 }
 
 static void expect(const struct row* r, const char* what, hipdnnStatus_t got, hipdnnStatus_t want, const char* needle) {
-    tu_checks++;
+    check_count++;
     char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
     hipdnnGetLastErrorString(msg, sizeof msg);
     if (got != want) {
-        TU_FAIL("%s: %s returned %s, want %s (last error \"%s\")", r->name, what, hipdnnGetErrorString(got),
+        CHECK_FAIL("%s: %s returned %s, want %s (last error \"%s\")", r->name, what, hipdnnGetErrorString(got),
                 hipdnnGetErrorString(want), msg);
         return;
     }
     if (want != HIPDNN_STATUS_SUCCESS && (msg[0] == '\0' || (needle && strstr(msg, needle) == NULL)))
-        TU_FAIL("%s: %s: last error \"%s\" lacks \"%s\"", r->name, what, msg, needle ? needle : "");
+        CHECK_FAIL("%s: %s: last error \"%s\" lacks \"%s\"", r->name, what, msg, needle ? needle : "");
 }
 
 static void run_row(const struct row* r, hipdnnBackendDescriptor_t other_kind) {
@@ -579,8 +579,8 @@ static void run_row(const struct row* r, hipdnnBackendDescriptor_t other_kind) {
     for (int i = 0; i < na; i++) {
         hipdnnStatus_t st = set_attr(op, &r->a[i], ts);
         if (st != HIPDNN_STATUS_SUCCESS)
-            TU_FAIL("%s: setting %s returned %s", r->name, r->a[i].label, hipdnnGetErrorString(st));
-        tu_checks++;
+            CHECK_FAIL("%s: setting %s returned %s", r->name, r->a[i].label, hipdnnGetErrorString(st));
+        check_count++;
         /* Wrong attribute type for the same attribute. */
         int64_t junk[4] = {1, 1, 1, 1};
         char what[160];
@@ -600,7 +600,7 @@ static void run_row(const struct row* r, hipdnnBackendDescriptor_t other_kind) {
            hipdnnBackendGetAttribute(op, HIPDNN_ATTR_OPERATION_TYPE_EXT, HIPDNN_TYPE_INT32, 1, &n, &ot), HIPDNN_STATUS_BAD_PARAM,
            NULL);
     if (ot != r->op_type)
-        TU_FAIL("%s: OPERATION_TYPE_EXT is %d, want %d", r->name, ot, r->op_type);
+        CHECK_FAIL("%s: OPERATION_TYPE_EXT is %d, want %d", r->name, ot, r->op_type);
     char nb[64] = {0};
     n = -1;
     CHECK_OK(hipdnnBackendGetAttribute(op, HIPDNN_ATTR_OPERATION_NAME_EXT, HIPDNN_TYPE_CHAR, 0, &n, NULL));
@@ -616,7 +616,7 @@ static void run_row(const struct row* r, hipdnnBackendDescriptor_t other_kind) {
         hipdnnStatus_t st = hipdnnBackendGetAttribute(op, r->unset, r->unset_type, 2, &n, none);
         expect(r, "get of an unset optional", st, HIPDNN_STATUS_SUCCESS, NULL);
         if (n != 0 || none[0] != NULL)
-            TU_FAIL("%s: unset optional attribute %d read count %lld", r->name, (int)r->unset, (long long)n);
+            CHECK_FAIL("%s: unset optional attribute %d read count %lld", r->name, (int)r->unset, (long long)n);
     }
     /* Set after finalize, whatever the attribute. */
     expect(r, "set after finalize", set_attr(op, &r->a[0], ts), HIPDNN_STATUS_NOT_INITIALIZED, NULL);
@@ -871,7 +871,7 @@ int main(void) {
     for (size_t i = 0; i < N_ELEMS(rows); i++)
         for (size_t j = i + 1; j < N_ELEMS(rows); j++)
             if (rows[i].kind == rows[j].kind)
-                TU_FAIL("rows %s and %s test the same kind", rows[i].name, rows[j].name);
+                CHECK_FAIL("rows %s and %s test the same kind", rows[i].name, rows[j].name);
     for (size_t i = 0; i < N_ELEMS(rows); i++)
         run_row(&rows[i], pack);
     CHECK_OK(hipdnnBackendDestroyDescriptor(pack));
@@ -879,5 +879,5 @@ int main(void) {
     check_matmul_shapes();
     check_pointwise_arity();
     check_other_shapes();
-    return tu_finish("test_ops");
+    return check_finish("test_ops");
 }

@@ -125,5 +125,5 @@ int main(void) {
 
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_plugin_admission");
+    return check_finish("test_plugin_admission");
 }

@@ -27,5 +27,5 @@ int main(void) {
     tu_stop_counting(&hashed);
     tu_stop_counting(&ours);
     CHECK_OK(hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_OFF));
-    return tu_finish("test_plugin_engine_registry");
+    return check_finish("test_plugin_engine_registry");
 }

@@ -42,5 +42,5 @@ int main(void) {
     CHECK_EQ_INT(pt_loaded_count(h), 1);
     CHECK(pt_loaded_has(h, "/custom/libtest_good_plugin.so"));
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_plugin_env_dir");
+    return check_finish("test_plugin_env_dir");
 }

@@ -137,5 +137,5 @@ int main(void) {
         pt_plan_for(s.g, -113);
         close_scene(&s);
     }
-    return tu_finish("test_plugin_faulty");
+    return check_finish("test_plugin_faulty");
 }

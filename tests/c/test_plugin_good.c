@@ -245,5 +245,5 @@ int main(void) {
     h = pt_create(NULL, 0);
     CHECK_EQ_INT(pt_engine_count(h), 1);
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_plugin_good");
+    return check_finish("test_plugin_good");
 }

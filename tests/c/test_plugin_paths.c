@@ -20,9 +20,9 @@ static void expect_loaded(const char* what, bool with_default, size_t nloaded, c
     CHECK_STREQ(err, "");
     CHECK_EQ_INT(pt_loaded_count(h), nloaded + (with_default ? ndefault - 1 : 0));
     for (size_t i = 0; i < nloaded; i++) {
-        tu_checks++;
+        check_count++;
         if (!pt_loaded_has(h, suffixes[i]))
-            TU_FAIL("%s: %s is not loaded", what, suffixes[i]);
+            CHECK_FAIL("%s: %s is not loaded", what, suffixes[i]);
     }
     CHECK_OK(hipdnnDestroy(h));
 }
@@ -155,5 +155,5 @@ int main(void) {
         const char* s[] = {CPU_PLUGIN, "/custom/libtest_good_plugin.so"};
         expect_loaded("ADDITIVE after ABSOLUTE", true, 2, s);
     }
-    return tu_finish("test_plugin_paths");
+    return check_finish("test_plugin_paths");
 }

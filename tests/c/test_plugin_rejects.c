@@ -166,5 +166,5 @@ int main(void) {
         pt_release_all();
         CHECK_OK(hipdnnDestroy(h));
     }
-    return tu_finish("test_plugin_rejects");
+    return check_finish("test_plugin_rejects");
 }

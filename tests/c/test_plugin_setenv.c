@@ -34,5 +34,5 @@ int main(void) {
     CHECK_EQ_INT(got[1], PT_POLICY_STATIC);
     pt_release_all();
     CHECK_OK(hipdnnDestroy(h));
-    return tu_finish("test_plugin_setenv");
+    return check_finish("test_plugin_setenv");
 }

@@ -73,5 +73,5 @@ int main(void) {
     CHECK(pt_mapped(HEUR_SO));
     CHECK_OK(hipdnnSetHeuristicPluginPaths_ext(0, NULL, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
     CHECK(!pt_mapped(HEUR_SO));
-    return tu_finish("test_plugin_unload");
+    return check_finish("test_plugin_unload");
 }

@@ -185,7 +185,7 @@ static void check_values(void) {
                      hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, accepted[i].bytes + 1, in));
         hipdnnStatus_t st = hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, accepted[i].bytes, in);
         if (st != HIPDNN_STATUS_SUCCESS) {
-            TU_FAIL("data type %d: VALUE_EXT of %lld bytes returned %s", (int)accepted[i].dt, (long long)accepted[i].bytes,
+            CHECK_FAIL("data type %d: VALUE_EXT of %lld bytes returned %s", (int)accepted[i].dt, (long long)accepted[i].bytes,
                     hipdnnGetErrorString(st));
             CHECK_OK(hipdnnBackendDestroyDescriptor(t));
             continue;
@@ -194,13 +194,13 @@ static void check_values(void) {
         int64_t n = -1;
         CHECK_OK(hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 0, &n, NULL));
         if (n != accepted[i].bytes)
-            TU_FAIL("data type %d: VALUE_EXT size query gave %lld, want %lld", (int)accepted[i].dt, (long long)n,
+            CHECK_FAIL("data type %d: VALUE_EXT size query gave %lld, want %lld", (int)accepted[i].dt, (long long)n,
                     (long long)accepted[i].bytes);
         memset(out, 0, sizeof out);
         n = -1;
         CHECK_OK(hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, sizeof out, &n, out));
         if (n != accepted[i].bytes || memcmp(in, out, (size_t)accepted[i].bytes) != 0)
-            TU_FAIL("data type %d: VALUE_EXT read back %lld bytes, different from what was set", (int)accepted[i].dt,
+            CHECK_FAIL("data type %d: VALUE_EXT read back %lld bytes, different from what was set", (int)accepted[i].dt,
                     (long long)n);
         CHECK(out[accepted[i].bytes] == 0); /* raw bytes: nothing written past the value */
         bool byval = false;
@@ -218,7 +218,7 @@ static void check_values(void) {
         for (int64_t k = 1; k <= 8; k++) {
             hipdnnStatus_t st = hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, k, in);
             if (st != HIPDNN_STATUS_BAD_PARAM)
-                TU_FAIL("data type %d: VALUE_EXT of %lld bytes returned %s, want BAD_PARAM", (int)refused[i], (long long)k,
+                CHECK_FAIL("data type %d: VALUE_EXT of %lld bytes returned %s, want BAD_PARAM", (int)refused[i], (long long)k,
                         hipdnnGetErrorString(st));
         }
         CHECK_OK(hipdnnBackendDestroyDescriptor(t));
@@ -403,5 +403,5 @@ int main(void) {
     check_value_misuse();
     check_copy_and_alias();
     check_by_value_flags();
-    return tu_finish("test_tensor");
+    return check_finish("test_tensor");
 }

@@ -462,5 +462,5 @@ int main(void) {
     check_variant_pack();
     check_overrides();
     check_plan_and_execute();
-    return tu_finish("test_variant_pack_plan");
+    return check_finish("test_variant_pack_plan");
 }

@@ -18,7 +18,7 @@ int main(void) {
     const char* v = hipdnnVersionString_ext();
     CHECK(v != NULL);
     if (!v)
-        return tu_finish("test_version");
+        return check_finish("test_version");
     CHECK(v == hipdnnVersionString_ext());
     int major = -1, minor = -1, patch = -1, used = 0;
     char tweak[64] = {0};
@@ -36,8 +36,8 @@ int main(void) {
      * is is not recorded; docs/compatibility.md pairs us with 0 (the backend forks report 0.2.0
      * and 0.3.0, and the frontend ships from the same tree). */
     if (major != 0)
-        TU_FAIL("hipdnnVersionString_ext() is \"%s\": docs/compatibility.md promises major 0", v);
-    tu_checks++;
+        CHECK_FAIL("hipdnnVersionString_ext() is \"%s\": docs/compatibility.md promises major 0", v);
+    check_count++;
 
     /* hipdnnGetVersion_ext: the same pointer; NULL is BAD_PARAM_NULL_POINTER. Its first call
      * with WARN enabled logs one deprecation WARN naming the replacement; later calls none. */
@@ -63,10 +63,10 @@ int main(void) {
         ver[k][0] = ver[k][1] = ver[k][2] = -1;
         hipdnnStatus_t st = hipdnnGetComponentVersion_ext((hipdnnVersionKind_ext_t)k, &ver[k][0], &ver[k][1], &ver[k][2]);
         if (st != HIPDNN_STATUS_SUCCESS)
-            TU_FAIL("kind %d: %s", k, hipdnnGetErrorString(st));
+            CHECK_FAIL("kind %d: %s", k, hipdnnGetErrorString(st));
         if (ver[k][0] < 0 || ver[k][1] < 0 || ver[k][2] < 0)
-            TU_FAIL("kind %d: %lld.%lld.%lld", k, (long long)ver[k][0], (long long)ver[k][1], (long long)ver[k][2]);
-        tu_checks++;
+            CHECK_FAIL("kind %d: %lld.%lld.%lld", k, (long long)ver[k][0], (long long)ver[k][1], (long long)ver[k][2]);
+        check_count++;
     }
     CHECK_EQ_INT(ver[HIPDNN_VERSION_KIND_PRODUCT_EXT][0], major);
     CHECK_EQ_INT(ver[HIPDNN_VERSION_KIND_PRODUCT_EXT][1], minor);
@@ -112,5 +112,5 @@ int main(void) {
         v, (long long)ver[1][0], (long long)ver[1][1], (long long)ver[1][2], (long long)ver[2][0], (long long)ver[2][1],
         (long long)ver[2][2], (long long)ver[3][0], (long long)ver[3][1], (long long)ver[3][2], (long long)ver[4][0],
         (long long)ver[4][1], (long long)ver[4][2], (long long)ver[5][0], (long long)ver[5][1], (long long)ver[5][2]);
-    return tu_finish("test_version");
+    return check_finish("test_version");
 }

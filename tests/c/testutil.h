@@ -1,6 +1,6 @@
-/* Tiny assertion helpers shared by the C conformance tests. Each test is one executable;
- * a failed check prints file:line, the expression and the backend's last error, then the
- * test exits non-zero at the end (checks keep running so one run shows every failure). */
+/* Assertion helpers shared by the C conformance tests, on top of tests/common/check.h (CHECK,
+ * CHECK_FAIL, check_finish): statuses with the backend's last error, messages, strings and
+ * integers. Each test is one executable; checks keep running so one run shows every failure. */
 #ifndef HIPDNN_TESTS_TESTUTIL_H
 #define HIPDNN_TESTS_TESTUTIL_H
 
@@ -10,69 +10,53 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int tu_failures = 0;
-static int tu_checks = 0;
-
-#define TU_FAIL(...)                                          \
-    do {                                                      \
-        fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
-        fprintf(stderr, __VA_ARGS__);                         \
-        fprintf(stderr, "\n");                                \
-        tu_failures++;                                        \
-    } while (0)
-
-#define CHECK(cond)               \
-    do {                          \
-        tu_checks++;              \
-        if (!(cond))              \
-            TU_FAIL("%s", #cond); \
-    } while (0)
+#include "../common/check.h"
 
 /* CHECK_STATUS(expected, call): the call must return exactly `expected`. */
-#define CHECK_STATUS(expected, call)                                                                                             \
-    do {                                                                                                                         \
-        tu_checks++;                                                                                                             \
-        hipdnnStatus_t tu_got_ = (call);                                                                                         \
-        if (tu_got_ != (expected)) {                                                                                             \
-            char tu_msg_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                                                        \
-            hipdnnPeekLastErrorString_ext(tu_msg_, sizeof tu_msg_);                                                              \
-            TU_FAIL("%s returned %s (%d), want %s (%d); last error: \"%s\"", #call, hipdnnGetErrorString(tu_got_), (int)tu_got_, \
-                    hipdnnGetErrorString(expected), (int)(expected), tu_msg_);                                                   \
-        }                                                                                                                        \
+#define CHECK_STATUS(expected, call)                                                                                                \
+    do {                                                                                                                            \
+        check_count++;                                                                                                              \
+        hipdnnStatus_t tu_got_ = (call);                                                                                            \
+        if (tu_got_ != (expected)) {                                                                                                \
+            char tu_msg_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                                                           \
+            hipdnnPeekLastErrorString_ext(tu_msg_, sizeof tu_msg_);                                                                 \
+            CHECK_FAIL("%s returned %s (%d), want %s (%d); last error: \"%s\"", #call, hipdnnGetErrorString(tu_got_), (int)tu_got_, \
+                    hipdnnGetErrorString(expected), (int)(expected), tu_msg_);                                                      \
+        }                                                                                                                           \
     } while (0)
 
 #define CHECK_OK(call) CHECK_STATUS(HIPDNN_STATUS_SUCCESS, call)
 
 /* CHECK_ERR(expected, needle, call): status must match and the last error (which is then
  * consumed) must contain `needle`, which names what was wrong; an empty needle is a test bug. */
-#define CHECK_ERR(expected, needle, call)                                                                 \
-    do {                                                                                                  \
-        CHECK_STATUS(expected, call);                                                                     \
-        char tu_err_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                                     \
-        hipdnnGetLastErrorString(tu_err_, sizeof tu_err_);                                                \
-        tu_checks++;                                                                                      \
-        if ((needle)[0] == '\0')                                                                          \
-            TU_FAIL("%s: CHECK_ERR needs the message substring it expects (got \"%s\")", #call, tu_err_); \
-        else if (tu_err_[0] == '\0' || strstr(tu_err_, (needle)) == NULL)                                 \
-            TU_FAIL("%s: last error \"%s\" does not contain \"%s\"", #call, tu_err_, (needle));           \
+#define CHECK_ERR(expected, needle, call)                                                                    \
+    do {                                                                                                     \
+        CHECK_STATUS(expected, call);                                                                        \
+        char tu_err_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                                        \
+        hipdnnGetLastErrorString(tu_err_, sizeof tu_err_);                                                   \
+        check_count++;                                                                                       \
+        if ((needle)[0] == '\0')                                                                             \
+            CHECK_FAIL("%s: CHECK_ERR needs the message substring it expects (got \"%s\")", #call, tu_err_); \
+        else if (tu_err_[0] == '\0' || strstr(tu_err_, (needle)) == NULL)                                    \
+            CHECK_FAIL("%s: last error \"%s\" does not contain \"%s\"", #call, tu_err_, (needle));           \
     } while (0)
 
-#define CHECK_STREQ(a, b)                                                                                 \
-    do {                                                                                                  \
-        tu_checks++;                                                                                      \
-        const char* tu_a_ = (a);                                                                          \
-        const char* tu_b_ = (b);                                                                          \
-        if (tu_a_ == NULL || tu_b_ == NULL || strcmp(tu_a_, tu_b_) != 0)                                  \
-            TU_FAIL("%s == \"%s\", want \"%s\"", #a, tu_a_ ? tu_a_ : "(null)", tu_b_ ? tu_b_ : "(null)"); \
+#define CHECK_STREQ(a, b)                                                                                    \
+    do {                                                                                                     \
+        check_count++;                                                                                       \
+        const char* tu_a_ = (a);                                                                             \
+        const char* tu_b_ = (b);                                                                             \
+        if (tu_a_ == NULL || tu_b_ == NULL || strcmp(tu_a_, tu_b_) != 0)                                     \
+            CHECK_FAIL("%s == \"%s\", want \"%s\"", #a, tu_a_ ? tu_a_ : "(null)", tu_b_ ? tu_b_ : "(null)"); \
     } while (0)
 
-#define CHECK_EQ_INT(a, b)                                      \
-    do {                                                        \
-        tu_checks++;                                            \
-        long long tu_a_ = (long long)(a);                       \
-        long long tu_b_ = (long long)(b);                       \
-        if (tu_a_ != tu_b_)                                     \
-            TU_FAIL("%s == %lld, want %lld", #a, tu_a_, tu_b_); \
+#define CHECK_EQ_INT(a, b)                                         \
+    do {                                                           \
+        check_count++;                                             \
+        long long tu_a_ = (long long)(a);                          \
+        long long tu_b_ = (long long)(b);                          \
+        if (tu_a_ != tu_b_)                                        \
+            CHECK_FAIL("%s == %lld, want %lld", #a, tu_a_, tu_b_); \
     } while (0)
 
 /* Clears the calling thread's last error so a following check sees only new messages. */
@@ -81,14 +65,6 @@ static inline void tu_clear_last_error(void) {
     hipdnnGetLastErrorString(buf, sizeof buf);
 }
 
-static inline int tu_finish(const char* name) {
-    if (tu_failures) {
-        fprintf(stderr, "%s: %d of %d checks failed\n", name, tu_failures, tu_checks);
-        return 1;
-    }
-    printf("%s: all %d checks passed\n", name, tu_checks);
-    return 0;
-}
 
 /* A log counter: counts the messages of one severity that contain a substring, through a
  * synchronous user log callback (the global level must let them through). */

@@ -5,14 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures = 0;
-#define CHECK(c)                                                       \
-    do {                                                               \
-        if (!(c)) {                                                    \
-            fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #c); \
-            failures++;                                                \
-        }                                                              \
-    } while (0)
+#include "../common/check.h"
+
 
 int main(void) {
     cudnnHandle_t h = NULL;
@@ -47,9 +41,5 @@ int main(void) {
     CHECK(cudnnGetCudartVersion() == 0); /* compiled with no CUDA runtime */
     CHECK(CUDNN_DATA_BFLOAT16 == 9 && CUDNN_DATA_FP8_E4M3 == 12 && CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC == 4);
 
-    if (failures)
-        fprintf(stderr, "test_shim_cudnn_h: %d failure(s)\n", failures);
-    else
-        printf("test_shim_cudnn_h: PASS\n");
-    return failures ? 1 : 0;
+    return check_finish("test_shim_cudnn_h");
 }

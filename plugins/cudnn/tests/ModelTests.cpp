@@ -3,6 +3,8 @@
 // on a GPU machine (tests/device_check.sh).
 #include "Graph.hpp"
 
+#include "check.h"
+
 #include <cstdio>
 #include <cstring>
 
@@ -11,16 +13,6 @@ using namespace hipdnngo::cudnn;
 
 namespace
 {
-int gFailures = 0;
-#define CHECK(cond)                                                              \
-    do                                                                           \
-    {                                                                            \
-        if(!(cond))                                                              \
-        {                                                                        \
-            std::fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            ++gFailures;                                                         \
-        }                                                                        \
-    } while(0)
 
 // TestGraph builds a hipDNN Graph FlatBuffer tensor by tensor and node by node.
 struct TestGraph
@@ -505,7 +497,5 @@ int main()
         g.node(fbs::NodeAttributes::CustomOpAttributes, fbs::CreateCustomOpAttributesDirect(g.fbb, "x", &in, &out).Union());
         CHECK(throwsUnsupported(g.finish(), "CustomOpAttributes"));
     }
-    if(gFailures == 0)
-        std::printf("PASS hipdnn_cudnn_model_tests\n");
-    return gFailures == 0 ? 0 : 1;
+    return check_finish("hipdnn_cudnn_model_tests");
 }

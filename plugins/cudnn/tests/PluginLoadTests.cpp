@@ -8,6 +8,8 @@
 
 #include <dlfcn.h>
 
+#include "check.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -17,18 +19,7 @@ namespace fbs = hipdnn_flatbuffers_sdk::data_objects;
 
 namespace
 {
-int gFailures = 0;
 std::vector<std::string> gLog;
-
-#define CHECK(cond, what)                                                                   \
-    do                                                                                      \
-    {                                                                                       \
-        if(!(cond))                                                                         \
-        {                                                                                   \
-            std::fprintf(stderr, "FAIL %s:%d: %s (%s)\n", __FILE__, __LINE__, what, #cond); \
-            ++gFailures;                                                                    \
-        }                                                                                   \
-    } while(0)
 
 void logSink(hipdnnSeverity_t, const char* msg) { gLog.emplace_back(msg); }
 
@@ -72,7 +63,7 @@ int main()
         return 1;
     }
     // Nothing but the ABI is exported.
-    CHECK(dlsym(lib, "_ZN8hipdnngo5cudnn3apiEv") == nullptr, "internal symbols must be hidden");
+    CHECK_MSG(dlsym(lib, "_ZN8hipdnngo5cudnn3apiEv") == nullptr, "internal symbols must be hidden");
 
     auto setLog = sym<hipdnnPluginStatus_t (*)(hipdnnCallback_t)>(lib, "hipdnnPluginSetLoggingCallback");
     auto setLevel = sym<hipdnnPluginStatus_t (*)(hipdnnSeverity_t)>(lib, "hipdnnPluginSetLogLevel");
@@ -88,30 +79,30 @@ int main()
                                                 hipdnnPluginConstData_t*)>(lib, "hipdnnEnginePluginGetEngineDetails");
     auto lastError = sym<void (*)(const char**)>(lib, "hipdnnPluginGetLastErrorString");
 
-    CHECK(setLog(logSink) == HIPDNN_PLUGIN_STATUS_SUCCESS, "set logging callback");
-    CHECK(setLevel(HIPDNN_SEV_INFO) == HIPDNN_PLUGIN_STATUS_SUCCESS, "set log level");
+    CHECK_MSG(setLog(logSink) == HIPDNN_PLUGIN_STATUS_SUCCESS, "set logging callback");
+    CHECK_MSG(setLevel(HIPDNN_SEV_INFO) == HIPDNN_PLUGIN_STATUS_SUCCESS, "set log level");
     hipdnnPluginType_t type = HIPDNN_PLUGIN_TYPE_UNSPECIFIED;
-    CHECK(getType(&type) == HIPDNN_PLUGIN_STATUS_SUCCESS && type == HIPDNN_PLUGIN_TYPE_ENGINE, "engine plugin type");
+    CHECK_MSG(getType(&type) == HIPDNN_PLUGIN_STATUS_SUCCESS && type == HIPDNN_PLUGIN_TYPE_ENGINE, "engine plugin type");
 
     uint32_t n = 0;
-    CHECK(allIds(nullptr, 0, &n) == HIPDNN_PLUGIN_STATUS_SUCCESS && n == 1, "one engine id");
+    CHECK_MSG(allIds(nullptr, 0, &n) == HIPDNN_PLUGIN_STATUS_SUCCESS && n == 1, "one engine id");
     int64_t id = 0;
-    CHECK(allIds(&id, 1, &n) == HIPDNN_PLUGIN_STATUS_SUCCESS && n == 1, "engine id fetch");
-    CHECK(id == hipdnnPluginEngineNameToId("HIPDNNGO_CUDNN"), "engine id is FNV-1a of HIPDNNGO_CUDNN");
+    CHECK_MSG(allIds(&id, 1, &n) == HIPDNN_PLUGIN_STATUS_SUCCESS && n == 1, "engine id fetch");
+    CHECK_MSG(id == hipdnnPluginEngineNameToId("HIPDNNGO_CUDNN"), "engine id is FNV-1a of HIPDNNGO_CUDNN");
     const char* engineName = nullptr;
-    CHECK(name(id, &engineName) == HIPDNN_PLUGIN_STATUS_SUCCESS && std::string(engineName) == "HIPDNNGO_CUDNN", "engine name");
-    CHECK(gLog.empty(), "loading and listing engines must not open cuDNN or log");
+    CHECK_MSG(name(id, &engineName) == HIPDNN_PLUGIN_STATUS_SUCCESS && std::string(engineName) == "HIPDNNGO_CUDNN", "engine name");
+    CHECK_MSG(gLog.empty(), "loading and listing engines must not open cuDNN or log");
 
     hipdnnEnginePluginHandle_t h = nullptr;
-    CHECK(create(&h) == HIPDNN_PLUGIN_STATUS_SUCCESS && h != nullptr, "create handle");
+    CHECK_MSG(create(&h) == HIPDNN_PLUGIN_STATUS_SUCCESS && h != nullptr, "create handle");
     const std::vector<uint8_t> g = reluGraph();
     const hipdnnPluginConstData_t graph{g.data(), g.size()};
     for(int i = 0; i < 3; ++i)
     {
         int64_t ids[1] = {0};
         n = 7;
-        CHECK(applicable(h, &graph, ids, 1, &n) == HIPDNN_PLUGIN_STATUS_SUCCESS, "applicability succeeds");
-        CHECK(n == 0, "no engine applies without cuDNN");
+        CHECK_MSG(applicable(h, &graph, ids, 1, &n) == HIPDNN_PLUGIN_STATUS_SUCCESS, "applicability succeeds");
+        CHECK_MSG(n == 0, "no engine applies without cuDNN");
     }
     int warnings = 0;
     for(const std::string& m : gLog)
@@ -120,21 +111,19 @@ int main()
                 ? 1
                 : (m.find("offers nothing") != std::string::npos && m.find("CUDA runtime not found") != std::string::npos ? 1
                                                                                                                           : 0);
-    CHECK(warnings == 1, "the reason is logged exactly once");
+    CHECK_MSG(warnings == 1, "the reason is logged exactly once");
     for(const std::string& m : gLog)
         std::printf("log: %s\n", m.c_str());
 
     // Entry points that need cuDNN fail with a message, never crash.
     hipdnnPluginConstData_t out{nullptr, 0};
-    CHECK(details(h, id, &graph, &out) == HIPDNN_PLUGIN_STATUS_BAD_PARAM, "details without cuDNN");
+    CHECK_MSG(details(h, id, &graph, &out) == HIPDNN_PLUGIN_STATUS_BAD_PARAM, "details without cuDNN");
     const char* err = nullptr;
     lastError(&err);
-    CHECK(err != nullptr && std::string(err).find("HIPDNNGO_CUDNN") != std::string::npos, "error names the engine");
+    CHECK_MSG(err != nullptr && std::string(err).find("HIPDNNGO_CUDNN") != std::string::npos, "error names the engine");
     if(err != nullptr)
         std::printf("last error: %s\n", err);
-    CHECK(destroy(h) == HIPDNN_PLUGIN_STATUS_SUCCESS, "destroy handle");
+    CHECK_MSG(destroy(h) == HIPDNN_PLUGIN_STATUS_SUCCESS, "destroy handle");
 
-    if(gFailures == 0)
-        std::printf("PASS hipdnn_cudnn_plugin_tests\n");
-    return gFailures == 0 ? 0 : 1;
+    return check_finish("hipdnn_cudnn_plugin_tests");
 }

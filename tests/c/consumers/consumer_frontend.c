@@ -73,13 +73,13 @@ static const char* const frontend_symbols[] = {
 static void* lib;
 
 /* dlsym into a typed function pointer (ISO C has no object -> function pointer cast). */
-#define RESOLVE(var, name)                                    \
-    do {                                                      \
-        void* r_ = dlsym(lib, name);                          \
-        tu_checks++;                                          \
-        if (r_ == NULL)                                       \
-            TU_FAIL("dlsym(%s) failed: %s", name, dlerror()); \
-        memcpy(&(var), &r_, sizeof(var));                     \
+#define RESOLVE(var, name)                                       \
+    do {                                                         \
+        void* r_ = dlsym(lib, name);                             \
+        check_count++;                                           \
+        if (r_ == NULL)                                          \
+            CHECK_FAIL("dlsym(%s) failed: %s", name, dlerror()); \
+        memcpy(&(var), &r_, sizeof(var));                        \
     } while (0)
 
 /* The frontend's gate: "%d.%d.%d" must parse and the MAJOR must be the frontend's. */
@@ -94,18 +94,18 @@ static void check_triple(const char* what, hipdnnStatus_t (*get)(hipdnnVersionKi
                          hipdnnVersionKind_ext_t kind, long long a, long long b, long long c) {
     int64_t x = -1, y = -1, z = -1;
     CHECK_OK(get(kind, &x, &y, &z));
-    tu_checks++;
+    check_count++;
     if (x != a || y != b || z != c)
-        TU_FAIL("%s: the library reports %lld.%lld.%lld, the headers say %lld.%lld.%lld", what, (long long)x, (long long)y,
+        CHECK_FAIL("%s: the library reports %lld.%lld.%lld, the headers say %lld.%lld.%lld", what, (long long)x, (long long)y,
                 (long long)z, a, b, c);
 }
 
 /* A "MAJOR.MINOR.PATCH" macro string equals the three macros. */
 static void check_string_macro(const char* what, const char* s, int a, int b, int c) {
     int x = -1, y = -1, z = -1, used = 0;
-    tu_checks++;
+    check_count++;
     if (sscanf(s, "%d.%d.%d%n", &x, &y, &z, &used) != 3 || s[used] != '\0' || x != a || y != b || z != c)
-        TU_FAIL("%s is \"%s\", the numeric macros say %d.%d.%d", what, s, a, b, c);
+        CHECK_FAIL("%s is \"%s\", the numeric macros say %d.%d.%d", what, s, a, b, c);
 }
 
 /* The names of every function the installed header declares. */
@@ -137,41 +137,41 @@ int main(int argc, char** argv) {
     RESOLVE(fe_error_string, "hipdnnGetErrorString");
     RESOLVE(fe_get_last_error, "hipdnnGetLastErrorString");
     if (fe_peek_last_error == NULL || fe_error_string == NULL || fe_get_last_error == NULL)
-        return tu_finish("consumer_frontend");
+        return check_finish("consumer_frontend");
     /* The soname names the same library. */
     char soname[4096];
     snprintf(soname, sizeof soname, "%s/libhipdnn_backend.so.%d", argv[1], HIPDNN_BACKEND_VERSION_MAJOR);
     void* by_soname = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    tu_checks++;
+    check_count++;
     if (by_soname != lib)
-        TU_FAIL("dlopen(%s) = %p, want the opened library %p", soname, by_soname, lib);
+        CHECK_FAIL("dlopen(%s) = %p, want the opened library %p", soname, by_soname, lib);
     if (by_soname)
         dlclose(by_soname);
     Dl_info self;
     void* anchor = dlsym(lib, "hipdnnVersionString_ext");
     if (anchor == NULL || dladdr(anchor, &self) == 0) {
-        TU_FAIL("dladdr cannot place hipdnnVersionString_ext");
-        return tu_finish("consumer_frontend");
+        CHECK_FAIL("dladdr cannot place hipdnnVersionString_ext");
+        return check_finish("consumer_frontend");
     }
 
     /* 2. Every frontend symbol and every header function resolves, to this library. */
     for (size_t i = 0; i < sizeof frontend_symbols / sizeof frontend_symbols[0]; i++) {
         void* s = dlsym(lib, frontend_symbols[i]);
         Dl_info where;
-        tu_checks++;
+        check_count++;
         if (s == NULL)
-            TU_FAIL("the frontend resolves %s; dlsym: %s", frontend_symbols[i], dlerror());
+            CHECK_FAIL("the frontend resolves %s; dlsym: %s", frontend_symbols[i], dlerror());
         else if (dladdr(s, &where) == 0 || where.dli_fbase != self.dli_fbase)
-            TU_FAIL("%s is not defined by %s", frontend_symbols[i], self.dli_fname);
+            CHECK_FAIL("%s is not defined by %s", frontend_symbols[i], self.dli_fname);
     }
     /* AMD's 38 functions and hipdnnGetComponentVersion_ext. */
     CHECK_EQ_INT(HIPDNN_HEADER_FUNCTION_COUNT, 39);
     for (size_t i = 0; i < sizeof header_functions / sizeof header_functions[0]; i++) {
         void* s = dlsym(lib, header_functions[i]);
         Dl_info where;
-        tu_checks++;
+        check_count++;
         if (s == NULL || dladdr(s, &where) == 0 || where.dli_fbase != self.dli_fbase)
-            TU_FAIL("%s: dlsym gives %p, not a definition in %s", header_functions[i], s, self.dli_fname);
+            CHECK_FAIL("%s: dlsym gives %p, not a definition in %s", header_functions[i], s, self.dli_fname);
     }
     /* A name the library lacks stays NULL, so a frontend notices and answers VERSION_MISMATCH. */
     CHECK(dlsym(lib, "hipdnnNoSuchFunction_ext") == NULL);
@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
     const char* (*version_string)(void) = NULL;
     RESOLVE(version_string, "hipdnnVersionString_ext");
     if (version_string == NULL)
-        return tu_finish("consumer_frontend");
+        return check_finish("consumer_frontend");
     const char* v = version_string();
     CHECK(v != NULL);
     int major = -1, minor = -1, patch = -1, used = 0;
@@ -257,5 +257,5 @@ int main(int argc, char** argv) {
 
     /* The Go runtime inside stays loaded; this drops only our reference. */
     dlclose(lib);
-    return tu_finish("consumer_frontend");
+    return check_finish("consumer_frontend");
 }

@@ -23,27 +23,22 @@
 #include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
 
 #include "../test_plugin_accessors.h"
+#include "check.h"
 
 namespace fbs = hipdnn_flatbuffers_sdk::data_objects;
 
 namespace
 {
 
-int failures = 0;
-int checks = 0;
 std::string current;
 
-void check(bool ok, const std::string& what, int line)
+// setCase names the plugin or case the following checks are about, in failure messages.
+void setCase(const std::string& name)
 {
-    ++checks;
-    if(!ok)
-    {
-        ++failures;
-        std::printf("FAIL [%s] line %d: %s\n", current.c_str(), line, what.c_str());
-    }
+    current = name;
+    check_context = current.c_str();
 }
-#define CHECK(cond) check((cond), #cond, __LINE__)
-#define CHECK_STATUS(call, expected) check((call) == (expected), #call " == " #expected, __LINE__)
+#define CHECK_STATUS(call, expected) CHECK((call) == (expected))
 
 std::string dir;
 
@@ -58,8 +53,7 @@ struct Plugin
         so = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
         if(so == nullptr)
         {
-            ++failures;
-            std::printf("FAIL dlopen %s: %s\n", path.c_str(), dlerror());
+            CHECK_FAIL("dlopen %s: %s", path.c_str(), dlerror());
         }
     }
 
@@ -329,7 +323,7 @@ void runContext(Engine& p, int64_t id, const Bytes& graph, size_t expectWorkspac
 // ---- engine plugin checks -----------------------------------------------------------------
 void goodPlugin()
 {
-    current = "good";
+    setCase("good");
     Engine p("custom/libtest_good_plugin.so");
     basicEngine(p, "test_good_plugin", "1.4.0", {-2}, {-2});
     if(p.so == nullptr)
@@ -410,7 +404,7 @@ void namedPlugins()
          Named{"custom/libtest_hashed_name_plugin.so", "test_hashed_name_plugin", "TEST_HASHED_NAME_ENGINE"},
          Named{"custom/libtest_execute_fails_plugin.so", "test_execute_fails_plugin", "TEST_EXECUTE_FAILS_ENGINE"}})
     {
-        current = n.plugin;
+        setCase(n.plugin);
         Engine p(n.file);
         const int64_t id = hipdnnPluginEngineNameToId(n.engine);
         basicEngine(p, n.plugin, "1.4.0", {id}, {id});
@@ -432,7 +426,7 @@ void namedPlugins()
         CHECK_STATUS(p.destroy(), HIPDNN_PLUGIN_STATUS_SUCCESS);
     }
 
-    current = "mismatched_name";
+    setCase("mismatched_name");
     Engine m("custom/libtest_mismatched_name_plugin.so");
     basicEngine(m, "test_mismatched_name_plugin", "1.4.0", {-29}, {-29});
     hipdnnPluginStatus_t s;
@@ -441,7 +435,7 @@ void namedPlugins()
     CHECK(hipdnnPluginEngineNameToId("TEST_MISMATCHED_NAME_ENGINE") != -29);
     CHECK_STATUS(m.destroy(), HIPDNN_PLUGIN_STATUS_SUCCESS);
 
-    current = "lying_engine_name";
+    setCase("lying_engine_name");
     Engine l("custom/libtest_lying_engine_name_plugin.so");
     basicEngine(l, "test_lying_engine_name_plugin", "1.4.0", {-26, -27, -28}, {-26});
     CHECK(l.engineName(-26, &s) == "<null>" && s == HIPDNN_PLUGIN_STATUS_SUCCESS);
@@ -477,7 +471,7 @@ void simplePlugins()
     };
     for(const Simple& t : all)
     {
-        current = t.plugin;
+        setCase(t.plugin);
         Engine p(t.file);
         basicEngine(p, t.plugin, t.api, t.ids, t.applicable);
         if(p.so == nullptr)
@@ -507,7 +501,7 @@ void simplePlugins()
 
 void knobPlugins()
 {
-    current = "knobs";
+    setCase("knobs");
     Engine p("custom/libtest_knobs_plugin.so");
     basicEngine(p, "test_knobs_plugin", "1.0.0", {-8, -9}, {-8, -9});
     if(p.so == nullptr)
@@ -549,7 +543,7 @@ void knobPlugins()
     CHECK_STATUS(p.destroyContext(ctx), HIPDNN_PLUGIN_STATUS_SUCCESS);
     CHECK_STATUS(p.destroy(), HIPDNN_PLUGIN_STATUS_SUCCESS);
 
-    current = "knob_constraint_validation";
+    setCase("knob_constraint_validation");
     Engine c("custom/libtest_knob_constraint_validation_plugin.so");
     basicEngine(c, "test_knob_constraint_validation_plugin", "1.0.0", {-10}, {-10});
     if(c.so == nullptr)
@@ -596,7 +590,7 @@ void knobPlugins()
     {
         hipdnnEnginePluginExecutionContext_t k = nullptr;
         const hipdnnPluginStatus_t s = c.context(makeConfig(-10, cases[i].knobs), graph, &k);
-        check(s == cases[i].expected, "constraint case " + std::to_string(i), __LINE__);
+        CHECK_MSG(s == cases[i].expected, "constraint case %zu", i);
         if(s == HIPDNN_PLUGIN_STATUS_SUCCESS)
         {
             CHECK_STATUS(c.destroyContext(k), HIPDNN_PLUGIN_STATUS_SUCCESS);
@@ -616,7 +610,7 @@ void overridePlugins()
                                                        "test_override_implementing_plugin", -12},
          {"custom/libtest_second_override_plugin.so", "test_second_override_plugin", -15}})
     {
-        current = name;
+        setCase(name);
         Engine p(file);
         basicEngine(p, name, "1.1.0", {id}, {id});
         if(p.so == nullptr)
@@ -658,7 +652,7 @@ void overridePlugins()
 
 void passByValuePlugins()
 {
-    current = "pass_by_value_recorder";
+    setCase("pass_by_value_recorder");
     Engine p("custom/libtest_pass_by_value_recorder_plugin.so");
     basicEngine(p, "test_pass_by_value_recorder_plugin", "1.2.0", {-25}, {-25});
     if(p.so == nullptr)
@@ -683,7 +677,7 @@ void passByValuePlugins()
 
 void graphRecorderPlugin()
 {
-    current = "graph_recorder";
+    setCase("graph_recorder");
     Engine p("custom/libtest_graph_recorder_plugin.so");
     basicEngine(p, "test_graph_recorder_plugin", "1.4.0", {-31}, {-31});
     if(p.so == nullptr)
@@ -721,25 +715,25 @@ void faultyPlugins()
     const Bytes graph = makeGraph(false);
     hipdnnPluginStatus_t s;
     {
-        current = "faulty_zero_engines";
+        setCase("faulty_zero_engines");
         Engine p("faulty/libtest_faulty_zero_engines_plugin.so");
         uint32_t first = 99;
         CHECK(p.allIds(&s, &first).empty() && first == 0);
     }
     {
-        current = "faulty_count_mismatch";
+        setCase("faulty_count_mismatch");
         Engine p("faulty/libtest_faulty_count_mismatch_plugin.so");
         uint32_t first = 0;
         std::vector<int64_t> ids = p.allIds(&s, &first);
         CHECK(first == 2 && ids.size() == 1);
     }
     {
-        current = "faulty_duplicate_ids";
+        setCase("faulty_duplicate_ids");
         Engine p("faulty/libtest_faulty_duplicate_ids_plugin.so");
         CHECK(p.allIds() == std::vector<int64_t>({-103, -103}));
     }
     {
-        current = "faulty_applicable_overflow";
+        setCase("faulty_applicable_overflow");
         Engine p("faulty/libtest_faulty_applicable_overflow_plugin.so");
         CHECK_STATUS(p.create(), HIPDNN_PLUGIN_STATUS_SUCCESS);
         uint32_t reported = 0;
@@ -748,7 +742,7 @@ void faultyPlugins()
         CHECK_STATUS(p.destroy(), HIPDNN_PLUGIN_STATUS_SUCCESS);
     }
     {
-        current = "faulty_undeclared_id";
+        setCase("faulty_undeclared_id");
         Engine p("faulty/libtest_faulty_undeclared_id_plugin.so");
         CHECK(p.allIds() == std::vector<int64_t>({-105}));
         CHECK_STATUS(p.create(), HIPDNN_PLUGIN_STATUS_SUCCESS);
@@ -760,7 +754,7 @@ void faultyPlugins()
          {"faulty/libtest_faulty_details_empty_plugin.so", -107, 1},
          {"faulty/libtest_faulty_details_garbage_plugin.so", -108, 2}})
     {
-        current = file;
+        setCase(file);
         Engine p(file);
         CHECK_STATUS(p.create(), HIPDNN_PLUGIN_STATUS_SUCCESS);
         hipdnnPluginConstData_t d{};
@@ -782,7 +776,7 @@ void faultyPlugins()
         CHECK_STATUS(p.destroy(), HIPDNN_PLUGIN_STATUS_SUCCESS);
     }
     {
-        current = "faulty_context_null";
+        setCase("faulty_context_null");
         Engine p("faulty/libtest_faulty_context_null_plugin.so");
         CHECK_STATUS(p.create(), HIPDNN_PLUGIN_STATUS_SUCCESS);
         hipdnnEnginePluginExecutionContext_t ctx = reinterpret_cast<hipdnnEnginePluginExecutionContext_t>(0x1);
@@ -791,7 +785,7 @@ void faultyPlugins()
         CHECK_STATUS(p.destroy(), HIPDNN_PLUGIN_STATUS_SUCCESS);
     }
     {
-        current = "faulty_context_workspace";
+        setCase("faulty_context_workspace");
         Engine p("faulty/libtest_faulty_context_workspace_plugin.so");
         CHECK_STATUS(p.create(), HIPDNN_PLUGIN_STATUS_SUCCESS);
         hipdnnEnginePluginExecutionContext_t ctx = nullptr;
@@ -803,21 +797,21 @@ void faultyPlugins()
         CHECK_STATUS(p.destroy(), HIPDNN_PLUGIN_STATUS_SUCCESS);
     }
     {
-        current = "faulty_wrong_type";
+        setCase("faulty_wrong_type");
         Engine p("faulty/libtest_faulty_wrong_type_plugin.so");
         hipdnnPluginType_t type = HIPDNN_PLUGIN_TYPE_UNSPECIFIED;
         CHECK_STATUS(p.get<hipdnnPluginGetType_fn>("hipdnnPluginGetType")(&type), HIPDNN_PLUGIN_STATUS_SUCCESS);
         CHECK(type == HIPDNN_PLUGIN_TYPE_HEURISTIC);
     }
     {
-        current = "faulty_create_null";
+        setCase("faulty_create_null");
         Engine p("faulty/libtest_faulty_create_null_plugin.so");
         p.handle = reinterpret_cast<hipdnnEnginePluginHandle_t>(0x1);
         CHECK_STATUS(p.create(), HIPDNN_PLUGIN_STATUS_SUCCESS);
         CHECK(p.handle == nullptr);
     }
     {
-        current = "faulty_shared_handle";
+        setCase("faulty_shared_handle");
         Engine a("faulty/libtest_faulty_shared_handle_a_plugin.so");
         Engine b("faulty/libtest_faulty_shared_handle_b_plugin.so");
         CHECK_STATUS(a.create(), HIPDNN_PLUGIN_STATUS_SUCCESS);
@@ -939,7 +933,7 @@ void heuristicPlugins()
     const std::vector<int64_t> reversed{42, -7, -2};
     std::vector<int64_t> order;
     {
-        current = "good_heuristic";
+        setCase("good_heuristic");
         Heuristic p("heuristics/libtest_good_heuristic_plugin.so");
         basicHeuristic(p, "test_good_heuristic_plugin", "0.1.0", "TestHeuristic::Reverse",
                        hipdnnPluginPolicyNameToId("TestHeuristic::Reverse"));
@@ -964,14 +958,14 @@ void heuristicPlugins()
         CHECK(runPolicy(p, {}, &order, nullptr, true) == 0);
     }
     {
-        current = "incomplete_heuristic";
+        setCase("incomplete_heuristic");
         Heuristic p("heuristics/libtest_incomplete_heuristic_api_plugin.so");
         basicHeuristic(p, "test_incomplete_heuristic_api_plugin", "0.1.0", "TestHeuristic::Incomplete",
                        hipdnnPluginPolicyNameToId("TestHeuristic::Incomplete"));
         CHECK(!p.has("hipdnnHeuristicPolicyGetSortedEngineIds"));
     }
     {
-        current = "no_optional_heuristic";
+        setCase("no_optional_heuristic");
         Heuristic p("heuristics/libtest_no_optional_heuristic_plugin.so");
         basicHeuristic(p, "test_no_optional_heuristic_plugin", "0.1.0", "TestHeuristic::NoOptional",
                        hipdnnPluginPolicyNameToId("TestHeuristic::NoOptional"));
@@ -981,19 +975,19 @@ void heuristicPlugins()
         CHECK(order == candidates);
     }
     {
-        current = "bad_api_version_heuristic";
+        setCase("bad_api_version_heuristic");
         Heuristic p("heuristics/libtest_bad_api_version_heuristic_plugin.so");
         basicHeuristic(p, "test_bad_api_version_heuristic_plugin", "1.0.0", "TestHeuristic::BadApiVersion",
                        hipdnnPluginPolicyNameToId("TestHeuristic::BadApiVersion"));
     }
     {
-        current = "empty_name_heuristic";
+        setCase("empty_name_heuristic");
         Heuristic p("heuristics/libtest_empty_name_heuristic_plugin.so");
         basicHeuristic(p, "test_empty_name_heuristic_plugin", "0.1.0", "",
                        hipdnnPluginPolicyNameToId("TestHeuristic::EmptyName"));
     }
     {
-        current = "duplicate_policy_id";
+        setCase("duplicate_policy_id");
         Heuristic a("heuristics/libtest_duplicate_policy_id_a_plugin.so");
         Heuristic b("heuristics/libtest_duplicate_policy_id_b_plugin.so");
         const int64_t id = hipdnnPluginPolicyNameToId("TestHeuristic::Duplicate");
@@ -1003,14 +997,14 @@ void heuristicPlugins()
         CHECK(runPolicy(b, candidates, &order, nullptr, false) == 1 && order == candidates);
     }
     {
-        current = "declining_heuristic";
+        setCase("declining_heuristic");
         Heuristic p("heuristics/libtest_declining_heuristic_plugin.so");
         basicHeuristic(p, "test_declining_heuristic_plugin", "0.1.0", "TestHeuristic::Decline",
                        hipdnnPluginPolicyNameToId("TestHeuristic::Decline"));
         CHECK(runPolicy(p, candidates, &order, nullptr, false) == 0);
     }
     {
-        current = "invalid_permutation_heuristic";
+        setCase("invalid_permutation_heuristic");
         Heuristic p("heuristics/libtest_invalid_permutation_heuristic_plugin.so");
         basicHeuristic(p, "test_invalid_permutation_heuristic_plugin", "0.1.0", "TestHeuristic::InvalidPermutation",
                        hipdnnPluginPolicyNameToId("TestHeuristic::InvalidPermutation"));
@@ -1019,7 +1013,7 @@ void heuristicPlugins()
         CHECK(!order.empty() && order[0] != -2 && order[0] != -7 && order[0] != 42);
     }
     {
-        current = "device_properties_fail_heuristic";
+        setCase("device_properties_fail_heuristic");
         Heuristic p("heuristics/libtest_device_properties_fail_heuristic_plugin.so");
         basicHeuristic(p, "test_device_properties_fail_heuristic_plugin", "0.1.0", "TestHeuristic::DevicePropertiesFail",
                        hipdnnPluginPolicyNameToId("TestHeuristic::DevicePropertiesFail"));
@@ -1049,11 +1043,5 @@ int main(int argc, char** argv)
     graphRecorderPlugin();
     faultyPlugins();
     heuristicPlugins();
-    if(failures != 0)
-    {
-        std::printf("%d of %d checks failed\n", failures, checks);
-        return 1;
-    }
-    std::printf("all %d test plugin checks passed\n", checks);
-    return 0;
+    return check_finish("test plugin checks");
 }
