@@ -41,6 +41,7 @@
 #include "node/rmsnorm.h"
 #include "node/stub.h"
 #include "graph_properties_stubs.h"
+#include "graph_properties_attention_stubs.h"
 #include "plans.h"
 
 namespace hipdnn_frontend {
@@ -75,6 +76,9 @@ class Graph {
         detail::managed_descriptor pack;
     };
     std::shared_ptr<PackCache> pack_cache = std::make_shared<PackCache>();
+
+    static constexpr const char* kAttentionStub =
+        "not supported by the shim yet (attention is lowered by the attention issue).";
 
     template <typename N, typename A>
     void
@@ -771,6 +775,259 @@ class Graph {
         return Y;
     }
 
+    // ----- attention and MoE: Tier-2 stubs until the attention issue lowers them -----
+    std::array<std::shared_ptr<Tensor_attributes>, 2>
+    sdpa(std::shared_ptr<Tensor_attributes> q,
+         std::shared_ptr<Tensor_attributes> k,
+         std::shared_ptr<Tensor_attributes> v,
+         SDPA_attributes a) {
+        using N = SDPA_attributes;
+        name_node(a);
+        auto O = output_tensor(a.name + "::O");
+        // Stats exists when asked for, as upstream returns it.
+        TensorPtr Stats;
+        if (a.generate_stats.value_or(false)) Stats = output_tensor(a.name + "::Stats");
+        a.inputs[N::input_names::Q]       = q;
+        a.inputs[N::input_names::K]       = k;
+        a.inputs[N::input_names::V]       = v;
+        a.outputs[N::output_names::O]     = O;
+        a.outputs[N::output_names::Stats] = Stats;
+        add_stub(std::move(a), "sdpa", kAttentionStub);
+        return {O, Stats};
+    }
+
+    // sdpa_fp8 with descales and scales (Amax_S and Amax_O out).
+    std::array<std::shared_ptr<Tensor_attributes>, 4>
+    sdpa_fp8(std::shared_ptr<Tensor_attributes> q,
+             std::shared_ptr<Tensor_attributes> k,
+             std::shared_ptr<Tensor_attributes> v,
+             std::shared_ptr<Tensor_attributes> descale_q,
+             std::shared_ptr<Tensor_attributes> descale_k,
+             std::shared_ptr<Tensor_attributes> descale_v,
+             std::shared_ptr<Tensor_attributes> descale_s,
+             std::shared_ptr<Tensor_attributes> scale_s,
+             std::shared_ptr<Tensor_attributes> scale_o,
+             SDPA_fp8_attributes a) {
+        using N = SDPA_fp8_attributes;
+        name_node(a);
+        auto O = output_tensor(a.name + "::O"), AS = output_tensor(a.name + "::Amax_S"),
+             AO = output_tensor(a.name + "::Amax_O");
+        TensorPtr Stats;
+        if (a.generate_stats.value_or(false)) Stats = output_tensor(a.name + "::Stats");
+        a.inputs[N::input_names::Q]         = q;
+        a.inputs[N::input_names::K]         = k;
+        a.inputs[N::input_names::V]         = v;
+        a.inputs[N::input_names::Descale_Q] = descale_q;
+        a.inputs[N::input_names::Descale_K] = descale_k;
+        a.inputs[N::input_names::Descale_V] = descale_v;
+        a.inputs[N::input_names::Descale_S] = descale_s;
+        a.inputs[N::input_names::Scale_S]   = scale_s;
+        a.inputs[N::input_names::Scale_O]   = scale_o;
+        add_stub(std::move(a), "sdpa_fp8", kAttentionStub);
+        return {O, Stats, AS, AO};
+    }
+
+    // sdpa_fp8 of MXFP8 inputs: block descales only, no amax outputs.
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    sdpa_fp8(std::shared_ptr<Tensor_attributes> q,
+             std::shared_ptr<Tensor_attributes> k,
+             std::shared_ptr<Tensor_attributes> v,
+             std::shared_ptr<Tensor_attributes> descale_q,
+             std::shared_ptr<Tensor_attributes> descale_k,
+             std::shared_ptr<Tensor_attributes> descale_v,
+             SDPA_fp8_attributes a) {
+        using N = SDPA_fp8_attributes;
+        name_node(a);
+        auto O = output_tensor(a.name + "::O"), AO = output_tensor(a.name + "::Amax_O");
+        TensorPtr Stats;
+        if (a.generate_stats.value_or(false)) Stats = output_tensor(a.name + "::Stats");
+        a.inputs[N::input_names::Q]         = q;
+        a.inputs[N::input_names::K]         = k;
+        a.inputs[N::input_names::V]         = v;
+        a.inputs[N::input_names::Descale_Q] = descale_q;
+        a.inputs[N::input_names::Descale_K] = descale_k;
+        a.inputs[N::input_names::Descale_V] = descale_v;
+        add_stub(std::move(a), "sdpa_fp8", kAttentionStub);
+        return {O, Stats, AO};
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    sdpa_backward(std::shared_ptr<Tensor_attributes> q,
+                  std::shared_ptr<Tensor_attributes> k,
+                  std::shared_ptr<Tensor_attributes> v,
+                  std::shared_ptr<Tensor_attributes> o,
+                  std::shared_ptr<Tensor_attributes> dO,
+                  std::shared_ptr<Tensor_attributes> stats,
+                  SDPA_backward_attributes a) {
+        using N = SDPA_backward_attributes;
+        name_node(a);
+        auto dQ = output_tensor(a.name + "::dQ"), dK = output_tensor(a.name + "::dK"),
+             dV = output_tensor(a.name + "::dV");
+        a.inputs[N::input_names::Q]     = q;
+        a.inputs[N::input_names::K]     = k;
+        a.inputs[N::input_names::V]     = v;
+        a.inputs[N::input_names::O]     = o;
+        a.inputs[N::input_names::dO]    = dO;
+        a.inputs[N::input_names::Stats] = stats;
+        add_stub(std::move(a), "sdpa_backward", kAttentionStub);
+        return {dQ, dK, dV};
+    }
+
+    // sdpa_fp8_backward with per-tensor descales and scales: dQ, dK, dV and their amaxes, amax dP.
+    std::array<std::shared_ptr<Tensor_attributes>, 7>
+    sdpa_fp8_backward(std::shared_ptr<Tensor_attributes> q,
+                      std::shared_ptr<Tensor_attributes> k,
+                      std::shared_ptr<Tensor_attributes> v,
+                      std::shared_ptr<Tensor_attributes> o,
+                      std::shared_ptr<Tensor_attributes> dO,
+                      std::shared_ptr<Tensor_attributes> stats,
+                      std::shared_ptr<Tensor_attributes> descale_q,
+                      std::shared_ptr<Tensor_attributes> descale_k,
+                      std::shared_ptr<Tensor_attributes> descale_v,
+                      std::shared_ptr<Tensor_attributes> descale_o,
+                      std::shared_ptr<Tensor_attributes> descale_dO,
+                      std::shared_ptr<Tensor_attributes> descale_s,
+                      std::shared_ptr<Tensor_attributes> descale_dP,
+                      std::shared_ptr<Tensor_attributes> scale_s,
+                      std::shared_ptr<Tensor_attributes> scale_dQ,
+                      std::shared_ptr<Tensor_attributes> scale_dK,
+                      std::shared_ptr<Tensor_attributes> scale_dV,
+                      std::shared_ptr<Tensor_attributes> scale_dP,
+                      SDPA_fp8_backward_attributes a) {
+        using N = SDPA_fp8_backward_attributes;
+        name_node(a);
+        std::array<std::shared_ptr<Tensor_attributes>, 7> out = {
+            output_tensor(a.name + "::dQ"),      output_tensor(a.name + "::dK"),
+            output_tensor(a.name + "::dV"),      output_tensor(a.name + "::Amax_dQ"),
+            output_tensor(a.name + "::Amax_dK"), output_tensor(a.name + "::Amax_dV"),
+            output_tensor(a.name + "::Amax_dP")};
+        a.inputs[N::input_names::Q]          = q;
+        a.inputs[N::input_names::K]          = k;
+        a.inputs[N::input_names::V]          = v;
+        a.inputs[N::input_names::O]          = o;
+        a.inputs[N::input_names::dO]         = dO;
+        a.inputs[N::input_names::Stats]      = stats;
+        a.inputs[N::input_names::Descale_Q]  = descale_q;
+        a.inputs[N::input_names::Descale_K]  = descale_k;
+        a.inputs[N::input_names::Descale_V]  = descale_v;
+        a.inputs[N::input_names::Descale_O]  = descale_o;
+        a.inputs[N::input_names::Descale_dO] = descale_dO;
+        a.inputs[N::input_names::Descale_S]  = descale_s;
+        a.inputs[N::input_names::Descale_dP] = descale_dP;
+        a.inputs[N::input_names::Scale_S]    = scale_s;
+        a.inputs[N::input_names::Scale_dQ]   = scale_dQ;
+        a.inputs[N::input_names::Scale_dK]   = scale_dK;
+        a.inputs[N::input_names::Scale_dV]   = scale_dV;
+        a.inputs[N::input_names::Scale_dP]   = scale_dP;
+        add_stub(std::move(a), "sdpa_fp8_backward", kAttentionStub);
+        return out;
+    }
+
+    // sdpa_fp8_backward of MXFP8 inputs (transposed operands and their block descales): dQ, dK,
+    // dV and their amaxes.
+    std::array<std::shared_ptr<Tensor_attributes>, 6>
+    sdpa_fp8_backward(std::shared_ptr<Tensor_attributes> q,
+                      std::shared_ptr<Tensor_attributes> q_t,
+                      std::shared_ptr<Tensor_attributes> k,
+                      std::shared_ptr<Tensor_attributes> k_t,
+                      std::shared_ptr<Tensor_attributes> v,
+                      std::shared_ptr<Tensor_attributes> o_f16,
+                      std::shared_ptr<Tensor_attributes> dO_f16,
+                      std::shared_ptr<Tensor_attributes> dO,
+                      std::shared_ptr<Tensor_attributes> dO_t,
+                      std::shared_ptr<Tensor_attributes> stats,
+                      std::shared_ptr<Tensor_attributes> descale_q,
+                      std::shared_ptr<Tensor_attributes> descale_q_t,
+                      std::shared_ptr<Tensor_attributes> descale_k,
+                      std::shared_ptr<Tensor_attributes> descale_k_t,
+                      std::shared_ptr<Tensor_attributes> descale_v,
+                      std::shared_ptr<Tensor_attributes> descale_dO,
+                      std::shared_ptr<Tensor_attributes> descale_dO_t,
+                      SDPA_fp8_backward_attributes a) {
+        using N = SDPA_fp8_backward_attributes;
+        name_node(a);
+        std::array<std::shared_ptr<Tensor_attributes>, 6> out = {
+            output_tensor(a.name + "::dQ"),      output_tensor(a.name + "::dK"),
+            output_tensor(a.name + "::dV"),      output_tensor(a.name + "::Amax_dQ"),
+            output_tensor(a.name + "::Amax_dK"), output_tensor(a.name + "::Amax_dV")};
+        a.inputs[N::input_names::Q]            = q;
+        a.inputs[N::input_names::Q_T]          = q_t;
+        a.inputs[N::input_names::K]            = k;
+        a.inputs[N::input_names::K_T]          = k_t;
+        a.inputs[N::input_names::V]            = v;
+        a.inputs[N::input_names::O]            = o_f16;
+        a.inputs[N::input_names::dO_f16]       = dO_f16;
+        a.inputs[N::input_names::dO]           = dO;
+        a.inputs[N::input_names::dO_T]         = dO_t;
+        a.inputs[N::input_names::Stats]        = stats;
+        a.inputs[N::input_names::Descale_Q]    = descale_q;
+        a.inputs[N::input_names::Descale_Q_T]  = descale_q_t;
+        a.inputs[N::input_names::Descale_K]    = descale_k;
+        a.inputs[N::input_names::Descale_K_T]  = descale_k_t;
+        a.inputs[N::input_names::Descale_V]    = descale_v;
+        a.inputs[N::input_names::Descale_dO]   = descale_dO;
+        a.inputs[N::input_names::Descale_dO_T] = descale_dO_t;
+        add_stub(std::move(a), "sdpa_fp8_backward", kAttentionStub);
+        return out;
+    }
+
+    [[deprecated]] std::array<std::shared_ptr<Tensor_attributes>, 2>
+    scaled_dot_product_flash_attention(std::shared_ptr<Tensor_attributes> q,
+                                       std::shared_ptr<Tensor_attributes> k,
+                                       std::shared_ptr<Tensor_attributes> v,
+                                       SDPA_attributes attributes) {
+        return sdpa(q, k, v, attributes);
+    }
+
+    [[deprecated]] std::array<std::shared_ptr<Tensor_attributes>, 3>
+    scaled_dot_product_flash_attention_backward(std::shared_ptr<Tensor_attributes> q,
+                                                std::shared_ptr<Tensor_attributes> k,
+                                                std::shared_ptr<Tensor_attributes> v,
+                                                std::shared_ptr<Tensor_attributes> o,
+                                                std::shared_ptr<Tensor_attributes> dO,
+                                                std::shared_ptr<Tensor_attributes> stats,
+                                                SDPA_backward_attributes attributes) {
+        return sdpa_backward(q, k, v, o, dO, stats, attributes);
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    moe_grouped_matmul(std::shared_ptr<Tensor_attributes> token,
+                       std::shared_ptr<Tensor_attributes> weight,
+                       std::shared_ptr<Tensor_attributes> first_token_offset,
+                       std::shared_ptr<Tensor_attributes> token_index,
+                       std::shared_ptr<Tensor_attributes> token_ks,
+                       Moe_grouped_matmul_attributes a) {
+        using N = Moe_grouped_matmul_attributes;
+        name_node(a);
+        auto Out                                    = output_tensor(a.name + "::Output");
+        a.inputs[N::input_names::Token]             = token;
+        a.inputs[N::input_names::Weight]            = weight;
+        a.inputs[N::input_names::FirstTokenOffset]  = first_token_offset;
+        a.inputs[N::input_names::TokenIndex]        = token_index;
+        a.inputs[N::input_names::TokenKs]           = token_ks;
+        a.outputs[N::output_names::Output]          = Out;
+        add_stub(std::move(a), "moe_grouped_matmul",
+                 "not supported by the shim yet (hipDNN has no MoE grouped-matmul engine).");
+        return Out;
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    moe_grouped_matmul_bwd(std::shared_ptr<Tensor_attributes> doutput,
+                           std::shared_ptr<Tensor_attributes> token,
+                           std::shared_ptr<Tensor_attributes> first_token_offset,
+                           Moe_grouped_matmul_bwd_attributes a) {
+        using N = Moe_grouped_matmul_bwd_attributes;
+        name_node(a);
+        auto DW                                    = output_tensor(a.name + "::DWeight");
+        a.inputs[N::input_names::DOutput]          = doutput;
+        a.inputs[N::input_names::Token]            = token;
+        a.inputs[N::input_names::FirstTokenOffset] = first_token_offset;
+        a.outputs[N::output_names::DWeight]        = DW;
+        add_stub(std::move(a), "moe_grouped_matmul_bwd",
+                 "not supported by the shim yet (hipDNN has no MoE grouped-matmul engine).");
+        return DW;
+    }
+
     // ----- validation and lowering -----
 
     // validate checks every node's inputs and infers its outputs, in node order.
@@ -1195,6 +1452,43 @@ class Graph {
         return plans.is_plan_index_executable(plans.candidate);
     }
 
+    // key: a hash of everything that decides what the graph computes (context types, every
+    // tensor's name, type, shape, layout, UID and scalar value, every node's kind, attributes and
+    // operands), for caches of built graphs as upstream's samples keep them. remove_shape leaves
+    // dims and strides out (upstream's dynamic-shape key).
+    size_t
+    key(bool remove_shape) {
+        detail::KeyWriter k;
+        k.add(context.get_io_data_type()).add(context.get_intermediate_data_type()).add(context.get_compute_data_type());
+        auto tensors = all_tensors();
+        std::unordered_map<Tensor_attributes const*, size_t> index;
+        for (auto const& t : tensors) {
+            index.emplace(t.get(), index.size());
+            std::vector<uint8_t> bytes;
+            bool const has_value = t->scalar_bytes(bytes);
+            k.add(t->get_name()).add(t->get_data_type()).add(t->get_is_virtual()).add(t->get_is_pass_by_value());
+            k.add(t->has_uid() ? t->get_uid() : int64_t{-1}).add(t->get_reordering_type());
+            if (!remove_shape) k.add(t->get_dim()).add(t->get_stride());
+            k.add(has_value ? std::vector<int>(bytes.begin(), bytes.end()) : std::vector<int>{});
+        }
+        for (auto const& n : sub_nodes) {
+            n->append_key(k);
+            std::vector<TensorPtr> ins, outs;
+            n->collect_tensors(ins, outs);
+            std::vector<int64_t> wiring;
+            for (auto const& t : ins) wiring.push_back(t ? static_cast<int64_t>(index[t.get()]) : -1);
+            wiring.push_back(-2);
+            for (auto const& t : outs) wiring.push_back(t ? static_cast<int64_t>(index[t.get()]) : -1);
+            k.add(wiring);
+        }
+        return std::hash<std::string>{}(k.str());
+    }
+
+    size_t
+    key() {
+        return key(context.get_dynamic_shape_enabled());
+    }
+
     // print lists the graph's nodes (upstream prints its JSON form, which the shim does not have).
     std::string
     print(void) const {
@@ -1332,6 +1626,13 @@ class Graph {
         return OUT;
     }
 };
+
+// Streaming a graph prints print()'s summary, as upstream streams its print().
+static inline std::ostream&
+operator<<(std::ostream& os, Graph const& graph) {
+    os << graph.print();
+    return os;
+}
 
 }  // namespace graph
 }  // namespace cudnn_frontend
