@@ -352,6 +352,19 @@ serialization() {
     std::vector<unsigned char> w(ws + 16);
     CHECK_FE_OK(restored.execute(st_handle(), by_uid, w.data()));
     CHECK(z == (std::vector<float>{11, 22, 33, 44, 55, 66}));
+    // The restored graph still describes its tensors by UID (the shim's records after the plan).
+    fe::graph::Tensor_attributes t;
+    CHECK_FE_OK(restored.query_tensor_attributes_of_uid(20, t));
+    CHECK(t.get_name() == a.B->get_name() && t.get_dim() == a.B->get_dim() && t.get_stride() == a.B->get_stride() &&
+          t.get_data_type() == fe::DataType_t::FLOAT);
+    CHECK_FE_ERR(EC::INVALID_VALUE, "No matching tensor for uid 99", restored.query_tensor_attributes_of_uid(99, t));
+    {
+        auto damaged = bytes;
+        damaged[damaged.size() - 30] ^= 0xFF;  // inside the last record
+        fe::graph::Graph d;
+        auto e = d.deserialize(st_handle(), damaged);
+        CHECK(e.is_bad());
+    }
     by_uid.erase(20);
     CHECK_FE_ERR(EC::INVALID_VARIANT_PACK, "(uid 20)", restored.execute(st_handle(), by_uid, w.data()));
     // Serializing the restored graph again is not offered yet (it holds the plan only).

@@ -58,6 +58,7 @@ class Graph {
     std::vector<std::string> unsupported;  // Tier-2 stubs hit by setters
 
     bool validated = false;
+    std::vector<TensorPtr> restored_tensors;  // the tensors a deserialize() brought back
     std::shared_ptr<std::remove_pointer_t<hipdnnHandle_t>> own_handle;  // build without a handle
     hipdnnHandle_t handle_ = nullptr;
     detail::managed_descriptor operation_graph;
@@ -382,6 +383,11 @@ class Graph {
                 tensor = *t;
                 return {error_code_t::OK, ""};
             }
+        for (auto const& t : restored_tensors)  // after deserialize()
+            if (t->get_uid() == uid) {
+                tensor = *t;
+                return {error_code_t::OK, ""};
+            }
         return {error_code_t::INVALID_VALUE, "No matching tensor for uid " + std::to_string(uid) + "."};
     }
 
@@ -610,7 +616,9 @@ class Graph {
         name_node(a);
         auto Y = output_tensor(a.name + "::Y");
         TensorPtr INDEX;
-        if (a.generate_index.value_or(false)) INDEX = output_tensor(a.name + "::Index");
+        // Only max pooling has an index output (upstream returns none for the other modes).
+        if (a.generate_index.value_or(false) && a.resample_mode == ResampleMode_t::MAXPOOL)
+            INDEX = output_tensor(a.name + "::Index");
         a.outputs[N::output_names::Y]     = Y;
         a.outputs[N::output_names::Index] = INDEX;
         a.inputs[N::input_names::X]       = x;
@@ -1533,6 +1541,7 @@ class Graph {
             data.clear();
             return detail::backend_error(st, error_code_t::GRAPH_EXECUTION_PLAN_CREATION_FAILED, "serialize");
         }
+        append_tensor_trailer(data, n);
         return {error_code_t::OK, ""};
     }
 
@@ -1540,8 +1549,13 @@ class Graph {
     deserialize(cudnnHandle_t handle, std::vector<uint8_t> const& data) {
         if (data.empty()) return {error_code_t::INVALID_VALUE, "deserialize: no bytes given."};
         CHECK_CUDNN_FRONTEND_ERROR(ensure_handle(handle));
+        // The shim's trailer (tensor attributes, for query_tensor_attributes_of_uid) follows the
+        // backend's container; bytes without one are a bare container.
+        size_t backend_bytes = data.size();
+        std::vector<TensorPtr> tensors;
+        CHECK_CUDNN_FRONTEND_ERROR(read_tensor_trailer(data, backend_bytes, tensors));
         hipdnnBackendDescriptor_t raw = nullptr;
-        hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeExecutionPlan_ext(handle_, &raw, data.data(), data.size());
+        hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeExecutionPlan_ext(handle_, &raw, data.data(), backend_bytes);
         if (st != HIPDNN_STATUS_SUCCESS) return detail::backend_error(st, error_code_t::INVALID_VALUE, "deserialize");
         auto plan = detail::adopt_descriptor(raw, HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
         int64_t count = 0;
@@ -1565,12 +1579,90 @@ class Graph {
         variant_uids    = std::move(uids);
         variant_tensors.clear();
         uid_to_tensor.clear();
+        restored_tensors = std::move(tensors);
         pack_cache  = std::make_shared<PackCache>();
         validated   = true;
         return {error_code_t::OK, ""};
     }
 
    private:
+    // The trailer: one record per tensor with a UID (uid, name, data type, dims, strides, virtual,
+    // pass-by-value), then the record count, the backend container's length and a magic word.
+    static constexpr uint64_t kTrailerMagic = 0x3130534f4e445048ULL;  // "HPDNSO01"
+
+    static void
+    put_u64(std::vector<uint8_t>& out, uint64_t v) {
+        for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    }
+    static bool
+    get_u64(std::vector<uint8_t> const& in, size_t& at, size_t end, uint64_t& v) {
+        if (end < 8 || at > end - 8) return false;
+        v = 0;
+        for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(in[at + i]) << (8 * i);
+        at += 8;
+        return true;
+    }
+
+    void
+    append_tensor_trailer(std::vector<uint8_t>& data, size_t backend_bytes) const {
+        uint64_t records = 0;
+        for (auto const& t : all_tensors()) {
+            if (!t->has_uid()) continue;
+            ++records;
+            put_u64(data, static_cast<uint64_t>(t->get_uid()));
+            std::string const name = t->get_name();
+            put_u64(data, name.size());
+            data.insert(data.end(), name.begin(), name.end());
+            put_u64(data, static_cast<uint64_t>(t->get_data_type()));
+            auto dims = t->get_dim(), strides = t->get_stride();
+            put_u64(data, dims.size());
+            for (auto d : dims) put_u64(data, static_cast<uint64_t>(d));
+            put_u64(data, strides.size());
+            for (auto d : strides) put_u64(data, static_cast<uint64_t>(d));
+            put_u64(data, (t->get_is_virtual() ? 1u : 0u) | (t->get_is_pass_by_value() ? 2u : 0u));
+        }
+        put_u64(data, records);
+        put_u64(data, backend_bytes);
+        put_u64(data, kTrailerMagic);
+    }
+
+    static error_t
+    read_tensor_trailer(std::vector<uint8_t> const& data, size_t& backend_bytes, std::vector<TensorPtr>& tensors) {
+        backend_bytes = data.size();
+        size_t at     = data.size() >= 24 ? data.size() - 24 : 0;
+        uint64_t records = 0, length = 0, magic = 0;
+        if (data.size() < 24 || !get_u64(data, at, data.size(), records) || !get_u64(data, at, data.size(), length) ||
+            !get_u64(data, at, data.size(), magic) || magic != kTrailerMagic)
+            return {error_code_t::OK, ""};  // a bare backend container
+        error_t const bad = {error_code_t::INVALID_VALUE, "deserialize: the tensor records after the plan are damaged."};
+        if (length > data.size() - 24) return bad;
+        size_t const end = data.size() - 24;
+        at               = static_cast<size_t>(length);
+        for (uint64_t r = 0; r < records; ++r) {
+            uint64_t uid, len, dt, nd, ns, flags;
+            if (!get_u64(data, at, end, uid) || !get_u64(data, at, end, len) || len > end - at) return bad;
+            std::string name(data.begin() + static_cast<std::ptrdiff_t>(at),
+                             data.begin() + static_cast<std::ptrdiff_t>(at + len));
+            at += len;
+            if (!get_u64(data, at, end, dt) || !get_u64(data, at, end, nd) || nd > (end - at) / 8) return bad;
+            std::vector<int64_t> dims(nd), strides;
+            for (auto& d : dims) get_u64(data, at, end, reinterpret_cast<uint64_t&>(d));
+            if (!get_u64(data, at, end, ns) || ns > (end - at) / 8) return bad;
+            strides.resize(ns);
+            for (auto& d : strides) get_u64(data, at, end, reinterpret_cast<uint64_t&>(d));
+            if (!get_u64(data, at, end, flags) || flags > 3u || dt > static_cast<uint64_t>(DataType_t::COMPLEX_FP64))
+                return bad;
+            auto t = std::make_shared<Tensor_attributes>();
+            t->set_uid(static_cast<int64_t>(uid)).set_name(name).set_data_type(static_cast<DataType_t>(dt));
+            t->set_dim(dims).set_stride(strides).set_is_virtual((flags & 1u) != 0);
+            if (flags & 2u) t->set_is_pass_by_value(true);
+            tensors.push_back(std::move(t));
+        }
+        if (at != end) return bad;
+        backend_bytes = static_cast<size_t>(length);
+        return {error_code_t::OK, ""};
+    }
+
     template <typename A>
     std::array<std::shared_ptr<Tensor_attributes>, 3>
     norm_stub(A a, TensorPtr x, TensorPtr scale, TensorPtr bias, const char* kind, const char* reason) {
