@@ -3,6 +3,9 @@
 // honoured, unset ones assigned around them, duplicates refused) and the plan filters.
 #include "shim_test.h"
 
+#include <cudnn_frontend/experimental/sm100_sdpa_prefill_engine.h>
+#include <cudnn_frontend/experimental/sm90_sdpa_prefill_engine.h>
+
 namespace {
 
 using EC = fe::error_code_t;
@@ -349,6 +352,19 @@ serialization() {
     std::vector<unsigned char> w(ws + 16);
     CHECK_FE_OK(restored.execute(st_handle(), by_uid, w.data()));
     CHECK(z == (std::vector<float>{11, 22, 33, 44, 55, 66}));
+    // The restored graph still describes its tensors by UID (the shim's records after the plan).
+    fe::graph::Tensor_attributes t;
+    CHECK_FE_OK(restored.query_tensor_attributes_of_uid(20, t));
+    CHECK(t.get_name() == a.B->get_name() && t.get_dim() == a.B->get_dim() && t.get_stride() == a.B->get_stride() &&
+          t.get_data_type() == fe::DataType_t::FLOAT);
+    CHECK_FE_ERR(EC::INVALID_VALUE, "No matching tensor for uid 99", restored.query_tensor_attributes_of_uid(99, t));
+    {
+        auto damaged = bytes;
+        damaged[damaged.size() - 30] ^= 0xFF;  // inside the last record
+        fe::graph::Graph d;
+        auto e = d.deserialize(st_handle(), damaged);
+        CHECK(e.is_bad());
+    }
     by_uid.erase(20);
     CHECK_FE_ERR(EC::INVALID_VARIANT_PACK, "(uid 20)", restored.execute(st_handle(), by_uid, w.data()));
     // Serializing the restored graph again is not offered yet (it holds the plan only).
@@ -376,6 +392,75 @@ macros() {
     CHECK(e.is_bad() && e == EC::GRAPH_NOT_SUPPORTED && e.get_message() == "x");
 }
 
+// Attention, MoE and the other nodes declared for NVIDIA's samples are Tier-2 stubs: each is
+// refused by name, at validate and at build, and marked as a stub.
+void
+attention_and_moe_stubs() {
+    using namespace fe::graph;
+    using T = std::shared_ptr<Tensor_attributes>;
+    struct Case {
+        const char* want;
+        std::function<void(Graph&, T)> add;
+    };
+    std::vector<Case> cases = {
+        {"sdpa 'at': not supported", [](Graph& g, T x) { (void)g.sdpa(x, x, x, SDPA_attributes().set_name("at").set_generate_stats(true)); }},
+        {"sdpa_fp8 'f8': not supported",
+         [](Graph& g, T x) { (void)g.sdpa_fp8(x, x, x, x, x, x, x, x, x, SDPA_fp8_attributes().set_name("f8")); }},
+        {"sdpa_fp8 'mx': not supported",
+         [](Graph& g, T x) { (void)g.sdpa_fp8(x, x, x, x, x, x, SDPA_fp8_attributes().set_name("mx")); }},
+        {"sdpa_backward 'bw': not supported",
+         [](Graph& g, T x) { (void)g.sdpa_backward(x, x, x, x, x, x, SDPA_backward_attributes().set_name("bw")); }},
+        {"sdpa_fp8_backward 'b8': not supported",
+         [](Graph& g, T x) {
+             (void)g.sdpa_fp8_backward(x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x,
+                                       SDPA_fp8_backward_attributes().set_name("b8"));
+         }},
+        {"sdpa_fp8_backward 'bm': not supported",
+         [](Graph& g, T x) {
+             (void)g.sdpa_fp8_backward(x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x,
+                                       SDPA_fp8_backward_attributes().set_name("bm"));
+         }},
+        {"moe_grouped_matmul 'moe': not supported",
+         [](Graph& g, T x) {
+             (void)g.moe_grouped_matmul(x, x, x, x, x, Moe_grouped_matmul_attributes().set_name("moe").set_top_k(2));
+         }},
+        {"moe_grouped_matmul_bwd 'mb': not supported",
+         [](Graph& g, T x) { (void)g.moe_grouped_matmul_bwd(x, x, x, Moe_grouped_matmul_bwd_attributes().set_name("mb")); }},
+    };
+    for (auto const& c : cases) {
+        Graph g;
+        c.add(g, st_tensor(g, "X", {1, 2, 4, 8}));
+        CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, c.want, g.validate());
+        CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "[Tier-2 stub]", g.validate());
+        CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, c.want, g.build_operation_graph(st_handle()));
+    }
+    // The experimental NVRTC prefill engines and device-properties descriptors are CUDA-only.
+    fe::experimental::Sm90SdpaPrefillEngine e90;
+    fe::experimental::Sm100SdpaPrefillEngine e100;
+    fe::experimental::AttentionShape_t shape = {1, 1, 1, 1, 128, 128, 64, 64};
+    CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "Sm90SdpaPrefillEngine::check_support", e90.check_support(shape, 90));
+    CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "Sm90SdpaPrefillEngine::build", e90.build());
+    CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "Sm100SdpaPrefillEngine::check_support", e100.check_support(shape, 100));
+    fe::DeviceProperties props;
+    CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "DeviceProperties::build", props.set_device_id(0).build());
+}
+
+// Graph::key: equal for graphs built alike, different when a shape or a node attribute differs.
+void
+graph_key() {
+    auto make = [](int64_t n, fe::PointwiseMode_t mode) {
+        fe::graph::Graph g;
+        g.set_io_data_type(fe::DataType_t::FLOAT).set_compute_data_type(fe::DataType_t::FLOAT);
+        auto A = st_tensor(g, "A", {n, 8}), B = st_tensor(g, "B", {n, 8});
+        g.pointwise(A, B, fe::graph::Pointwise_attributes().set_mode(mode))->set_output(true);
+        CHECK_FE_OK(g.validate());
+        return g.key();
+    };
+    CHECK(make(4, fe::PointwiseMode_t::ADD) == make(4, fe::PointwiseMode_t::ADD));
+    CHECK(make(4, fe::PointwiseMode_t::ADD) != make(4, fe::PointwiseMode_t::MUL));
+    CHECK(make(4, fe::PointwiseMode_t::ADD) != make(5, fe::PointwiseMode_t::ADD));
+}
+
 }  // namespace
 
 int
@@ -386,5 +471,7 @@ main() {
     plans_and_execute();
     serialization();
     macros();
+    attention_and_moe_stubs();
+    graph_key();
     return st_finish("test_shim_errors");
 }

@@ -17,6 +17,7 @@
 #include "cudnn_frontend/graph_helpers.h"
 #include "cudnn_frontend/graph_interface.h"
 #include "cudnn_frontend/graph_properties.h"
+#include "cudnn_frontend/utils/attn_score_modifiers.h"
 
 #ifndef HIPDNN_CUDNN_SHIM_NO_ALIAS
 namespace cudnn_frontend = ::hipdnn_frontend::compatibility::cudnn_frontend;

@@ -5,6 +5,7 @@
 // where they are lowered (cudnn_frontend/backend/convert.h); this file only declares them.
 #pragma once
 
+#include <cassert>  // upstream's headers bring assert() to code that includes them
 #include <cstdint>
 #include <ostream>
 #include <sstream>
@@ -67,7 +68,11 @@ typedef struct [[nodiscard]] error_object {
     std::string err_msg;
 
     error_object() : code(error_code_t::OK), err_msg("") {}
-    error_object(error_code_t err, std::string msg) : code(err), err_msg(std::move(msg)) {}
+    // An error is logged where it is made (as upstream's macros do), so the log's first ERROR
+    // line says what went wrong even when the caller drops the error_t.
+    error_object(error_code_t err, std::string msg) : code(err), err_msg(std::move(msg)) {
+        if (err != error_code_t::OK) CUDNN_FE_LOG_LABEL_ENDL("ERROR: " << to_string(err) << ": " << err_msg);
+    }
 
     error_code_t
     get_code() {
@@ -262,6 +267,61 @@ enum class DataType_t {
     COMPLEX_FP32,
     COMPLEX_FP64,
 };
+
+namespace detail {
+
+// get_element_size_in_bits: storage bits of one element (sub-byte types pack), as upstream.
+static inline size_t
+get_element_size_in_bits(DataType_t datatype) {
+    switch (datatype) {
+        case DataType_t::INT8x32:
+            return 256;
+        case DataType_t::COMPLEX_FP64:
+            return 128;
+        case DataType_t::DOUBLE:
+        case DataType_t::INT64:
+        case DataType_t::COMPLEX_FP32:
+            return 64;
+        case DataType_t::FLOAT:
+        case DataType_t::INT32:
+        case DataType_t::INT8x4:
+        case DataType_t::UINT8x4:
+            return 32;
+        case DataType_t::HALF:
+        case DataType_t::BFLOAT16:
+            return 16;
+        case DataType_t::INT8:
+        case DataType_t::UINT8:
+        case DataType_t::FP8_E4M3:
+        case DataType_t::FP8_E5M2:
+        case DataType_t::FAST_FLOAT_FOR_FP8:
+        case DataType_t::FP8_E8M0:
+            return 8;
+        case DataType_t::FP4_E2M1:
+        case DataType_t::INT4:
+            return 4;
+        case DataType_t::BOOLEAN:  // bit-packed
+            return 1;
+        case DataType_t::NOT_SET:
+            break;
+    }
+    return 0;
+}
+
+// get_backend_version: the cuDNN feature level the shim claims (cudnnGetVersion), which is what
+// upstream's callers compare against cuDNN version numbers.
+inline size_t
+get_backend_version(void) {
+    return cudnnGetVersion();
+}
+
+inline std::string
+get_backend_version_string() {
+    size_t v = get_backend_version();
+    return std::to_string(v / 10000) + "." + std::to_string((v % 10000) / 100) + "." + std::to_string(v % 100);
+}
+
+}  // namespace detail
 
 enum class ReductionMode_t { NOT_SET, ADD, MUL, MIN, MAX, AMAX, AVG, NORM1, NORM2, MUL_NO_ZEROS };
 

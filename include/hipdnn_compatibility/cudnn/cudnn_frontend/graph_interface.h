@@ -41,6 +41,7 @@
 #include "node/rmsnorm.h"
 #include "node/stub.h"
 #include "graph_properties_stubs.h"
+#include "graph_properties_attention_stubs.h"
 #include "plans.h"
 
 namespace hipdnn_frontend {
@@ -57,6 +58,7 @@ class Graph {
     std::vector<std::string> unsupported;  // Tier-2 stubs hit by setters
 
     bool validated = false;
+    std::vector<TensorPtr> restored_tensors;  // the tensors a deserialize() brought back
     std::shared_ptr<std::remove_pointer_t<hipdnnHandle_t>> own_handle;  // build without a handle
     hipdnnHandle_t handle_ = nullptr;
     detail::managed_descriptor operation_graph;
@@ -75,6 +77,9 @@ class Graph {
         detail::managed_descriptor pack;
     };
     std::shared_ptr<PackCache> pack_cache = std::make_shared<PackCache>();
+
+    static constexpr const char* kAttentionStub =
+        "not supported by the shim yet (attention is lowered by the attention issue).";
 
     template <typename N, typename A>
     void
@@ -378,6 +383,11 @@ class Graph {
                 tensor = *t;
                 return {error_code_t::OK, ""};
             }
+        for (auto const& t : restored_tensors)  // after deserialize()
+            if (t->get_uid() == uid) {
+                tensor = *t;
+                return {error_code_t::OK, ""};
+            }
         return {error_code_t::INVALID_VALUE, "No matching tensor for uid " + std::to_string(uid) + "."};
     }
 
@@ -606,7 +616,9 @@ class Graph {
         name_node(a);
         auto Y = output_tensor(a.name + "::Y");
         TensorPtr INDEX;
-        if (a.generate_index.value_or(false)) INDEX = output_tensor(a.name + "::Index");
+        // Only max pooling has an index output (upstream returns none for the other modes).
+        if (a.generate_index.value_or(false) && a.resample_mode == ResampleMode_t::MAXPOOL)
+            INDEX = output_tensor(a.name + "::Index");
         a.outputs[N::output_names::Y]     = Y;
         a.outputs[N::output_names::Index] = INDEX;
         a.inputs[N::input_names::X]       = x;
@@ -769,6 +781,259 @@ class Graph {
         a.outputs[Rng_attributes::output_names::Y]    = Y;
         add_stub(std::move(a), "rng", "not supported by the shim yet (hipDNN has no random-number node).");
         return Y;
+    }
+
+    // ----- attention and MoE: Tier-2 stubs until the attention issue lowers them -----
+    std::array<std::shared_ptr<Tensor_attributes>, 2>
+    sdpa(std::shared_ptr<Tensor_attributes> q,
+         std::shared_ptr<Tensor_attributes> k,
+         std::shared_ptr<Tensor_attributes> v,
+         SDPA_attributes a) {
+        using N = SDPA_attributes;
+        name_node(a);
+        auto O = output_tensor(a.name + "::O");
+        // Stats exists when asked for, as upstream returns it.
+        TensorPtr Stats;
+        if (a.generate_stats.value_or(false)) Stats = output_tensor(a.name + "::Stats");
+        a.inputs[N::input_names::Q]       = q;
+        a.inputs[N::input_names::K]       = k;
+        a.inputs[N::input_names::V]       = v;
+        a.outputs[N::output_names::O]     = O;
+        a.outputs[N::output_names::Stats] = Stats;
+        add_stub(std::move(a), "sdpa", kAttentionStub);
+        return {O, Stats};
+    }
+
+    // sdpa_fp8 with descales and scales (Amax_S and Amax_O out).
+    std::array<std::shared_ptr<Tensor_attributes>, 4>
+    sdpa_fp8(std::shared_ptr<Tensor_attributes> q,
+             std::shared_ptr<Tensor_attributes> k,
+             std::shared_ptr<Tensor_attributes> v,
+             std::shared_ptr<Tensor_attributes> descale_q,
+             std::shared_ptr<Tensor_attributes> descale_k,
+             std::shared_ptr<Tensor_attributes> descale_v,
+             std::shared_ptr<Tensor_attributes> descale_s,
+             std::shared_ptr<Tensor_attributes> scale_s,
+             std::shared_ptr<Tensor_attributes> scale_o,
+             SDPA_fp8_attributes a) {
+        using N = SDPA_fp8_attributes;
+        name_node(a);
+        auto O = output_tensor(a.name + "::O"), AS = output_tensor(a.name + "::Amax_S"),
+             AO = output_tensor(a.name + "::Amax_O");
+        TensorPtr Stats;
+        if (a.generate_stats.value_or(false)) Stats = output_tensor(a.name + "::Stats");
+        a.inputs[N::input_names::Q]         = q;
+        a.inputs[N::input_names::K]         = k;
+        a.inputs[N::input_names::V]         = v;
+        a.inputs[N::input_names::Descale_Q] = descale_q;
+        a.inputs[N::input_names::Descale_K] = descale_k;
+        a.inputs[N::input_names::Descale_V] = descale_v;
+        a.inputs[N::input_names::Descale_S] = descale_s;
+        a.inputs[N::input_names::Scale_S]   = scale_s;
+        a.inputs[N::input_names::Scale_O]   = scale_o;
+        add_stub(std::move(a), "sdpa_fp8", kAttentionStub);
+        return {O, Stats, AS, AO};
+    }
+
+    // sdpa_fp8 of MXFP8 inputs: block descales only, no amax outputs.
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    sdpa_fp8(std::shared_ptr<Tensor_attributes> q,
+             std::shared_ptr<Tensor_attributes> k,
+             std::shared_ptr<Tensor_attributes> v,
+             std::shared_ptr<Tensor_attributes> descale_q,
+             std::shared_ptr<Tensor_attributes> descale_k,
+             std::shared_ptr<Tensor_attributes> descale_v,
+             SDPA_fp8_attributes a) {
+        using N = SDPA_fp8_attributes;
+        name_node(a);
+        auto O = output_tensor(a.name + "::O"), AO = output_tensor(a.name + "::Amax_O");
+        TensorPtr Stats;
+        if (a.generate_stats.value_or(false)) Stats = output_tensor(a.name + "::Stats");
+        a.inputs[N::input_names::Q]         = q;
+        a.inputs[N::input_names::K]         = k;
+        a.inputs[N::input_names::V]         = v;
+        a.inputs[N::input_names::Descale_Q] = descale_q;
+        a.inputs[N::input_names::Descale_K] = descale_k;
+        a.inputs[N::input_names::Descale_V] = descale_v;
+        add_stub(std::move(a), "sdpa_fp8", kAttentionStub);
+        return {O, Stats, AO};
+    }
+
+    std::array<std::shared_ptr<Tensor_attributes>, 3>
+    sdpa_backward(std::shared_ptr<Tensor_attributes> q,
+                  std::shared_ptr<Tensor_attributes> k,
+                  std::shared_ptr<Tensor_attributes> v,
+                  std::shared_ptr<Tensor_attributes> o,
+                  std::shared_ptr<Tensor_attributes> dO,
+                  std::shared_ptr<Tensor_attributes> stats,
+                  SDPA_backward_attributes a) {
+        using N = SDPA_backward_attributes;
+        name_node(a);
+        auto dQ = output_tensor(a.name + "::dQ"), dK = output_tensor(a.name + "::dK"),
+             dV = output_tensor(a.name + "::dV");
+        a.inputs[N::input_names::Q]     = q;
+        a.inputs[N::input_names::K]     = k;
+        a.inputs[N::input_names::V]     = v;
+        a.inputs[N::input_names::O]     = o;
+        a.inputs[N::input_names::dO]    = dO;
+        a.inputs[N::input_names::Stats] = stats;
+        add_stub(std::move(a), "sdpa_backward", kAttentionStub);
+        return {dQ, dK, dV};
+    }
+
+    // sdpa_fp8_backward with per-tensor descales and scales: dQ, dK, dV and their amaxes, amax dP.
+    std::array<std::shared_ptr<Tensor_attributes>, 7>
+    sdpa_fp8_backward(std::shared_ptr<Tensor_attributes> q,
+                      std::shared_ptr<Tensor_attributes> k,
+                      std::shared_ptr<Tensor_attributes> v,
+                      std::shared_ptr<Tensor_attributes> o,
+                      std::shared_ptr<Tensor_attributes> dO,
+                      std::shared_ptr<Tensor_attributes> stats,
+                      std::shared_ptr<Tensor_attributes> descale_q,
+                      std::shared_ptr<Tensor_attributes> descale_k,
+                      std::shared_ptr<Tensor_attributes> descale_v,
+                      std::shared_ptr<Tensor_attributes> descale_o,
+                      std::shared_ptr<Tensor_attributes> descale_dO,
+                      std::shared_ptr<Tensor_attributes> descale_s,
+                      std::shared_ptr<Tensor_attributes> descale_dP,
+                      std::shared_ptr<Tensor_attributes> scale_s,
+                      std::shared_ptr<Tensor_attributes> scale_dQ,
+                      std::shared_ptr<Tensor_attributes> scale_dK,
+                      std::shared_ptr<Tensor_attributes> scale_dV,
+                      std::shared_ptr<Tensor_attributes> scale_dP,
+                      SDPA_fp8_backward_attributes a) {
+        using N = SDPA_fp8_backward_attributes;
+        name_node(a);
+        std::array<std::shared_ptr<Tensor_attributes>, 7> out = {
+            output_tensor(a.name + "::dQ"),      output_tensor(a.name + "::dK"),
+            output_tensor(a.name + "::dV"),      output_tensor(a.name + "::Amax_dQ"),
+            output_tensor(a.name + "::Amax_dK"), output_tensor(a.name + "::Amax_dV"),
+            output_tensor(a.name + "::Amax_dP")};
+        a.inputs[N::input_names::Q]          = q;
+        a.inputs[N::input_names::K]          = k;
+        a.inputs[N::input_names::V]          = v;
+        a.inputs[N::input_names::O]          = o;
+        a.inputs[N::input_names::dO]         = dO;
+        a.inputs[N::input_names::Stats]      = stats;
+        a.inputs[N::input_names::Descale_Q]  = descale_q;
+        a.inputs[N::input_names::Descale_K]  = descale_k;
+        a.inputs[N::input_names::Descale_V]  = descale_v;
+        a.inputs[N::input_names::Descale_O]  = descale_o;
+        a.inputs[N::input_names::Descale_dO] = descale_dO;
+        a.inputs[N::input_names::Descale_S]  = descale_s;
+        a.inputs[N::input_names::Descale_dP] = descale_dP;
+        a.inputs[N::input_names::Scale_S]    = scale_s;
+        a.inputs[N::input_names::Scale_dQ]   = scale_dQ;
+        a.inputs[N::input_names::Scale_dK]   = scale_dK;
+        a.inputs[N::input_names::Scale_dV]   = scale_dV;
+        a.inputs[N::input_names::Scale_dP]   = scale_dP;
+        add_stub(std::move(a), "sdpa_fp8_backward", kAttentionStub);
+        return out;
+    }
+
+    // sdpa_fp8_backward of MXFP8 inputs (transposed operands and their block descales): dQ, dK,
+    // dV and their amaxes.
+    std::array<std::shared_ptr<Tensor_attributes>, 6>
+    sdpa_fp8_backward(std::shared_ptr<Tensor_attributes> q,
+                      std::shared_ptr<Tensor_attributes> q_t,
+                      std::shared_ptr<Tensor_attributes> k,
+                      std::shared_ptr<Tensor_attributes> k_t,
+                      std::shared_ptr<Tensor_attributes> v,
+                      std::shared_ptr<Tensor_attributes> o_f16,
+                      std::shared_ptr<Tensor_attributes> dO_f16,
+                      std::shared_ptr<Tensor_attributes> dO,
+                      std::shared_ptr<Tensor_attributes> dO_t,
+                      std::shared_ptr<Tensor_attributes> stats,
+                      std::shared_ptr<Tensor_attributes> descale_q,
+                      std::shared_ptr<Tensor_attributes> descale_q_t,
+                      std::shared_ptr<Tensor_attributes> descale_k,
+                      std::shared_ptr<Tensor_attributes> descale_k_t,
+                      std::shared_ptr<Tensor_attributes> descale_v,
+                      std::shared_ptr<Tensor_attributes> descale_dO,
+                      std::shared_ptr<Tensor_attributes> descale_dO_t,
+                      SDPA_fp8_backward_attributes a) {
+        using N = SDPA_fp8_backward_attributes;
+        name_node(a);
+        std::array<std::shared_ptr<Tensor_attributes>, 6> out = {
+            output_tensor(a.name + "::dQ"),      output_tensor(a.name + "::dK"),
+            output_tensor(a.name + "::dV"),      output_tensor(a.name + "::Amax_dQ"),
+            output_tensor(a.name + "::Amax_dK"), output_tensor(a.name + "::Amax_dV")};
+        a.inputs[N::input_names::Q]            = q;
+        a.inputs[N::input_names::Q_T]          = q_t;
+        a.inputs[N::input_names::K]            = k;
+        a.inputs[N::input_names::K_T]          = k_t;
+        a.inputs[N::input_names::V]            = v;
+        a.inputs[N::input_names::O]            = o_f16;
+        a.inputs[N::input_names::dO_f16]       = dO_f16;
+        a.inputs[N::input_names::dO]           = dO;
+        a.inputs[N::input_names::dO_T]         = dO_t;
+        a.inputs[N::input_names::Stats]        = stats;
+        a.inputs[N::input_names::Descale_Q]    = descale_q;
+        a.inputs[N::input_names::Descale_Q_T]  = descale_q_t;
+        a.inputs[N::input_names::Descale_K]    = descale_k;
+        a.inputs[N::input_names::Descale_K_T]  = descale_k_t;
+        a.inputs[N::input_names::Descale_V]    = descale_v;
+        a.inputs[N::input_names::Descale_dO]   = descale_dO;
+        a.inputs[N::input_names::Descale_dO_T] = descale_dO_t;
+        add_stub(std::move(a), "sdpa_fp8_backward", kAttentionStub);
+        return out;
+    }
+
+    [[deprecated]] std::array<std::shared_ptr<Tensor_attributes>, 2>
+    scaled_dot_product_flash_attention(std::shared_ptr<Tensor_attributes> q,
+                                       std::shared_ptr<Tensor_attributes> k,
+                                       std::shared_ptr<Tensor_attributes> v,
+                                       SDPA_attributes attributes) {
+        return sdpa(q, k, v, attributes);
+    }
+
+    [[deprecated]] std::array<std::shared_ptr<Tensor_attributes>, 3>
+    scaled_dot_product_flash_attention_backward(std::shared_ptr<Tensor_attributes> q,
+                                                std::shared_ptr<Tensor_attributes> k,
+                                                std::shared_ptr<Tensor_attributes> v,
+                                                std::shared_ptr<Tensor_attributes> o,
+                                                std::shared_ptr<Tensor_attributes> dO,
+                                                std::shared_ptr<Tensor_attributes> stats,
+                                                SDPA_backward_attributes attributes) {
+        return sdpa_backward(q, k, v, o, dO, stats, attributes);
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    moe_grouped_matmul(std::shared_ptr<Tensor_attributes> token,
+                       std::shared_ptr<Tensor_attributes> weight,
+                       std::shared_ptr<Tensor_attributes> first_token_offset,
+                       std::shared_ptr<Tensor_attributes> token_index,
+                       std::shared_ptr<Tensor_attributes> token_ks,
+                       Moe_grouped_matmul_attributes a) {
+        using N = Moe_grouped_matmul_attributes;
+        name_node(a);
+        auto Out                                    = output_tensor(a.name + "::Output");
+        a.inputs[N::input_names::Token]             = token;
+        a.inputs[N::input_names::Weight]            = weight;
+        a.inputs[N::input_names::FirstTokenOffset]  = first_token_offset;
+        a.inputs[N::input_names::TokenIndex]        = token_index;
+        a.inputs[N::input_names::TokenKs]           = token_ks;
+        a.outputs[N::output_names::Output]          = Out;
+        add_stub(std::move(a), "moe_grouped_matmul",
+                 "not supported by the shim yet (hipDNN has no MoE grouped-matmul engine).");
+        return Out;
+    }
+
+    std::shared_ptr<Tensor_attributes>
+    moe_grouped_matmul_bwd(std::shared_ptr<Tensor_attributes> doutput,
+                           std::shared_ptr<Tensor_attributes> token,
+                           std::shared_ptr<Tensor_attributes> first_token_offset,
+                           Moe_grouped_matmul_bwd_attributes a) {
+        using N = Moe_grouped_matmul_bwd_attributes;
+        name_node(a);
+        auto DW                                    = output_tensor(a.name + "::DWeight");
+        a.inputs[N::input_names::DOutput]          = doutput;
+        a.inputs[N::input_names::Token]            = token;
+        a.inputs[N::input_names::FirstTokenOffset] = first_token_offset;
+        a.outputs[N::output_names::DWeight]        = DW;
+        add_stub(std::move(a), "moe_grouped_matmul_bwd",
+                 "not supported by the shim yet (hipDNN has no MoE grouped-matmul engine).");
+        return DW;
     }
 
     // ----- validation and lowering -----
@@ -1195,6 +1460,43 @@ class Graph {
         return plans.is_plan_index_executable(plans.candidate);
     }
 
+    // key: a hash of everything that decides what the graph computes (context types, every
+    // tensor's name, type, shape, layout, UID and scalar value, every node's kind, attributes and
+    // operands), for caches of built graphs as upstream's samples keep them. remove_shape leaves
+    // dims and strides out (upstream's dynamic-shape key).
+    size_t
+    key(bool remove_shape) {
+        detail::KeyWriter k;
+        k.add(context.get_io_data_type()).add(context.get_intermediate_data_type()).add(context.get_compute_data_type());
+        auto tensors = all_tensors();
+        std::unordered_map<Tensor_attributes const*, size_t> index;
+        for (auto const& t : tensors) {
+            index.emplace(t.get(), index.size());
+            std::vector<uint8_t> bytes;
+            bool const has_value = t->scalar_bytes(bytes);
+            k.add(t->get_name()).add(t->get_data_type()).add(t->get_is_virtual()).add(t->get_is_pass_by_value());
+            k.add(t->has_uid() ? t->get_uid() : int64_t{-1}).add(t->get_reordering_type());
+            if (!remove_shape) k.add(t->get_dim()).add(t->get_stride());
+            k.add(has_value ? std::vector<int>(bytes.begin(), bytes.end()) : std::vector<int>{});
+        }
+        for (auto const& n : sub_nodes) {
+            n->append_key(k);
+            std::vector<TensorPtr> ins, outs;
+            n->collect_tensors(ins, outs);
+            std::vector<int64_t> wiring;
+            for (auto const& t : ins) wiring.push_back(t ? static_cast<int64_t>(index[t.get()]) : -1);
+            wiring.push_back(-2);
+            for (auto const& t : outs) wiring.push_back(t ? static_cast<int64_t>(index[t.get()]) : -1);
+            k.add(wiring);
+        }
+        return std::hash<std::string>{}(k.str());
+    }
+
+    size_t
+    key() {
+        return key(context.get_dynamic_shape_enabled());
+    }
+
     // print lists the graph's nodes (upstream prints its JSON form, which the shim does not have).
     std::string
     print(void) const {
@@ -1239,6 +1541,7 @@ class Graph {
             data.clear();
             return detail::backend_error(st, error_code_t::GRAPH_EXECUTION_PLAN_CREATION_FAILED, "serialize");
         }
+        append_tensor_trailer(data, n);
         return {error_code_t::OK, ""};
     }
 
@@ -1246,8 +1549,13 @@ class Graph {
     deserialize(cudnnHandle_t handle, std::vector<uint8_t> const& data) {
         if (data.empty()) return {error_code_t::INVALID_VALUE, "deserialize: no bytes given."};
         CHECK_CUDNN_FRONTEND_ERROR(ensure_handle(handle));
+        // The shim's trailer (tensor attributes, for query_tensor_attributes_of_uid) follows the
+        // backend's container; bytes without one are a bare container.
+        size_t backend_bytes = data.size();
+        std::vector<TensorPtr> tensors;
+        CHECK_CUDNN_FRONTEND_ERROR(read_tensor_trailer(data, backend_bytes, tensors));
         hipdnnBackendDescriptor_t raw = nullptr;
-        hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeExecutionPlan_ext(handle_, &raw, data.data(), data.size());
+        hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeExecutionPlan_ext(handle_, &raw, data.data(), backend_bytes);
         if (st != HIPDNN_STATUS_SUCCESS) return detail::backend_error(st, error_code_t::INVALID_VALUE, "deserialize");
         auto plan = detail::adopt_descriptor(raw, HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
         int64_t count = 0;
@@ -1271,12 +1579,90 @@ class Graph {
         variant_uids    = std::move(uids);
         variant_tensors.clear();
         uid_to_tensor.clear();
+        restored_tensors = std::move(tensors);
         pack_cache  = std::make_shared<PackCache>();
         validated   = true;
         return {error_code_t::OK, ""};
     }
 
    private:
+    // The trailer: one record per tensor with a UID (uid, name, data type, dims, strides, virtual,
+    // pass-by-value), then the record count, the backend container's length and a magic word.
+    static constexpr uint64_t kTrailerMagic = 0x3130534f4e445048ULL;  // "HPDNSO01"
+
+    static void
+    put_u64(std::vector<uint8_t>& out, uint64_t v) {
+        for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    }
+    static bool
+    get_u64(std::vector<uint8_t> const& in, size_t& at, size_t end, uint64_t& v) {
+        if (end < 8 || at > end - 8) return false;
+        v = 0;
+        for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(in[at + i]) << (8 * i);
+        at += 8;
+        return true;
+    }
+
+    void
+    append_tensor_trailer(std::vector<uint8_t>& data, size_t backend_bytes) const {
+        uint64_t records = 0;
+        for (auto const& t : all_tensors()) {
+            if (!t->has_uid()) continue;
+            ++records;
+            put_u64(data, static_cast<uint64_t>(t->get_uid()));
+            std::string const name = t->get_name();
+            put_u64(data, name.size());
+            data.insert(data.end(), name.begin(), name.end());
+            put_u64(data, static_cast<uint64_t>(t->get_data_type()));
+            auto dims = t->get_dim(), strides = t->get_stride();
+            put_u64(data, dims.size());
+            for (auto d : dims) put_u64(data, static_cast<uint64_t>(d));
+            put_u64(data, strides.size());
+            for (auto d : strides) put_u64(data, static_cast<uint64_t>(d));
+            put_u64(data, (t->get_is_virtual() ? 1u : 0u) | (t->get_is_pass_by_value() ? 2u : 0u));
+        }
+        put_u64(data, records);
+        put_u64(data, backend_bytes);
+        put_u64(data, kTrailerMagic);
+    }
+
+    static error_t
+    read_tensor_trailer(std::vector<uint8_t> const& data, size_t& backend_bytes, std::vector<TensorPtr>& tensors) {
+        backend_bytes = data.size();
+        size_t at     = data.size() >= 24 ? data.size() - 24 : 0;
+        uint64_t records = 0, length = 0, magic = 0;
+        if (data.size() < 24 || !get_u64(data, at, data.size(), records) || !get_u64(data, at, data.size(), length) ||
+            !get_u64(data, at, data.size(), magic) || magic != kTrailerMagic)
+            return {error_code_t::OK, ""};  // a bare backend container
+        error_t const bad = {error_code_t::INVALID_VALUE, "deserialize: the tensor records after the plan are damaged."};
+        if (length > data.size() - 24) return bad;
+        size_t const end = data.size() - 24;
+        at               = static_cast<size_t>(length);
+        for (uint64_t r = 0; r < records; ++r) {
+            uint64_t uid, len, dt, nd, ns, flags;
+            if (!get_u64(data, at, end, uid) || !get_u64(data, at, end, len) || len > end - at) return bad;
+            std::string name(data.begin() + static_cast<std::ptrdiff_t>(at),
+                             data.begin() + static_cast<std::ptrdiff_t>(at + len));
+            at += len;
+            if (!get_u64(data, at, end, dt) || !get_u64(data, at, end, nd) || nd > (end - at) / 8) return bad;
+            std::vector<int64_t> dims(nd), strides;
+            for (auto& d : dims) get_u64(data, at, end, reinterpret_cast<uint64_t&>(d));
+            if (!get_u64(data, at, end, ns) || ns > (end - at) / 8) return bad;
+            strides.resize(ns);
+            for (auto& d : strides) get_u64(data, at, end, reinterpret_cast<uint64_t&>(d));
+            if (!get_u64(data, at, end, flags) || flags > 3u || dt > static_cast<uint64_t>(DataType_t::COMPLEX_FP64))
+                return bad;
+            auto t = std::make_shared<Tensor_attributes>();
+            t->set_uid(static_cast<int64_t>(uid)).set_name(name).set_data_type(static_cast<DataType_t>(dt));
+            t->set_dim(dims).set_stride(strides).set_is_virtual((flags & 1u) != 0);
+            if (flags & 2u) t->set_is_pass_by_value(true);
+            tensors.push_back(std::move(t));
+        }
+        if (at != end) return bad;
+        backend_bytes = static_cast<size_t>(length);
+        return {error_code_t::OK, ""};
+    }
+
     template <typename A>
     std::array<std::shared_ptr<Tensor_attributes>, 3>
     norm_stub(A a, TensorPtr x, TensorPtr scale, TensorPtr bias, const char* kind, const char* reason) {
@@ -1332,6 +1718,13 @@ class Graph {
         return OUT;
     }
 };
+
+// Streaming a graph prints print()'s summary, as upstream streams its print().
+static inline std::ostream&
+operator<<(std::ostream& os, Graph const& graph) {
+    os << graph.print();
+    return os;
+}
 
 }  // namespace graph
 }  // namespace cudnn_frontend

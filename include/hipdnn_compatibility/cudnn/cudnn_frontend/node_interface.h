@@ -7,6 +7,9 @@
 #pragma once
 
 #include <memory>
+#include <type_traits>
+#include <sstream>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +23,61 @@ namespace hipdnn_frontend {
 namespace compatibility {
 namespace cudnn_frontend {
 namespace detail {
+
+// KeyWriter spells a node's attributes into Graph::key()'s text: every field that changes what
+// the node computes, so graphs that differ in any of them get different keys.
+class KeyWriter {
+    std::string text;
+
+   public:
+    KeyWriter&
+    add(const char* v) {
+        text += v;
+        text += ';';
+        return *this;
+    }
+    KeyWriter&
+    add(std::string const& v) {
+        return add(v.c_str());
+    }
+    template <typename T>
+    KeyWriter&
+    add(T const& v) {
+        if constexpr (std::is_enum_v<T>) {
+            text += std::to_string(static_cast<long long>(v));
+        } else if constexpr (std::is_floating_point_v<T>) {
+            std::ostringstream o;  // exact: hex float
+            o << std::hexfloat << v;
+            text += o.str();
+        } else {
+            text += std::to_string(v);
+        }
+        text += ';';
+        return *this;
+    }
+    template <typename T>
+    KeyWriter&
+    add(std::optional<T> const& v) {
+        if (v) return add(*v);
+        return add("-");
+    }
+    template <typename T>
+    KeyWriter&
+    add(std::vector<T> const& v) {
+        text += '[';
+        for (auto const& x : v) add(x);
+        text += ']';
+        return *this;
+    }
+    KeyWriter&
+    add(cudnnFraction_t const& f) {
+        return add(f.numerator).add(f.denominator);
+    }
+    std::string const&
+    str() const {
+        return text;
+    }
+};
 
 // Lowering holds the descriptors made while a graph is lowered: one tensor descriptor per
 // Tensor_attributes (shared by every node that names it) and the operations in node order.
@@ -125,6 +183,10 @@ class INode {
     collect_tensors(std::vector<TensorPtr>& inputs, std::vector<TensorPtr>& outputs) const = 0;
     virtual error_t
     create_operation(detail::Lowering& lowering) const = 0;
+    // append_key writes the node's kind and every attribute that is not a tensor (tensors are
+    // keyed by Graph::key itself). Pure, so no node can leave its attributes out.
+    virtual void
+    append_key(detail::KeyWriter& k) const = 0;
 };
 
 // NodeBase implements the attribute bookkeeping every node shares.

@@ -14,6 +14,10 @@ class BatchNormInferenceNode : public NodeBase<Batchnorm_inference_attributes> {
 
    public:
     using NodeBase::NodeBase;
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind()).add(attributes.compute_data_type);
+    }
 
     const char*
     kind() const override {

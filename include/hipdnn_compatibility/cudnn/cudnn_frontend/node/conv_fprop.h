@@ -16,6 +16,10 @@ class ConvolutionNode : public NodeBase<Conv_fprop_attributes> {
 
    public:
     using NodeBase::NodeBase;
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind()).add(attributes.compute_data_type).add(attributes.math_mode).add(attributes.pre_padding).add(attributes.post_padding).add(attributes.stride).add(attributes.dilation);
+    }
 
     const char*
     kind() const override {

@@ -15,6 +15,10 @@ class WgradNode : public NodeBase<Conv_wgrad_attributes> {
 
    public:
     using NodeBase::NodeBase;
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind()).add(attributes.compute_data_type).add(attributes.math_mode).add(attributes.pre_padding).add(attributes.post_padding).add(attributes.stride).add(attributes.dilation);
+    }
 
     const char*
     kind() const override {

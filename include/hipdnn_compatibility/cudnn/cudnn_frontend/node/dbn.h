@@ -15,6 +15,10 @@ class DBNNode : public NodeBase<Batchnorm_backward_attributes> {
 
    public:
     using NodeBase::NodeBase;
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind()).add(attributes.compute_data_type).add(attributes.peer_stats.size());
+    }
 
     const char*
     kind() const override {

@@ -15,6 +15,10 @@ class DLNNode : public NodeBase<Layernorm_backward_attributes> {
 
    public:
     using NodeBase::NodeBase;
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind()).add(attributes.compute_data_type);
+    }
 
     const char*
     kind() const override {

@@ -17,6 +17,10 @@ class LayerNormNode : public NodeBase<Layernorm_attributes> {
 
    public:
     using NodeBase::NodeBase;
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind()).add(attributes.compute_data_type).add(attributes.forward_phase);
+    }
 
     const char*
     kind() const override {

@@ -18,6 +18,10 @@ class MatmulNode : public NodeBase<Matmul_attributes> {
 
    public:
     using NodeBase::NodeBase;
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind()).add(attributes.compute_data_type).add(attributes.padding_value);
+    }
 
     const char*
     kind() const override {

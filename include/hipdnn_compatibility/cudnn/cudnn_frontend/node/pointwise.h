@@ -18,6 +18,10 @@ class PointwiseNode : public NodeBase<Pointwise_attributes> {
 
    public:
     using NodeBase::NodeBase;
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind()).add(attributes.compute_data_type).add(attributes.mode).add(attributes.axis).add(attributes.relu_lower_clip).add(attributes.relu_upper_clip).add(attributes.relu_lower_clip_slope).add(attributes.swish_beta).add(attributes.elu_alpha).add(attributes.softplus_beta);
+    }
 
     const char*
     kind() const override {

@@ -15,6 +15,10 @@ class ReductionNode : public NodeBase<Reduction_attributes> {
 
    public:
     using NodeBase::NodeBase;
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind()).add(attributes.compute_data_type).add(attributes.mode).add(attributes.is_deterministic);
+    }
 
     const char*
     kind() const override {

@@ -32,6 +32,10 @@ class ResampleNode : public NodeBase<Resample_attributes> {
 
    public:
     using NodeBase::NodeBase;
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind()).add(attributes.compute_data_type).add(attributes.resample_mode).add(attributes.padding_mode).add(attributes.window).add(attributes.stride).add(attributes.pre_padding).add(attributes.post_padding).add(attributes.generate_index);
+    }
 
     const char*
     kind() const override {

@@ -16,6 +16,10 @@ class RMSNormNode : public NodeBase<Rmsnorm_attributes> {
 
    public:
     using NodeBase::NodeBase;
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind()).add(attributes.compute_data_type).add(attributes.forward_phase);
+    }
 
     const char*
     kind() const override {
@@ -77,6 +81,10 @@ class DRMSNormNode : public NodeBase<Rmsnorm_backward_attributes> {
 
    public:
     using NodeBase::NodeBase;
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind()).add(attributes.compute_data_type).add(attributes.use_dbias);
+    }
 
     const char*
     kind() const override {

@@ -22,7 +22,8 @@ class StubNode : public INode {
 
     error_t
     refuse() const {
-        return {error_code_t::GRAPH_NOT_SUPPORTED, label() + ": " + reason_};
+        // The marker lets reports tell a shim stub from an engine gap.
+        return {error_code_t::GRAPH_NOT_SUPPORTED, label() + ": " + reason_ + " [Tier-2 stub]"};
     }
 
    public:
@@ -52,6 +53,11 @@ class StubNode : public INode {
     error_t
     create_operation(detail::Lowering&) const override {
         return refuse();
+    }
+    // A stub never builds, so its kind and name are key enough.
+    void
+    append_key(detail::KeyWriter& k) const override {
+        k.add(kind_).add(attributes.name);
     }
 };
 
