@@ -6,6 +6,8 @@
 #                        (-race), the C conformance suite (ctest, also under ASan), ABI and fuzz
 #   make install PREFIX=/opt/hipdnn
 #   make bench | fuzz | asan | valgrind | generate | clean
+#   make shim-samples CUDNN_FRONTEND_SRC=/path/to/cudnn-frontend   NVIDIA's samples/cpp against the
+#                        cuDNN shim on the CPU engines (tests/shim/samples/run_samples.sh)
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
@@ -38,7 +40,7 @@ export CGO_ENABLED := 1
 export HIPDNN_CORPUS_DIR := $(CORPUS)
 
 .PHONY: all deps version-header lib native stage demo install vet gotest ctest test asan valgrind \
-        abi-check abi-baseline fuzz-smoke fuzz bench generate clean
+        abi-check abi-baseline fuzz-smoke fuzz bench generate clean shim-samples
 
 all: stage demo
 
@@ -174,6 +176,16 @@ valgrind: stage
 	    "-DHIPDNN_TEST_WRAPPER=$(VALGRIND)" >/dev/null
 	$(CMAKE) --build $(BUILD)/tests-c-valgrind -j $(JOBS)
 	cd $(BUILD)/tests-c-valgrind && GODEBUG=cpu.rdtscp=off ctest --output-on-failure -j $(JOBS) -LE soak --timeout 1200
+
+# NVIDIA's cudnn-frontend samples (samples/cpp of a checkout at CUDNN_FRONTEND_SRC, never
+# committed here) built unchanged against the staged shim and run on the CPU engines; tables in
+# build/shim-samples. SAMPLES_ARGS passes more options (--reuse, --only REGEX, --timeout S).
+CUDNN_FRONTEND_SRC ?=
+SAMPLES_ARGS ?=
+shim-samples: stage
+	@test -n "$(CUDNN_FRONTEND_SRC)" || { echo "make shim-samples: set CUDNN_FRONTEND_SRC to a cudnn-frontend checkout"; exit 2; }
+	tests/shim/samples/run_samples.sh --src "$(CUDNN_FRONTEND_SRC)" --stage $(STAGE) --out $(BUILD)/shim-samples \
+	    --jobs $(JOBS) $(SAMPLES_ARGS)
 
 # Every Go fuzz target, each for FUZZTIME (crashers land in the package's testdata/fuzz and
 # become regression tests of the normal run).

@@ -253,6 +253,29 @@ reduced_precision(fe::DataType_t dt, uint16_t one, uint16_t two, uint16_t three,
 
 }  // namespace
 
+// A unary mode given IN_0 twice (NVIDIA's int8 sample: pointwise(x, x, IDENTITY)) runs as the
+// unary mode; a different tensor past the arity is refused, since it would be unused.
+void
+repeated_operand() {
+    fe::graph::Graph g;
+    g.set_io_data_type(fe::DataType_t::FLOAT).set_compute_data_type(fe::DataType_t::FLOAT);
+    auto A = st_tensor(g, "A", DIM);
+    auto Y = g.pointwise(A, A, fe::graph::Pointwise_attributes().set_mode(PM::IDENTITY));
+    Y->set_output(true);
+    if (!st_build(g, "IDENTITY(A, A)")) return;
+    std::vector<float> a(NEL), y(NEL);
+    st_fill(a, 3);
+    std::vector<double> want(a.begin(), a.end());
+    Binding b{{A, a.data()}, {Y, y.data()}};
+    st_run_all(g, b, "IDENTITY(A, A)", [&](std::string const& e) { st_close("IDENTITY(A, A)", e, y, want); });
+    fe::graph::Graph g2;
+    g2.set_io_data_type(fe::DataType_t::FLOAT).set_compute_data_type(fe::DataType_t::FLOAT);
+    auto A2 = st_tensor(g2, "A", DIM), B2 = st_tensor(g2, "B", DIM);
+    (void)g2.pointwise(A2, B2, fe::graph::Pointwise_attributes().set_name("id").set_mode(PM::IDENTITY));
+    CHECK_FE_ERR(fe::error_code_t::INVALID_VALUE, "pointwise 'id': pointwise mode IDENTITY takes 1 input(s); IN_1 'B' would be unused",
+                 g2.validate());
+}
+
 int
 main() {
     reduced_precision(fe::DataType_t::HALF, 0x3C00, 0x4000, 0x4200, "pointwise ADD (HALF)");
@@ -261,6 +284,7 @@ main() {
     scalars();
     runtime_scalar();
     broadcast();
+    repeated_operand();
     matmul({2, 4, 6}, {2, 6, 3}, "matmul");
     matmul({1, 4, 6}, {3, 6, 5}, "matmul (A broadcast over batch)");
     return st_finish("test_shim_matmul_pointwise");

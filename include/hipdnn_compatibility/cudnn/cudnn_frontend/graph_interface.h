@@ -1157,7 +1157,8 @@ class Graph {
         if (plans.candidates.empty())
             return {error_code_t::HEURISTIC_QUERY_FAILED,
                     "create_execution_plans: no engine of hipDNN can run this graph" +
-                        std::string(detail::last_backend_error().empty() ? "" : ": " + detail::last_backend_error())};
+                        std::string(detail::last_backend_error().empty() ? "" : ": " + detail::last_backend_error()) +
+                        " (each engine logs why it does not apply at HIPDNN_LOG_LEVEL=info)"};
         return {error_code_t::OK, ""};
     }
 
@@ -1536,6 +1537,7 @@ class Graph {
         if (st == HIPDNN_STATUS_SUCCESS) {
             data.resize(n);
             st = hipdnnBackendGetSerializedBinaryGraphAndPlan_ext(operation_graph->get_ptr(), plan, n, &n, data.data());
+            if (st == HIPDNN_STATUS_SUCCESS) data.resize(n);  // the second call reports the bytes written
         }
         if (st != HIPDNN_STATUS_SUCCESS) {
             data.clear();
@@ -1565,6 +1567,10 @@ class Graph {
             st = hipdnnBackendGetAttribute(raw, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, count,
                                            &count, uids.data());
         if (st != HIPDNN_STATUS_SUCCESS) return detail::backend_error(st, error_code_t::INVALID_VALUE, "deserialize");
+        // The plan lists every tensor's UID; the virtual ones (known from the records) take no
+        // pointer in the variant pack.
+        for (auto const& t : tensors)
+            if (t->get_is_virtual()) uids.erase(std::remove(uids.begin(), uids.end(), t->get_uid()), uids.end());
         std::sort(uids.begin(), uids.end());
         Execution_plan_list::Candidate c;
         c.plan = plan;
@@ -1634,31 +1640,33 @@ class Graph {
         if (data.size() < 24 || !get_u64(data, at, data.size(), records) || !get_u64(data, at, data.size(), length) ||
             !get_u64(data, at, data.size(), magic) || magic != kTrailerMagic)
             return {error_code_t::OK, ""};  // a bare backend container
-        error_t const bad = {error_code_t::INVALID_VALUE, "deserialize: the tensor records after the plan are damaged."};
-        if (length > data.size() - 24) return bad;
+        auto bad = [] {  // made only when returned: an error_t logs where it is made
+            return error_t{error_code_t::INVALID_VALUE, "deserialize: the tensor records after the plan are damaged."};
+        };
+        if (length > data.size() - 24) return bad();
         size_t const end = data.size() - 24;
         at               = static_cast<size_t>(length);
         for (uint64_t r = 0; r < records; ++r) {
             uint64_t uid, len, dt, nd, ns, flags;
-            if (!get_u64(data, at, end, uid) || !get_u64(data, at, end, len) || len > end - at) return bad;
+            if (!get_u64(data, at, end, uid) || !get_u64(data, at, end, len) || len > end - at) return bad();
             std::string name(data.begin() + static_cast<std::ptrdiff_t>(at),
                              data.begin() + static_cast<std::ptrdiff_t>(at + len));
             at += len;
-            if (!get_u64(data, at, end, dt) || !get_u64(data, at, end, nd) || nd > (end - at) / 8) return bad;
+            if (!get_u64(data, at, end, dt) || !get_u64(data, at, end, nd) || nd > (end - at) / 8) return bad();
             std::vector<int64_t> dims(nd), strides;
             for (auto& d : dims) get_u64(data, at, end, reinterpret_cast<uint64_t&>(d));
-            if (!get_u64(data, at, end, ns) || ns > (end - at) / 8) return bad;
+            if (!get_u64(data, at, end, ns) || ns > (end - at) / 8) return bad();
             strides.resize(ns);
             for (auto& d : strides) get_u64(data, at, end, reinterpret_cast<uint64_t&>(d));
             if (!get_u64(data, at, end, flags) || flags > 3u || dt > static_cast<uint64_t>(DataType_t::COMPLEX_FP64))
-                return bad;
+                return bad();
             auto t = std::make_shared<Tensor_attributes>();
             t->set_uid(static_cast<int64_t>(uid)).set_name(name).set_data_type(static_cast<DataType_t>(dt));
             t->set_dim(dims).set_stride(strides).set_is_virtual((flags & 1u) != 0);
             if (flags & 2u) t->set_is_pass_by_value(true);
             tensors.push_back(std::move(t));
         }
-        if (at != end) return bad;
+        if (at != end) return bad();
         backend_bytes = static_cast<size_t>(length);
         return {error_code_t::OK, ""};
     }

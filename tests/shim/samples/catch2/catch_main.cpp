@@ -2,6 +2,8 @@
 // line) and prints one PASS / SKIP / FAIL line per case. Exit status 1 when any case failed.
 //   <prog> --list            names, one per line
 //   <prog> [name|"[tag]"]... only the cases with that exact name or tag
+//   --file F                 only cases defined in a source whose path ends with F (a program
+//                            linked from several sample files, as upstream links them all)
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -99,10 +101,13 @@ one_line(std::string s) {
 int
 main(int argc, char** argv) {
     std::vector<std::string> filters;
+    std::string file;
     bool list = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--list") == 0) {
             list = true;
+        } else if (std::strcmp(argv[i], "--file") == 0 && i + 1 < argc) {
+            file = argv[++i];
         } else {
             filters.emplace_back(argv[i]);
         }
@@ -110,6 +115,8 @@ main(int argc, char** argv) {
     int failed = 0, ran = 0;
     for (auto const& tc : cs::registry()) {
         if (!selected(tc, filters)) continue;
+        if (!file.empty() && (tc.file.size() < file.size() || tc.file.compare(tc.file.size() - file.size(), file.size(), file) != 0))
+            continue;
         if (list) {
             std::printf("%s\n", tc.name.c_str());
             continue;

@@ -40,6 +40,18 @@ class PointwiseNode : public NodeBase<Pointwise_attributes> {
         CHECK_CUDNN_FRONTEND_ERROR(need(attributes.inputs, A::input_names::IN_0, "IN_0"));
         if (arity >= 2) CHECK_CUDNN_FRONTEND_ERROR(need(attributes.inputs, A::input_names::IN_1, "IN_1"));
         if (arity >= 3) CHECK_CUDNN_FRONTEND_ERROR(need(attributes.inputs, A::input_names::IN_2, "IN_2"));
+        // An operand past the mode's arity is lowered only if it repeats IN_0 (as in
+        // pointwise(x, x, IDENTITY), which cuDNN accepts); any other extra tensor would be
+        // ignored, so it is refused.
+        A::input_names const extra[] = {A::input_names::IN_1, A::input_names::IN_2};
+        for (int i = arity < 1 ? 1 : arity; i < 3; ++i) {
+            auto t = get(attributes.inputs, extra[i - 1]);
+            if (t && t != get(attributes.inputs, A::input_names::IN_0))
+                return {error_code_t::INVALID_VALUE, label() + ": pointwise mode " + detail::name(attributes.mode) +
+                                                         " takes " + std::to_string(arity) + " input(s); IN_" +
+                                                         std::to_string(i) + " '" + t->get_name() +
+                                                         "' would be unused."};
+        }
         if (attributes.mode == PointwiseMode_t::GEN_INDEX && !attributes.axis.has_value())
             return {error_code_t::ATTRIBUTE_NOT_SET, label() + ": GEN_INDEX needs set_axis."};
         return {error_code_t::OK, ""};
@@ -101,8 +113,11 @@ class PointwiseNode : public NodeBase<Pointwise_attributes> {
         CHECK_CUDNN_FRONTEND_ERROR(compute_type(comp));
         CHECK_CUDNN_FRONTEND_ERROR(begin(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, op));
         CHECK_CUDNN_FRONTEND_ERROR(operand(L, op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, get(attributes.inputs, A::input_names::IN_0)));
-        CHECK_CUDNN_FRONTEND_ERROR(operand(L, op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, get(attributes.inputs, A::input_names::IN_1)));
-        CHECK_CUDNN_FRONTEND_ERROR(operand(L, op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_2_EXT, get(attributes.inputs, A::input_names::IN_2)));
+        int const arity = detail::pointwise_arity(attributes.mode);  // a repeated IN_0 past it is not lowered
+        if (arity >= 2)
+            CHECK_CUDNN_FRONTEND_ERROR(operand(L, op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, get(attributes.inputs, A::input_names::IN_1)));
+        if (arity >= 3)
+            CHECK_CUDNN_FRONTEND_ERROR(operand(L, op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_2_EXT, get(attributes.inputs, A::input_names::IN_2)));
         CHECK_CUDNN_FRONTEND_ERROR(operand(L, op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, get(attributes.outputs, A::output_names::OUT_0)));
         CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode, label()));
         CHECK_CUDNN_FRONTEND_ERROR(detail::set_dtype(op, HIPDNN_ATTR_POINTWISE_MATH_PREC, comp, label()));

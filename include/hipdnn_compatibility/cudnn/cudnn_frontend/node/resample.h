@@ -125,8 +125,10 @@ class ResampleNode : public NodeBase<Resample_attributes> {
         CHECK_CUDNN_FRONTEND_ERROR(detail::set_i64s(op, HIPDNN_ATTR_RESAMPLE_PRE_PADDINGS, v, label()));
         CHECK_CUDNN_FRONTEND_ERROR(whole(attributes.post_padding, "post_padding", v));
         CHECK_CUDNN_FRONTEND_ERROR(detail::set_i64s(op, HIPDNN_ATTR_RESAMPLE_POST_PADDINGS, v, label()));
+        // generate_index means an Index output only for max pooling; for the other modes upstream
+        // makes no Index (Graph::resample returns none), so hipDNN is told what it gets.
         if (attributes.generate_index.has_value()) {
-            bool gen = *attributes.generate_index;
+            bool gen = *attributes.generate_index && attributes.resample_mode == ResampleMode_t::MAXPOOL;
             CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(op, HIPDNN_ATTR_RESAMPLE_GENERATE_INDEX_EXT, HIPDNN_TYPE_BOOLEAN, 1, &gen, label()));
         }
         CHECK_CUDNN_FRONTEND_ERROR(detail::set_dtype(op, HIPDNN_ATTR_RESAMPLE_COMP_TYPE, comp, label()));
