@@ -24,4 +24,7 @@ rc=$?
 [ "$("$bin" '[good]' 2>/dev/null | grep -c '^PASS')" = 6 ] || { echo "select by tag"; exit 1; }
 "$bin" '[good]' >/dev/null 2>&1 || { echo "exit status of passing cases"; exit 1; }
 "$bin" 'no such case' >/dev/null 2>&1; [ $? = 2 ] || { echo "unknown selection"; exit 1; }
+# --file keeps the cases of one source (programs that link several sample files).
+[ "$("$bin" --file selftest/standin_selftest.cpp --list | wc -l)" = 11 ] || { echo "--file"; exit 1; }
+[ -z "$("$bin" --file other.cpp --list)" ] || { echo "--file of another source"; exit 1; }
 echo "catch2 stand-in self-test: ok"
