@@ -261,7 +261,11 @@ plans_and_execute() {
         a.g.deselect_engines({"HIPDNNGO_ONEDNN"});
         a.g.deselect_numeric_notes({fe::NumericalNote_t::NONDETERMINISTIC});  // the CPU engines are deterministic
         CHECK_FE_OK(a.g.check_support(st_handle()));
+        std::vector<fe::BehaviorNote_t> notes;  // as upstream, only build_plans chooses the plan
+        CHECK_FE_ERR(EC::INVALID_VALUE, "no plan has been chosen yet", a.g.get_behavior_notes(notes));
+        CHECK_FE_OK(a.g.get_behavior_notes_for_plan_at_index(0, notes));
         CHECK_FE_OK(a.g.build_plans(st_handle()));
+        CHECK_FE_OK(a.g.get_behavior_notes(notes));
         std::string name;
         CHECK_FE_OK(a.g.get_plan_name(name));
         CHECK(name == "HIPDNNGO_CPU_REFERENCE");

@@ -1208,8 +1208,9 @@ class Graph {
         return {error_code_t::GRAPH_NOT_SUPPORTED, "get_knobs_for_engine: hipDNN engines expose no CUDA knobs."};
     }
 
-    // check_support succeeds when some remaining candidate builds; the first that does becomes
-    // the plan execute() uses (hipDNN decides support when it finalizes a plan).
+    // check_support succeeds when some remaining candidate builds (hipDNN decides support when
+    // it finalizes a plan, so the plan is built here and kept). As upstream, it does not choose
+    // the plan execute() uses: build_plans does, and get_behavior_notes fails until then.
     error_t
     check_support(cudnnHandle_t h) {
         (void)h;
@@ -1220,9 +1221,7 @@ class Graph {
         if (!unsupported.empty()) return {error_code_t::GRAPH_NOT_SUPPORTED, unsupported.front()};
         plans.apply_filters();
         int64_t index = -1;
-        CHECK_CUDNN_FRONTEND_ERROR(plans.first_buildable(index));
-        if (plans.candidate < 0) plans.candidate = index;
-        return {error_code_t::OK, ""};
+        return plans.first_buildable(index);
     }
 
     error_t
@@ -1328,6 +1327,10 @@ class Graph {
     }
     error_t
     get_behavior_notes(std::vector<BehaviorNote_t>& notes) const {
+        if (plans.candidate < 0)
+            return {error_code_t::INVALID_VALUE,
+                    "get_behavior_notes: no plan has been chosen yet (build_plans chooses one; "
+                    "get_behavior_notes_for_plan_at_index reads a candidate's notes before that)."};
         return get_behavior_notes_for_plan_at_index(plans.candidate, notes);
     }
 
