@@ -19,39 +19,29 @@
 
 namespace fe = cudnn_frontend;
 
-static int st_failures = 0;
-
-#define ST_FAIL(...)                                          \
-    do {                                                      \
-        std::fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
-        std::fprintf(stderr, __VA_ARGS__);                    \
-        std::fprintf(stderr, "\n");                           \
-        st_failures++;                                        \
-    } while (0)
-
-#define CHECK(cond)                    \
-    do {                               \
-        if (!(cond)) ST_FAIL("%s", #cond); \
-    } while (0)
+// CHECK, CHECK_FAIL and the counters come from the tests' one assertion core.
+#include "../common/check.h"
 
 // CHECK_FE_OK(call): the frontend call must succeed.
-#define CHECK_FE_OK(call)                                                                                \
-    do {                                                                                                 \
-        auto st_e_ = (call);                                                                             \
-        if (st_e_.is_bad())                                                                              \
-            ST_FAIL("%s returned %s: %s", #call, fe::to_string(st_e_.code), st_e_.err_msg.c_str());      \
+#define CHECK_FE_OK(call)                                                                              \
+    do {                                                                                               \
+        check_count++;                                                                                 \
+        auto st_e_ = (call);                                                                           \
+        if (st_e_.is_bad())                                                                            \
+            CHECK_FAIL("%s returned %s: %s", #call, fe::to_string(st_e_.code), st_e_.err_msg.c_str()); \
     } while (0)
 
 // CHECK_FE_ERR(code, needle, call): the call must fail with `code` and a message containing
 // `needle`, which says what was wrong.
-#define CHECK_FE_ERR(want, needle, call)                                                                       \
-    do {                                                                                                       \
-        auto st_e_ = (call);                                                                                   \
-        if (st_e_.code != (want))                                                                              \
-            ST_FAIL("%s returned %s (\"%s\"), want %s", #call, fe::to_string(st_e_.code), st_e_.err_msg.c_str(), \
-                    fe::to_string(want));                                                                      \
-        else if (st_e_.err_msg.find(needle) == std::string::npos)                                              \
-            ST_FAIL("%s: message \"%s\" does not contain \"%s\"", #call, st_e_.err_msg.c_str(), needle);       \
+#define CHECK_FE_ERR(want, needle, call)                                                                            \
+    do {                                                                                                            \
+        check_count++;                                                                                              \
+        auto st_e_ = (call);                                                                                        \
+        if (st_e_.code != (want))                                                                                   \
+            CHECK_FAIL("%s returned %s (\"%s\"), want %s", #call, fe::to_string(st_e_.code), st_e_.err_msg.c_str(), \
+                    fe::to_string(want));                                                                           \
+        else if (st_e_.err_msg.find(needle) == std::string::npos)                                                   \
+            CHECK_FAIL("%s: message \"%s\" does not contain \"%s\"", #call, st_e_.err_msg.c_str(), needle);         \
     } while (0)
 
 // st_handle_slot holds the test's one handle, made on first use and destroyed by st_finish
@@ -64,11 +54,9 @@ st_handle_slot() {
 
 inline int
 st_finish(const char* name) {
-    if (st_handle_slot() != nullptr && cudnnDestroy(st_handle_slot()) != CUDNN_STATUS_SUCCESS) ST_FAIL("cudnnDestroy failed");
+    if (st_handle_slot() != nullptr && cudnnDestroy(st_handle_slot()) != CUDNN_STATUS_SUCCESS) CHECK_FAIL("cudnnDestroy failed");
     st_handle_slot() = nullptr;
-    if (st_failures) std::fprintf(stderr, "%s: %d failure(s)\n", name, st_failures);
-    else std::printf("%s: PASS\n", name);
-    return st_failures ? 1 : 0;
+    return check_finish(name);
 }
 
 // st_handle is the test's one handle.
@@ -110,7 +98,7 @@ st_tensor(fe::graph::Graph& g, const char* name, std::vector<int64_t> dim) {
 inline bool
 st_build(fe::graph::Graph& g, const char* what) {
     auto step = [&](fe::error_t e, const char* s) {
-        if (e.is_bad()) ST_FAIL("%s: %s: %s: %s", what, s, fe::to_string(e.code), e.err_msg.c_str());
+        if (e.is_bad()) CHECK_FAIL("%s: %s: %s: %s", what, s, fe::to_string(e.code), e.err_msg.c_str());
         return e.is_good();
     };
     return step(g.validate(), "validate") && step(g.build_operation_graph(st_handle()), "build_operation_graph") &&
@@ -135,14 +123,14 @@ st_run_all(fe::graph::Graph& g, Binding& b, const char* what, std::function<void
         std::vector<unsigned char> workspace(static_cast<size_t>(ws) + 16);
         auto e = g.execute_plan_at_index(st_handle(), b, workspace.data(), i);
         if (e.is_bad()) {
-            ST_FAIL("%s on %s: execute: %s: %s", what, name.c_str(), fe::to_string(e.code), e.err_msg.c_str());
+            CHECK_FAIL("%s on %s: execute: %s: %s", what, name.c_str(), fe::to_string(e.code), e.err_msg.c_str());
             continue;
         }
         check(name);
         std::printf("%s: ran on %s\n", what, name.c_str());
         ++ran;
     }
-    if (ran == 0) ST_FAIL("%s: no CPU engine ran the graph", what);
+    if (ran == 0) CHECK_FAIL("%s: no CPU engine ran the graph", what);
     return ran;
 }
 
@@ -151,12 +139,12 @@ inline void
 st_close(const char* what, std::string const& engine, std::vector<float> const& got, std::vector<double> const& want,
          double tol = 1e-4) {
     if (got.size() != want.size()) {
-        ST_FAIL("%s on %s: %zu values, want %zu", what, engine.c_str(), got.size(), want.size());
+        CHECK_FAIL("%s on %s: %zu values, want %zu", what, engine.c_str(), got.size(), want.size());
         return;
     }
     for (size_t i = 0; i < got.size(); ++i)
         if (!(std::fabs(got[i] - want[i]) <= tol * (1.0 + std::fabs(want[i])))) {
-            ST_FAIL("%s on %s: element %zu is %.7g, want %.7g", what, engine.c_str(), i, got[i], want[i]);
+            CHECK_FAIL("%s on %s: element %zu is %.7g, want %.7g", what, engine.c_str(), i, got[i], want[i]);
             return;
         }
 }

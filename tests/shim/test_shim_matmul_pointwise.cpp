@@ -247,7 +247,7 @@ reduced_precision(fe::DataType_t dt, uint16_t one, uint16_t two, uint16_t three,
     std::vector<uint16_t> want{three, three, two, three};
     Binding bind{{A, a.data()}, {B, b.data()}, {C, c.data()}};
     st_run_all(g, bind, what, [&](std::string const& e) {
-        if (c != want) ST_FAIL("%s on %s: got %04x %04x %04x %04x", what, e.c_str(), c[0], c[1], c[2], c[3]);
+        if (c != want) CHECK_FAIL("%s on %s: got %04x %04x %04x %04x", what, e.c_str(), c[0], c[1], c[2], c[3]);
     });
 }
 
