@@ -105,14 +105,15 @@ func TestConstants(t *testing.T) {
 }
 
 // TestCTestsNameEveryFunction keeps the C tests that must cover the whole interface in step with
-// the header: each of them has to mention every declared function.
+// the header: each of them has to mention every declared function. (test_exports.c takes its list
+// from the installed header itself, through the generated header_functions.h.)
 func TestCTestsNameEveryFunction(t *testing.T) {
 	t.Parallel()
 	if len(ExportedFunctions) != 39 {
 		t.Errorf("hipdnn_backend.h declares %d functions, want 39 (38 of AMD's + hipdnnGetComponentVersion_ext)",
 			len(ExportedFunctions))
 	}
-	for _, file := range []string{"test_exports.c", "test_header_c.c", "test_header_cpp.cpp"} {
+	for _, file := range []string{"test_header_c.c", "test_header_cpp.cpp"} {
 		src, err := os.ReadFile(filepath.Join("..", "..", "tests", "c", file))
 		if err != nil {
 			t.Error(err)

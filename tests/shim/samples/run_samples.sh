@@ -20,7 +20,8 @@
 # precompiled header): <cudnn_frontend.h> and <cudnn.h> are the shim's,
 # <catch2/...> is tests/shim/samples/catch2 (a minimal Catch2 v3 stand-in). Each test case runs
 # in its own process (a crash or timeout costs one case), with the frontend log on; a failure's
-# reason is the first ERROR line of that log, else the stand-in's first failed check.
+# reason is the last ERROR line of that log before the case stopped (the error the failed check
+# saw; a sample may provoke errors it expects earlier), else the stand-in's failed check.
 # Outputs: samples_cases.tsv, samples_files.tsv, samples.md in --out. Exit 1 if any file failed
 # to compile or any case failed, crashed or timed out.
 set -uo pipefail
@@ -160,7 +161,7 @@ run_case() {
         PASS*) status=PASS ;;
         SKIP*) status=SKIP; reason="${line#* :: }" ;;
         FAIL*) status=FAIL
-               reason="$(grep -m1 'ERROR: ' "$log" | sed 's/.*ERROR: //')"
+               reason="$(grep 'ERROR: ' "$log" | tail -n 1 | sed 's/.*ERROR: //')"
                [ -n "$reason" ] || reason="${line#* :: }" ;;
         *) if [ $rc = 124 ] || [ $rc = 137 ]; then status=TIMEOUT; reason="no result after ${timeout_s} s"
            else status=CRASH
@@ -170,9 +171,9 @@ run_case() {
     # Refusals are counted apart from real failures: STUB when the shim declares but does not
     # lower what the case needs (Tier-2), NOSUP when hipDNN's engines or backend refused it.
     if [ $status = FAIL ]; then
-        first="$(grep -m1 'ERROR: ' "$log")"
-        if printf '%s' "$first" | grep -qE 'Tier-2 stub|by the shim yet|CUDA-only'; then status=STUB
-        elif printf '%s' "$first" | grep -qE 'ERROR: (GRAPH_NOT_SUPPORTED|GRAPH_EXECUTION_PLAN_CREATION_FAILED|HEURISTIC_QUERY_FAILED)'; then status=NOSUP
+        last="$(grep 'ERROR: ' "$log" | tail -n 1)"
+        if printf '%s' "$last" | grep -qE 'Tier-2 stub|by the shim yet|CUDA-only'; then status=STUB
+        elif printf '%s' "$last" | grep -qE 'ERROR: (GRAPH_NOT_SUPPORTED|GRAPH_EXECUTION_PLAN_CREATION_FAILED|HEURISTIC_QUERY_FAILED)'; then status=NOSUP
         fi
     fi
     reason="$(printf '%s' "$reason" | tr '\t\r\n' '   ' | cut -c1-400)"
