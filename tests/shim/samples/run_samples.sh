@@ -20,7 +20,7 @@
 # precompiled header): <cudnn_frontend.h> and <cudnn.h> are the shim's,
 # <catch2/...> is tests/shim/samples/catch2 (a minimal Catch2 v3 stand-in). Each test case runs
 # in its own process (a crash or timeout costs one case), with the frontend log on; a failure's
-# reason is the last ERROR line of that log before the case stopped (the error the failed check
+# reason is the last error the frontend logged before the case stopped (the one its failed check
 # saw; a sample may provoke errors it expects earlier), else the stand-in's failed check.
 # Outputs: samples_cases.tsv, samples_files.tsv, samples.md in --out. Exit 1 if any file failed
 # to compile or any case failed, crashed or timed out.
@@ -161,7 +161,7 @@ run_case() {
         PASS*) status=PASS ;;
         SKIP*) status=SKIP; reason="${line#* :: }" ;;
         FAIL*) status=FAIL
-               reason="$(grep 'ERROR: ' "$log" | tail -n 1 | sed 's/.*ERROR: //')"
+               reason="$(last_error "$log" | sed 's/.*ERROR: //')"
                [ -n "$reason" ] || reason="${line#* :: }" ;;
         *) if [ $rc = 124 ] || [ $rc = 137 ]; then status=TIMEOUT; reason="no result after ${timeout_s} s"
            else status=CRASH
@@ -171,7 +171,7 @@ run_case() {
     # Refusals are counted apart from real failures: STUB when the shim declares but does not
     # lower what the case needs (Tier-2), NOSUP when hipDNN's engines or backend refused it.
     if [ $status = FAIL ]; then
-        last="$(grep 'ERROR: ' "$log" | tail -n 1)"
+        last="$(last_error "$log")"
         if printf '%s' "$last" | grep -qE 'Tier-2 stub|by the shim yet|CUDA-only'; then status=STUB
         elif printf '%s' "$last" | grep -qE 'ERROR: (GRAPH_NOT_SUPPORTED|GRAPH_EXECUTION_PLAN_CREATION_FAILED|HEURISTIC_QUERY_FAILED)'; then status=NOSUP
         fi
@@ -179,7 +179,13 @@ run_case() {
     reason="$(printf '%s' "$reason" | tr '\t\r\n' '   ' | cut -c1-400)"
     printf '%s\t%s\t%s\t%s\t%s\n' "$k" "$name" "$status" "$secs" "$reason" >"$out/cases/$k.$i.result"
 }
-export -f run_case long_case_reason
+# last_error prints the last error object the frontend logged before the stand-in's verdict line
+# ("ERROR: CODE: message"; the "ERROR: expr at file:line" lines that follow it trace its way up).
+last_error() {
+    sed -n '/^\(PASS\|SKIP\|FAIL\) /q;p' "$1" | grep -E 'ERROR: [A-Z][A-Z_]+: ' | tail -n 1
+}
+
+export -f run_case long_case_reason last_error
 export timeout_s
 
 rm -f "$out"/cases/*.result
