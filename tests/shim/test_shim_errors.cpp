@@ -278,6 +278,22 @@ plans_and_execute() {
         CHECK(z == std::vector<float>(6, 7.f));
         CHECK_FE_ERR(EC::INVALID_VALUE, "plan index 42 is out of range", a.g.get_plan_name_at_index(42, name));
 
+        // The heuristic's configs past the first are read on demand: naming and building the
+        // second candidate reads it.
+        AddGraph lazy;
+        CHECK_FE_OK(lazy.g.validate());
+        CHECK_FE_OK(lazy.g.build_operation_graph(st_handle()));
+        CHECK_FE_OK(lazy.g.create_execution_plans({fe::HeurMode_t::A}));
+        CHECK(lazy.g.get_execution_plan_count() >= 2);
+        std::string first, second;
+        CHECK_FE_OK(lazy.g.get_plan_name_at_index(0, first));
+        CHECK_FE_OK(lazy.g.get_plan_name_at_index(1, second));
+        CHECK(!first.empty() && !second.empty() && first != second);
+        CHECK_FE_OK(lazy.g.build_plan_at_index(st_handle(), 1));
+        int64_t lazy_ws = -1;
+        CHECK_FE_OK(lazy.g.get_workspace_size_plan_at_index(1, lazy_ws));
+        CHECK(lazy_ws >= 0);
+
         AddGraph none;
         CHECK_FE_OK(none.g.validate());
         CHECK_FE_OK(none.g.build_operation_graph(st_handle()));

@@ -1134,25 +1134,26 @@ class Graph {
                                                       HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr);
         if (st != HIPDNN_STATUS_SUCCESS)
             return detail::backend_error(st, error_code_t::HEURISTIC_QUERY_FAILED, "create_execution_plans");
-        std::vector<detail::managed_descriptor> cfgs(static_cast<size_t>(count));
-        std::vector<hipdnnBackendDescriptor_t> raw;
-        for (auto& c : cfgs) {
-            CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "engine config", c));
-            raw.push_back(c->get_ptr());
-        }
-        int64_t got = 0;
-        if (count > 0) {
-            st = hipdnnBackendGetAttribute(heur->get_ptr(), HIPDNN_ATTR_ENGINEHEUR_RESULTS,
-                                           HIPDNN_TYPE_BACKEND_DESCRIPTOR, count, &got, raw.data());
-            if (st != HIPDNN_STATUS_SUCCESS)
-                return detail::backend_error(st, error_code_t::HEURISTIC_QUERY_FAILED, "create_execution_plans");
-        }
+        // Only the first config is read now; the others when needed (plans.h).
         plans.candidates.clear();
         plans.candidate = -1;
-        for (int64_t i = 0; i < got; ++i) {
-            Execution_plan_list::Candidate c;
-            c.config = cfgs[static_cast<size_t>(i)];  // finalized when first used (plans.h)
-            plans.candidates.push_back(std::move(c));
+        plans.heuristic.reset();
+        plans.from_heuristic = 0;
+        if (count > 0) {
+            detail::managed_descriptor first;
+            CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "engine config", first));
+            hipdnnBackendDescriptor_t raw = first->get_ptr();
+            int64_t got                   = 0;
+            st = hipdnnBackendGetAttribute(heur->get_ptr(), HIPDNN_ATTR_ENGINEHEUR_RESULTS,
+                                           HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &got, &raw);
+            if (st != HIPDNN_STATUS_SUCCESS)
+                return detail::backend_error(st, error_code_t::HEURISTIC_QUERY_FAILED, "create_execution_plans");
+            if (got > 0) {
+                plans.candidates.resize(static_cast<size_t>(count));
+                plans.candidates[0].config = first;
+                plans.from_heuristic       = count;
+                if (count > 1) plans.heuristic = heur;
+            }
         }
         if (plans.candidates.empty())
             return {error_code_t::HEURISTIC_QUERY_FAILED,

@@ -33,11 +33,42 @@ class Execution_plan_list {
         bool finalized = false;  // the config is finalized on first use: a plain build uses one
     };
 
-    // finalized_config finalizes c's config once, on first need, so a build that uses the first
-    // candidate pays for no other.
-    static error_t
+    // The heuristic's ranked configs are read lazily: create_execution_plans reads the first one
+    // only (a plain build uses no other) and keeps the heuristic; the rest are read, all at once,
+    // when a filter, a failed build or an index reaches them.
+    detail::managed_descriptor heuristic;  // set while candidates [1, from_heuristic) are unread
+    int64_t from_heuristic = 0;            // candidates [0, from_heuristic) came from the heuristic
+
+    error_t
+    read_heuristic_configs() {
+        if (!heuristic) return {error_code_t::OK, ""};
+        std::vector<detail::managed_descriptor> cfgs(static_cast<size_t>(from_heuristic));
+        std::vector<hipdnnBackendDescriptor_t> raw;
+        for (auto& c : cfgs) {
+            CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "engine config", c));
+            raw.push_back(c->get_ptr());
+        }
+        int64_t got          = 0;
+        hipdnnStatus_t const st = hipdnnBackendGetAttribute(heuristic->get_ptr(), HIPDNN_ATTR_ENGINEHEUR_RESULTS,
+                                                            HIPDNN_TYPE_BACKEND_DESCRIPTOR, from_heuristic, &got,
+                                                            raw.data());
+        if (st != HIPDNN_STATUS_SUCCESS)
+            return detail::backend_error(st, error_code_t::HEURISTIC_QUERY_FAILED, "reading the heuristic's engine configs");
+        for (int64_t i = 0; i < from_heuristic && i < got; ++i)
+            if (!candidates[static_cast<size_t>(i)].config) candidates[static_cast<size_t>(i)].config = cfgs[static_cast<size_t>(i)];
+        heuristic.reset();
+        return {error_code_t::OK, ""};
+    }
+
+    // finalized_config reads (when still unread) and finalizes c's config once, on first need, so
+    // a build that uses the first candidate pays for no other.
+    error_t
     finalized_config(Candidate& c) {
         if (c.finalized) return {error_code_t::OK, ""};
+        if (!c.config) CHECK_CUDNN_FRONTEND_ERROR(read_heuristic_configs());
+        if (!c.config)
+            return {error_code_t::HEURISTIC_QUERY_FAILED,
+                    "the heuristic returned fewer engine configs than it counted (" + std::to_string(from_heuristic) + ")."};
         CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(c.config, "engine config"));
         c.finalized = true;
         return {error_code_t::OK, ""};
@@ -45,7 +76,7 @@ class Execution_plan_list {
 
     // describe reads c's engine name and id, its notes and its config's workspace from the
     // backend. Lazy because a plain build needs none of it; a failed query leaves a field empty.
-    static void
+    void
     describe(Candidate& c) {
         if (c.described) return;
         c.described = true;
