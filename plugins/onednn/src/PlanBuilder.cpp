@@ -150,11 +150,19 @@ Buffer PlanBuilder::input(const Tensor& t, const std::string& node)
     }
     else
     {
-        b.kind = Buffer::Kind::External;
-        b.tensor = t.index;
-        p_.externals_.push_back(t.index);
+        b = external(t);
     }
     loc_[static_cast<size_t>(t.index)] = b;
+    return b;
+}
+
+// external: the caller's own buffer of t (a variant-pack pointer).
+Buffer PlanBuilder::external(const Tensor& t)
+{
+    Buffer b;
+    b.kind = Buffer::Kind::External;
+    b.tensor = t.index;
+    p_.externals_.push_back(t.index);
     return b;
 }
 
@@ -172,9 +180,7 @@ Buffer PlanBuilder::output(const Tensor& t, const std::string& node)
     }
     else
     {
-        b.kind = Buffer::Kind::External;
-        b.tensor = t.index;
-        p_.externals_.push_back(t.index);
+        b = external(t);
     }
     loc_[static_cast<size_t>(t.index)] = b;
     return b;

@@ -182,6 +182,7 @@ private:
     size_t allocate(size_t bytes);
     Buffer input(const Tensor& t, const std::string& node);
     Buffer output(const Tensor& t, const std::string& node);
+    Buffer external(const Tensor& t);
     Buffer temp(const mdesc& md);
     void addStep(const api::Built& built, std::vector<Arg> args, const std::string& what);
     void addReorder(const mdesc& from, Buffer fromBuf, const mdesc& to, Buffer toBuf, const std::string& what);

@@ -87,17 +87,6 @@ private:
 // Pack: a variant pack with its own 64-byte aligned workspace of the plan's size.
 struct Pack
 {
-    // Guard destroys a descriptor unless released: the pack when a setter throws.
-    struct Guard
-    {
-        hipdnnBackendDescriptor_t d;
-        ~Guard()
-        {
-            if(d)
-                hipdnnBackendDestroyDescriptor(d);
-        }
-    };
-
     hipdnnBackendDescriptor_t pack = nullptr;
     std::vector<uint8_t> ws;
 
@@ -106,16 +95,22 @@ struct Pack
         ws.assign(static_cast<size_t>(p.workspaceSize) + 64, 0);
         void* w = ws.data() + (64 - reinterpret_cast<uintptr_t>(ws.data()) % 64) % 64;
         ck(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack), "pack");
-        Guard guard{pack};
-        ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
-                                     static_cast<int64_t>(uids.size()), uids.data()),
-           "uids");
-        ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
-                                     static_cast<int64_t>(ptrs.size()), ptrs.data()),
-           "ptrs");
-        ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &w), "ws");
-        ck(hipdnnBackendFinalize(pack), "finalize pack");
-        guard.d = nullptr;
+        try
+        {
+            ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
+                                         static_cast<int64_t>(uids.size()), uids.data()),
+               "uids");
+            ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
+                                         static_cast<int64_t>(ptrs.size()), ptrs.data()),
+               "ptrs");
+            ck(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &w), "ws");
+            ck(hipdnnBackendFinalize(pack), "finalize pack");
+        }
+        catch(...)
+        {
+            hipdnnBackendDestroyDescriptor(pack); // as Plan: no destructor for a throwing constructor
+            throw;
+        }
     }
     Pack(Pack&& o) noexcept : pack(o.pack), ws(std::move(o.ws)) { o.pack = nullptr; }
     Pack(const Pack&) = delete;

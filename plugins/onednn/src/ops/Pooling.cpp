@@ -5,6 +5,35 @@
 namespace hipdnngo::onednn
 {
 
+namespace
+{
+
+// PoolWindow is a pooling node's geometry, one entry per spatial dimension.
+struct PoolWindow
+{
+    dnnl::memory::dims padL, padR, strides, kernel;
+};
+
+// poolWindow reads the geometry of a forward or backward pooling node whose data tensors have
+// ranks `rank` (x or dx) and `otherRank` (y or dy).
+template <typename Attributes>
+PoolWindow poolWindow(const Attributes& a, int rank, int otherRank, const std::string& name)
+{
+    const int spatial = rank - 2;
+    if(spatial < 1 || spatial > 3 || otherRank != rank)
+        throw Unsupported(name + ": pooling tensors must have rank 3 to 5");
+    auto read = [&](const flatbuffers::Vector<int64_t>* v, const char* what) {
+        if(v == nullptr || v->size() != static_cast<flatbuffers::uoffset_t>(spatial))
+            throw Unsupported(name + ": " + what + " needs " + std::to_string(spatial) + " entries");
+        return dnnl::memory::dims(v->begin(), v->end());
+    };
+    // Braced initialisation evaluates in order: the first missing field is the one reported.
+    return {read(a.pre_padding(), "pre_padding"), read(a.post_padding(), "post_padding"), read(a.stride(), "stride"),
+            read(a.window(), "window")};
+}
+
+} // namespace
+
 void poolingForwardInputs(const fbs::Node& n, const InputCounter& reads)
 {
     reads(n.attributes_as_ResampleFwdAttributes()->x_tensor_uid());
@@ -22,19 +51,10 @@ void PlanBuilder::poolingForward(const fbs::Node& n, const std::string& name)
     const Tensor& y = tensor(a.y_tensor_uid(), "y", name);
     if(a.index_tensor_uid().has_value() || a.generate_index().value_or(false))
         throw Unsupported(name + ": max-pool index output is not supported");
-    const int spatial = x.rank() - 2;
-    if(spatial < 1 || spatial > 3 || y.rank() != x.rank())
-        throw Unsupported(name + ": pooling tensors must have rank 3 to 5");
-    auto read = [&](const flatbuffers::Vector<int64_t>* v, const char* what) {
-        if(v == nullptr || v->size() != static_cast<flatbuffers::uoffset_t>(spatial))
-            throw Unsupported(name + ": " + what + " needs " + std::to_string(spatial) + " entries");
-        return dnnl::memory::dims(v->begin(), v->end());
-    };
-    const auto padL = read(a.pre_padding(), "pre_padding"), padR = read(a.post_padding(), "post_padding");
-    const auto strides = read(a.stride(), "stride"), kernel = read(a.window(), "window");
+    const auto [padL, padR, strides, kernel] = poolWindow(a, x.rank(), y.rank(), name);
     bool padded = false;
-    for(int d = 0; d < spatial; ++d)
-        padded = padded || padL[static_cast<size_t>(d)] != 0 || padR[static_cast<size_t>(d)] != 0;
+    for(size_t d = 0; d < padL.size(); ++d)
+        padded = padded || padL[d] != 0 || padR[d] != 0;
     algorithm alg;
     switch(a.resample_mode())
     {
@@ -58,13 +78,7 @@ void PlanBuilder::poolingForward(const fbs::Node& n, const std::string& name)
     {
         throw Unsupported(name + ": oneDNN has no pooling for these shapes/types (" + e.what() + ")");
     }
-    Buffer xb = input(x, name);
-    if(xR)
-    {
-        const Buffer t = temp(xMd);
-        addReorder(mdOf(x), xb, xMd, t, name + " x");
-        xb = t;
-    }
+    const Buffer xb = xR ? inputAs(x, mdOf(x), xMd, name, "x") : input(x, name);
     const BoundOutput out = bindOutput(y, yMd, yR, name);
     addStep(b, {Arg{DNNL_ARG_SRC, xMd, xb}, Arg{DNNL_ARG_DST, yMd, out.written}}, "pooling_fwd");
     finishOutput(out, yMd, mdOf(y), name + " y");
@@ -75,16 +89,7 @@ void PlanBuilder::poolingBackward(const fbs::Node& n, const std::string& name)
     const auto& a = *n.attributes_as_ResampleBwdAttributes();
     const Tensor& dy = tensor(a.dy_tensor_uid(), "dy", name);
     const Tensor& dx = tensor(a.dx_tensor_uid(), "dx", name);
-    const int spatial = dx.rank() - 2;
-    if(spatial < 1 || spatial > 3 || dy.rank() != dx.rank())
-        throw Unsupported(name + ": pooling tensors must have rank 3 to 5");
-    auto read = [&](const flatbuffers::Vector<int64_t>* v, const char* what) {
-        if(v == nullptr || v->size() != static_cast<flatbuffers::uoffset_t>(spatial))
-            throw Unsupported(name + ": " + what + " needs " + std::to_string(spatial) + " entries");
-        return dnnl::memory::dims(v->begin(), v->end());
-    };
-    const auto padL = read(a.pre_padding(), "pre_padding"), padR = read(a.post_padding(), "post_padding");
-    const auto strides = read(a.stride(), "stride"), kernel = read(a.window(), "window");
+    const auto [padL, padR, strides, kernel] = poolWindow(a, dx.rank(), dy.rank(), name);
     algorithm alg;
     const Tensor* index = nullptr;
     switch(a.resample_mode())
@@ -108,13 +113,7 @@ void PlanBuilder::poolingBackward(const fbs::Node& n, const std::string& name)
     {
         throw Unsupported(name + ": oneDNN has no pooling backward for these shapes/types (" + e.what() + ")");
     }
-    Buffer dyb = input(dy, name);
-    if(dyR)
-    {
-        const Buffer t = temp(dyMd);
-        addReorder(mdOf(dy), dyb, dyMd, t, name + " dy");
-        dyb = t;
-    }
+    const Buffer dyb = dyR ? inputAs(dy, mdOf(dy), dyMd, name, "dy") : input(dy, name);
     std::vector<Arg> args;
     if(index)
         args.push_back(
