@@ -3,7 +3,8 @@
 // comparing with a double-precision reference.
 //
 // Tests include only the shim's umbrella, as ported programs do; host memory stands in for
-// device memory (the CPU engines run on it).
+// device memory (the CPU engines run on it). Built with ST_DEVICE_MEMORY (tests/shim/gpu.sh, the
+// real CUDA runtime) the node tests copy their buffers to the GPU and run the cuDNN engine's plan.
 #pragma once
 
 #include <cudnn_frontend.h>
@@ -110,8 +111,91 @@ st_build(fe::graph::Graph& g, const char* what) {
 // Binding maps each graph tensor to host memory the test owns.
 using Binding = std::unordered_map<std::shared_ptr<fe::graph::Tensor_attributes>, void*>;
 
-// st_run_all executes every built plan (one per CPU engine that took the graph) and calls
-// check(engine name) after each; returns how many plans ran.
+#ifdef ST_DEVICE_MEMORY
+constexpr bool st_device = true;
+
+// st_bytes is the memory a tensor spans: the farthest element plus one, in its data type.
+inline size_t
+st_bytes(fe::graph::Tensor_attributes const& t) {
+    int64_t last = 0;
+    auto const& d = t.get_dim();
+    auto const& s = t.get_stride();
+    for (size_t i = 0; i < d.size() && i < s.size(); ++i) last += (d[i] - 1) * s[i];
+    return static_cast<size_t>(last + 1) * ((fe::detail::get_element_size_in_bits(t.get_data_type()) + 7) / 8);
+}
+
+// DeviceCopies holds a GPU copy of every buffer of a binding (pass-by-value scalars stay on the
+// host, as the variant pack takes them) and of a workspace, and copies the results back.
+struct DeviceCopies {
+    Binding device;
+    std::vector<std::pair<void*, std::pair<void*, size_t>>> copies;  // device, (host, bytes)
+    void* workspace = nullptr;
+
+    DeviceCopies(Binding const& host, int64_t workspace_bytes) {
+        for (auto const& kv : host) {
+            if (kv.first->get_is_pass_by_value()) {
+                device.emplace(kv.first, kv.second);
+                continue;
+            }
+            size_t const n = st_bytes(*kv.first);
+            void* d        = nullptr;
+            if (cudaMalloc(&d, n) != cudaSuccess || cudaMemcpy(d, kv.second, n, cudaMemcpyHostToDevice) != cudaSuccess)
+                CHECK_FAIL("copying tensor '%s' (%zu bytes) to the GPU failed", kv.first->get_name().c_str(), n);
+            device.emplace(kv.first, d);
+            copies.push_back({d, {kv.second, n}});
+        }
+        if (workspace_bytes > 0 && cudaMalloc(&workspace, static_cast<size_t>(workspace_bytes)) != cudaSuccess)
+            CHECK_FAIL("allocating %lld bytes of GPU workspace failed", static_cast<long long>(workspace_bytes));
+    }
+    void
+    copy_back() {
+        if (cudaDeviceSynchronize() != cudaSuccess) CHECK_FAIL("cudaDeviceSynchronize failed");
+        for (auto const& c : copies)
+            if (cudaMemcpy(c.second.first, c.first, c.second.second, cudaMemcpyDeviceToHost) != cudaSuccess)
+                CHECK_FAIL("copying a result back from the GPU failed");
+    }
+    ~DeviceCopies() {
+        for (auto const& c : copies) (void)cudaFree(c.first);
+        if (workspace) (void)cudaFree(workspace);
+    }
+};
+#else
+constexpr bool st_device = false;
+#endif
+
+// st_engine_runs: on the GPU build only the cuDNN engine's plans run (the CPU engines refuse
+// device memory by name); on the CPU build, every engine's.
+inline bool
+st_engine_runs(std::string const& engine) {
+    return !st_device || engine == "HIPDNNGO_CUDNN";
+}
+
+// st_exec executes the graph's chosen plan on binding b, through GPU copies on the GPU build;
+// false when the chosen plan is not one this build runs (the caller skips its checks).
+inline bool
+st_exec(fe::graph::Graph& g, Binding& b, void* host_workspace, const char* what) {
+    std::string name;
+    (void)g.get_plan_name(name);
+    if (!st_engine_runs(name)) {
+        std::printf("%s: chosen plan is on %s, not run on this build\n", what, name.c_str());
+        return false;
+    }
+#ifdef ST_DEVICE_MEMORY
+    (void)host_workspace;
+    int64_t ws = 0;
+    (void)g.get_workspace_size(ws);
+    DeviceCopies d(b, ws);
+    auto e = g.execute(st_handle(), d.device, d.workspace);
+    d.copy_back();
+#else
+    auto e = g.execute(st_handle(), b, host_workspace);
+#endif
+    if (e.is_bad()) CHECK_FAIL("%s on %s: execute: %s: %s", what, name.c_str(), fe::to_string(e.code), e.err_msg.c_str());
+    return e.is_good();
+}
+
+// st_run_all executes every built plan (one per CPU engine that took the graph; on the GPU
+// build, the cuDNN engine's) and calls check(engine name) after each; returns how many ran.
 inline int
 st_run_all(fe::graph::Graph& g, Binding& b, const char* what, std::function<void(std::string const&)> const& check) {
     int ran = 0;
@@ -120,8 +204,15 @@ st_run_all(fe::graph::Graph& g, Binding& b, const char* what, std::function<void
         if (g.get_workspace_size_plan_at_index(i, ws).is_bad()) continue;  // not built (engine declined)
         std::string name;
         (void)g.get_plan_name_at_index(i, name);
+        if (!st_engine_runs(name)) continue;
+#ifdef ST_DEVICE_MEMORY
+        DeviceCopies d(b, ws);
+        auto e = g.execute_plan_at_index(st_handle(), d.device, d.workspace, i);
+        d.copy_back();
+#else
         std::vector<unsigned char> workspace(static_cast<size_t>(ws) + 16);
         auto e = g.execute_plan_at_index(st_handle(), b, workspace.data(), i);
+#endif
         if (e.is_bad()) {
             CHECK_FAIL("%s on %s: execute: %s: %s", what, name.c_str(), fe::to_string(e.code), e.err_msg.c_str());
             continue;
@@ -130,7 +221,7 @@ st_run_all(fe::graph::Graph& g, Binding& b, const char* what, std::function<void
         std::printf("%s: ran on %s\n", what, name.c_str());
         ++ran;
     }
-    if (ran == 0) CHECK_FAIL("%s: no CPU engine ran the graph", what);
+    if (ran == 0) CHECK_FAIL("%s: no %s engine ran the graph", what, st_device ? "GPU" : "CPU");
     return ran;
 }
 

@@ -29,7 +29,8 @@ typedef enum cudaError {
     cudaErrorMemoryAllocation = 2,
     cudaErrorInvalidDevice = 101,
     cudaErrorInvalidResourceHandle = 400,
-    cudaErrorNotSupported = 801
+    cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900
 } cudaError_t;
 
 enum cudaMemcpyKind {
@@ -68,6 +69,7 @@ static inline const char* cudaGetErrorString(cudaError_t e) {
         case cudaErrorInvalidDevice: return "invalid device ordinal";
         case cudaErrorInvalidResourceHandle: return "invalid resource handle";
         case cudaErrorNotSupported: return "operation not supported (fake CUDA: host memory only)";
+        case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing (fake CUDA: nothing to capture)";
     }
     return "unrecognized error code";
 }
@@ -132,7 +134,27 @@ static inline cudaError_t cudaStreamCreate(cudaStream_t* s) {
     *s = (cudaStream_t)calloc(1, sizeof(struct CUstream_st));
     return *s ? cudaSuccess : cudaErrorMemoryAllocation;
 }
+#define cudaStreamNonBlocking 0x01
+static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
+    (void)flags;
+    return cudaStreamCreate(s);
+}
 static inline cudaError_t cudaStreamDestroy(cudaStream_t s) { free(s); return cudaSuccess; }
+/* Stream capture: refused (no device work to record); the shim's CUDA-graph paths say so. */
+enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2
+};
+static inline cudaError_t cudaStreamBeginCapture(cudaStream_t s, enum cudaStreamCaptureMode mode) {
+    (void)s; (void)mode;
+    return cudaErrorStreamCaptureUnsupported;
+}
+static inline cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t* g) {
+    (void)s;
+    if (g) *g = 0;
+    return cudaErrorStreamCaptureUnsupported;
+}
 static inline cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; return cudaSuccess; }
 
 /* Events: host timestamps. */
@@ -157,7 +179,12 @@ static inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEve
 }
 
 /* CUDA graphs: an empty graph can be made, launched (nothing to do) and destroyed; nothing can
- * be added to one, since the shim's populate_cuda_graph is a stub. */
+ * be added to one (stream capture is refused above). */
+enum cudaGraphNodeType {
+    cudaGraphNodeTypeKernel = 0,
+    cudaGraphNodeTypeGraph = 4,
+    cudaGraphNodeTypeEmpty = 5
+};
 struct CUgraph_st { int unused; };
 struct CUgraphExec_st { int unused; };
 static inline cudaError_t cudaGraphCreate(cudaGraph_t* g, unsigned int flags) {
@@ -186,6 +213,20 @@ static inline cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* n, cudaGra
                                                      size_t ndeps, cudaGraph_t child) {
     (void)n; (void)g; (void)deps; (void)ndeps; (void)child;
     return cudaErrorNotSupported;
+}
+static inline cudaError_t cudaGraphGetNodes(cudaGraph_t g, cudaGraphNode_t* nodes, size_t* n) {
+    (void)nodes;
+    if (!g || !n) return cudaErrorInvalidValue;
+    *n = 0;
+    return cudaSuccess;
+}
+static inline cudaError_t cudaGraphNodeGetType(cudaGraphNode_t n, enum cudaGraphNodeType* t) {
+    (void)n; (void)t;
+    return cudaErrorInvalidValue;
+}
+static inline cudaError_t cudaGraphDestroyNode(cudaGraphNode_t n) {
+    (void)n;
+    return cudaErrorInvalidValue;
 }
 static inline cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t n, cudaGraph_t* g) {
     (void)n; (void)g;

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -25,7 +26,9 @@
 #include <vector>
 
 #include "backend/device_properties.h"
+#include "backend/cuda_graph.h"
 #include "backend/kernel_cache.h"
+#include "backend/plan_timer.h"
 #include "node/batchnorm.h"
 #include "node/batchnorm_inference.h"
 #include "node/conv_dgrad.h"
@@ -56,6 +59,7 @@ class Graph {
     std::vector<std::shared_ptr<INode>> sub_nodes;
     std::vector<TensorPtr> graph_inputs;   // made by tensor() / tensor_like()
     std::vector<std::string> unsupported;  // Tier-2 stubs hit by setters
+    std::shared_ptr<KernelCache> kernel_cache;  // set_kernel_cache (dynamic shapes)
 
     bool validated = false;
     std::vector<TensorPtr> restored_tensors;  // the tensors a deserialize() brought back
@@ -67,6 +71,8 @@ class Graph {
     std::vector<TensorPtr> variant_tensors;  // the tensors of variant_uids, same order
     std::unordered_map<uid_t, TensorPtr> uid_to_tensor;
     mutable Execution_plan_list plans;  // mutable: engine names and notes are read on first use
+    mutable std::vector<int64_t> engine_ids;  // get_engine_count's engines (list_engines)
+    mutable bool engines_listed = false;
 
     // The last variant pack, reused while the pointers repeat (a fresh pack costs microseconds).
     struct PackCache {
@@ -77,6 +83,7 @@ class Graph {
         detail::managed_descriptor pack;
     };
     std::shared_ptr<PackCache> pack_cache = std::make_shared<PackCache>();
+    std::shared_ptr<detail::capture_stream> capture = std::make_shared<detail::capture_stream>();  // CUDA graphs
 
     static constexpr const char* kAttentionStub =
         "not supported by the shim yet (attention is lowered by the attention issue).";
@@ -266,6 +273,27 @@ class Graph {
         return run_bound(handle, bound, workspace, plan_index);
     }
 
+    static constexpr const char* kNoCudaRuntime =
+        "CUDA graphs need CUDA's runtime header (cuda_runtime_api.h) on the include path when the shim is "
+        "included.";
+
+    // can_capture: a graph to fill, a chosen plan, and a plan whose work is all stream work.
+    error_t
+    can_capture(char const* caller, cudaGraph_t cuda_graph) const {
+        if (cuda_graph == nullptr)
+            return {error_code_t::INVALID_VALUE, std::string(caller) + ": the CUDA graph is null."};
+        CHECK_CUDNN_FRONTEND_ERROR(plans.is_plan_index_executable(plans.candidate));
+        auto& c = plans.candidates[plans.candidate];
+        plans.describe(c);
+        if (std::find(c.behavior_notes.begin(), c.behavior_notes.end(),
+                      BehaviorNote_t::SUPPORTS_CUDA_GRAPH_NATIVE_API) == c.behavior_notes.end())
+            return {error_code_t::GRAPH_NOT_SUPPORTED,
+                    std::string(caller) + ": plan " + std::to_string(plans.candidate) + " (" + c.name +
+                        ") cannot be captured: it lacks the behavior note SUPPORTS_CUDA_GRAPH_NATIVE_API "
+                        "(hipDNN's SUPPORTS_GRAPH_CAPTURE)."};
+        return {error_code_t::OK, ""};
+    }
+
     static std::unordered_map<int64_t, void*>
     by_uid(std::unordered_map<std::shared_ptr<Tensor_attributes>, void*> const& m) {
         std::unordered_map<int64_t, void*> out;
@@ -297,10 +325,12 @@ class Graph {
         context.set_name(name);
         return *this;
     }
+    // Dynamic shapes are a build-time saving upstream (one kernel serves many shapes through the
+    // kernel cache). hipDNN builds a plan per shape, which computes the same results, so the flag
+    // is accepted and only changes key(); the engines' own plan caches make a repeated shape cheap.
     Graph&
     set_dynamic_shape_enabled(bool is_enabled) {
         context.set_dynamic_shape_enabled(is_enabled);
-        if (is_enabled) unsupported.push_back("set_dynamic_shape_enabled(true): hipDNN has no dynamic-shape graphs.");
         return *this;
     }
     Graph&
@@ -322,9 +352,11 @@ class Graph {
         context.set_sm_version(version);
         return *this;
     }
+    // set_kernel_cache is accepted with dynamic shapes (above): the cache records the graphs that
+    // built plans with it, and plans are never shared through it.
     Graph&
     set_kernel_cache(std::shared_ptr<KernelCache> cache) {
-        if (cache) unsupported.push_back("set_kernel_cache: hipDNN has no kernel cache for dynamic shapes.");
+        kernel_cache = std::move(cache);
         return *this;
     }
     Graph&
@@ -1102,6 +1134,8 @@ class Graph {
         CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(g, "operation graph"));
         operation_graph = g;
         plans           = Execution_plan_list{};
+        engine_ids.clear();
+        engines_listed = false;
         return {error_code_t::OK, ""};
     }
 
@@ -1120,6 +1154,22 @@ class Graph {
         if (!operation_graph)
             return {error_code_t::HEURISTIC_QUERY_FAILED, "create_execution_plans: call build_operation_graph first."};
         for (auto m : modes) warn_once(m);
+        plans.candidates.clear();
+        plans.candidate = -1;
+        CHECK_CUDNN_FRONTEND_ERROR(query_heuristic(plans, "create_execution_plans"));
+        if (plans.candidates.empty())
+            return {error_code_t::HEURISTIC_QUERY_FAILED,
+                    "create_execution_plans: no engine of hipDNN can run this graph" +
+                        std::string(detail::last_backend_error().empty() ? "" : ": " + detail::last_backend_error()) +
+                        " (each engine logs why it does not apply at HIPDNN_LOG_LEVEL=info)"};
+        return {error_code_t::OK, ""};
+    }
+
+    // query_heuristic appends hipDNN's ranked engine configs for the operation graph to `into`
+    // (backend heuristic, HIPDNN_HEUR_MODE_FALLBACK, the configured policy order). Only the first
+    // config is read now; the others when needed (plans.h).
+    error_t
+    query_heuristic(Execution_plan_list& into, char const* caller) const {
         detail::managed_descriptor heur;
         CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, "engine heuristic", heur));
         CHECK_CUDNN_FRONTEND_ERROR(
@@ -1132,51 +1182,64 @@ class Graph {
         int64_t count = 0;
         hipdnnStatus_t st = hipdnnBackendGetAttribute(heur->get_ptr(), HIPDNN_ATTR_ENGINEHEUR_RESULTS,
                                                       HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr);
-        if (st != HIPDNN_STATUS_SUCCESS)
-            return detail::backend_error(st, error_code_t::HEURISTIC_QUERY_FAILED, "create_execution_plans");
-        // Only the first config is read now; the others when needed (plans.h).
-        plans.candidates.clear();
-        plans.candidate = -1;
-        plans.heuristic.reset();
-        plans.from_heuristic = 0;
-        if (count > 0) {
-            detail::managed_descriptor first;
-            CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "engine config", first));
-            hipdnnBackendDescriptor_t raw = first->get_ptr();
-            int64_t got                   = 0;
-            st = hipdnnBackendGetAttribute(heur->get_ptr(), HIPDNN_ATTR_ENGINEHEUR_RESULTS,
-                                           HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &got, &raw);
-            if (st != HIPDNN_STATUS_SUCCESS)
-                return detail::backend_error(st, error_code_t::HEURISTIC_QUERY_FAILED, "create_execution_plans");
-            if (got > 0) {
-                plans.candidates.resize(static_cast<size_t>(count));
-                plans.candidates[0].config = first;
-                plans.from_heuristic       = count;
-                if (count > 1) plans.heuristic = heur;
-            }
-        }
-        if (plans.candidates.empty())
-            return {error_code_t::HEURISTIC_QUERY_FAILED,
-                    "create_execution_plans: no engine of hipDNN can run this graph" +
-                        std::string(detail::last_backend_error().empty() ? "" : ": " + detail::last_backend_error()) +
-                        " (each engine logs why it does not apply at HIPDNN_LOG_LEVEL=info)"};
+        if (st != HIPDNN_STATUS_SUCCESS) return detail::backend_error(st, error_code_t::HEURISTIC_QUERY_FAILED, caller);
+        into.heuristic.reset();
+        into.from_heuristic = 0;
+        if (count <= 0) return {error_code_t::OK, ""};
+        detail::managed_descriptor first;
+        CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "engine config", first));
+        hipdnnBackendDescriptor_t raw = first->get_ptr();
+        int64_t got                   = 0;
+        st = hipdnnBackendGetAttribute(heur->get_ptr(), HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
+                                       1, &got, &raw);
+        if (st != HIPDNN_STATUS_SUCCESS) return detail::backend_error(st, error_code_t::HEURISTIC_QUERY_FAILED, caller);
+        if (got <= 0) return {error_code_t::OK, ""};
+        into.candidates.resize(static_cast<size_t>(count));
+        into.candidates[0].config = first;
+        into.from_heuristic       = count;
+        if (count > 1) into.heuristic = heur;
         return {error_code_t::OK, ""};
     }
 
-    // create_execution_plan adds the config of engine `engine_id` (a hipDNN engine id).
-    // Knobs are CUDA-specific and refused.
+    // list_engines fills engine_ids once: the distinct hipDNN engines that apply to the graph, in
+    // the heuristic's order. Index i of get_engine_count's range is engine_ids[i].
+    error_t
+    list_engines(char const* caller) const {
+        if (engines_listed) return {error_code_t::OK, ""};
+        if (!operation_graph)
+            return {error_code_t::GRAPH_EXECUTION_PLAN_CREATION_FAILED,
+                    std::string(caller) + ": call build_operation_graph first."};
+        Execution_plan_list all;
+        CHECK_CUDNN_FRONTEND_ERROR(query_heuristic(all, caller));
+        for (auto& c : all.candidates) {
+            all.describe(c);
+            if (c.engine_id != -1 && std::find(engine_ids.begin(), engine_ids.end(), c.engine_id) == engine_ids.end())
+                engine_ids.push_back(c.engine_id);
+        }
+        engines_listed = true;
+        return {error_code_t::OK, ""};
+    }
+
+    // create_execution_plan adds the config of one engine: `engine_id` is an index into
+    // get_engine_count's range (hipDNN's applicable engines, in the heuristic's order) or a hipDNN
+    // engine id. hipDNN engines publish no knob of cuDNN's KnobType_t, so knobs must be empty.
     error_t
     create_execution_plan(int64_t const engine_id, std::unordered_map<KnobType_t, int64_t> const& knobs) {
         if (!knobs.empty())
-            return {error_code_t::GRAPH_NOT_SUPPORTED, "create_execution_plan: knobs are not supported by the shim."};
+            return {error_code_t::GRAPH_NOT_SUPPORTED,
+                    "create_execution_plan: knob type " + std::to_string(static_cast<int>(knobs.begin()->first)) +
+                        " has no counterpart in hipDNN's engines (get_knobs_for_engine lists none)."};
         if (!operation_graph)
             return {error_code_t::GRAPH_EXECUTION_PLAN_CREATION_FAILED,
                     "create_execution_plan: call build_operation_graph first."};
+        int64_t id = engine_id;
+        if (engine_id >= 0 && list_engines("create_execution_plan").is_good() &&
+            engine_id < static_cast<int64_t>(engine_ids.size()))
+            id = engine_ids[static_cast<size_t>(engine_id)];
         detail::managed_descriptor engine, cfg;
         std::string const what = "engine " + std::to_string(engine_id);
         CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, what, engine));
         CHECK_CUDNN_FRONTEND_ERROR(detail::set_desc(engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, operation_graph, what));
-        int64_t id = engine_id;
         CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id, what));
         CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(engine, what));
         CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "engine config", cfg));
@@ -1194,19 +1257,25 @@ class Graph {
         return static_cast<int64_t>(plans.candidates.size());
     }
 
-    // get_engine_count / get_knobs_for_engine: engine enumeration with CUDA knob types is not
-    // offered by the shim (hipDNN engine ids are not 0..count-1); Tier-2 stubs.
+    // get_engine_count counts hipDNN's engines that apply to the graph (upstream counts every
+    // cuDNN engine; hipDNN engine ids are name hashes, so the range 0..count-1 indexes this list).
     error_t
     get_engine_count(int64_t& count) {
         count = 0;
-        return {error_code_t::GRAPH_NOT_SUPPORTED,
-                "get_engine_count: not supported by the shim; use create_execution_plans."};
+        CHECK_CUDNN_FRONTEND_ERROR(list_engines("get_engine_count"));
+        count = static_cast<int64_t>(engine_ids.size());
+        return {error_code_t::OK, ""};
     }
+    // get_knobs_for_engine lists no knobs: hipDNN's engine knobs have no cuDNN KnobType_t.
     error_t
     get_knobs_for_engine(int64_t const engine, std::vector<Knob>& knobs) {
-        (void)engine;
         knobs.clear();
-        return {error_code_t::GRAPH_NOT_SUPPORTED, "get_knobs_for_engine: hipDNN engines expose no CUDA knobs."};
+        CHECK_CUDNN_FRONTEND_ERROR(list_engines("get_knobs_for_engine"));
+        if (engine < 0 || engine >= static_cast<int64_t>(engine_ids.size()))
+            return {error_code_t::INVALID_VALUE, "get_knobs_for_engine: engine " + std::to_string(engine) +
+                                                     " is out of range [0, " + std::to_string(engine_ids.size()) +
+                                                     ") (get_engine_count)."};
+        return {error_code_t::OK, ""};
     }
 
     // check_support succeeds when some remaining candidate builds (hipDNN decides support when
@@ -1243,6 +1312,7 @@ class Graph {
         if (plans.candidate < 0 || !plans.candidates[plans.candidate].plan) plans.candidate = index;
         if (policy == BuildPlanPolicy_t::ALL)
             for (size_t i = 0; i < plans.candidates.size(); ++i) (void)plans.build(static_cast<int64_t>(i));
+        if (kernel_cache) kernel_cache->record_build();
         return {error_code_t::OK, ""};
     }
 
@@ -1423,38 +1493,83 @@ class Graph {
         return execute_impl(handle, tensor_uid_to_pointer_map, workspace, plan_index);
     }
 
-    // CUDA graphs: Tier-2 stubs (hipDNN plans are not captured into CUDA graphs by the shim).
+    // ----- CUDA graphs (backend/cuda_graph.h) -----
     error_t
     populate_cuda_graph(cudnnHandle_t handle,
                         std::unordered_map<std::shared_ptr<Tensor_attributes>, void*>& tensor_to_pointer_map,
                         void* workspace,
                         cudaGraph_t cudnn_cuda_graph) {
-        (void)handle, (void)tensor_to_pointer_map, (void)workspace, (void)cudnn_cuda_graph;
-        return {error_code_t::GRAPH_NOT_SUPPORTED, "populate_cuda_graph: CUDA graphs are not supported by the shim yet."};
+        auto m = by_uid(tensor_to_pointer_map);
+        return populate_cuda_graph(handle, m, workspace, cudnn_cuda_graph);
     }
+    // populate_cuda_graph adds one child node to the empty graph given: the plan's execution with
+    // these pointers, captured from a stream.
     error_t
     populate_cuda_graph(cudnnHandle_t handle,
                         std::unordered_map<Tensor_attributes::uid_t, void*>& uid_to_device_ptrs,
                         void* workspace,
                         cudaGraph_t cudnn_cuda_graph) {
-        (void)handle, (void)uid_to_device_ptrs, (void)workspace, (void)cudnn_cuda_graph;
-        return {error_code_t::GRAPH_NOT_SUPPORTED, "populate_cuda_graph: CUDA graphs are not supported by the shim yet."};
+        CHECK_CUDNN_FRONTEND_ERROR(can_capture("populate_cuda_graph", cudnn_cuda_graph));
+#ifdef HIPDNN_CUDNN_SHIM_HAVE_CUDA_RUNTIME
+        size_t nodes  = 0;
+        cudaError_t e = cudaGraphGetNodes(cudnn_cuda_graph, nullptr, &nodes);
+        if (e != cudaSuccess) return detail::cuda_failed("cudaGraphGetNodes", e);
+        if (nodes != 0)
+            return {error_code_t::INVALID_VALUE,
+                    "populate_cuda_graph: the CUDA graph given has " + std::to_string(nodes) +
+                        " nodes; it must be empty (update_cuda_graph relies on it)."};
+        cudaGraph_t child = nullptr;
+        CHECK_CUDNN_FRONTEND_ERROR(capture->capture(
+            handle, [&] { return execute_impl(handle, uid_to_device_ptrs, workspace, plans.candidate); }, &child));
+        cudaGraphNode_t node = nullptr;
+        e                    = cudaGraphAddChildGraphNode(&node, cudnn_cuda_graph, nullptr, 0, child);
+        (void)cudaGraphDestroy(child);  // the node holds a copy
+        if (e != cudaSuccess) return detail::cuda_failed("cudaGraphAddChildGraphNode", e);
+        return {error_code_t::OK, ""};
+#else
+        (void)handle, (void)uid_to_device_ptrs, (void)workspace;
+        return {error_code_t::GRAPH_NOT_SUPPORTED, "populate_cuda_graph: " + std::string(kNoCudaRuntime)};
+#endif
     }
     error_t
     update_cuda_graph(cudnnHandle_t handle,
                       std::unordered_map<std::shared_ptr<Tensor_attributes>, void*>& tensor_to_pointer_map,
                       void* workspace,
                       cudaGraph_t cudnn_cuda_graph) {
-        (void)handle, (void)tensor_to_pointer_map, (void)workspace, (void)cudnn_cuda_graph;
-        return {error_code_t::GRAPH_NOT_SUPPORTED, "update_cuda_graph: CUDA graphs are not supported by the shim yet."};
+        auto m = by_uid(tensor_to_pointer_map);
+        return update_cuda_graph(handle, m, workspace, cudnn_cuda_graph);
     }
+    // update_cuda_graph replaces the one child node populate_cuda_graph made with a capture that
+    // uses the new pointers; the shape is the same, so an instantiated graph takes the update.
     error_t
     update_cuda_graph(cudnnHandle_t handle,
                       std::unordered_map<Tensor_attributes::uid_t, void*>& uid_to_device_ptrs,
                       void* workspace,
                       cudaGraph_t cudnn_cuda_graph) {
-        (void)handle, (void)uid_to_device_ptrs, (void)workspace, (void)cudnn_cuda_graph;
-        return {error_code_t::GRAPH_NOT_SUPPORTED, "update_cuda_graph: CUDA graphs are not supported by the shim yet."};
+        CHECK_CUDNN_FRONTEND_ERROR(can_capture("update_cuda_graph", cudnn_cuda_graph));
+#ifdef HIPDNN_CUDNN_SHIM_HAVE_CUDA_RUNTIME
+        size_t nodes         = 1;
+        cudaGraphNode_t node = nullptr;
+        cudaError_t e        = cudaGraphGetNodes(cudnn_cuda_graph, &node, &nodes);
+        if (e != cudaSuccess) return detail::cuda_failed("cudaGraphGetNodes", e);
+        cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
+        if (nodes == 1 && node) (void)cudaGraphNodeGetType(node, &type);
+        if (nodes != 1 || type != cudaGraphNodeTypeGraph)
+            return {error_code_t::INVALID_VALUE,
+                    "update_cuda_graph: the CUDA graph given must hold exactly the one child-graph node "
+                    "populate_cuda_graph made."};
+        cudaGraph_t child = nullptr;
+        CHECK_CUDNN_FRONTEND_ERROR(capture->capture(
+            handle, [&] { return execute_impl(handle, uid_to_device_ptrs, workspace, plans.candidate); }, &child));
+        e = cudaGraphDestroyNode(node);
+        if (e == cudaSuccess) e = cudaGraphAddChildGraphNode(&node, cudnn_cuda_graph, nullptr, 0, child);
+        (void)cudaGraphDestroy(child);
+        if (e != cudaSuccess) return detail::cuda_failed("replacing the captured node", e);
+        return {error_code_t::OK, ""};
+#else
+        (void)handle, (void)uid_to_device_ptrs, (void)workspace;
+        return {error_code_t::GRAPH_NOT_SUPPORTED, "update_cuda_graph: " + std::string(kNoCudaRuntime)};
+#endif
     }
 
     // warmup: hipDNN plans are ready once built (no lazy kernel loading to trigger), so it only
@@ -1510,14 +1625,68 @@ class Graph {
         return out;
     }
 
-    // autotune, serialize and deserialize are Tier-2 stubs in this version of the shim.
+    // autotune runs every built plan on the caller's buffers (a warm-up, then timed runs until one
+    // is no longer 5 % faster than the best, at most 100) and orders the candidates fastest first,
+    // as upstream does; execute() then uses index 0. Plans that fail are logged and go last.
     error_t
     autotune(cudnnHandle_t handle,
              std::unordered_map<int64_t, void*>& tensor_uid_to_pointer_map,
              void* workspace,
              void* user_impl = nullptr) {
-        (void)handle, (void)tensor_uid_to_pointer_map, (void)workspace, (void)user_impl;
-        return {error_code_t::GRAPH_NOT_SUPPORTED, "autotune is not supported by the shim yet."};
+        (void)user_impl;  // reserved upstream too
+        constexpr int kMaxRuns    = 100;
+        constexpr float kImproves = 0.95f;
+        struct Timed {
+            size_t index;
+            float ms;
+        };
+        std::vector<Timed> timed;
+        detail::plan_timer timer(handle);
+        for (size_t i = 0; i < plans.candidates.size(); ++i) {
+            if (!plans.candidates[i].plan) continue;
+            auto const index = static_cast<int64_t>(i);
+            auto warm        = execute_plan_at_index(handle, tensor_uid_to_pointer_map, workspace, index);
+            if (warm.is_bad()) {
+                CUDNN_FE_LOG_LABEL_ENDL("WARN: autotune: plan " << i << " failed its warm-up: " << warm.err_msg);
+                continue;
+            }
+            float best = std::numeric_limits<float>::max();
+            for (int run = 0; run < kMaxRuns; ++run) {
+                timer.start();
+                auto err       = execute_plan_at_index(handle, tensor_uid_to_pointer_map, workspace, index);
+                float const ms = timer.stop();
+                if (err.is_bad()) continue;
+                bool const improved = ms / best < kImproves;
+                best                = std::min(best, ms);
+                if (!improved) break;
+            }
+            plans.describe(plans.candidates[i]);
+            CUDNN_FE_LOG_LABEL_ENDL("autotune: plan " << i << " (" << plans.candidates[i].name << ") took " << best
+                                                      << " ms");
+            timed.push_back({i, best});
+        }
+        if (timed.empty())
+            return {error_code_t::GRAPH_EXECUTION_FAILED,
+                    "autotune: no built plan executed (call build_plans first; the log says why each failed)."};
+        std::stable_sort(timed.begin(), timed.end(), [](Timed const& a, Timed const& b) { return a.ms < b.ms; });
+        std::vector<Execution_plan_list::Candidate> order;
+        std::vector<bool> taken(plans.candidates.size(), false);
+        for (auto const& t : timed) {
+            order.push_back(std::move(plans.candidates[t.index]));
+            taken[t.index] = true;
+        }
+        for (size_t i = 0; i < plans.candidates.size(); ++i)
+            if (!taken[i]) order.push_back(std::move(plans.candidates[i]));
+        plans.candidates = std::move(order);
+        plans.candidate  = 0;
+        {
+            std::lock_guard<std::mutex> lock(pack_cache->mu);
+            pack_cache->plan_index = -1;  // indices moved
+            pack_cache->pack.reset();
+        }
+        CUDNN_FE_LOG_LABEL_ENDL("autotune: timed " << timed.size() << " plans; plan 0 is now "
+                                                   << plans.candidates[0].name);
+        return {error_code_t::OK, ""};
     }
     error_t
     autotune(cudnnHandle_t handle,

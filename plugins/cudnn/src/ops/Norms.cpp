@@ -3,6 +3,8 @@
 // ops. OpSpec t = norm fwd x scale bias eps y mean invvar | norm bwd x dy scale mean invvar eps dx.
 #include "Composite.hpp"
 
+#include <algorithm>
+
 namespace hipdnngo::cudnn
 {
 
@@ -11,8 +13,25 @@ namespace
 
 void lowerBatchnormInference(Model& m, const OpSpec& op, CompositeBuilder& g)
 {
-    // y = ((x - mean) * inv_variance) * scale + bias, fp32 intermediates.
     const fbs::BatchnormInferenceAttributes& a = *op.bnInference;
+    // Before a norm backward (batchnorm inference -> ReLU backward -> batchnorm backward) cuDNN
+    // 9.14 fuses only its own norm-forward inference op, the form NVIDIA's frontend emits: it
+    // offers no config for the pointwise form there (H200, NVIDIA's "BN_inference DRelu DBN").
+    const bool beforeNormBackward
+        = std::any_of(m.ops.begin(), m.ops.end(), [](const OpSpec& o) { return o.kind == OpKind::NormBwd; });
+    if(beforeNormBackward)
+    {
+        OpSpec n;
+        n.kind = OpKind::NormFwd;
+        n.compute = op.compute;
+        n.mode = CUDNN_BATCH_NORM;
+        n.phase = CUDNN_NORM_FWD_INFERENCE;
+        n.t = {a.x_tensor_uid(),  a.scale_tensor_uid(), a.bias_tensor_uid(),        -1,
+               a.y_tensor_uid(), a.mean_tensor_uid(),  a.inv_variance_tensor_uid()};
+        g.ops.push_back(n);
+        return;
+    }
+    // Elsewhere: y = ((x - mean) * inv_variance) * scale + bias, fp32 intermediates.
     const TensorSpec* x = m.find(a.x_tensor_uid());
     if(x == nullptr)
         throw Unsupported("batchnorm inference: unknown x tensor");
@@ -160,9 +179,11 @@ DescPtr buildNormFwd(const OpSpec& op, BuildContext& ctx)
     node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_SCALE_DESC, ctx.tensor(op.t[1]), "norm fwd");
     if(op.t[2] >= 0)
         node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_BIAS_DESC, ctx.tensor(op.t[2]), "norm fwd");
-    node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC, ctx.tensor(op.t[3]), "norm fwd");
+    if(op.t[3] >= 0) // batchnorm inference takes its statistics as given and has no epsilon
+        node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC, ctx.tensor(op.t[3]), "norm fwd");
     node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_YDESC, ctx.tensor(op.t[4]), "norm fwd");
-    if(op.phase == CUDNN_NORM_FWD_TRAINING)
+    // Training writes mean and inv_variance; batchnorm inference reads them.
+    if(op.phase == CUDNN_NORM_FWD_TRAINING || op.mode == CUDNN_BATCH_NORM)
     {
         if(op.t[5] >= 0)
             node->setDesc(CUDNN_ATTR_OPERATION_NORM_FWD_MEAN_DESC, ctx.tensor(op.t[5]), "norm fwd");
