@@ -35,7 +35,8 @@ for t in conv matmul_pointwise norms reduction_resample; do
         continue
     fi
     if "$bin" > "$out/test_shim_$t.log" 2>&1; then
-        echo "PASS test_shim_$t ($(grep -c ': ran on HIPDNNGO_CUDNN' "$out/test_shim_$t.log") graphs on the cuDNN engine)"
+        echo "PASS test_shim_$t: $(grep -c ': ran on HIPDNNGO_CUDNN' "$out/test_shim_$t.log") graphs ran on the cuDNN engine, $(grep -c ': not on the GPU' "$out/test_shim_$t.log") not on the GPU"
+        grep ': not on the GPU' "$out/test_shim_$t.log" || true
     else
         echo "FAIL test_shim_$t"
         failed=$((failed + 1))

@@ -208,6 +208,32 @@ void readTensors(const fbs::Graph& graph, ReadState& state)
     }
 }
 
+// declineOuterBroadcast: in a rank-3 graph of pointwise ops only, an input of size 1 in the
+// outermost dimension broadcast against a larger output is read by cuDNN 9.14 at its stride
+// there (H200: [2,3,5] - [1,1,5] is right in the first slice and wrong past it; the middle
+// dimension broadcasts right, and so does rank 4, as batchnorm inference's [1,C,1,1] over N),
+// the fault the matmul check below names for B's batch.
+void declineOuterBroadcast(const Model& m)
+{
+    if(m.rank != 3)
+        return;
+    for(const OpSpec& op : m.ops)
+        if(op.kind != OpKind::Pointwise)
+            return;
+    for(const OpSpec& op : m.ops)
+    {
+        const TensorSpec* out = m.find(op.t[3]);
+        for(int i = 0; out != nullptr && !out->dims.empty() && i < 3; ++i)
+        {
+            const TensorSpec* in = m.find(op.t[static_cast<size_t>(i)]);
+            if(in != nullptr && !in->byValue && !in->dims.empty() && in->dims[0] == 1 && out->dims[0] > 1)
+                throw Unsupported("pointwise input uid " + std::to_string(in->uid)
+                                  + " broadcast over the outermost dimension is not run on cuDNN: 9.14 reads it "
+                                    "at its stride there (H200)");
+        }
+    }
+}
+
 // checkModel declines what cuDNN runs wrong and what references unknown tensors, sets the
 // numerical-note flags, and shifts gen_index axes by the rank padding.
 void checkModel(const fbs::Graph& graph, Model& m)
@@ -228,6 +254,7 @@ void checkModel(const fbs::Graph& graph, Model& m)
     }
     m.fp32Matmul = allFp32 && matmul;
     m.fp32Gemm = allFp32 && (matmul || conv);
+    declineOuterBroadcast(m);
     // Pointwise-only graphs keep their rank: rank-3 coalesced views built plans that failed at
     // execute or gave wrong results on the H200 (corpus run 2, commit 8b1048d withdrew them).
 

@@ -182,9 +182,21 @@ static inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEve
  * be added to one (stream capture is refused above). */
 enum cudaGraphNodeType {
     cudaGraphNodeTypeKernel = 0,
+    cudaGraphNodeTypeMemcpy = 1,
+    cudaGraphNodeTypeMemset = 2,
     cudaGraphNodeTypeGraph = 4,
     cudaGraphNodeTypeEmpty = 5
 };
+/* Node parameters: declared so code that updates graphs compiles; no node exists to update. */
+struct cudaKernelNodeParams { void* func; void** kernelParams; void** extra; unsigned int sharedMemBytes; };
+struct cudaMemcpy3DParms { void* unused; };
+struct cudaMemsetParams { void* dst; size_t pitch; unsigned int value; unsigned int elementSize; size_t width; size_t height; };
+static inline cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t n, struct cudaKernelNodeParams* p) { (void)n; (void)p; return cudaErrorInvalidValue; }
+static inline cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t n, const struct cudaKernelNodeParams* p) { (void)n; (void)p; return cudaErrorInvalidValue; }
+static inline cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t n, struct cudaMemcpy3DParms* p) { (void)n; (void)p; return cudaErrorInvalidValue; }
+static inline cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t n, const struct cudaMemcpy3DParms* p) { (void)n; (void)p; return cudaErrorInvalidValue; }
+static inline cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t n, struct cudaMemsetParams* p) { (void)n; (void)p; return cudaErrorInvalidValue; }
+static inline cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t n, const struct cudaMemsetParams* p) { (void)n; (void)p; return cudaErrorInvalidValue; }
 struct CUgraph_st { int unused; };
 struct CUgraphExec_st { int unused; };
 static inline cudaError_t cudaGraphCreate(cudaGraph_t* g, unsigned int flags) {

@@ -1539,8 +1539,9 @@ class Graph {
         auto m = by_uid(tensor_to_pointer_map);
         return update_cuda_graph(handle, m, workspace, cudnn_cuda_graph);
     }
-    // update_cuda_graph replaces the one child node populate_cuda_graph made with a capture that
-    // uses the new pointers; the shape is the same, so an instantiated graph takes the update.
+    // update_cuda_graph captures the plan again with the new pointers and copies the new nodes'
+    // parameters into the child graph populate_cuda_graph made (the nodes and shape stay, so an
+    // instantiated graph takes the update).
     error_t
     update_cuda_graph(cudnnHandle_t handle,
                       std::unordered_map<Tensor_attributes::uid_t, void*>& uid_to_device_ptrs,
@@ -1558,14 +1559,15 @@ class Graph {
             return {error_code_t::INVALID_VALUE,
                     "update_cuda_graph: the CUDA graph given must hold exactly the one child-graph node "
                     "populate_cuda_graph made."};
-        cudaGraph_t child = nullptr;
+        cudaGraph_t inner = nullptr;
+        e = cudaGraphChildGraphNodeGetGraph(node, &inner);  // owned by the node
+        if (e != cudaSuccess) return detail::cuda_failed("cudaGraphChildGraphNodeGetGraph", e);
+        cudaGraph_t fresh = nullptr;
         CHECK_CUDNN_FRONTEND_ERROR(capture->capture(
-            handle, [&] { return execute_impl(handle, uid_to_device_ptrs, workspace, plans.candidate); }, &child));
-        e = cudaGraphDestroyNode(node);
-        if (e == cudaSuccess) e = cudaGraphAddChildGraphNode(&node, cudnn_cuda_graph, nullptr, 0, child);
-        (void)cudaGraphDestroy(child);
-        if (e != cudaSuccess) return detail::cuda_failed("replacing the captured node", e);
-        return {error_code_t::OK, ""};
+            handle, [&] { return execute_impl(handle, uid_to_device_ptrs, workspace, plans.candidate); }, &fresh));
+        auto err = detail::copy_node_params(inner, fresh);
+        (void)cudaGraphDestroy(fresh);
+        return err;
 #else
         (void)handle, (void)uid_to_device_ptrs, (void)workspace;
         return {error_code_t::GRAPH_NOT_SUPPORTED, "update_cuda_graph: " + std::string(kNoCudaRuntime)};

@@ -2,8 +2,9 @@
 // its graph natively; hipDNN has no such call, so the shim records one execution of the plan by
 // stream capture (the plan must carry SUPPORTS_CUDA_GRAPH_NATIVE_API, hipDNN's
 // SUPPORTS_GRAPH_CAPTURE) and adds the captured graph as the one child node of the user's graph.
-// An update captures again with the new pointers and swaps that node; the capture has the same
-// shape, so cudaGraphExecChildGraphNodeSetParams accepts it as upstream's update.
+// An update captures again with the new pointers and copies each new node's parameters into the
+// node in the same place of that child graph: the nodes stay the same objects and the shape is
+// unchanged, so cudaGraphExecChildGraphNodeSetParams takes the update as it takes upstream's.
 //
 // Needs CUDA's runtime header, which cudnn.h finds (HIPDNN_CUDNN_SHIM_HAVE_CUDA_RUNTIME).
 #pragma once
@@ -11,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "../../cudnn_frontend_utils.h"
 
@@ -78,6 +80,61 @@ class capture_stream {
    private:
     cudaStream_t stream_ = nullptr;
 };
+
+// copy_node_params gives each node of `into` the parameters of the node in the same place of
+// `from`, a capture of the same plan: kernels (their arguments hold the pointers), copies and
+// fills. A graph of another shape is refused.
+inline error_t
+copy_node_params(cudaGraph_t into, cudaGraph_t from) {
+    size_t n_into = 0, n_from = 0;
+    cudaError_t e = cudaGraphGetNodes(into, nullptr, &n_into);
+    if (e == cudaSuccess) e = cudaGraphGetNodes(from, nullptr, &n_from);
+    if (e != cudaSuccess) return cuda_failed("cudaGraphGetNodes", e);
+    if (n_into != n_from)
+        return {error_code_t::INVALID_VALUE, "update_cuda_graph: the new capture has " + std::to_string(n_from) +
+                                                 " nodes, the graph populate_cuda_graph made has " +
+                                                 std::to_string(n_into) + "."};
+    std::vector<cudaGraphNode_t> a(n_into), b(n_from);
+    e = cudaGraphGetNodes(into, a.data(), &n_into);
+    if (e == cudaSuccess) e = cudaGraphGetNodes(from, b.data(), &n_from);
+    if (e != cudaSuccess) return cuda_failed("cudaGraphGetNodes", e);
+    for (size_t i = 0; i < a.size(); ++i) {
+        cudaGraphNodeType ta, tb;
+        e = cudaGraphNodeGetType(a[i], &ta);
+        if (e == cudaSuccess) e = cudaGraphNodeGetType(b[i], &tb);
+        if (e != cudaSuccess) return cuda_failed("cudaGraphNodeGetType", e);
+        if (ta != tb)
+            return {error_code_t::INVALID_VALUE,
+                    "update_cuda_graph: node " + std::to_string(i) + " of the new capture is of another type."};
+        switch (ta) {
+            case cudaGraphNodeTypeKernel: {
+                cudaKernelNodeParams p{};
+                e = cudaGraphKernelNodeGetParams(b[i], &p);
+                if (e == cudaSuccess) e = cudaGraphKernelNodeSetParams(a[i], &p);
+                break;
+            }
+            case cudaGraphNodeTypeMemcpy: {
+                cudaMemcpy3DParms p{};
+                e = cudaGraphMemcpyNodeGetParams(b[i], &p);
+                if (e == cudaSuccess) e = cudaGraphMemcpyNodeSetParams(a[i], &p);
+                break;
+            }
+            case cudaGraphNodeTypeMemset: {
+                cudaMemsetParams p{};
+                e = cudaGraphMemsetNodeGetParams(b[i], &p);
+                if (e == cudaSuccess) e = cudaGraphMemsetNodeSetParams(a[i], &p);
+                break;
+            }
+            case cudaGraphNodeTypeEmpty: break;
+            default:
+                return {error_code_t::GRAPH_NOT_SUPPORTED,
+                        "update_cuda_graph: node " + std::to_string(i) + " of the capture is of CUDA graph node type " +
+                            std::to_string(static_cast<int>(ta)) + ", whose parameters the shim does not update."};
+        }
+        if (e != cudaSuccess) return cuda_failed("updating a captured node", e);
+    }
+    return {error_code_t::OK, ""};
+}
 #else
 class capture_stream {};
 #endif

@@ -58,7 +58,7 @@ class BatchNormNode : public NodeBase<Batchnorm_attributes> {
     error_t
     create_operation(detail::Lowering& L) const override {
         detail::managed_descriptor op;
-        hipdnnDataType_t comp;
+        hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
         CHECK_CUDNN_FRONTEND_ERROR(compute_type(comp));
         CHECK_CUDNN_FRONTEND_ERROR(begin(HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT, op));
         auto const& in  = attributes.inputs;

@@ -49,7 +49,7 @@ class BatchNormInferenceNode : public NodeBase<Batchnorm_inference_attributes> {
     error_t
     create_operation(detail::Lowering& L) const override {
         detail::managed_descriptor op;
-        hipdnnDataType_t comp;
+        hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
         CHECK_CUDNN_FRONTEND_ERROR(compute_type(comp));
         CHECK_CUDNN_FRONTEND_ERROR(begin(HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_DESCRIPTOR_EXT, op));
         auto const& in = attributes.inputs;

@@ -62,7 +62,7 @@ class DLNNode : public NodeBase<Layernorm_backward_attributes> {
     error_t
     create_operation(detail::Lowering& L) const override {
         detail::managed_descriptor op;
-        hipdnnDataType_t comp;
+        hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
         CHECK_CUDNN_FRONTEND_ERROR(compute_type(comp));
         CHECK_CUDNN_FRONTEND_ERROR(begin(HIPDNN_BACKEND_OPERATION_LAYERNORM_BACKWARD_DESCRIPTOR_EXT, op));
         auto const& in  = attributes.inputs;

@@ -64,7 +64,7 @@ class LayerNormNode : public NodeBase<Layernorm_attributes> {
     error_t
     create_operation(detail::Lowering& L) const override {
         detail::managed_descriptor op;
-        hipdnnDataType_t comp;
+        hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
         hipdnnNormFwdPhase_t p;
         CHECK_CUDNN_FRONTEND_ERROR(norm_detail::phase(label(), attributes.forward_phase, p));
         CHECK_CUDNN_FRONTEND_ERROR(compute_type(comp));

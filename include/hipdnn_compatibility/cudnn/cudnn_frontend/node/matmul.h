@@ -94,7 +94,7 @@ class MatmulNode : public NodeBase<Matmul_attributes> {
     error_t
     create_operation(detail::Lowering& L) const override {
         detail::managed_descriptor op;
-        hipdnnDataType_t comp;
+        hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
         CHECK_CUDNN_FRONTEND_ERROR(compute_type(comp));
         CHECK_CUDNN_FRONTEND_ERROR(begin(HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR, op));
         CHECK_CUDNN_FRONTEND_ERROR(operand(L, op, HIPDNN_ATTR_OPERATION_MATMUL_ADESC, get(attributes.inputs, A::input_names::A)));

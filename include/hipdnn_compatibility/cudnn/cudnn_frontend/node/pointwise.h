@@ -107,7 +107,7 @@ class PointwiseNode : public NodeBase<Pointwise_attributes> {
     error_t
     create_operation(detail::Lowering& L) const override {
         detail::managed_descriptor op;
-        hipdnnDataType_t comp;
+        hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
         hipdnnPointwiseMode_t mode;
         (void)detail::convert(attributes.mode, mode);
         CHECK_CUDNN_FRONTEND_ERROR(compute_type(comp));

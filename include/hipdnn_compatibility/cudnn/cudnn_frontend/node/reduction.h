@@ -58,7 +58,7 @@ class ReductionNode : public NodeBase<Reduction_attributes> {
     error_t
     create_operation(detail::Lowering& L) const override {
         detail::managed_descriptor op;
-        hipdnnDataType_t comp;
+        hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
         hipdnnReduceTensorOp_t mode;
         (void)detail::convert(*attributes.mode, mode);
         bool det = attributes.is_deterministic;

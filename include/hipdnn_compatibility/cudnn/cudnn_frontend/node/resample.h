@@ -103,7 +103,7 @@ class ResampleNode : public NodeBase<Resample_attributes> {
     error_t
     create_operation(detail::Lowering& L) const override {
         detail::managed_descriptor op;
-        hipdnnDataType_t comp;
+        hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
         hipdnnResampleMode_t mode;
         (void)detail::convert(attributes.resample_mode, mode);
         CHECK_CUDNN_FRONTEND_ERROR(compute_type(comp));

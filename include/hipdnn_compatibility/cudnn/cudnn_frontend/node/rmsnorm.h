@@ -56,7 +56,7 @@ class RMSNormNode : public NodeBase<Rmsnorm_attributes> {
     error_t
     create_operation(detail::Lowering& L) const override {
         detail::managed_descriptor op;
-        hipdnnDataType_t comp;
+        hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
         hipdnnNormFwdPhase_t p;
         CHECK_CUDNN_FRONTEND_ERROR(norm_detail::phase(label(), attributes.forward_phase, p));
         CHECK_CUDNN_FRONTEND_ERROR(compute_type(comp));
@@ -130,7 +130,7 @@ class DRMSNormNode : public NodeBase<Rmsnorm_backward_attributes> {
     error_t
     create_operation(detail::Lowering& L) const override {
         detail::managed_descriptor op;
-        hipdnnDataType_t comp;
+        hipdnnDataType_t comp = HIPDNN_DATA_FLOAT;
         CHECK_CUDNN_FRONTEND_ERROR(compute_type(comp));
         CHECK_CUDNN_FRONTEND_ERROR(begin(HIPDNN_BACKEND_OPERATION_RMSNORM_BACKWARD_DESCRIPTOR_EXT, op));
         auto const& in  = attributes.inputs;
