@@ -141,7 +141,9 @@ class Execution_plan_list {
                 if (has(c.behavior_notes, n)) c.excluded = "has a deselected behavior note";
             for (auto n : selected_behavior)
                 if (!has(c.behavior_notes, n)) c.excluded = "lacks a selected behavior note";
-            if (has(deselected_engines, c.name)) c.excluded = "deselected by name";
+            // As upstream: a deselected name rules out every engine whose name contains it.
+            for (auto const& d : deselected_engines)
+                if (!d.empty() && c.name.find(d) != std::string::npos) c.excluded = "deselected by name (" + d + ")";
             if (max_workspace >= 0 && c.workspace > max_workspace)
                 c.excluded = "needs " + std::to_string(c.workspace) + " bytes of workspace, more than " +
                              std::to_string(max_workspace);
