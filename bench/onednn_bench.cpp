@@ -12,7 +12,8 @@
 // the bench compares the oneDNN implementations each side runs (the plugin's execution-context
 // log line against the direct primitives' impl_info_str) and fails on a difference.
 //
-// usage: hipdnn-onednn-bench [--rounds N] [--no-reference]
+// usage: hipdnn-onednn-bench [--rounds N] [--no-reference] [--only TEXT]
+//   --only TEXT: only the problems whose name contains TEXT
 //   exit 1 when a median ratio is below 0.90 or the two sides run different implementations
 //
 // The backend finds the plugins as usual (HIPDNN_PLUGIN_DIR or the library's plugin folder).
@@ -651,14 +652,17 @@ int main(int argc, char** argv)
 {
     int rounds = 41;
     bool reference = true;
+    std::string only;
     for(int i = 1; i < argc; ++i)
     {
         if(std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
             rounds = std::max(3, std::atoi(argv[++i]));
         else if(std::strcmp(argv[i], "--no-reference") == 0)
             reference = false;
+        else if(std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
         else
-            die(std::string("unknown argument ") + argv[i] + " (usage: hipdnn-onednn-bench [--rounds N] [--no-reference])");
+            die(std::string("unknown argument ") + argv[i] + " (usage: hipdnn-onednn-bench [--rounds N] [--no-reference] [--only TEXT])");
     }
     // The plugin's log is read through a callback; its lines stay off stderr unless asked for.
     setenv("HIPDNN_LOG_FILE", "/dev/null", 0);
@@ -709,6 +713,8 @@ int main(int argc, char** argv)
     std::vector<std::string> implLines;
     for(const Case& c : cases)
     {
+        if(!only.empty() && c.name.find(only) == std::string::npos)
+            continue;
         Buffers bufs(c.tensors);
         const std::vector<T> backendTensors = c.versus.empty() ? c.tensors : retyped(c.tensors, c.versus);
         Buffers backendBufs(backendTensors);

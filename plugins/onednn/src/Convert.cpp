@@ -14,7 +14,8 @@ namespace
 // Chunks of 16 Ki elements: enough work per OpenMP iteration, a multiple of every vector width.
 constexpr int64_t kChunk = 16384;
 
-#define HIPDNNGO_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+// x86-64-v4: AVX-512 F/BW/DQ/VL (16-bit lanes need BW); x86-64-v3: AVX2, FMA, F16C.
+#define HIPDNNGO_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
 HIPDNNGO_VECTOR_CLONES void halfToFloat(const uint16_t* __restrict s, float* __restrict d, int64_t n)
 {

@@ -306,6 +306,42 @@ void PlanBuilder::flushStaged()
     stagedOut_.clear();
 }
 
+std::optional<Storage> PlanBuilder::rawStorage(std::initializer_list<const Tensor*> ins,
+                                               std::initializer_list<const Tensor*> outs) const
+{
+    std::optional<fbs::DataType> type;
+    auto fits = [&](const Tensor& t) {
+        const fbs::DataType stored = p_.stored_[static_cast<size_t>(t.index)];
+        if(!isStaged(t) || t.isVirtual || t.isConstant || t.isPassByValue || (type && *type != stored))
+            return false;
+        type = stored;
+        return true;
+    };
+    for(const Tensor* t : ins)
+        if(!fits(*t) || loc_[static_cast<size_t>(t->index)])
+            return std::nullopt;
+    for(const Tensor* t : outs)
+        if(!fits(*t) || loc_[static_cast<size_t>(t->index)] || consumers_[static_cast<size_t>(t->index)] != 0)
+            return std::nullopt;
+    if(!type)
+        return std::nullopt;
+    return *type == fbs::DataType::HALF ? Storage::F16 : Storage::BF16;
+}
+
+// rawBuffer: the caller's own buffer of t (after rawStorage said yes). An input is not
+// recorded, so a later reader still gets a staged f32 copy; an output is (nobody reads it).
+Buffer PlanBuilder::rawBuffer(const Tensor& t, bool isOutput, const std::string& node)
+{
+    const Buffer b = external(t);
+    if(isOutput)
+    {
+        if(loc_[static_cast<size_t>(t.index)])
+            throw Unsupported(node + ": tensor " + t.label() + " is written twice or read before it is written");
+        loc_[static_cast<size_t>(t.index)] = b;
+    }
+    return b;
+}
+
 // inputAs is input(t) in layout `want`: the tensor's own buffer when `have` (its layout) is
 // `want`, else a workspace copy reordered before the next step.
 Buffer PlanBuilder::inputAs(const Tensor& t, const mdesc& have, const mdesc& want, const std::string& node,

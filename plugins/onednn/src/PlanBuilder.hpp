@@ -6,8 +6,9 @@
 #pragma once
 
 #include "Plan.hpp"
-#include "RmsNormKernel.hpp"
+#include "NormKernels.hpp"
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -209,6 +210,12 @@ private:
     Buffer stageIn(const Tensor& t);
     Buffer stageOut(const Tensor& t);
     void flushStaged();
+    // rawStorage: for an engine kernel that reads and writes 16-bit data itself (NormKernels):
+    // the storage type when every tensor of ins is a staged tensor not yet widened, every one
+    // of outs a staged tensor nobody reads afterwards, all of one 16-bit type; then rawBuffer
+    // binds the caller's buffers (no staging steps). nullopt: use input / output (f32).
+    std::optional<Storage> rawStorage(std::initializer_list<const Tensor*> ins, std::initializer_list<const Tensor*> outs) const;
+    Buffer rawBuffer(const Tensor& t, bool isOutput, const std::string& node);
     struct StagedOut
     {
         int tensor;

@@ -1,11 +1,11 @@
 // RMSNorm forward (inference and training) and backward: the engine's kernel
-// (RmsNormKernel.hpp), planned here. oneDNN 2.6 has no RMSNorm primitive. The normalized axes
+// (NormKernels.hpp), planned here. oneDNN 2.6 has no RMSNorm primitive. The normalized axes
 // follow the CPU reference engine: the axes along which scale varies (never the batch axis); a
 // scale of one element normalizes every axis but the first. They must be contiguous in a dense
 // row-major x. The kernel computes in f32, so a plan with 16-bit tensors is staged
 // (Plan's constructor retries a declined native plan staged).
 #include "../PlanBuilder.hpp"
-#include "../RmsNormKernel.hpp"
+#include "../NormKernels.hpp"
 
 namespace hipdnngo::onednn
 {
@@ -124,22 +124,24 @@ void PlanBuilder::rmsnorm(const fbs::Node& n, const std::string& name)
         s.biasScalar = rmsVector(*bias, x, s, "bias", name);
     if(inv)
         rmsStats(*inv, s, name);
-    std::vector<Buffer> bufs{input(x, name), input(scale, name)};
+    // 16-bit x and y in a staged plan: the kernel reads and writes them itself.
+    const std::optional<Storage> raw = rawStorage({&x}, {&y});
+    s.data = raw.value_or(Storage::F32);
+    std::vector<Buffer> bufs{raw ? rawBuffer(x, false, name) : input(x, name), input(scale, name)};
     bufs.push_back(bias ? input(*bias, name) : Buffer::none());
     const bool epsConstant = eps->isConstant;
     const float epsValue = static_cast<float>(eps->value);
     bufs.push_back(epsConstant ? Buffer::none() : input(*eps, name));
-    bufs.push_back(output(y, name));
+    bufs.push_back(raw ? rawBuffer(y, true, name) : output(y, name));
     bufs.push_back(inv ? output(*inv, name) : Buffer::none());
     const bool hasBias = bias != nullptr, hasInv = inv != nullptr;
     addKernel(std::move(bufs),
               [s, hasBias, hasInv, epsConstant, epsValue](void* const* at) {
                   const float e = epsConstant ? epsValue : *static_cast<const float*>(at[3]);
-                  rmsNormForward(s, static_cast<const float*>(at[0]), static_cast<const float*>(at[1]),
-                                 hasBias ? static_cast<const float*>(at[2]) : nullptr, e, static_cast<float*>(at[4]),
-                                 hasInv ? static_cast<float*>(at[5]) : nullptr);
+                  rmsNormForward(s, at[0], static_cast<const float*>(at[1]), hasBias ? static_cast<const float*>(at[2]) : nullptr,
+                                 e, at[4], hasInv ? static_cast<float*>(at[5]) : nullptr);
               },
-              "rmsnorm_fwd [" + std::to_string(s.a) + "," + std::to_string(s.n) + "," + std::to_string(s.b) + "]");
+              std::string("rmsnorm_fwd") + (raw ? " (16-bit x, y)" : "") + " [" + std::to_string(s.a) + "," + std::to_string(s.n) + "," + std::to_string(s.b) + "]");
 }
 
 void PlanBuilder::rmsnormBackward(const fbs::Node& n, const std::string& name)
@@ -163,19 +165,24 @@ void PlanBuilder::rmsnormBackward(const fbs::Node& n, const std::string& name)
     rmsStats(inv, s, name);
     const Buffer work = temp(mdesc({static_cast<int64_t>(rmsNormBackwardWorkspace(s) / sizeof(float))}, dt::f32,
                                    dnnl::memory::dims{1}));
-    std::vector<Buffer> bufs{input(dy, name), input(x, name), input(scale, name), input(inv, name), output(dx, name),
+    const std::optional<Storage> raw = rawStorage({&dy, &x}, {&dx});
+    s.data = raw.value_or(Storage::F32);
+    std::vector<Buffer> bufs{raw ? rawBuffer(dy, false, name) : input(dy, name),
+                             raw ? rawBuffer(x, false, name) : input(x, name),
+                             input(scale, name),
+                             input(inv, name),
+                             raw ? rawBuffer(dx, true, name) : output(dx, name),
                              output(dscale, name)};
     bufs.push_back(dbias ? output(*dbias, name) : Buffer::none());
     bufs.push_back(work);
     const bool hasBias = dbias != nullptr;
     addKernel(std::move(bufs),
               [s, hasBias](void* const* at) {
-                  rmsNormBackward(s, static_cast<const float*>(at[0]), static_cast<const float*>(at[1]),
-                                  static_cast<const float*>(at[2]), static_cast<const float*>(at[3]), static_cast<float*>(at[4]),
+                  rmsNormBackward(s, at[0], at[1], static_cast<const float*>(at[2]), static_cast<const float*>(at[3]), at[4],
                                   static_cast<float*>(at[5]), hasBias ? static_cast<float*>(at[6]) : nullptr,
                                   static_cast<float*>(at[7]));
               },
-              "rmsnorm_bwd [" + std::to_string(s.a) + "," + std::to_string(s.n) + "," + std::to_string(s.b) + "]");
+              std::string("rmsnorm_bwd") + (raw ? " (16-bit dy, x, dx)" : "") + " [" + std::to_string(s.a) + "," + std::to_string(s.n) + "," + std::to_string(s.b) + "]");
 }
 
 } // namespace hipdnngo::onednn
