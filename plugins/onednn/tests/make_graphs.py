@@ -138,9 +138,9 @@ def matmul(name, ad, bd, io="float", bstrides=None, bias=False, act=None):
     g.write()
 
 
-def pointwise(name, op, d0, d1=None, io="float", extra=None, chain=None, out_strides=None):
+def pointwise(name, op, d0, d1=None, io="float", extra=None, chain=None, out_strides=None, in_strides=None):
     g = G(name, io)
-    a = g.t("in0", d0)
+    a = g.t("in0", d0, in_strides)
     inputs = {"in_0_tensor_uid": a, "operation": op}
     if d1 is not None:
         inputs["in_1_tensor_uid"] = g.t("in1", d1)
@@ -467,6 +467,10 @@ def main():
     matmul("pass_matmul_bias_tanh_fp16", [48, 64], [64, 32], io="half", bias=True, act="tanh_fwd")
     layernorm("pass_layernorm_fp16", [32, 128], 1, io="half")
     pointwise("pass_pw_sigmoid_fp16", "sigmoid_fwd", [7, 13], io="half")
+    # Staging with gaps: the input is widened span and all (its gaps are the caller's memory),
+    # the output narrowed element by element through a reorder (its gaps are left alone).
+    pointwise("pass_pw_add_fp16_strided_in_out", "add", [7, 13], [1, 13], io="half", in_strides=[16, 1],
+              out_strides=[20, 1])
     bn_training("pass_bn_training_fp16", [4, 8, 6, 6], layout=nhwc, io="half", stat="float")
     # RMSNorm: the engine's kernel (rows contiguous, and normalized axes with axes after them).
     rmsnorm("pass_rmsnorm_training_last", [4, 6, 64], [1, 1, 64])
