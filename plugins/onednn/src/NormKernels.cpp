@@ -100,6 +100,25 @@ HIPDNNGO_INLINE void withRow(const typename E::T* row, int64_t n, float* buf, Bo
     body([buf](int64_t k) HIPDNNGO_LAMBDA_INLINE { return buf[k]; });
 }
 
+// withRowSum is withRow whose widening pass also sums first(v) over the row's values v (the
+// kernels' first pass: one trip over the row less); body(accessor, sum).
+template <class E, class First, class Body>
+HIPDNNGO_INLINE void withRowSum(const typename E::T* row, int64_t n, float* buf, First first, Body body)
+{
+    if(std::is_same<E, F32E>::value || n > kRowBuffer)
+    {
+        const float sum = rowSum(n, [&](int64_t k) HIPDNNGO_LAMBDA_INLINE { return first(E::load(row[k])); });
+        body([row](int64_t k) HIPDNNGO_LAMBDA_INLINE { return E::load(row[k]); }, sum);
+        return;
+    }
+    const float sum = rowSum(n, [&](int64_t k) HIPDNNGO_LAMBDA_INLINE {
+        const float v = E::load(row[k]);
+        buf[k] = v;
+        return first(v);
+    });
+    body([buf](int64_t k) HIPDNNGO_LAMBDA_INLINE { return buf[k]; }, sum);
+}
+
 // ---- RMSNorm forward ----------------------------------------------------------------------
 
 // Contiguous rows (B == 1) [r0, r1).
@@ -116,11 +135,8 @@ HIPDNNGO_VECTOR_CLONES void rmsForwardRows(const RmsNormShape& s, const typename
             for(int64_t r = r0; r < r1; ++r)
             {
                 typename E::T* yr = y + r * n;
-                withRow<E>(x + r * n, n, buf, [&](auto xv) HIPDNNGO_LAMBDA_INLINE {
-                    const float sum = rowSum(n, [&](int64_t k) HIPDNNGO_LAMBDA_INLINE {
-                        const float v = xv(k);
-                        return v * v;
-                    });
+                withRowSum<E>(x + r * n, n, buf, [](float v) HIPDNNGO_LAMBDA_INLINE { return v * v; },
+                              [&](auto xv, float sum) HIPDNNGO_LAMBDA_INLINE {
                     const float inv = 1.f / std::sqrt(sum / count + eps);
 #pragma omp simd
                     for(int64_t k = 0; k < n; ++k)
@@ -348,8 +364,9 @@ HIPDNNGO_VECTOR_CLONES void layerForwardRows(const RmsNormShape& s, const typena
             for(int64_t r = r0; r < r1; ++r)
             {
                 typename E::T* yr = y + r * n;
-                withRow<E>(x + r * n, n, buf, [&](auto xv) HIPDNNGO_LAMBDA_INLINE {
-                    const float mean = rowSum(n, [&](int64_t k) HIPDNNGO_LAMBDA_INLINE { return xv(k); }) / count;
+                withRowSum<E>(x + r * n, n, buf, [](float v) HIPDNNGO_LAMBDA_INLINE { return v; },
+                              [&](auto xv, float sum) HIPDNNGO_LAMBDA_INLINE {
+                    const float mean = sum / count;
                     const float sq = rowSum(n, [&](int64_t k) HIPDNNGO_LAMBDA_INLINE {
                         const float d = xv(k) - mean;
                         return d * d;
