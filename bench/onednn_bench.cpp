@@ -12,8 +12,16 @@
 // the bench compares the oneDNN implementations each side runs (the plugin's execution-context
 // log line against the direct primitives' impl_info_str) and fails on a difference.
 //
-// usage: hipdnn-onednn-bench [--rounds N] [--no-reference]
-//   exit 1 when a median ratio is below 0.90 or the two sides run different implementations
+// fp16 / bf16 problems ("... vs fp32"): the backend runs the problem with its float tensors in
+// the 16-bit type (staged through f32 where oneDNN has no kernels for it: fp16 always, bf16
+// without AVX-512 BF16 or under ONEDNN_MAX_CPU_ISA=AVX2; native bf16 otherwise) against oneDNN
+// direct on the same problem in fp32, budget 0.85; the implementations are listed, not
+// compared. RMSNorm (the engine's own kernel; oneDNN 2.6 has none) is compared with oneDNN's
+// closest primitive, layer normalization without shift, on the same tensors.
+//
+// usage: hipdnn-onednn-bench [--rounds N] [--no-reference] [--only TEXT]
+//   --only TEXT: only the problems whose name contains TEXT
+//   exit 1 when a median ratio is below its budget or the two sides run different implementations
 //
 // The backend finds the plugins as usual (HIPDNN_PLUGIN_DIR or the library's plugin folder).
 // Threads: oneDNN's OpenMP runtime on both sides (OMP_NUM_THREADS).
@@ -22,6 +30,8 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "TestPlan.hpp"
+
+#include <hipdnn_plugin_sdk/helpers/FloatFormats.h>
 
 #include <algorithm>
 #include <chrono>
@@ -204,13 +214,11 @@ struct Buffers
                     const float v = dist(gen);
                     std::memcpy(&b[i], &v, 4);
                 }
-            else // bfloat16: the top half of a float
+            else // bfloat16 or half, rounded to nearest even by the SDK's one conversion
                 for(size_t i = 0; i + 2 <= b.size(); i += 2)
                 {
                     const float v = dist(gen);
-                    uint32_t u;
-                    std::memcpy(&u, &v, 4);
-                    const uint16_t h = static_cast<uint16_t>(u >> 16);
+                    const uint16_t h = t.type == "half" ? hipdnnFloatToHalf(v) : hipdnnFloatToBfloat16(v);
                     std::memcpy(&b[i], &h, 2);
                 }
         }
@@ -330,7 +338,36 @@ struct Case
     std::function<void(Direct&, Buffers&)> direct;
     std::string extraTensors; // JSON of tensors without buffers (constants)
     double bytes = 0; // memory-bound problems: bytes moved, for GB/s
+    // versus: "" when both sides run the problem as given; else the backend runs it with its
+    // float tensors in this type ("half", "bfloat16"; staged through f32 where oneDNN has no
+    // kernels for it) against oneDNN direct in fp32 (budget kStagedBudget; implementations are
+    // listed, not compared).
+    std::string versus;
+    std::string directName; // what the direct side runs, when it is not the same problem in fp32
 };
+
+constexpr double kBudget = 0.90, kStagedBudget = 0.85;
+
+// retyped: the case's tensors with every float tensor in type t.
+std::vector<T> retyped(const std::vector<T>& tensors, const std::string& t)
+{
+    std::vector<T> out = tensors;
+    for(T& x : out)
+        if(x.type == "float")
+            x.type = t;
+    return out;
+}
+
+// versus: c, its backend side in type t against oneDNN direct in fp32.
+Case versus(Case c, const std::string& t)
+{
+    c.versus = t;
+    const std::string from = " fp32 ", to = std::string(" ") + (t == "half" ? "fp16" : "bf16") + " ";
+    if(const size_t at = c.name.find(from); at != std::string::npos)
+        c.name.replace(at, from.size(), to);
+    c.name += " vs fp32";
+    return c;
+}
 
 const memory::dims kS{1, 1}, kD{0, 0}, kP{1, 1};
 
@@ -504,6 +541,33 @@ Case layernorm(int64_t rows, int64_t cols)
     return c;
 }
 
+// rmsnorm: RMSNorm inference [rows, cols] (scale, no bias) on the engine's kernel; oneDNN 2.6
+// has no RMSNorm, so the direct side runs its closest primitive, layer normalization (fp32,
+// scale, no shift) on the same tensors: the same passes over memory.
+Case rmsnorm(int64_t rows, int64_t cols)
+{
+    Case c = layernorm(rows, cols);
+    c.name = "rmsnorm fp32 [" + std::to_string(rows) + ", " + std::to_string(cols) + "] inference";
+    c.directName = "layernorm fp32, the closest oneDNN primitive";
+    c.tensors.erase(c.tensors.begin() + 2); // no bias
+    c.nodes = {"{\"type\": \"RMSNormAttributes\", \"name\": \"rms\", \"compute_data_type\": \"float\", "
+               "\"inputs\": {\"x_tensor_uid\": 1, \"scale_tensor_uid\": 2, \"epsilon_tensor_uid\": 4}, "
+               "\"outputs\": {\"y_tensor_uid\": 5}, \"attributes\": {\"forward_phase\": \"INFERENCE\"}}"};
+    c.direct = [rows, cols](Direct& d, Buffers& bufs) {
+        const memory::desc x({rows, cols}, dt::f32, tag::ab), stat({rows}, dt::f32, tag::a), sc({cols}, dt::f32, tag::a);
+        const dnnl::layer_normalization_forward::primitive_desc pd(
+            dnnl::layer_normalization_forward::desc(dnnl::prop_kind::forward_inference, x, stat, 1e-5f,
+                                                    dnnl::normalization_flags::use_scale),
+            userScratch(), eng());
+        d.add({dnnl::layer_normalization_forward(pd),
+               {{DNNL_ARG_SRC, memory(x, eng(), bufs.ptr(1))},
+                {DNNL_ARG_SCALE, memory(sc, eng(), bufs.ptr(2))},
+                {DNNL_ARG_DST, memory(x, eng(), bufs.ptr(5))},
+                {DNNL_ARG_SCRATCHPAD, d.scratch(pd.scratchpad_desc())}}});
+    };
+    return c;
+}
+
 // Figure: one problem's measurement. Times are the medians over the rounds of each block's
 // fastest run; ratio = direct / backend (> 1: the backend is faster).
 struct Figure
@@ -576,20 +640,36 @@ Figure measure(Direct& direct, BackendRun& backend, int rounds)
     return f;
 }
 
+std::string isaName()
+{
+    switch(dnnl::get_effective_cpu_isa())
+    {
+    case dnnl::cpu_isa::avx2: return "avx2";
+    case dnnl::cpu_isa::avx512_core: return "avx512_core";
+    case dnnl::cpu_isa::avx512_core_vnni: return "avx512_core_vnni";
+    case dnnl::cpu_isa::avx512_core_bf16: return "avx512_core_bf16";
+    case dnnl::cpu_isa::avx512_core_amx: return "avx512_core_amx";
+    default: return std::to_string(static_cast<int>(dnnl::get_effective_cpu_isa()));
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     int rounds = 41;
     bool reference = true;
+    std::string only;
     for(int i = 1; i < argc; ++i)
     {
         if(std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
             rounds = std::max(3, std::atoi(argv[++i]));
         else if(std::strcmp(argv[i], "--no-reference") == 0)
             reference = false;
+        else if(std::strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
         else
-            die(std::string("unknown argument ") + argv[i] + " (usage: hipdnn-onednn-bench [--rounds N] [--no-reference])");
+            die(std::string("unknown argument ") + argv[i] + " (usage: hipdnn-onednn-bench [--rounds N] [--no-reference] [--only TEXT])");
     }
     // The plugin's log is read through a callback; its lines stay off stderr unless asked for.
     setenv("HIPDNN_LOG_FILE", "/dev/null", 0);
@@ -612,8 +692,10 @@ int main(int argc, char** argv)
     std::printf("hipdnn-onednn-bench: HIPDNNGO_ONEDNN through hipdnnBackendExecute vs oneDNN %d.%d.%d called directly,\n"
                 "one process, OMP_NUM_THREADS=%s on both sides. %d rounds per problem, each a block of runs per side\n"
                 "in alternating order (a block's fastest run counts); ratio = direct / backend per round: median\n"
-                "[inter-quartile range] (budget: median >= 0.90). Times: medians of the block minima.\n\n",
-                v->major, v->minor, v->patch, omp ? omp : "(unset)", rounds);
+                "[inter-quartile range] (budget: median >= 0.90; fp16 / bf16 \"vs fp32\": the backend in that\n"
+                "type, staged through f32 where oneDNN has no kernels, against oneDNN direct in fp32: >= 0.85).\n"
+                "Times: medians of the block minima. oneDNN's effective ISA: %s.\n\n",
+                v->major, v->minor, v->patch, omp ? omp : "(unset)", rounds, isaName().c_str());
     std::printf("%-50s %9s %10s %11s %6s %13s %6s %11s %8s\n", "problem", "direct ms", "backend ms", "backend", "ratio",
                 "[q1, q3]", "block", "ref ms", "speed-up");
 
@@ -623,13 +705,29 @@ int main(int argc, char** argv)
                             matmul("float", 1024, 1024, 1024),
                             matmul("bfloat16", 1024, 1024, 1024),
                             convFwd(true),
-                            layernorm(4096, 1024)};
+                            layernorm(4096, 1024),
+                            rmsnorm(4096, 1024),
+                            // fp16 (staged through f32: oneDNN 2.6 has no CPU fp16 kernels) and bf16
+                            // (native with AVX-512 BF16, staged under ONEDNN_MAX_CPU_ISA=AVX2)
+                            // against the same problem in fp32 through oneDNN directly.
+                            versus(convFwd(false), "half"),
+                            versus(matmul("float", 1024, 1024, 1024), "half"),
+                            versus(layernorm(4096, 1024), "half"),
+                            versus(rmsnorm(4096, 1024), "half"),
+                            versus(convFwd(false), "bfloat16"),
+                            versus(matmul("float", 1024, 1024, 1024), "bfloat16")};
     int missed = 0, notRun = 0;
     std::vector<std::string> implLines;
     for(const Case& c : cases)
     {
+        if(!only.empty() && c.name.find(only) == std::string::npos)
+            continue;
         Buffers bufs(c.tensors);
-        const std::string json = graphJson("bench", c.io, c.tensors, c.nodes, c.extraTensors);
+        const std::vector<T> backendTensors = c.versus.empty() ? c.tensors : retyped(c.tensors, c.versus);
+        Buffers backendBufs(backendTensors);
+        Buffers& bb = c.versus.empty() ? bufs : backendBufs;
+        const std::string json =
+            graphJson("bench", c.versus.empty() ? c.io : c.versus, backendTensors, c.nodes, c.extraTensors);
         Direct direct;
         std::string directError, backendError;
         try
@@ -648,7 +746,7 @@ int main(int argc, char** argv)
         hipdnnBackendSetGlobalLogLevel_ext(HIPDNN_SEV_INFO);
         try
         {
-            run = std::make_unique<BackendRun>(handle, json, "HIPDNNGO_ONEDNN", bufs, c.tensors);
+            run = std::make_unique<BackendRun>(handle, json, "HIPDNNGO_ONEDNN", bb, backendTensors);
         }
         catch(const std::exception& e)
         {
@@ -671,18 +769,25 @@ int main(int argc, char** argv)
             std::fflush(stdout);
             continue;
         }
-        // Both sides must run the same oneDNN implementations in the same order.
-        const std::vector<std::string> backendImpls = implsOf(loggedAfter("execution context: "));
-        const bool sameImpls = backendImpls == direct.impls;
+        // Both sides must run the same oneDNN implementations in the same order (a problem in
+        // another type, or another problem: listed only).
+        const std::string context = loggedAfter("execution context: ");
+        const std::vector<std::string> backendImpls = implsOf(context);
+        const bool compared = c.versus.empty() && c.directName.empty();
+        const bool sameImpls = !compared || backendImpls == direct.impls;
+        const std::string staging = context.rfind("[", 0) == 0 ? context.substr(1, context.find("] ") - 1) : "native";
         implLines.push_back(c.name + ": "
-                            + (sameImpls ? "both " + joined(direct.impls)
-                                         : "DIFFERENT: direct " + joined(direct.impls) + "; backend " + joined(backendImpls)));
+                            + (!compared ? "direct " + (c.directName.empty() ? "" : "(" + c.directName + ") ")
+                                               + joined(direct.impls) + "; backend " + joined(backendImpls) + " (" + staging
+                                               + ")"
+                               : sameImpls ? "both " + joined(direct.impls)
+                                           : "DIFFERENT: direct " + joined(direct.impls) + "; backend " + joined(backendImpls)));
 
         const Figure f = measure(direct, *run, rounds);
         std::string refMs = "-", speedup = "-";
         if(reference)
         {
-            BackendRun ref(handle, json, "HIPDNNGO_CPU_REFERENCE", bufs, c.tensors);
+            BackendRun ref(handle, json, "HIPDNNGO_CPU_REFERENCE", bb, backendTensors);
             const double tr = onceMs([&] { ref.execute(); });
             char b1[32], b2[32];
             std::snprintf(b1, sizeof b1, "%.1f", tr);
@@ -690,7 +795,8 @@ int main(int argc, char** argv)
             refMs = b1;
             speedup = b2;
         }
-        const bool ok = f.ratio >= 0.90 && sameImpls;
+        const double budget = c.versus.empty() ? kBudget : kStagedBudget;
+        const bool ok = f.ratio >= budget && sameImpls;
         missed += ok ? 0 : 1;
         char rate[32], spread[32];
         if(c.gflop > 0)
@@ -711,8 +817,8 @@ int main(int argc, char** argv)
     for(const std::string& l : implLines)
         std::printf("  %s\n", l.c_str());
     std::printf("\n%s%s\n",
-                missed ? "some figures are below the 0.90 budget or run other implementations"
-                       : "all measured figures within budget (median >= 0.90x of oneDNN direct)",
+                missed ? "some figures are below their budget or run other implementations"
+                       : "all measured figures within budget (median >= 0.90x of oneDNN direct, 0.85x staged vs fp32)",
                 notRun ? "; some problems not measured (see above)" : "");
     return missed ? 1 : 0;
 }

@@ -229,6 +229,24 @@ static void print_runtime(hipdnnHandle_t handle, size_t engines)
     }
 }
 
+/* Prints the "capabilities: " lines engine plugins logged while loading (the oneDNN engine: its
+ * effective ISA and whether bf16 / fp16 run natively or staged through f32). */
+static void print_capabilities(const hd_log_capture* capture)
+{
+    int i;
+    for(i = 0; i < capture->count; i++)
+    {
+        const char* line = capture->lines[i];
+        const char* at = strstr(line, "] capabilities: ");
+        const char* plugin = strrchr(line, '[');
+        if(at == NULL || plugin == NULL || plugin > at)
+        {
+            continue;
+        }
+        printf("engine capabilities: %.*s: %s\n", (int)(at - plugin - 1), plugin + 1, at + strlen("] capabilities: "));
+    }
+}
+
 /* Prints the WARN and ERROR lines the backend logged while loading plugins for the first handle. */
 static void print_load_problems(const hd_log_capture* capture)
 {
@@ -342,6 +360,7 @@ int main(int argc, char** argv)
     }
     if(rc == 0)
     {
+        print_capabilities(&loading);
         print_load_problems(&loading);
         /* The CUDA listing loads the driver, as a GPU program would, before the backend is
            asked: the backend starts no GPU runtime in a process that has no driver loaded. */

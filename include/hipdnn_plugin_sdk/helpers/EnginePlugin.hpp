@@ -56,7 +56,9 @@
 //                            ("ExecuteOpGraph"); rethrow what it recognises as a PluginError
 //                            (fail(), or rethrowAs<X>(status, prefix)), return for the rest,
 //                            which then map as guard() maps them.
-//   loggingStarted()         called after the host sets its logging callback.
+//   loggingStarted()         called after the host sets its logging callback, and again after
+//                            each log level change (the level usually arrives after the
+//                            callback); an engine that logs once checks log().enabled().
 //
 // Hooks may be called from several threads at once (see docs/plugin-authors.md, "Threads").
 // EnginePlugin<E>::log() is the plugin's log, prefixed with kPluginName.
@@ -209,6 +211,7 @@ public:
                 fail(HIPDNN_PLUGIN_STATUS_INVALID_VALUE, "log level " + std::to_string(value) + " is unknown");
             }
             log().setLevel(static_cast<hipdnnSeverity_t>(value));
+            E::loggingStarted();
         });
     }
 

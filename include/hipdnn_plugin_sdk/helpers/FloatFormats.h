@@ -25,23 +25,25 @@ static inline float hipdnnFloatFromBits(uint32_t bits)
     return f;
 }
 
-/* binary16 -> float, exact (subnormals, infinities and NaN payloads included). */
+static inline uint32_t hipdnnBitsOfFloat(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+/* binary16 -> float, exact (subnormals, infinities and NaN payloads included). Branch-free
+ * (every case computed, one picked by masks) so that loops over it vectorise. */
 static inline float hipdnnHalfToFloat(uint16_t h)
 {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exponent = (h >> 10) & 0x1Fu;
-    uint32_t mantissa = h & 0x3FFu;
-    if(exponent == 0x1Fu)
-    {
-        return hipdnnFloatFromBits(sign | 0x7F800000u | (mantissa << 13));
-    }
-    if(exponent == 0)
-    {
-        /* zero or subnormal: mantissa * 2^-24, exact in float */
-        float v = (float)mantissa * 5.9604644775390625e-8f;
-        return sign ? -v : v;
-    }
-    return hipdnnFloatFromBits(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    const uint32_t magnitude = h & 0x7FFFu, exponent = magnitude >> 10;
+    const uint32_t normal = (magnitude << 13) + (112u << 23); /* rebias 15 -> 127 */
+    const uint32_t special = (magnitude << 13) | 0x7F800000u; /* infinity, NaN with its payload */
+    /* zero or subnormal: mantissa * 2^-24, exact in float */
+    const uint32_t subnormal = hipdnnBitsOfFloat((float)(h & 0x3FFu) * 5.9604644775390625e-8f);
+    const uint32_t isSpecial = 0u - (uint32_t)(exponent == 0x1Fu), isSubnormal = 0u - (uint32_t)(exponent == 0u);
+    return hipdnnFloatFromBits(sign | (isSpecial & special) | (~isSpecial & ((isSubnormal & subnormal) | (~isSubnormal & normal))));
 }
 
 /* bfloat16 -> float, exact: the upper half of a binary32. */
@@ -91,8 +93,24 @@ static inline uint32_t hipdnnRoundToBinary(double v, int expBits, int mantBits)
 static inline uint16_t hipdnnDoubleToHalf(double v) { return (uint16_t)hipdnnRoundToBinary(v, 5, 10); }
 static inline uint16_t hipdnnDoubleToBfloat16(double v) { return (uint16_t)hipdnnRoundToBinary(v, 8, 7); }
 
-/* float -> binary16: the float widens to double exactly, then one rounding. */
-static inline uint16_t hipdnnFloatToHalf(float f) { return hipdnnDoubleToHalf((double)f); }
+/* float -> binary16 on the bits (the hot conversion), one rounding to nearest even; the same
+ * result as hipdnnDoubleToHalf((double)f), which the SDK's tests check. Branch-free, so loops
+ * over it vectorise:
+ *   |f| >= 2^16 (or NaN): infinity (NaN: quiet, sign kept, payload dropped, as the double path);
+ *   |f| <  2^-14: a float addition of 0.5 (ulp 2^-24, the binary16 subnormal unit) rounds |f| to
+ *                 whole units in the FPU's round-to-nearest-even; the units are the pattern;
+ *   otherwise:    rebias the exponent, add 0xFFF plus the kept part's lowest bit and drop 13
+ *                 bits (nearest even; a carry into the exponent, up to infinity, is right). */
+static inline uint16_t hipdnnFloatToHalf(float f)
+{
+    const uint32_t u = hipdnnBitsOfFloat(f);
+    const uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7FFFFFFFu;
+    const uint32_t big = 0x7C00u | ((0u - (uint32_t)(a > 0x7F800000u)) & 0x200u);
+    const uint32_t subnormal = hipdnnBitsOfFloat(hipdnnFloatFromBits(a) + 0.5f) - 0x3F000000u;
+    const uint32_t normal = (a + 0xC8000FFFu + ((a >> 13) & 1u)) >> 13;
+    const uint32_t isBig = 0u - (uint32_t)(a >= 0x47800000u), isSubnormal = 0u - (uint32_t)(a < 0x38800000u);
+    return (uint16_t)(sign | (isBig & big) | (~isBig & ((isSubnormal & subnormal) | (~isSubnormal & normal))));
+}
 
 /* float -> bfloat16 on the bits (the common hot conversion): adding 0x7FFF plus the kept
  * part's lowest bit rounds to nearest even and carries into the exponent as it must; the same

@@ -104,6 +104,11 @@ public:
     size_t size() const { return records_.size(); }
     const std::vector<TensorRecord>& all() const { return records_; }
 
+protected:
+    // record: a mutable entry, for an engine's table that rewrites what it computes in (the
+    // oneDNN engine's fp32 staging sets dtype to FLOAT). uid and index must stay as they are.
+    TensorRecord& record(int index) { return records_[static_cast<size_t>(index)]; }
+
 private:
     void add(const fbs::TensorAttributes& t, const TensorRules& rules)
     {

@@ -22,28 +22,63 @@ std::string versionString()
     return s;
 }
 
-bool hasKernelsFor(memory::data_type t)
+namespace
 {
-    auto probe = [](memory::data_type type) {
-        try
-        {
-            const memory::desc d({16}, type, memory::format_tag::a);
-            eltwise_forward::primitive_desc(eltwise_forward::desc(prop_kind::forward_inference, algorithm::eltwise_relu, d, 0.f),
-                                            cpuEngine());
-            return true;
-        }
-        catch(const dnnl::error&)
-        {
-            return false;
-        }
-    };
-    static const bool bf16 = probe(memory::data_type::bf16);
-    static const bool f16 = probe(memory::data_type::f16);
+
+// probeImpl: the implementation oneDNN picks for a small eltwise in type t ("" when none).
+std::string probeImpl(memory::data_type type)
+{
+    try
+    {
+        const memory::desc d({16}, type, memory::format_tag::a);
+        const eltwise_forward::primitive_desc pd(
+            eltwise_forward::desc(prop_kind::forward_inference, algorithm::eltwise_relu, d, 0.f), cpuEngine());
+        return pd.impl_info_str();
+    }
+    catch(const dnnl::error&)
+    {
+        return "";
+    }
+}
+
+bool hasIsa(cpu_isa isa)
+{
+    const auto have = static_cast<unsigned>(get_effective_cpu_isa()), want = static_cast<unsigned>(isa);
+    return (have & want) == want; // oneDNN's ISA values are cumulative bit sets
+}
+
+} // namespace
+
+bool nativeKernelsFor(memory::data_type t)
+{
+    static const bool bf16 = hasIsa(cpu_isa::avx512_core_bf16) && !probeImpl(memory::data_type::bf16).empty();
+    static const bool f16 = [] {
+        const std::string impl = probeImpl(memory::data_type::f16);
+        return !impl.empty() && impl.find("ref") == std::string::npos;
+    }();
     switch(t)
     {
     case memory::data_type::bf16: return bf16;
     case memory::data_type::f16: return f16;
     default: return true;
+    }
+}
+
+std::string isaName()
+{
+    switch(get_effective_cpu_isa())
+    {
+    case cpu_isa::sse41: return "sse41";
+    case cpu_isa::avx: return "avx";
+    case cpu_isa::avx2: return "avx2";
+    case cpu_isa::avx512_mic: return "avx512_mic";
+    case cpu_isa::avx512_mic_4ops: return "avx512_mic_4ops";
+    case cpu_isa::avx512_core: return "avx512_core";
+    case cpu_isa::avx512_core_vnni: return "avx512_core_vnni";
+    case cpu_isa::avx512_core_bf16: return "avx512_core_bf16";
+    case cpu_isa::avx512_core_amx: return "avx512_core_amx";
+    case cpu_isa::avx2_vnni: return "avx2_vnni";
+    default: return "isa " + std::to_string(static_cast<int>(get_effective_cpu_isa()));
     }
 }
 

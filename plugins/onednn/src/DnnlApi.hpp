@@ -22,9 +22,16 @@ const dnnl::engine& cpuEngine();
 // versionString: "2.6.3 (cpu runtime OpenMP)".
 std::string versionString();
 
-// hasKernelsFor: whether oneDNN has CPU kernels for data type t on this machine (oneDNN 2.6:
-// bf16 needs AVX-512, f16 AVX512-FP16). Probed once per type with a small eltwise.
-bool hasKernelsFor(dnnl::memory::data_type t);
+// nativeKernelsFor: whether the engine hands data type t to oneDNN's own kernels on this
+// machine, as oneDNN will really dispatch (its effective ISA, which ONEDNN_MAX_CPU_ISA caps, not
+// cpuid alone): bf16 needs an effective ISA with AVX-512 BF16 (avx512_core_bf16 or
+// avx512_core_amx; oneDNN 2.6 also emulates bf16 on plain AVX-512, more slowly than fp32
+// staging, so that does not count), f16 oneDNN kernels that are not reference code (oneDNN 2.6
+// has none on CPUs). Also probes that oneDNN creates a small bf16 / f16 eltwise. Decided once.
+bool nativeKernelsFor(dnnl::memory::data_type t);
+
+// isaName: oneDNN's effective CPU ISA ("avx512_core_amx", "avx2", ...).
+std::string isaName();
 
 struct Built
 {

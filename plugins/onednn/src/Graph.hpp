@@ -35,6 +35,10 @@ public:
         : hipdnn_plugin_sdk::TensorTable<Unsupported>(graph, {1, 12, int64_t{1}})
     {
     }
+
+    // computeAs: tensor `index` is computed in type t (fp32 staging: the caller's buffer keeps
+    // its own type, Plan::stored_ remembers it).
+    void computeAs(int index, fbs::DataType t) { record(index).dtype = t; }
 };
 
 // dataTypeSize: bytes per element of the types the engine accepts (0 otherwise).

@@ -2,6 +2,8 @@
 // post-op chains, per-channel vectors. The op families are in ops/.
 #include "PlanBuilder.hpp"
 
+#include "Convert.hpp"
+
 #include <algorithm>
 
 namespace hipdnngo::onednn
@@ -58,6 +60,13 @@ void PlanBuilder::run()
             throw Unsupported("node " + std::to_string(nodes_.size()) + " has a type but no attributes");
         nodes_.push_back(n);
     }
+    p_.stored_.clear();
+    for(const Tensor& t : p_.tensors_.all())
+        p_.stored_.push_back(t.dtype);
+    if(staged_)
+        for(const Tensor& t : p_.tensors_.all())
+            if(isStageable(t.dtype))
+                p_.tensors_.computeAs(t.index, fbs::DataType::FLOAT);
     countConsumers();
     while(next_ < nodes_.size())
     {
@@ -73,6 +82,7 @@ void PlanBuilder::run()
                               + " is not implemented by the oneDNN engine");
         }
         (this->*family->plan)(n, name);
+        flushStaged();
     }
     p_.scratchOffset_ = alignUp(wsTop_);
     p_.workspaceSize_ = scratchMax_ > 0 ? p_.scratchOffset_ + scratchMax_ : wsTop_;
@@ -100,8 +110,9 @@ const Tensor& PlanBuilder::tensor(int64_t uid, const char* role, const std::stri
     if(!mapType(t->dtype))
         throw Unsupported(node + ": " + role + " tensor " + t->label() + " has data type " + fbs::EnumNameDataType(t->dtype)
                           + ", which the oneDNN engine does not handle");
-    // SDPA computes on exact f32 copies; every other node hands the type to oneDNN's kernels.
-    if(!viaF32_ && !api::hasKernelsFor(*mapType(t->dtype)))
+    // SDPA computes on exact f32 copies; every other node hands the type to oneDNN's kernels
+    // (a type without them is staged through f32 by the Plan, so this guards the staging).
+    if(!viaF32_ && !api::nativeKernelsFor(*mapType(t->dtype)))
     {
         const std::string type = fbs::EnumNameDataType(t->dtype), version = api::versionString();
         throw Unsupported(node + ": " + role + " tensor " + t->label() + " is " + type + "; oneDNN "
@@ -150,7 +161,7 @@ Buffer PlanBuilder::input(const Tensor& t, const std::string& node)
     }
     else
     {
-        b = external(t);
+        b = isStaged(t) ? stageIn(t) : external(t);
     }
     loc_[static_cast<size_t>(t.index)] = b;
     return b;
@@ -180,7 +191,7 @@ Buffer PlanBuilder::output(const Tensor& t, const std::string& node)
     }
     else
     {
-        b = external(t);
+        b = isStaged(t) ? stageOut(t) : external(t);
     }
     loc_[static_cast<size_t>(t.index)] = b;
     return b;
@@ -215,6 +226,120 @@ void PlanBuilder::addReorder(const mdesc& from, Buffer fromBuf, const mdesc& to,
 {
     const api::Built r = api::reorder(from, to, build_);
     addStep(r, {Arg{DNNL_ARG_FROM, from, fromBuf}, Arg{DNNL_ARG_TO, to, toBuf}}, "reorder " + what);
+}
+
+void PlanBuilder::addKernel(std::vector<Buffer> bufs, std::function<void(void* const*)> run, const std::string& what)
+{
+    if(bufs.size() > Kernel::kMaxBuffers)
+        throw std::logic_error("hipdnngo_onednn: a kernel step with more than Kernel::kMaxBuffers buffers");
+    Step s;
+    s.what = what + " [hipdnngo]";
+    s.kernel = Kernel{std::move(bufs), std::move(run)};
+    p_.steps_.push_back(std::move(s));
+}
+
+// ---- fp32 staging ----------------------------------------------------------------------------
+
+namespace
+{
+
+// spanOf: elements from a tensor's first to its last addressed element, inclusive.
+int64_t spanOf(const Tensor& t)
+{
+    int64_t span = 1;
+    for(size_t d = 0; d < t.dims.size(); ++d)
+        span += (t.dims[d] - 1) * t.strides[d];
+    return span;
+}
+
+} // namespace
+
+bool PlanBuilder::isStaged(const Tensor& t) const
+{
+    return p_.stored_[static_cast<size_t>(t.index)] != t.dtype;
+}
+
+// stageIn widens the whole addressed span (the caller's buffer covers it), gaps included, so
+// the copy keeps the tensor's strides; one pass, vectorised.
+Buffer PlanBuilder::stageIn(const Tensor& t)
+{
+    const Buffer user = external(t);
+    const int64_t n = spanOf(t);
+    Buffer f32;
+    f32.kind = Buffer::Kind::Workspace;
+    f32.offset = allocate(static_cast<size_t>(n) * sizeof(float));
+    const fbs::DataType from = p_.stored_[static_cast<size_t>(t.index)];
+    addKernel({user, f32}, [from, n](void* const* at) { widen(from, at[0], static_cast<float*>(at[1]), n); },
+              std::string("stage ") + t.label() + " " + fbs::EnumNameDataType(from) + " to f32");
+    return f32;
+}
+
+Buffer PlanBuilder::stageOut(const Tensor& t)
+{
+    Buffer f32;
+    f32.kind = Buffer::Kind::Workspace;
+    f32.offset = allocate(static_cast<size_t>(spanOf(t)) * sizeof(float));
+    stagedOut_.push_back({t.index, f32});
+    return f32;
+}
+
+// flushStaged narrows the outputs the node just wrote. A dense tensor is narrowed in one
+// vectorised pass; any other layout through a oneDNN reorder, which writes only the tensor's
+// elements (the gaps of a strided output may be someone else's data).
+void PlanBuilder::flushStaged()
+{
+    for(const StagedOut& o : stagedOut_)
+    {
+        const Tensor& t = p_.tensors_.at(o.tensor);
+        const fbs::DataType to = p_.stored_[static_cast<size_t>(o.tensor)];
+        const Buffer user = external(t);
+        const std::string what = std::string("stage ") + t.label() + " f32 to " + fbs::EnumNameDataType(to);
+        if(isDensePermutation(t.dims, t.strides))
+        {
+            const int64_t n = t.elements();
+            addKernel({o.f32, user}, [to, n](void* const* at) { narrow(to, static_cast<const float*>(at[0]), at[1], n); },
+                      what);
+        }
+        else
+            addReorder(mdesc(t.dims, dt::f32, t.strides), o.f32, mdWith(t.dims, to, t.strides), user, what);
+    }
+    stagedOut_.clear();
+}
+
+std::optional<Storage> PlanBuilder::rawStorage(std::initializer_list<const Tensor*> ins,
+                                               std::initializer_list<const Tensor*> outs) const
+{
+    std::optional<fbs::DataType> type;
+    auto fits = [&](const Tensor& t) {
+        const fbs::DataType stored = p_.stored_[static_cast<size_t>(t.index)];
+        if(!isStaged(t) || t.isVirtual || t.isConstant || t.isPassByValue || (type && *type != stored))
+            return false;
+        type = stored;
+        return true;
+    };
+    for(const Tensor* t : ins)
+        if(!fits(*t) || loc_[static_cast<size_t>(t->index)])
+            return std::nullopt;
+    for(const Tensor* t : outs)
+        if(!fits(*t) || loc_[static_cast<size_t>(t->index)] || consumers_[static_cast<size_t>(t->index)] != 0)
+            return std::nullopt;
+    if(!type)
+        return std::nullopt;
+    return *type == fbs::DataType::HALF ? Storage::F16 : Storage::BF16;
+}
+
+// rawBuffer: the caller's own buffer of t (after rawStorage said yes). An input is not
+// recorded, so a later reader still gets a staged f32 copy; an output is (nobody reads it).
+Buffer PlanBuilder::rawBuffer(const Tensor& t, bool isOutput, const std::string& node)
+{
+    const Buffer b = external(t);
+    if(isOutput)
+    {
+        if(loc_[static_cast<size_t>(t.index)])
+            throw Unsupported(node + ": tensor " + t.label() + " is written twice or read before it is written");
+        loc_[static_cast<size_t>(t.index)] = b;
+    }
+    return b;
 }
 
 // inputAs is input(t) in layout `want`: the tensor's own buffer when `have` (its layout) is

@@ -6,7 +6,9 @@
 #pragma once
 
 #include "Plan.hpp"
+#include "NormKernels.hpp"
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -128,12 +130,18 @@ void batchnormInferenceVarianceInputs(const fbs::Node& n, const InputCounter& re
 void poolingForwardInputs(const fbs::Node& n, const InputCounter& reads);
 void poolingBackwardInputs(const fbs::Node& n, const InputCounter& reads);
 void sdpaForwardInputs(const fbs::Node& n, const InputCounter& reads);
+void rmsnormInputs(const fbs::Node& n, const InputCounter& reads);
+void rmsnormBackwardInputs(const fbs::Node& n, const InputCounter& reads);
 
 // PlanBuilder fills a Plan while walking the graph's nodes.
 class PlanBuilder
 {
 public:
-    PlanBuilder(Plan& plan, const fbs::Graph& graph, bool build) : p_(plan), g_(graph), build_(build) {}
+    // staged: compute every HALF / BFLOAT16 tensor in f32 (Plan's constructor decides).
+    PlanBuilder(Plan& plan, const fbs::Graph& graph, bool build, bool staged)
+        : p_(plan), g_(graph), build_(build), staged_(staged)
+    {
+    }
 
     void run();
 
@@ -160,11 +168,15 @@ public:
     void poolingBackward(const fbs::Node& n, const std::string& name);
     // ops/Sdpa.cpp
     void sdpaForward(const fbs::Node& n, const std::string& name);
+    // ops/RmsNorm.cpp
+    void rmsnorm(const fbs::Node& n, const std::string& name);
+    void rmsnormBackward(const fbs::Node& n, const std::string& name);
 
 private:
     Plan& p_;
     const fbs::Graph& g_;
     bool build_;
+    bool staged_;
     std::vector<const fbs::Node*> nodes_;
     std::vector<int> consumers_;
     std::vector<std::optional<Buffer>> loc_;
@@ -186,6 +198,30 @@ private:
     Buffer temp(const mdesc& md);
     void addStep(const api::Built& built, std::vector<Arg> args, const std::string& what);
     void addReorder(const mdesc& from, Buffer fromBuf, const mdesc& to, Buffer toBuf, const std::string& what);
+    // addKernel: a step the engine computes itself (Plan.hpp, Kernel).
+    void addKernel(std::vector<Buffer> bufs, std::function<void(void* const*)> run, const std::string& what);
+
+    // ---- fp32 staging (PlanBuilder.cpp) ----------------------------------------------------
+    // A staged tensor is computed in f32 (the table says FLOAT) while the caller's buffer holds
+    // Plan::stored_. stageIn: an f32 copy in the workspace, widened before the first reader;
+    // stageOut: the f32 buffer a node writes, narrowed into the caller's buffer by flushStaged
+    // after the node's steps. Both keep the caller's strides, so layouts decide as natively.
+    bool isStaged(const Tensor& t) const;
+    Buffer stageIn(const Tensor& t);
+    Buffer stageOut(const Tensor& t);
+    void flushStaged();
+    // rawStorage: for an engine kernel that reads and writes 16-bit data itself (NormKernels):
+    // the storage type when every tensor of ins is a staged tensor not yet widened, every one
+    // of outs a staged tensor nobody reads afterwards, all of one 16-bit type; then rawBuffer
+    // binds the caller's buffers (no staging steps). nullopt: use input / output (f32).
+    std::optional<Storage> rawStorage(std::initializer_list<const Tensor*> ins, std::initializer_list<const Tensor*> outs) const;
+    Buffer rawBuffer(const Tensor& t, bool isOutput, const std::string& node);
+    struct StagedOut
+    {
+        int tensor;
+        Buffer f32;
+    };
+    std::vector<StagedOut> stagedOut_;
     Buffer inputAs(const Tensor& t, const mdesc& have, const mdesc& want, const std::string& node, const std::string& what);
     BoundOutput bindOutput(const Tensor& t, const mdesc& written, bool reorder, const std::string& node);
     void finishOutput(const BoundOutput& o, const mdesc& written, const mdesc& want, const std::string& what);
@@ -259,11 +295,15 @@ private:
     void batchnormInferenceCore(const std::string& name, const Tensor& x, const Tensor& mean, const Tensor& inv,
                                 const Tensor& scale, const Tensor& bias, const Tensor& y, std::optional<float> eps);
     // ops/Pooling.cpp
-    const Tensor& maxPoolIndex(const fbs::ResampleBwdAttributes& a, const Tensor& dy, const dnnl::memory::dims& padL,
-                               const dnnl::memory::dims& padR, const dnnl::memory::dims& kernel, const std::string& name);
+    const Tensor& maxPoolIndex(const fbs::ResampleBwdAttributes& a, const Tensor& dy, const std::string& name);
     Buffer indexAsWorkspace(const Tensor& index, const mdesc& wsMd, const Tensor& dy, const Tensor& dx,
                             const dnnl::memory::dims& padL, const dnnl::memory::dims& strides, const dnnl::memory::dims& kernel,
                             const std::string& name);
+    // ops/RmsNorm.cpp
+    RmsNormShape rmsShape(const Tensor& x, const Tensor& scale, const std::string& name);
+    bool rmsVector(const Tensor& t, const Tensor& x, const RmsNormShape& s, const char* role, const std::string& name);
+    void rmsData(const Tensor& t, const Tensor& x, const char* role, const std::string& name);
+    void rmsStats(const Tensor& t, const RmsNormShape& s, const std::string& name);
     // ops/Sdpa.cpp
     struct SdpaShape;
     struct SdpaLayouts;

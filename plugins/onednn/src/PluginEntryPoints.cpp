@@ -10,6 +10,7 @@
 
 #include <hipdnn_plugin_sdk/helpers/EnginePlugin.hpp>
 
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -55,7 +56,19 @@ struct OnednnEngine : hipdnn_plugin_sdk::EngineDefaults
         }
     }
 
-    static void loggingStarted() { Plugin::log()(HIPDNN_SEV_INFO, "oneDNN " + api::versionString()); }
+    // loggingStarted: once INFO is enabled, one line naming what the engine runs natively and
+    // what it stages through f32 on this machine (hipdnn-info prints it: "capabilities: ...").
+    static void loggingStarted()
+    {
+        static std::atomic<bool> done{false};
+        if(!Plugin::log().enabled(HIPDNN_SEV_INFO) || done.exchange(true))
+            return;
+        std::string types;
+        for(auto [t, name] : {std::pair{dnnl::memory::data_type::bf16, "BFLOAT16"}, {dnnl::memory::data_type::f16, "HALF"}})
+            types += std::string("; ") + name + (api::nativeKernelsFor(t) ? " native" : " staged through f32");
+        Plugin::log()(HIPDNN_SEV_INFO, "capabilities: oneDNN " + api::versionString() + ", effective ISA " + api::isaName()
+                                           + " (ONEDNN_MAX_CPU_ISA caps it)" + types);
+    }
 
     static std::string applicability(Handle&, const fbs::Graph& graph)
     {
@@ -82,9 +95,11 @@ struct OnednnEngine : hipdnn_plugin_sdk::EngineDefaults
         return makePlan(config, graph, false)->workspaceSize();
     }
 
-    // No notes. The primitives run in the tensors' own types with f32 accumulation, and a plan
-    // gives bitwise-identical results run after run, also from several threads
-    // (onednn_concurrency), so no NONDETERMINISTIC. Building the plan verifies config and graph.
+    // No notes. The primitives run in the tensors' own types with f32 accumulation, or (staged
+    // plans) on exact f32 copies of 16-bit tensors with one rounding of the outputs: nothing is
+    // down-converted, so no DOWN_CONVERT_INPUTS. A plan gives bitwise-identical results run after
+    // run, also from several threads (onednn_concurrency), so no NONDETERMINISTIC. Building the
+    // plan verifies config and graph.
     static std::vector<int32_t> numericalNotes(Handle&, const hipdnnPluginConstData_t* config,
                                                const hipdnnPluginConstData_t* graph)
     {

@@ -28,6 +28,19 @@ int64_t readIndex(fbs::DataType t, const void* base, int64_t at)
 
 } // namespace
 
+int64_t firstPaddingTap(const int64_t origin[3], const int64_t in[3], const int64_t window[3])
+{
+    if(origin[0] < 0 || origin[1] < 0 || origin[2] < 0)
+        return 0;
+    if(in[2] - origin[2] < window[2])
+        return in[2] - origin[2];
+    if(in[1] - origin[1] < window[1])
+        return (in[1] - origin[1]) * window[2];
+    if(in[0] - origin[0] < window[0])
+        return (in[0] - origin[0]) * window[1] * window[2];
+    return -1;
+}
+
 bool indexTypeSupported(fbs::DataType t)
 {
     return t == fbs::DataType::INT8 || t == fbs::DataType::UINT8 || t == fbs::DataType::INT32 || t == fbs::DataType::INT64;
@@ -74,6 +87,20 @@ bool row(const PoolIndexGeometry& g, const PoolIndexConverter::Tap* taps, int64_
     {
         const int64_t v = static_cast<int64_t>(src[j * srcStep]);
         int64_t w0 = -1, w1 = -1, w2 = -1, k = -1;
+        if(v == -1)
+        {
+            // A padding maximum: oneDNN's workspace names a padding tap, whose gradient
+            // oneDNN's max-pool backward drops (its kernels visit only taps inside the input).
+            const int64_t o[3] = {o0, o1, o2};
+            const int64_t pad = firstPaddingTap(o, g.in, g.window);
+            if(pad < 0)
+            {
+                good = false;
+                continue;
+            }
+            dst[j * dstStep] = static_cast<W>(pad);
+            continue;
+        }
         if(v >= 0 && v < plane)
         {
             if(taps)
@@ -204,8 +231,85 @@ void PoolIndexConverter::run(const void* index, void* workspace) const
                             "max-pool index tensor " + g.indexLabel + ": element " + where + "] is "
                                 + std::to_string(readIndex(g.indexType, index, at))
                                 + ", which is not an input position inside that output's pooling window "
-                                  "(flat index within the (n, c) input plane; a padding maximum, -1, cannot "
-                                  "be routed by oneDNN's max-pool backward)");
+                                  "(flat index within the (n, c) input plane; -1, a padding maximum, only where "
+                                  "the window reaches into the padding)");
+}
+
+PoolArgmax::PoolArgmax(PoolIndexGeometry g, const int64_t yStrides[5], bool zeroPad, bool writeIndex)
+    : g_(std::move(g)), zeroPad_(zeroPad), writeIndex_(writeIndex)
+{
+    std::copy(yStrides, yStrides + 5, yStrides_);
+    for(int64_t w0 = 0; w0 < g_.window[0]; ++w0)
+        for(int64_t w1 = 0; w1 < g_.window[1]; ++w1)
+            for(int64_t w2 = 0; w2 < g_.window[2]; ++w2)
+                tapOffset_.push_back((w0 * g_.in[1] + w1) * g_.in[2] + w2);
+}
+
+template <typename I, typename W>
+void PoolArgmax::convert(const void* workspace, void* index, float* y) const
+{
+    const PoolIndexGeometry& g = g_;
+    const int64_t* is = g.indexStrides;
+    const int64_t* wst = g.workspaceStrides;
+    const int64_t* ys = yStrides_;
+    const int64_t* taps = tapOffset_.data();
+    const int64_t volume = static_cast<int64_t>(tapOffset_.size());
+    const float padValue = zeroPad_ ? 0.f : -std::numeric_limits<float>::infinity();
+#pragma omp parallel for schedule(static)
+    for(int64_t nc = 0; nc < g.n * g.c; ++nc)
+    {
+        const int64_t n = nc / g.c, c = nc % g.c;
+        const W* wsBase = static_cast<const W*>(workspace) + n * wst[0] + c * wst[1];
+        I* idxBase = writeIndex_ ? static_cast<I*>(index) + n * is[0] + c * is[1] : nullptr;
+        float* yBase = y + n * ys[0] + c * ys[1];
+        for(int64_t o0 = 0; o0 < g.out[0]; ++o0)
+            for(int64_t o1 = 0; o1 < g.out[1]; ++o1)
+                for(int64_t o2 = 0; o2 < g.out[2]; ++o2)
+                {
+                    const int64_t origin[3] = {o0 * g.stride[0] - g.pre[0], o1 * g.stride[1] - g.pre[1],
+                                               o2 * g.stride[2] - g.pre[2]};
+                    const int64_t k = static_cast<int64_t>(wsBase[o0 * wst[2] + o1 * wst[3] + o2 * wst[4]]);
+                    int64_t flat = (origin[0] * g.in[1] + origin[1]) * g.in[2] + origin[2] + (k < volume ? taps[k] : 0);
+                    const int64_t pad = firstPaddingTap(origin, g.in, g.window);
+                    if(pad >= 0)
+                    {
+                        bool inside = true;
+                        for(int d = 0; d < 3; ++d)
+                            inside = inside && std::max<int64_t>(origin[d], 0) < std::min(origin[d] + g.window[d], g.in[d]);
+                        float& yv = yBase[o0 * ys[2] + o1 * ys[3] + o2 * ys[4]];
+                        if(!inside)
+                        {
+                            yv = padValue;
+                            flat = -1;
+                        }
+                        else if(zeroPad_ && (yv < 0.f || (yv == 0.f && pad < k)))
+                        {
+                            yv = 0.f;
+                            flat = -1;
+                        }
+                    }
+                    if(idxBase)
+                        idxBase[o0 * is[2] + o1 * is[3] + o2 * is[4]] = static_cast<I>(flat);
+                }
+    }
+}
+
+void PoolArgmax::run(const void* workspace, void* index, float* y) const
+{
+    auto as = [&](auto indexType) {
+        using I = decltype(indexType);
+        if(g_.workspaceS32)
+            convert<I, int32_t>(workspace, index, y);
+        else
+            convert<I, uint8_t>(workspace, index, y);
+    };
+    switch(g_.indexType)
+    {
+    case fbs::DataType::INT8: as(int8_t{}); break;
+    case fbs::DataType::UINT8: as(uint8_t{}); break;
+    case fbs::DataType::INT32: as(int32_t{}); break;
+    default: as(int64_t{}); break;
+    }
 }
 
 } // namespace hipdnngo::onednn

@@ -30,6 +30,14 @@ struct PoolIndexGeometry
     std::string indexLabel; // for messages: "uid 7 ('index')"
 };
 
+// firstPaddingTap: the first window position (kd·KH·KW + kh·KW + kw, row-major) of the window
+// at `origin` (input coordinates, padded to 3 dims) that lies outside the input; -1 when the
+// window is inside. Where hipDNN's index is -1 (the maximum was padding) the workspace names
+// this tap: oneDNN's max-pool backward visits only the taps inside the input (the reference
+// implementation returns for a position outside, the JIT kernels loop over the inside taps), so
+// that output's gradient goes nowhere, as on the CPU reference engine.
+int64_t firstPaddingTap(const int64_t origin[3], const int64_t in[3], const int64_t window[3]);
+
 // indexTypeSupported: the index types the conversion reads.
 bool indexTypeSupported(fbs::DataType t);
 
@@ -44,8 +52,8 @@ public:
     explicit PoolIndexConverter(PoolIndexGeometry g);
 
     // run writes the whole workspace from the index (parallel over the outer dims, OpenMP). An
-    // index element that is not an input position inside its output's window (a padding
-    // maximum, -1, included) fails with BAD_PARAM naming the element and its value.
+    // index element that is not an input position inside its output's window, nor -1 for a
+    // window that reaches into the padding, fails with BAD_PARAM naming the element and its value.
     void run(const void* index, void* workspace) const;
 
     const PoolIndexGeometry& geometry() const { return g_; }
@@ -62,6 +70,36 @@ private:
 
     PoolIndexGeometry g_;
     std::vector<Tap> taps_; // by offset from the window origin; empty: divide instead
+};
+
+// PoolArgmax is the forward direction, for a max-pool forward with hipDNN's index output: it
+// turns the workspace of oneDNN's max-pool forward (training) into the index (flat in-plane
+// positions), and fixes y where oneDNN's padding (-inf, never chosen) differs from hipDNN's:
+//   ZERO_PAD, a window reaching into the padding: the padding takes part with value 0, first
+//     maximum in window order wins, so y = 0 and index -1 where y < 0, or y == 0 and the first
+//     padding tap comes before oneDNN's choice;
+//   a window entirely in the padding: y = 0 (ZERO_PAD) or -inf, index -1.
+// Both engines take the first maximum in window order (strict >), so ties agree; a NaN input
+// differs (the reference engine picks it, oneDNN does not). y is f32, in y's own strides (a
+// plan with 16-bit y is staged). Immutable after construction; run may be called from several
+// threads at once.
+class PoolArgmax
+{
+public:
+    // g: the geometry (indexStrides for the index output, workspaceStrides for oneDNN's), y's
+    // strides [N, C, spatial padded to 3], zeroPad: hipDNN's padding mode is ZERO_PAD.
+    PoolArgmax(PoolIndexGeometry g, const int64_t yStrides[5], bool zeroPad, bool writeIndex);
+
+    void run(const void* workspace, void* index, float* y) const;
+
+private:
+    template <typename I, typename W>
+    void convert(const void* workspace, void* index, float* y) const;
+
+    PoolIndexGeometry g_;
+    int64_t yStrides_[5];
+    bool zeroPad_, writeIndex_;
+    std::vector<int64_t> tapOffset_; // by oneDNN's window position: offset from the origin, flat in-plane
 };
 
 } // namespace hipdnngo::onednn

@@ -2,14 +2,20 @@
 // into the workspace) executed by 4 threads at once, each with its own output and workspace;
 // every result must equal the single-threaded one bit for bit, and that one must match a naive
 // double loop. Checks that Execute shares nothing mutable between calls (memory objects,
-// stream and scratchpad are per call).
+// stream and scratchpad are per call). Run twice: in fp32, and in fp16, where the plan is
+// staged through f32 (the f32 copies and the engine's conversion steps live in each call's
+// workspace).
 #include "TestPlan.hpp"
+
+#include <hipdnn_plugin_sdk/helpers/FloatFormats.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <thread>
+#include <utility>
 
 namespace
 {
@@ -63,10 +69,40 @@ double worstError(const std::vector<float>& x, const std::vector<float>& w, cons
     return worst;
 }
 
-// check runs the test on one handle; returns the number of failures.
-int check(hipdnnHandle_t h)
+// The graph with every tensor in `type` ("float" or "half").
+std::string graphIn(const std::string& type)
 {
-    const testplan::Plan plan(h, kGraph, "HIPDNNGO_ONEDNN");
+    std::string g = kGraph;
+    for(size_t at = g.find("\"data_type\": \"float\""); at != std::string::npos;
+        at = g.find("\"data_type\": \"float\"", at + 1))
+        g.replace(at, std::strlen("\"data_type\": \"float\""), "\"data_type\": \"" + type + "\"");
+    return g;
+}
+
+// Storage of one element type: float as is, or half bits through the SDK's conversion.
+struct AsFloat
+{
+    using T = float;
+    static T store(float v) { return v; }
+    static float load(T v) { return v; }
+    static constexpr const char* name = "float";
+    static constexpr double tolerance = 1e-4;
+};
+struct AsHalf
+{
+    using T = uint16_t;
+    static T store(float v) { return hipdnnFloatToHalf(v); }
+    static float load(T v) { return hipdnnHalfToFloat(v); }
+    static constexpr const char* name = "half";
+    static constexpr double tolerance = 2e-2; // |out| < 10: half rounding <= 2^-8, plus f32 sums
+};
+
+// checkType runs the test on one handle for one element type; returns the number of failures.
+template <class E>
+int checkType(hipdnnHandle_t h)
+{
+    using T = typename E::T;
+    const testplan::Plan plan(h, graphIn(E::name), "HIPDNNGO_ONEDNN");
     const int64_t wsSize = plan.workspaceSize;
     if(wsSize <= 0)
     {
@@ -80,23 +116,31 @@ int check(hipdnnHandle_t h)
         seed = seed * 1664525u + 1013904223u;
         return static_cast<float>(seed >> 8) / 16777216.f * 2.f - 1.f;
     };
-    for(auto* v : {&x, &w, &b})
-        for(float& f : *v)
-            f = next();
+    // The inputs in the element type; x, w, b hold exactly the values the engine sees.
+    std::vector<T> xs(x.size()), ws(w.size()), bs(b.size());
+    for(auto [v, st] : {std::pair{&x, &xs}, {&w, &ws}, {&b, &bs}})
+        for(size_t i = 0; i < v->size(); ++i)
+        {
+            (*st)[i] = E::store(next());
+            (*v)[i] = E::load((*st)[i]);
+        }
 
     // One output and workspace per thread, plus the single-threaded run's.
-    std::vector<std::vector<float>> outs(kThreads + 1, std::vector<float>(2 * 32 * 12 * 12, -7.f));
+    std::vector<std::vector<T>> outs(kThreads + 1, std::vector<T>(2 * 32 * 12 * 12, E::store(-7.f)));
     std::vector<testplan::Pack> packs;
     for(auto& out : outs)
-        packs.emplace_back(plan, std::vector<int64_t>{1, 2, 4, 6}, std::vector<void*>{x.data(), w.data(), b.data(), out.data()});
-    const std::vector<float>& single = outs[kThreads];
+        packs.emplace_back(plan, std::vector<int64_t>{1, 2, 4, 6}, std::vector<void*>{xs.data(), ws.data(), bs.data(), out.data()});
+    const std::vector<T>& single = outs[kThreads];
     ck(hipdnnBackendExecute(h, plan.plan, packs[kThreads].pack), "execute (single)");
     // The threads are compared with this run, so it must be right itself (a no-op execute would
     // leave every output at the sentinel, equal to each other).
-    const double err = worstError(x, w, b, single);
-    if(!(err < 1e-4))
+    std::vector<float> singleF(single.size());
+    for(size_t i = 0; i < single.size(); ++i)
+        singleF[i] = E::load(single[i]);
+    const double err = worstError(x, w, b, singleF);
+    if(!(err < E::tolerance))
     {
-        std::fprintf(stderr, "FAIL: the single-threaded result is off the double loop by %g\n", err);
+        std::fprintf(stderr, "FAIL: %s: the single-threaded result is off the double loop by %g\n", E::name, err);
         return 1;
     }
 
@@ -106,10 +150,10 @@ int check(hipdnnHandle_t h)
         threads.emplace_back([&, t] {
             for(int i = 0; i < kIters; ++i)
             {
-                std::fill(outs[t].begin(), outs[t].end(), -7.f);
+                std::fill(outs[t].begin(), outs[t].end(), E::store(-7.f));
                 if(hipdnnBackendExecute(h, plan.plan, packs[t].pack) != HIPDNN_STATUS_SUCCESS)
                     ++errors;
-                else if(std::memcmp(outs[t].data(), single.data(), single.size() * sizeof(float)) != 0)
+                else if(std::memcmp(outs[t].data(), single.data(), single.size() * sizeof(T)) != 0)
                     ++mismatches;
             }
         });
@@ -117,14 +161,16 @@ int check(hipdnnHandle_t h)
         th.join();
     if(errors || mismatches)
     {
-        std::fprintf(stderr, "FAIL: %d execute errors, %d results differing from the single-threaded run\n", errors.load(),
-                     mismatches.load());
+        std::fprintf(stderr, "FAIL: %s: %d execute errors, %d results differing from the single-threaded run\n", E::name,
+                     errors.load(), mismatches.load());
         return 1;
     }
-    std::printf("PASS: %d threads x %d executes of one plan (workspace %lld bytes) match the single-threaded run\n", kThreads,
-                kIters, static_cast<long long>(wsSize));
+    std::printf("PASS: %s: %d threads x %d executes of one plan (workspace %lld bytes) match the single-threaded run\n",
+                E::name, kThreads, kIters, static_cast<long long>(wsSize));
     return 0;
 }
+
+int check(hipdnnHandle_t h) { return checkType<AsFloat>(h) + checkType<AsHalf>(h); }
 
 } // namespace
 

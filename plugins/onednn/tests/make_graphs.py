@@ -138,9 +138,9 @@ def matmul(name, ad, bd, io="float", bstrides=None, bias=False, act=None):
     g.write()
 
 
-def pointwise(name, op, d0, d1=None, io="float", extra=None, chain=None, out_strides=None):
+def pointwise(name, op, d0, d1=None, io="float", extra=None, chain=None, out_strides=None, in_strides=None):
     g = G(name, io)
-    a = g.t("in0", d0)
+    a = g.t("in0", d0, in_strides)
     inputs = {"in_0_tensor_uid": a, "operation": op}
     if d1 is not None:
         inputs["in_1_tensor_uid"] = g.t("in1", d1)
@@ -195,12 +195,15 @@ def reduction(name, xd, od, mode, io="float"):
     g.write()
 
 
-def pooling(name, xd, window, stride, pre, post, mode, pad_mode, layout=nchw, io="float"):
+def pooling(name, xd, window, stride, pre, post, mode, pad_mode, layout=nchw, io="float", index=None):
     g = G(name, io)
     sd = len(window)
     yd = xd[:2] + [(xd[2 + i] + pre[i] + post[i] - window[i]) // stride[i] + 1 for i in range(sd)]
     x, y = g.t("x", xd, layout(xd)), g.t("y", yd, layout(yd))
-    g.node("ResampleFwdAttributes", "pool", {"x_tensor_uid": x}, {"y_tensor_uid": y})
+    outputs = {"y_tensor_uid": y}
+    if index:
+        outputs["index_tensor_uid"] = g.t("index", yd, layout(yd), dtype=index)
+    g.node("ResampleFwdAttributes", "pool", {"x_tensor_uid": x}, outputs)
     g.nodes[-1]["attributes"] = {"pre_padding": pre, "post_padding": post, "stride": stride, "window": window,
                                  "resample_mode": mode, "padding_mode": pad_mode}
     g.write()
@@ -263,6 +266,38 @@ def ln_backward(name, xd, count, io="float"):
             "inv_variance_tensor_uid": inv},
            {"dx_tensor_uid": dx, "dscale_tensor_uid": dscale, "dbias_tensor_uid": dbias})
     g.nodes[-1]["attributes"] = {"normalized_dim_count": count}
+    g.write()
+
+
+def rmsnorm(name, xd, scale_dims, io="float", bias=True, inv=True, eps=1e-5):
+    """RMSNorm forward; the normalized axes are where scale_dims differ from 1."""
+    g = G(name, io)
+    x = g.t("x", xd)
+    sc = g.t("scale", scale_dims)
+    e = const(g, "epsilon", eps)
+    inputs = {"x_tensor_uid": x, "scale_tensor_uid": sc, "epsilon_tensor_uid": e}
+    if bias:
+        inputs["bias_tensor_uid"] = g.t("bias", scale_dims)
+    outputs = {"y_tensor_uid": g.t("y", xd)}
+    if inv:
+        sd = [1 if scale_dims[i] != 1 else xd[i] for i in range(len(xd))]
+        outputs["inv_rms_tensor_uid"] = g.t("inv_rms", sd, dtype="float")
+    g.node("RMSNormAttributes", "rmsnorm", inputs, outputs)
+    g.nodes[-1]["attributes"] = {"forward_phase": "TRAINING" if inv else "INFERENCE"}
+    g.write()
+
+
+def rmsnorm_bwd(name, xd, scale_dims, io="float", dbias=True):
+    g = G(name, io)
+    dy, x = g.t("dy", xd), g.t("x", xd)
+    sc = g.t("scale", scale_dims)
+    sd = [1 if scale_dims[i] != 1 else xd[i] for i in range(len(xd))]
+    inv = g.t("inv_rms", sd, dtype="float")
+    outputs = {"dx_tensor_uid": g.t("dx", xd), "dscale_tensor_uid": g.t("dscale", scale_dims)}
+    if dbias:
+        outputs["dbias_tensor_uid"] = g.t("dbias", scale_dims)
+    g.node("RMSNormBackwardAttributes", "rmsnorm_bwd",
+           {"dy_tensor_uid": dy, "x_tensor_uid": x, "scale_tensor_uid": sc, "inv_rms_tensor_uid": inv}, outputs)
     g.write()
 
 
@@ -422,7 +457,30 @@ def main():
     layernorm("pass_layernorm_training_2d", [64, 256], 1)
     layernorm("pass_layernorm_inference_two_dims", [4, 8, 16], 2, stats=False)
     layernorm("pass_layernorm_bf16", [32, 128], 1, io="bfloat16")
-    layernorm("decline_layernorm_mixed_types", [8, 32], 1, io="bfloat16", ydtype="float")
+    # bf16 x with f32 y: oneDNN 2.x's layer normalization writes dst in src's type, so the native
+    # plan is declined and the plan is staged through f32.
+    layernorm("pass_layernorm_mixed_types", [8, 32], 1, io="bfloat16", ydtype="float")
+    # fp16 (staged through f32 everywhere: oneDNN 2.6 has no CPU fp16 kernels).
+    conv_fwd("pass_conv2d_nhwc_fp16_bias_relu", 2, 16, [8, 8], 16, [3, 3], pre=[1, 1], post=[1, 1], layout=nhwc,
+             io="half", bias=True, act="relu_fwd")
+    matmul("pass_matmul_fp16", [64, 128], [128, 96], io="half")
+    matmul("pass_matmul_bias_tanh_fp16", [48, 64], [64, 32], io="half", bias=True, act="tanh_fwd")
+    layernorm("pass_layernorm_fp16", [32, 128], 1, io="half")
+    pointwise("pass_pw_sigmoid_fp16", "sigmoid_fwd", [7, 13], io="half")
+    # Staging with gaps: the input is widened span and all (its gaps are the caller's memory),
+    # the output narrowed element by element through a reorder (its gaps are left alone).
+    pointwise("pass_pw_add_fp16_strided_in_out", "add", [7, 13], [1, 13], io="half", in_strides=[16, 1],
+              out_strides=[20, 1])
+    bn_training("pass_bn_training_fp16", [4, 8, 6, 6], layout=nhwc, io="half", stat="float")
+    # RMSNorm: the engine's kernel (rows contiguous, and normalized axes with axes after them).
+    rmsnorm("pass_rmsnorm_training_last", [4, 6, 64], [1, 1, 64])
+    rmsnorm("pass_rmsnorm_inference_no_bias", [8, 96], [1, 96], bias=False, inv=False)
+    rmsnorm("pass_rmsnorm_channels", [2, 8, 5, 5], [1, 8, 1, 1])
+    rmsnorm("pass_rmsnorm_fp16", [16, 128], [1, 128], io="half")
+    rmsnorm("pass_rmsnorm_bf16", [16, 128], [1, 128], io="bfloat16")
+    rmsnorm_bwd("pass_rmsnorm_backward_last", [4, 6, 64], [1, 1, 64])
+    rmsnorm_bwd("pass_rmsnorm_backward_channels_no_dbias", [3, 8, 4, 4], [1, 8, 1, 1], dbias=False)
+    rmsnorm_bwd("pass_rmsnorm_backward_fp16", [16, 128], [1, 128], io="half")
     reduction("pass_reduction_sum_last", [4, 6, 32], [4, 6, 1], "ADD")
     reduction("pass_reduction_max_middle", [4, 6, 32], [4, 1, 32], "MAX_OP")
     reduction("pass_reduction_avg_all_but_first", [4, 6, 32], [4, 1, 1], "AVG")
@@ -459,8 +517,13 @@ def main():
     # ambiguous, the conversion divides instead of looking them up.
     pooling_bwd("pass_pool_bwd_max_window_wider_than_input", [2, 3, 2, 3], [3, 4], [1, 1], [1, 1], [1, 1], "MAXPOOL",
                 index="int32", pad_mode="NEG_INF_PAD")
-    pooling_bwd("decline_pool_bwd_max_zero_pad", [2, 8, 9, 9], [3, 3], [2, 2], [1, 1], [1, 1], "MAXPOOL",
+    # ZERO_PAD: an index of -1 (a padding maximum) where the window reaches into the padding.
+    pooling_bwd("pass_pool_bwd_max_zero_pad", [2, 8, 9, 9], [3, 3], [2, 2], [1, 1], [1, 1], "MAXPOOL",
                 index="int32")
+    # Max-pool forward with ZERO_PAD (the padding, 0, can be the maximum: the engine's fix-up of
+    # oneDNN's -inf padding). With an index output: onednn_pool_argmax (hipdnn-run has no
+    # reference for the index).
+    pooling("pass_pool_max_zero_pad_no_index", [2, 8, 9, 9], [3, 3], [2, 2], [1, 1], [1, 1], "MAXPOOL", "ZERO_PAD")
     pooling("pass_pool_max_1d", [2, 4, 20], [3], [1], [0], [0], "MAXPOOL", "NEG_INF_PAD")
     pointwise("decline_pw_sub_broadcast_first", "sub", [1, 5], [4, 5])
 

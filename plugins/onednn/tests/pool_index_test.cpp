@@ -3,9 +3,11 @@
 //    integers, so every sum is exact in float whatever the order), with x full of ties and the
 //    index its first maximum in window order (the CPU reference engine's forward convention);
 //    the CPU reference engine must give the same dx;
+//  - -1 (a padding maximum) where the window reaches into the padding sends that dy nowhere, on
+//    both engines (dx equal to the scatter that skips it);
 //  - an index that is not a position inside its output's window (one in the plane but outside
-//    the window, and -1) fails the execute with PLUGIN_ERROR and a message naming the element
-//    and its value, and the plan still runs correctly afterwards.
+//    the window, and -1 for a window inside the input) fails the execute with PLUGIN_ERROR and a
+//    message naming the element and its value, and the plan still runs correctly afterwards.
 #include "TestPlan.hpp"
 
 #include <cstring>
@@ -35,6 +37,16 @@ struct Data
     std::vector<float> x, dy, dx;
     std::vector<int32_t> index;
 };
+
+// scatter: d.dx from d.dy through d.index (-1: nowhere).
+void scatter(Data& d)
+{
+    d.dx.assign(d.x.size(), 0.f);
+    for(int64_t nc = 0; nc < N * C; ++nc)
+        for(int64_t o = 0; o < OH * OW; ++o)
+            if(const int32_t at = d.index[static_cast<size_t>(nc * OH * OW + o)]; at >= 0)
+                d.dx[static_cast<size_t>(nc * H * W + at)] += d.dy[static_cast<size_t>(nc * OH * OW + o)];
+}
 
 Data makeData()
 {
@@ -72,11 +84,7 @@ Data makeData()
                     }
                 d.index.push_back(arg);
             }
-    d.dx.assign(d.x.size(), 0.f);
-    for(int64_t nc = 0; nc < N * C; ++nc)
-        for(int64_t o = 0; o < OH * OW; ++o)
-            d.dx[static_cast<size_t>(nc * H * W + d.index[static_cast<size_t>(nc * OH * OW + o)])] +=
-                d.dy[static_cast<size_t>(nc * OH * OW + o)];
+    scatter(d);
     return d;
 }
 
@@ -110,6 +118,26 @@ int check(hipdnnHandle_t h)
         }
     }
 
+    // -1 on every output of the first row and column (their windows start in the padding).
+    Data e = d;
+    for(int64_t nc = 0; nc < N * C; ++nc)
+        for(int64_t o = 0; o < OH * OW; ++o)
+            if(o / OW == 0 || o % OW == 0)
+                e.index[static_cast<size_t>(nc * OH * OW + o)] = -1;
+    scatter(e);
+    for(const char* engine : {"HIPDNNGO_ONEDNN", "HIPDNNGO_CPU_REFERENCE"})
+    {
+        const testplan::Plan plan(h, kGraph, engine);
+        std::vector<float> dx;
+        std::string error;
+        ck(run(h, plan, e, e.index, &dx, &error), engine);
+        if(std::memcmp(dx.data(), e.dx.data(), dx.size() * sizeof(float)) != 0)
+        {
+            std::fprintf(stderr, "FAIL: %s: with -1 (padding maxima) in the index, dx differs from the scatter\n", engine);
+            ++failures;
+        }
+    }
+
     const testplan::Plan plan(h, kGraph, "HIPDNNGO_ONEDNN");
     struct Bad
     {
@@ -121,8 +149,9 @@ int check(hipdnnHandle_t h)
         {1, 2, 3, 4, 0,
          "max-pool index tensor uid 3 ('index'): element [1, 2, 3, 4] is 0, which is not an input "
          "position inside that output's pooling window"},
-        {0, 0, 0, 0, -1,
-         "max-pool index tensor uid 3 ('index'): element [0, 0, 0, 0] is -1, which is not an input "
+        // Output (1, 1)'s window, rows 1-3 and columns 1-3, lies inside the input: no padding maximum.
+        {0, 1, 1, 1, -1,
+         "max-pool index tensor uid 3 ('index'): element [0, 1, 1, 1] is -1, which is not an input "
          "position inside that output's pooling window"},
     };
     for(const Bad& b : bads)
@@ -152,7 +181,7 @@ int check(hipdnnHandle_t h)
     }
     if(failures == 0)
         std::printf("PASS: max-pool backward routes dy exactly through the index on both engines; bad indices "
-                    "are rejected with the element named\n");
+                    "are rejected with the element named; -1 in a window reaching into the padding sends its dy nowhere\n");
     return failures;
 }
 

@@ -77,6 +77,26 @@ void PlanBuilder::layernorm(const fbs::Node& n, const std::string& name)
             if(t)
                 vectorMd(*t, outer, "mean / inv_variance", name);
     }
+    // 16-bit x and y in a staged plan: the engine's kernel reads and writes them itself
+    // (NormKernels.hpp), instead of widening x and narrowing y around oneDNN's f32 primitive.
+    if(const std::optional<Storage> raw = rawStorage({&x}, {&y}))
+    {
+        RmsNormShape sh;
+        sh.a = outer;
+        sh.n = inner;
+        sh.data = *raw;
+        std::vector<Buffer> bufs{rawBuffer(x, false, name), vin(scale, scale.elements(), name), vin(bias, bias.elements(), name),
+                                 rawBuffer(y, true, name), mean ? vout(*mean, mean->elements(), name) : Buffer::none(),
+                                 inv ? vout(*inv, inv->elements(), name) : Buffer::none()};
+        addKernel(std::move(bufs),
+                  [sh, eps](void* const* at) {
+                      layerNormForward(sh, at[0], static_cast<const float*>(at[1]), static_cast<const float*>(at[2]), eps, at[3],
+                                       static_cast<float*>(at[4]), static_cast<float*>(at[5]));
+                  },
+                  "layernorm_fwd (16-bit x, y) [" + std::to_string(outer) + "," + std::to_string(inner) + "]");
+        flushOutputs(name);
+        return;
+    }
     api::Built b;
     try
     {

@@ -27,6 +27,8 @@ const OpFamilyRow kOpFamilies[] = {
     {NA::ResampleFwdAttributes, &PB::poolingForward, poolingForwardInputs},
     {NA::ResampleBwdAttributes, &PB::poolingBackward, poolingBackwardInputs},
     {NA::SdpaAttributes, &PB::sdpaForward, sdpaForwardInputs},
+    {NA::RMSNormAttributes, &PB::rmsnorm, rmsnormInputs},
+    {NA::RMSNormBackwardAttributes, &PB::rmsnormBackward, rmsnormBackwardInputs},
 };
 
 } // namespace
