@@ -187,6 +187,12 @@ class INode {
     // keyed by Graph::key itself). Pure, so no node can leave its attributes out.
     virtual void
     append_key(detail::KeyWriter& k) const = 0;
+    // wants_deterministic: the node asked for deterministic algorithms only (SDPA backward's
+    // set_deterministic_algorithm); Graph then deselects NONDETERMINISTIC engine configs.
+    virtual bool
+    wants_deterministic() const {
+        return false;
+    }
 };
 
 // NodeBase implements the attribute bookkeeping every node shares.
