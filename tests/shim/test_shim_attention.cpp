@@ -5,8 +5,8 @@
 // computed here: S = scale·QKᵀ + bias, masked; P = softmax(S); O = P·V; Stats = logsumexp(S);
 // backward dV = Pᵀ·dO, dP = dO·Vᵀ, dS = P·(dP − rowsum(dO·O)), dQ = scale·dS·K,
 // dK = scale·dSᵀ·Q (dK, dV summed over the query heads sharing a key/value head).
-// Then what hipDNN's CPU engines do not run (dropout, paged caches, sink tokens, alibi) is
-// checked to lower, and every setter hipDNN cannot express to be refused by name.
+// Then what hipDNN's CPU engines do not run (dropout, paged caches, sink tokens, alibi, ragged
+// offsets) is checked to lower, and every setter hipDNN cannot express to be refused by name.
 #include "shim_test.h"
 
 #include <limits>
@@ -566,6 +566,50 @@ lowers() {
     check_context = nullptr;
 }
 
+// ragged: packed (THD) Q, K, V, O with ragged offsets lower to tensors that name their offsets
+// tensor (HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC), which joins the variant pack.
+void
+ragged() {
+    check_context = "ragged offsets";
+    int64_t const b = 2, h = 2, s = 6, d = 8;
+    for (bool bwd : {false, true}) {
+        Graph g;
+        g.set_io_data_type(fe::DataType_t::FLOAT).set_intermediate_data_type(fe::DataType_t::FLOAT).set_compute_data_type(fe::DataType_t::FLOAT);
+        auto i32 = [&](const char* n, int64_t rows) {
+            return g.tensor(Tensor_attributes().set_name(n).set_dim({rows, 1, 1, 1}).set_stride({1, 1, 1, 1}).set_data_type(fe::DataType_t::INT32));
+        };
+        auto off = i32("ragged_offsets", b + 1);
+        auto packed = [&](const char* n) {
+            return g.tensor(Tensor_attributes().set_name(n).set_dim({b, h, s, d}).set_stride({h * s * d, d, h * d, 1}).set_data_type(fe::DataType_t::FLOAT).set_ragged_offset(off));
+        };
+        auto q = packed("Q"), k = packed("K"), v = packed("V");
+        auto sq = i32("seq_q", b), skv = i32("seq_kv", b);
+        if (!bwd) {
+            auto out = g.sdpa(q, k, v, SDPA_attributes().set_attn_scale(kScale).set_padding_mask(true).set_seq_len_q(sq).set_seq_len_kv(skv));
+            out[0]->set_output(true).set_stride({h * s * d, d, h * d, 1}).set_ragged_offset(off);
+        } else {
+            auto o = packed("O"), dO = packed("dO");
+            auto st = g.tensor(Tensor_attributes().set_name("Stats").set_dim({b, h, s, 1}).set_stride({h * s, s, 1, 1}).set_data_type(fe::DataType_t::FLOAT));
+            auto gr = g.sdpa_backward(q, k, v, o, dO, st,
+                                      SDPA_backward_attributes().set_padding_mask(true).set_seq_len_q(sq).set_seq_len_kv(skv).set_max_total_seq_len_q(b * s));
+            for (auto& t : gr) t->set_output(true).set_ragged_offset(off);
+        }
+        CHECK_FE_OK(g.validate());
+        CHECK_FE_OK(g.build_operation_graph(st_handle()));
+        CHECK(off->get_uid() > 0);
+        auto e = g.create_execution_plans({fe::HeurMode_t::A});
+        std::printf("ragged %s: lowered; %s\n", bwd ? "sdpa_backward" : "sdpa", e.is_good() ? "an engine takes it" : e.err_msg.c_str());
+    }
+    {
+        Graph g;
+        auto off = g.tensor(Tensor_attributes().set_name("off").set_dim({3, 1, 1, 1}).set_stride({1, 1, 1, 1}).set_data_type(fe::DataType_t::INT32));
+        auto q = g.tensor(Tensor_attributes().set_name("Q").set_dim({2, 2, 6, 8}).set_stride({96, 8, 16, 1}).set_data_type(fe::DataType_t::FLOAT).set_ragged_offset(off));
+        (void)g.sdpa(q, q, q, SDPA_attributes().set_name("rg"));
+        CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "ragged offsets (set_ragged_offset) need set_padding_mask(true)", g.validate());
+    }
+    check_context = nullptr;
+}
+
 // errors: what hipDNN cannot express is refused by name; ill-formed attributes with upstream's
 // codes.
 void
@@ -651,7 +695,7 @@ errors() {
         {EC::GRAPH_NOT_SUPPORTED, "set_rng_dump", bwd([](Graph&, Inputs&, SDPA_backward_attributes& a) {
              a.set_rng_dump(std::make_shared<Tensor_attributes>());
          })},
-        {EC::GRAPH_NOT_SUPPORTED, "set_max_total_seq_len_q/kv",
+        {EC::GRAPH_NOT_SUPPORTED, "set_max_total_seq_len_q/kv is only used with ragged",
          bwd([](Graph&, Inputs&, SDPA_backward_attributes& a) { a.set_max_total_seq_len_q(64); })},
         {EC::INVALID_VALUE, "the window must be > 0",
          bwd([](Graph&, Inputs&, SDPA_backward_attributes& a) { a.set_causal_mask(true).set_sliding_window_length(0); })},
@@ -715,6 +759,7 @@ main() {
     deprecated_alias();
     paged();
     lowers();
+    ragged();
     errors();
     deterministic();
     return st_finish("test_shim_attention");

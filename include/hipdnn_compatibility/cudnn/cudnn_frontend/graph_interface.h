@@ -120,7 +120,10 @@ class Graph {
     all_tensors() const {
         std::vector<TensorPtr> out;
         std::unordered_set<Tensor_attributes const*> seen;
+        // A ragged tensor's offsets tensor belongs to the graph too (UID, variant pack).
         auto add = [&](TensorPtr const& t) {
+            if (t && t->get_ragged_offset() && seen.insert(t->get_ragged_offset().get()).second)
+                out.push_back(t->get_ragged_offset());
             if (t && seen.insert(t.get()).second) out.push_back(t);
         };
         for (auto const& t : graph_inputs) add(t);

@@ -18,13 +18,19 @@
 // - mma_core_mode: upstream's MMA operand type (HALF, or FP8 for sdpa_fp8), whose products
 //   accumulate in fp32; hipDNN's MMA_CORE_MODE is the accumulator precision, whose unset
 //   default is fp32. Nothing is sent.
+// - set_dropout(mask, scale): upstream multiplies by both (order free); a one-element mask with a
+//   larger scale is passed the other way round (NVIDIA's custom-dropout sample swaps them).
+// - Ragged (THD) tensors need set_padding_mask(true), as upstream; set_max_total_seq_len_q/kv is
+//   a workspace hint of cuDNN's packed kernels with nothing to send.
 // - set_deterministic_algorithm (backward): plans whose engine config carries the
 //   NONDETERMINISTIC numerical note are deselected (Graph::build_operation_graph).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../graph_properties_attention_stubs.h"
@@ -41,6 +47,29 @@ inline bool
 has(Map const& m, Key k) {
     auto it = m.find(k);
     return it != m.end() && it->second != nullptr;
+}
+
+// ragged: any of the tensors is packed (THD) with a ragged offset.
+inline bool
+ragged(std::initializer_list<TensorPtr> ts) {
+    for (auto const& t : ts)
+        if (t && t->get_ragged_offset()) return true;
+    return false;
+}
+
+// dropout_operands returns (mask, scale) of set_dropout(mask, scale). Upstream multiplies the
+// probabilities by both, so their order does not matter there, and NVIDIA's own custom-dropout
+// sample passes (scale, mask); hipDNN's attributes are not symmetric, so a one-element "mask"
+// with a larger "scale" is taken the other way round.
+inline std::pair<TensorPtr, TensorPtr>
+dropout_operands(TensorPtr mask, TensorPtr scale) {
+    auto elements = [](TensorPtr const& t) {
+        int64_t n = 1;
+        for (int64_t d : t->get_dim()) n *= d;
+        return n;
+    };
+    if (mask && scale && elements(mask) == 1 && elements(scale) > 1) std::swap(mask, scale);
+    return {mask, scale};
 }
 
 inline error_t
@@ -285,6 +314,11 @@ class SDPANode : public NodeBase<SDPA_attributes> {
         if (a.generate_stats.value_or(false) && !sdpa_detail::has(a.outputs, Out::Stats))
             return {error_code_t::ATTRIBUTE_NOT_SET, label() + ": generate_stats is set but the Stats output is missing."};
         CHECK_CUDNN_FRONTEND_ERROR(SdpaCommon::check(label(), a, false));
+        if (sdpa_detail::ragged({get(a.inputs, In::Q), get(a.inputs, In::K), get(a.inputs, In::V),
+                                 get(a.outputs, Out::O)}) &&
+            !a.padding_mask)
+            return {error_code_t::GRAPH_NOT_SUPPORTED,
+                    label() + ": ragged offsets (set_ragged_offset) need set_padding_mask(true), as upstream."};
         bool const sq = sdpa_detail::has(a.inputs, In::SEQ_LEN_Q), skv = sdpa_detail::has(a.inputs, In::SEQ_LEN_KV);
         if (paged() && (!sq || !skv))
             return {error_code_t::GRAPH_NOT_SUPPORTED,
@@ -360,6 +394,7 @@ class SDPANode : public NodeBase<SDPA_attributes> {
             hipdnnBackendAttributeName_t attr;
             TensorPtr t;
         };
+        auto const drop = dropout_operands(get(in, In::Dropout_mask), get(in, In::Dropout_scale));
         Slot const slots[] = {
             {HIPDNN_ATTR_OPERATION_SDPA_FWD_QDESC, get(in, In::Q)},
             {HIPDNN_ATTR_OPERATION_SDPA_FWD_KDESC, get(in, In::K)},
@@ -371,8 +406,8 @@ class SDPANode : public NodeBase<SDPA_attributes> {
             {HIPDNN_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_KVDESC, get(in, In::SEQ_LEN_KV)},
             {HIPDNN_ATTR_OPERATION_SDPA_FWD_SEED_EXT, get(in, In::Seed)},
             {HIPDNN_ATTR_OPERATION_SDPA_FWD_OFFSET_EXT, get(in, In::Offset)},
-            {HIPDNN_ATTR_OPERATION_SDPA_FWD_DROPOUT_MASK_EXT, get(in, In::Dropout_mask)},
-            {HIPDNN_ATTR_OPERATION_SDPA_FWD_DROPOUT_SCALE_EXT, get(in, In::Dropout_scale)},
+            {HIPDNN_ATTR_OPERATION_SDPA_FWD_DROPOUT_MASK_EXT, drop.first},
+            {HIPDNN_ATTR_OPERATION_SDPA_FWD_DROPOUT_SCALE_EXT, drop.second},
             {HIPDNN_ATTR_OPERATION_SDPA_FWD_PAGE_TABLE_KDESC, get(in, In::Page_table_K)},
             {HIPDNN_ATTR_OPERATION_SDPA_FWD_PAGE_TABLE_VDESC, get(in, In::Page_table_V)},
             {HIPDNN_ATTR_OPERATION_SDPA_FWD_BLOCK_MASK_DESC, get(in, In::Block_mask)},
@@ -469,10 +504,16 @@ class SDPABackwardNode : public NodeBase<SDPA_backward_attributes> {
         if (sdpa_detail::has(a.outputs, Out::RNG_DUMP))
             return {error_code_t::GRAPH_NOT_SUPPORTED,
                     label() + ": set_rng_dump is not supported: hipDNN's SDPA backward operation has no RNG dump."};
-        if (a.max_total_seq_len_q.has_value() || a.max_total_seq_len_kv.has_value())
+        bool const is_ragged = sdpa_detail::ragged({get(a.inputs, In::Q), get(a.inputs, In::K), get(a.inputs, In::V),
+                                                    get(a.inputs, In::O)});
+        // A workspace hint for cuDNN's packed kernels: nothing to send, but upstream refuses it
+        // without a packed layout.
+        if ((a.max_total_seq_len_q.has_value() || a.max_total_seq_len_kv.has_value()) && !is_ragged)
             return {error_code_t::GRAPH_NOT_SUPPORTED,
-                    label() + ": set_max_total_seq_len_q/kv is only used with ragged (packed) layouts, which the "
-                              "shim does not lower yet."};
+                    label() + ": set_max_total_seq_len_q/kv is only used with ragged (packed) layouts."};
+        if (is_ragged && !a.padding_mask)
+            return {error_code_t::GRAPH_NOT_SUPPORTED,
+                    label() + ": ragged offsets (set_ragged_offset) need set_padding_mask(true), as upstream."};
         CHECK_CUDNN_FRONTEND_ERROR(SdpaCommon::check(label(), a, true));
         if (sdpa_detail::has(a.outputs, Out::dBias) && !sdpa_detail::has(a.inputs, In::Bias))
             return {error_code_t::ATTRIBUTE_NOT_SET, label() + ": set_dbias needs set_bias."};
@@ -505,7 +546,6 @@ class SDPABackwardNode : public NodeBase<SDPA_backward_attributes> {
         CHECK_CUDNN_FRONTEND_ERROR(same_dims_or_error(label(), get(in, In::Q), get(out, Out::dQ)));
         CHECK_CUDNN_FRONTEND_ERROR(same_dims_or_error(label(), get(in, In::K), get(out, Out::dK)));
         CHECK_CUDNN_FRONTEND_ERROR(same_dims_or_error(label(), get(in, In::V), get(out, Out::dV)));
-        CHECK_CUDNN_FRONTEND_ERROR(same_dims_or_error(label(), get(in, In::Bias), get(out, Out::dBias)));
         auto const& q                   = get(in, In::Q)->get_dim();
         std::vector<int64_t> const want = {q[0], q[1], q[2], 1};
         auto S                          = get(in, In::Stats);
@@ -531,6 +571,7 @@ class SDPABackwardNode : public NodeBase<SDPA_backward_attributes> {
             hipdnnBackendAttributeName_t attr;
             TensorPtr t;
         };
+        auto const drop = dropout_operands(get(in, In::Dropout_mask), get(in, In::Dropout_scale));
         Slot const slots[] = {
             {HIPDNN_ATTR_OPERATION_SDPA_BWD_Q_EXT, get(in, In::Q)},
             {HIPDNN_ATTR_OPERATION_SDPA_BWD_K_EXT, get(in, In::K)},
@@ -547,8 +588,8 @@ class SDPABackwardNode : public NodeBase<SDPA_backward_attributes> {
             {HIPDNN_ATTR_OPERATION_SDPA_BWD_SEQ_LEN_KV_EXT, get(in, In::SEQ_LEN_KV)},
             {HIPDNN_ATTR_OPERATION_SDPA_BWD_SEED_EXT, get(in, In::Seed)},
             {HIPDNN_ATTR_OPERATION_SDPA_BWD_OFFSET_EXT, get(in, In::Offset)},
-            {HIPDNN_ATTR_OPERATION_SDPA_BWD_DROPOUT_MASK_EXT, get(in, In::Dropout_mask)},
-            {HIPDNN_ATTR_OPERATION_SDPA_BWD_DROPOUT_SCALE_EXT, get(in, In::Dropout_scale)},
+            {HIPDNN_ATTR_OPERATION_SDPA_BWD_DROPOUT_MASK_EXT, drop.first},
+            {HIPDNN_ATTR_OPERATION_SDPA_BWD_DROPOUT_SCALE_EXT, drop.second},
             {HIPDNN_ATTR_OPERATION_SDPA_BWD_DROPOUT_SCALE_INV_EXT, get(in, In::Dropout_scale_inv)},
             {HIPDNN_ATTR_OPERATION_SDPA_BWD_DBIAS_EXT, get(out, Out::dBias)},
         };
