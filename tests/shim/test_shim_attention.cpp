@@ -547,6 +547,32 @@ lowers() {
         if (e.is_good()) e = g.check_support(st_handle());
         std::printf("%s: lowered; %s\n", l.name, e.is_good() ? "a CPU engine takes it" : e.err_msg.c_str());
     }
+    // sdpa_fp8 with per-tensor descales and scales: the six scalars and both amax outputs go to
+    // the forward operation (no CPU engine has FP8; the cuDNN engine runs it).
+    {
+        check_context = "sdpa_fp8";
+        Graph g;
+        g.set_io_data_type(fe::DataType_t::FP8_E4M3).set_intermediate_data_type(fe::DataType_t::FLOAT).set_compute_data_type(fe::DataType_t::FLOAT);
+        auto t = [&](const char* n, std::vector<int64_t> d, fe::DataType_t dt) {
+            return g.tensor(Tensor_attributes().set_name(n).set_dim(d).set_stride(st_packed(d)).set_data_type(dt));
+        };
+        auto q = t("Q", {2, 2, 5, 16}, fe::DataType_t::FP8_E4M3), k = t("K", {2, 2, 7, 16}, fe::DataType_t::FP8_E4M3),
+             v = t("V", {2, 2, 7, 16}, fe::DataType_t::FP8_E4M3);
+        std::vector<TP> sc;
+        for (const char* n : {"descale_q", "descale_k", "descale_v", "descale_s", "scale_s", "scale_o"})
+            sc.push_back(t(n, {1, 1, 1, 1}, fe::DataType_t::FLOAT));
+        auto out = g.sdpa_fp8(q, k, v, sc[0], sc[1], sc[2], sc[3], sc[4], sc[5],
+                              fe::graph::SDPA_fp8_attributes().set_name("f8").set_attn_scale(kScale).set_generate_stats(true).set_causal_mask(true));
+        out[0]->set_output(true);
+        out[1]->set_output(true).set_data_type(fe::DataType_t::FLOAT);
+        for (int i : {2, 3}) out[i]->set_output(true).set_data_type(fe::DataType_t::FLOAT);
+        CHECK_FE_OK(g.validate());
+        CHECK(out[0]->get_dim() == (std::vector<int64_t>{2, 2, 5, 16}));
+        CHECK(out[2]->get_dim() == (std::vector<int64_t>{1, 1, 1, 1}) && out[3]->get_dim() == (std::vector<int64_t>{1, 1, 1, 1}));
+        CHECK_FE_OK(g.build_operation_graph(st_handle()));
+        auto e = g.create_execution_plans({fe::HeurMode_t::A});
+        std::printf("sdpa_fp8: lowered; %s\n", e.is_good() ? "an engine takes it" : e.err_msg.c_str());
+    }
     // Inferred shapes of the extra outputs.
     {
         check_context = "inferred RNG dump and max shapes";
@@ -685,6 +711,13 @@ errors() {
          [](Graph& g, Inputs& in) {
              auto ds = g.tensor(Tensor_attributes().set_name("sf").set_dim({2, 2, 128, 4}).set_stride({1024, 512, 4, 1}).set_data_type(fe::DataType_t::FP8_E8M0).set_reordering_type(fe::TensorReordering_t::F8_128x4));
              (void)g.sdpa_fp8(in.q, in.k, in.v, ds, ds, ds, fe::graph::SDPA_fp8_attributes().set_name("mx"));
+         }},
+        {EC::GRAPH_NOT_SUPPORTED, "needs sm_100 (Blackwell) or newer, as upstream; this device is sm_90",
+         [](Graph& g, Inputs& in) {
+             g.set_sm_version(90);
+             auto ds = g.tensor(Tensor_attributes(1.0f));
+             (void)g.sdpa_fp8(in.q, in.k, in.v, ds, ds, ds, ds, ds, ds,
+                              fe::graph::SDPA_fp8_attributes().set_name("br").set_causal_mask_bottom_right(true));
          }},
         {EC::GRAPH_NOT_SUPPORTED, "set_score_mod_bprop", bwd([](Graph&, Inputs&, SDPA_backward_attributes& a) {
              a.set_score_mod_bprop([](std::shared_ptr<Graph>, TP s) { return s; });

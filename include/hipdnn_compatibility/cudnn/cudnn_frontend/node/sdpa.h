@@ -49,6 +49,21 @@ has(Map const& m, Key k) {
     return it != m.end() && it->second != nullptr;
 }
 
+// device_sm_version is the GPU's compute capability (90 for sm_90) as upstream reads it for its
+// support rules: the context's set_sm_version, else CUDA's current device when CUDA's runtime
+// header is on the include path; -1 when unknown (no CUDA: no NVIDIA-architecture rule applies).
+inline int32_t
+device_sm_version(detail::Context const& c) {
+    if (c.get_sm_version() > 0) return c.get_sm_version();
+#ifdef HIPDNN_CUDNN_SHIM_HAVE_CUDA_RUNTIME
+    int dev = 0;
+    cudaDeviceProp p;
+    if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&p, dev) == cudaSuccess)
+        return p.major * 10 + p.minor;
+#endif
+    return -1;
+}
+
 // ragged: any of the tensors is packed (THD) with a ragged offset.
 inline bool
 ragged(std::initializer_list<TensorPtr> ts) {
@@ -311,6 +326,17 @@ class SDPANode : public NodeBase<SDPA_attributes> {
             return {error_code_t::GRAPH_NOT_SUPPORTED,
                     label() + ": block-scaled (MXFP8) descales are not supported: hipDNN's SDPA operation takes "
                               "per-tensor descale and scale tensors only."};
+        bool const fp8 = a.mma_core_mode == DataType_t::FP8_E4M3 || a.mma_core_mode == DataType_t::FP8_E5M2;
+        if (fp8 && a.has_causal_mask_bottom_right()) {
+            // Upstream's fp8 support rule (cuDNN's fp8 kernels): bottom-right causal needs
+            // Blackwell. Applied where the device is known; NVIDIA's fp8 bottom-right sample
+            // expects this refusal on Hopper.
+            int32_t const sm = sdpa_detail::device_sm_version(context);
+            if (sm > 0 && sm < 100)
+                return {error_code_t::GRAPH_NOT_SUPPORTED,
+                        label() + ": fp8 attention with a bottom-right causal mask needs sm_100 (Blackwell) or newer, "
+                                  "as upstream; this device is sm_" + std::to_string(sm) + "."};
+        }
         if (a.generate_stats.value_or(false) && !sdpa_detail::has(a.outputs, Out::Stats))
             return {error_code_t::ATTRIBUTE_NOT_SET, label() + ": generate_stats is set but the Stats output is missing."};
         CHECK_CUDNN_FRONTEND_ERROR(SdpaCommon::check(label(), a, false));
