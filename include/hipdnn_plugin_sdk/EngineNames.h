@@ -37,6 +37,13 @@
     X(HIPDNNGO_ONEDNN)                \
     X(HIPDNNGO_CUDNN)
 
+/* The registered engines that read and write host memory only (their plugins also answer
+ * hipdnnEnginePluginIsHostMemoryEngine_ext; a test keeps the two in step). Frontends that know
+ * their buffers are device memory (the cuDNN-frontend shim in a CUDA program) leave these out. */
+#define HIPDNN_PLUGIN_HOST_MEMORY_ENGINE_NAMES(X) \
+    X(HIPDNNGO_CPU_REFERENCE)                     \
+    X(HIPDNNGO_ONEDNN)
+
 /* The benchmark-mode prefix, and the name an engine reports in this build. */
 #define HIPDNN_BENCHMARK_ENGINE_PREFIX "BENCHMARK_"
 #ifdef HIPDNN_BENCHMARK_MODE

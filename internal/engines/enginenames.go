@@ -12,6 +12,9 @@ static const char* const hd_engine_names[] = {HIPDNN_PLUGIN_ENGINE_NAMES(HIPDNN_
 static size_t hd_engine_name_count(void) { return 0 HIPDNN_PLUGIN_ENGINE_NAMES(HIPDNN_ENGINE_NAME_COUNT); }
 static const char* hd_engine_name(size_t i) { return hd_engine_names[i]; }
 static const char* hd_benchmark_prefix(void) { return HIPDNN_BENCHMARK_ENGINE_PREFIX; }
+static const char* const hd_host_names[] = {HIPDNN_PLUGIN_HOST_MEMORY_ENGINE_NAMES(HIPDNN_ENGINE_NAME_ELEMENT)};
+static size_t hd_host_name_count(void) { return 0 HIPDNN_PLUGIN_HOST_MEMORY_ENGINE_NAMES(HIPDNN_ENGINE_NAME_COUNT); }
+static const char* hd_host_name(size_t i) { return hd_host_names[i]; }
 */
 import "C"
 
@@ -27,6 +30,16 @@ var RegisteredEngineNames = func() []string {
 	out := make([]string, int(C.hd_engine_name_count()))
 	for i := range out {
 		out[i] = C.GoString(C.hd_engine_name(C.size_t(i)))
+	}
+	return out
+}()
+
+// RegisteredHostMemoryEngineNames lists the registry's host-memory engines
+// (HIPDNN_PLUGIN_HOST_MEMORY_ENGINE_NAMES), which frontends may leave out for device buffers.
+var RegisteredHostMemoryEngineNames = func() []string {
+	out := make([]string, int(C.hd_host_name_count()))
+	for i := range out {
+		out[i] = C.GoString(C.hd_host_name(C.size_t(i)))
 	}
 	return out
 }()

@@ -49,6 +49,43 @@ func TestCPUReferenceIsHostMemory(t *testing.T) {
 		m.Plugins()[0].Version, m.Plugins()[0].APIVersion, len(m.Engines()), m.Engines()[0].Name)
 }
 
+// The registry's host-memory list (HIPDNN_PLUGIN_HOST_MEMORY_ENGINE_NAMES, which the cuDNN
+// shim reads) agrees with what the built engine plugins answer at load: every staged engine is
+// host memory exactly when the list names it.
+func TestHostMemoryRegistryMatchesPlugins(t *testing.T) {
+	if pluginDir == "" {
+		t.Skipf("test plugins unavailable: %s", pluginDirWhy)
+	}
+	dir := filepath.Join(filepath.Dir(pluginDir), "lib", DefaultPluginDir)
+	files, _ := filepath.Glob(filepath.Join(dir, "libhipdnngo_*.so"))
+	listed := map[string]bool{}
+	for _, n := range RegisteredHostMemoryEngineNames {
+		if !IsRegisteredEngineName(n) {
+			t.Errorf("host-memory engine %s is not a registered engine name", n)
+		}
+		listed[n] = true
+	}
+	for i := range files {
+		files[i] = plugindir.Canonical(files[i])
+	}
+	m, errs := acquire(t, files...)
+	for _, err := range errs {
+		t.Logf("not compared (does not load here): %v", err)
+	}
+	seen := 0
+	for _, e := range m.Engines() {
+		seen++
+		if e.HostMemory != listed[e.Name] {
+			t.Errorf("engine %s: plugin says host memory %v, the registry's host-memory list says %v",
+				e.Name, e.HostMemory, listed[e.Name])
+		}
+	}
+	t.Logf("%d engines compared", seen)
+	if seen == 0 {
+		t.Skipf("no engine plugin loaded from %s", dir)
+	}
+}
+
 // With a real GPU runtime, device memory handed to a host-memory engine is refused.
 func TestHostMemoryEngineRealRuntime(t *testing.T) {
 	rt := hip.Default()

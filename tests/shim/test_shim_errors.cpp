@@ -297,6 +297,22 @@ plans_and_execute() {
         CHECK_FE_OK(none.g.create_execution_plans({fe::HeurMode_t::A}));
         none.g.deselect_engines({"HIPDNNGO_ONEDNN", "HIPDNNGO_CPU_REFERENCE"});
         CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "deselected by name", none.g.check_support(st_handle()));
+
+        AddGraph part;  // as upstream, a name deselects every engine whose name contains it
+        CHECK_FE_OK(part.g.validate());
+        CHECK_FE_OK(part.g.build_operation_graph(st_handle()));
+        CHECK_FE_OK(part.g.create_execution_plans({fe::HeurMode_t::A}));
+        part.g.deselect_engines({"CPU_REF"});
+        CHECK_FE_OK(part.g.build_plans(st_handle(), fe::BuildPlanPolicy_t::HEURISTICS_CHOICE));
+        std::string chosen;
+        CHECK_FE_OK(part.g.get_plan_name(chosen));
+        CHECK(chosen == "HIPDNNGO_ONEDNN");
+        AddGraph all;
+        CHECK_FE_OK(all.g.validate());
+        CHECK_FE_OK(all.g.build_operation_graph(st_handle()));
+        CHECK_FE_OK(all.g.create_execution_plans({fe::HeurMode_t::A}));
+        all.g.deselect_engines({"GO_"});
+        CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "deselected by name (GO_)", all.g.check_support(st_handle()));
     }
     {  // other ways to plan and bind: an explicit engine id, a sorted pointer array, and a tensor
        // map keyed by copies of the graph's tensors (bound by UID, as upstream does)

@@ -4,6 +4,8 @@
  * capability is FAKE_CUDA_CC from the environment (default 90, the H200's, so the samples
  * attempt the same cases as on the H200). Never installed. */
 #pragma once
+/* This stand-in's "device memory" is host memory: the shim keeps the CPU engines. */
+#define HIPDNN_FAKE_CUDA_HOST_MEMORY 1
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1232,6 +1232,7 @@ class Graph {
         CHECK_CUDNN_FRONTEND_ERROR(query_heuristic(all, caller));
         for (auto& c : all.candidates) {
             all.describe(c);
+            if (detail::device_buffers() && detail::is_host_memory_engine(c.name)) continue;  // device_buffers.h
             if (c.engine_id != -1 && std::find(engine_ids.begin(), engine_ids.end(), c.engine_id) == engine_ids.end())
                 engine_ids.push_back(c.engine_id);
         }

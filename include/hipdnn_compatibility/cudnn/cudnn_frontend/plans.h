@@ -12,6 +12,7 @@
 
 #include "backend/backend_descriptor.h"
 #include "backend/convert.h"
+#include "backend/device_buffers.h"
 
 namespace hipdnn_frontend {
 namespace compatibility {
@@ -114,7 +115,8 @@ class Execution_plan_list {
     bool
     has_filters() const {
         return !deselected_numeric.empty() || !selected_numeric.empty() || !deselected_behavior.empty() ||
-               !selected_behavior.empty() || !deselected_engines.empty() || max_workspace >= 0;
+               !selected_behavior.empty() || !deselected_engines.empty() || max_workspace >= 0 ||
+               detail::device_buffers();
     }
 
     std::vector<Candidate> candidates;
@@ -141,7 +143,11 @@ class Execution_plan_list {
                 if (has(c.behavior_notes, n)) c.excluded = "has a deselected behavior note";
             for (auto n : selected_behavior)
                 if (!has(c.behavior_notes, n)) c.excluded = "lacks a selected behavior note";
-            if (has(deselected_engines, c.name)) c.excluded = "deselected by name";
+            // As upstream: a deselected name rules out every engine whose name contains it.
+            for (auto const& d : deselected_engines)
+                if (!d.empty() && c.name.find(d) != std::string::npos) c.excluded = "deselected by name (" + d + ")";
+            if (detail::device_buffers() && detail::is_host_memory_engine(c.name))
+                c.excluded = "reads host memory only, and a CUDA program's buffers are device memory";
             if (max_workspace >= 0 && c.workspace > max_workspace)
                 c.excluded = "needs " + std::to_string(c.workspace) + " bytes of workspace, more than " +
                              std::to_string(max_workspace);

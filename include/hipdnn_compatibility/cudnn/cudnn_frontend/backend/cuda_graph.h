@@ -16,6 +16,16 @@
 
 #include "../../cudnn_frontend_utils.h"
 
+// Kernel nodes that libraries launch through CUDA's driver API (cuDNN's) have parameters the
+// runtime cannot read back (cudaGraphKernelNodeGetParams: "invalid device function"); the
+// driver's calls can. They are looked up through the runtime, so nothing links libcuda.
+#if defined(HIPDNN_CUDNN_SHIM_HAVE_CUDA_RUNTIME) && defined(__has_include)
+#  if __has_include(<cuda.h>) && defined(CUDART_VERSION) && CUDART_VERSION >= 12050
+#    include <cuda.h>
+#    define HIPDNN_CUDNN_SHIM_HAVE_CUDA_DRIVER_H 1
+#  endif
+#endif
+
 namespace hipdnn_frontend {
 namespace compatibility {
 namespace cudnn_frontend {
@@ -81,6 +91,47 @@ class capture_stream {
     cudaStream_t stream_ = nullptr;
 };
 
+// copy_kernel_params_by_driver copies a kernel node's parameters with the driver's calls.
+inline error_t
+copy_kernel_params_by_driver(cudaGraphNode_t into, cudaGraphNode_t from) {
+#ifdef HIPDNN_CUDNN_SHIM_HAVE_CUDA_DRIVER_H
+    using get_fn = CUresult (*)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS*);
+    using set_fn = CUresult (*)(CUgraphNode, const CUDA_KERNEL_NODE_PARAMS*);
+    static void* const get_p = [] {
+        void* f = nullptr;
+        cudaDriverEntryPointQueryResult q{};
+        return cudaGetDriverEntryPointByVersion("cuGraphKernelNodeGetParams", &f, CUDART_VERSION, cudaEnableDefault,
+                                                &q) == cudaSuccess && q == cudaDriverEntryPointSuccess
+                   ? f
+                   : nullptr;
+    }();
+    static void* const set_p = [] {
+        void* f = nullptr;
+        cudaDriverEntryPointQueryResult q{};
+        return cudaGetDriverEntryPointByVersion("cuGraphKernelNodeSetParams", &f, CUDART_VERSION, cudaEnableDefault,
+                                                &q) == cudaSuccess && q == cudaDriverEntryPointSuccess
+                   ? f
+                   : nullptr;
+    }();
+    if (!get_p || !set_p)
+        return {error_code_t::CUDA_API_FAILED,
+                "update_cuda_graph: the driver's cuGraphKernelNodeGet/SetParams could not be found."};
+    CUDA_KERNEL_NODE_PARAMS p{};
+    CUresult r = reinterpret_cast<get_fn>(get_p)(from, &p);
+    if (r == CUDA_SUCCESS) r = reinterpret_cast<set_fn>(set_p)(into, &p);
+    if (r != CUDA_SUCCESS)
+        return {error_code_t::CUDA_API_FAILED,
+                "update_cuda_graph: updating a captured kernel node failed (CUresult " + std::to_string(static_cast<int>(r)) +
+                    ")."};
+    return {error_code_t::OK, ""};
+#else
+    (void)into, (void)from;
+    return {error_code_t::GRAPH_NOT_SUPPORTED,
+            "update_cuda_graph: a captured kernel node's parameters can be read only through CUDA's driver API "
+            "(cuda.h, CUDA 12.5 or newer, was not found)."};
+#endif
+}
+
 // copy_node_params gives each node of `into` the parameters of the node in the same place of
 // `from`, a capture of the same plan: kernels (their arguments hold the pointers), copies and
 // fills. A graph of another shape is refused.
@@ -110,7 +161,13 @@ copy_node_params(cudaGraph_t into, cudaGraph_t from) {
             case cudaGraphNodeTypeKernel: {
                 cudaKernelNodeParams p{};
                 e = cudaGraphKernelNodeGetParams(b[i], &p);
-                if (e == cudaSuccess) e = cudaGraphKernelNodeSetParams(a[i], &p);
+                if (e == cudaSuccess) {
+                    e = cudaGraphKernelNodeSetParams(a[i], &p);
+                } else {
+                    (void)cudaGetLastError();  // the runtime's refusal is handled below
+                    CHECK_CUDNN_FRONTEND_ERROR(copy_kernel_params_by_driver(a[i], b[i]));
+                    e = cudaSuccess;
+                }
                 break;
             }
             case cudaGraphNodeTypeMemcpy: {
