@@ -9,6 +9,8 @@
 // offsets) is checked to lower, and every setter hipDNN cannot express to be refused by name.
 #include "shim_test.h"
 
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -402,6 +404,66 @@ cases() {
     return cs;
 }
 
+// bf16 I/O (fp32 stats): the reference engine takes it; inputs are rounded to bf16 first, so the
+// double reference sees what the engine sees, and O is checked to bf16's precision.
+uint16_t
+to_bf16(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    u += 0x7fffu + ((u >> 16) & 1u);  // round to nearest even
+    return static_cast<uint16_t>(u >> 16);
+}
+
+float
+from_bf16(uint16_t h) {
+    uint32_t u = static_cast<uint32_t>(h) << 16;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+void
+bf16_forward() {
+    Case c;
+    c.name   = "bf16 I/O, causal, stats";
+    c.causal = true;
+    c.sq = c.skv = 6;
+    check_context = c.name;
+    Graph g;
+    g.set_io_data_type(fe::DataType_t::BFLOAT16)
+        .set_intermediate_data_type(fe::DataType_t::FLOAT)
+        .set_compute_data_type(fe::DataType_t::FLOAT);
+    T4 Q = make({c.b, c.hq, c.sq, c.d}, false, 900), K = make({c.b, c.hk, c.skv, c.d}, false, 901),
+       V = make({c.b, c.hv, c.skv, c.dv}, false, 902);
+    std::vector<std::vector<uint16_t>> h(3);
+    T4* ts[] = {&Q, &K, &V};
+    for (int i = 0; i < 3; ++i)
+        for (auto& x : ts[i]->v) {
+            h[i].push_back(to_bf16(x));
+            x = from_bf16(h[i].back());
+        }
+    auto bt = [&](const char* n, T4 const& t) {
+        return g.tensor(Tensor_attributes().set_name(n).set_dim(t.dim).set_stride(t.stride));  // io type
+    };
+    auto q = bt("Q", Q), k = bt("K", K), v = bt("V", V);
+    auto out = g.sdpa(q, k, v, SDPA_attributes().set_attn_scale(kScale).set_causal_mask(true).set_generate_stats(true));
+    out[0]->set_output(true);
+    out[1]->set_output(true).set_data_type(fe::DataType_t::FLOAT);
+    if (!st_build(g, c.name)) return;
+    CHECK(out[0]->get_data_type() == fe::DataType_t::BFLOAT16);
+    Ref r = reference(c, Q, K, V, nullptr);
+    std::vector<uint16_t> o(r.O.size());
+    std::vector<float> stats(r.lse.size());
+    Binding b{{q, h[0].data()}, {k, h[1].data()}, {v, h[2].data()}, {out[0], o.data()}, {out[1], stats.data()}};
+    st_run_all(g, b, "sdpa: bf16 I/O, causal, stats", [&](std::string const& e) {
+        std::vector<float> of;
+        for (auto x : o) of.push_back(from_bf16(x));
+        st_close("O (bf16)", e, of, r.O, 1e-2);
+        st_close("Stats", e, stats, r.lse, 1e-4);
+    });
+    check_context = nullptr;
+}
+
 // The deprecated alias forwards to sdpa; set_is_inference(false) asks for stats.
 void
 deprecated_alias() {
@@ -789,6 +851,7 @@ main() {
         forward(c);
         backward(c);
     }
+    bf16_forward();
     deprecated_alias();
     paged();
     lowers();
