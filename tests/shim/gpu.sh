@@ -23,7 +23,7 @@ done
 stage="$(cd "$stage" && pwd)"
 mkdir -p "$out"
 failed=0
-for t in conv matmul_pointwise norms reduction_resample; do
+for t in conv matmul_pointwise norms reduction_resample attention; do
     src="$here/test_shim_$t.cpp"
     bin="$out/test_shim_${t}_gpu"
     if ! "${CXX:-g++}" -std=c++17 -O1 -Wall -Wextra -Werror -DST_DEVICE_MEMORY \

@@ -42,6 +42,7 @@
 #include "node/reduction.h"
 #include "node/resample.h"
 #include "node/rmsnorm.h"
+#include "node/sdpa.h"
 #include "node/stub.h"
 #include "graph_properties_stubs.h"
 #include "graph_properties_attention_stubs.h"
@@ -85,8 +86,8 @@ class Graph {
     std::shared_ptr<PackCache> pack_cache = std::make_shared<PackCache>();
     std::shared_ptr<detail::capture_stream> capture = std::make_shared<detail::capture_stream>();  // CUDA graphs
 
-    static constexpr const char* kAttentionStub =
-        "not supported by the shim yet (attention is lowered by the attention issue).";
+    static constexpr const char* kFp8BackwardStub =
+        "not supported: hipDNN's SDPA backward operation has no fp8 descale, scale or amax attributes.";
 
     template <typename N, typename A>
     void
@@ -119,7 +120,10 @@ class Graph {
     all_tensors() const {
         std::vector<TensorPtr> out;
         std::unordered_set<Tensor_attributes const*> seen;
+        // A ragged tensor's offsets tensor belongs to the graph too (UID, variant pack).
         auto add = [&](TensorPtr const& t) {
+            if (t && t->get_ragged_offset() && seen.insert(t->get_ragged_offset().get()).second)
+                out.push_back(t->get_ragged_offset());
             if (t && seen.insert(t.get()).second) out.push_back(t);
         };
         for (auto const& t : graph_inputs) add(t);
@@ -815,7 +819,7 @@ class Graph {
         return Y;
     }
 
-    // ----- attention and MoE: Tier-2 stubs until the attention issue lowers them -----
+    // ----- attention (node/sdpa.h); the fp8 backward and MoE are Tier-2 stubs -----
     std::array<std::shared_ptr<Tensor_attributes>, 2>
     sdpa(std::shared_ptr<Tensor_attributes> q,
          std::shared_ptr<Tensor_attributes> k,
@@ -832,7 +836,8 @@ class Graph {
         a.inputs[N::input_names::V]       = v;
         a.outputs[N::output_names::O]     = O;
         a.outputs[N::output_names::Stats] = Stats;
-        add_stub(std::move(a), "sdpa", kAttentionStub);
+        if (a.mma_core_mode == DataType_t::NOT_SET) a._set_mma_core_mode(DataType_t::HALF);  // as upstream
+        sub_nodes.push_back(std::make_shared<SDPANode>(std::move(a), context, "sdpa"));
         return {O, Stats};
     }
 
@@ -863,7 +868,12 @@ class Graph {
         a.inputs[N::input_names::Descale_S] = descale_s;
         a.inputs[N::input_names::Scale_S]   = scale_s;
         a.inputs[N::input_names::Scale_O]   = scale_o;
-        add_stub(std::move(a), "sdpa_fp8", kAttentionStub);
+        a.outputs[N::output_names::O]       = O;
+        a.outputs[N::output_names::Stats]   = Stats;
+        a.outputs[N::output_names::Amax_S]  = AS;
+        a.outputs[N::output_names::Amax_O]  = AO;
+        if (a.mma_core_mode == DataType_t::NOT_SET) a._set_mma_core_mode(DataType_t::FP8_E4M3);  // as upstream
+        sub_nodes.push_back(std::make_shared<SDPANode>(std::move(a), context, "sdpa_fp8"));
         return {O, Stats, AS, AO};
     }
 
@@ -887,7 +897,11 @@ class Graph {
         a.inputs[N::input_names::Descale_Q] = descale_q;
         a.inputs[N::input_names::Descale_K] = descale_k;
         a.inputs[N::input_names::Descale_V] = descale_v;
-        add_stub(std::move(a), "sdpa_fp8", kAttentionStub);
+        a.outputs[N::output_names::O]       = O;
+        a.outputs[N::output_names::Stats]   = Stats;
+        a.outputs[N::output_names::Amax_O]  = AO;
+        if (a.mma_core_mode == DataType_t::NOT_SET) a._set_mma_core_mode(DataType_t::FP8_E4M3);  // as upstream
+        sub_nodes.push_back(std::make_shared<SDPANode>(std::move(a), context, "sdpa_fp8"));
         return {O, Stats, AO};
     }
 
@@ -909,7 +923,10 @@ class Graph {
         a.inputs[N::input_names::O]     = o;
         a.inputs[N::input_names::dO]    = dO;
         a.inputs[N::input_names::Stats] = stats;
-        add_stub(std::move(a), "sdpa_backward", kAttentionStub);
+        a.outputs[N::output_names::dQ]  = dQ;
+        a.outputs[N::output_names::dK]  = dK;
+        a.outputs[N::output_names::dV]  = dV;
+        add_node<SDPABackwardNode>(std::move(a));
         return {dQ, dK, dV};
     }
 
@@ -959,7 +976,7 @@ class Graph {
         a.inputs[N::input_names::Scale_dK]   = scale_dK;
         a.inputs[N::input_names::Scale_dV]   = scale_dV;
         a.inputs[N::input_names::Scale_dP]   = scale_dP;
-        add_stub(std::move(a), "sdpa_fp8_backward", kAttentionStub);
+        add_stub(std::move(a), "sdpa_fp8_backward", kFp8BackwardStub);
         return out;
     }
 
@@ -1007,7 +1024,7 @@ class Graph {
         a.inputs[N::input_names::Descale_V]    = descale_v;
         a.inputs[N::input_names::Descale_dO]   = descale_dO;
         a.inputs[N::input_names::Descale_dO_T] = descale_dO_t;
-        add_stub(std::move(a), "sdpa_fp8_backward", kAttentionStub);
+        add_stub(std::move(a), "sdpa_fp8_backward", kFp8BackwardStub);
         return out;
     }
 
@@ -1134,6 +1151,8 @@ class Graph {
         CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(g, "operation graph"));
         operation_graph = g;
         plans           = Execution_plan_list{};
+        for (auto const& n : sub_nodes)  // set_deterministic_algorithm, by meaning
+            if (n->wants_deterministic()) plans.deselected_numeric.push_back(NumericalNote_t::NONDETERMINISTIC);
         engine_ids.clear();
         engines_listed = false;
         return {error_code_t::OK, ""};

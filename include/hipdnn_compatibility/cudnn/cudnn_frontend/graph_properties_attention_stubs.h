@@ -1,8 +1,9 @@
 // graph_properties_attention_stubs.h - the *_attributes classes of attention (SDPA forward and
 // backward, FP8 and MXFP8), the FP8 matmul, softmax, diagonal-band mask, paged-cache load and
-// MoE grouped matmul. They are Tier-2 stubs (docs/cudnn-shim.md): upstream's names, setters and
-// input/output enumerators, so code using them compiles; Graph refuses the node by name at
-// validate(). Attention is lowered by the attention issue; the setters only record their values.
+// MoE grouped matmul: upstream's names, setters and input/output enumerators. The setters only
+// record their values. SDPA forward (also sdpa_fp8 with per-tensor scales) and backward are
+// lowered by node/sdpa.h, which refuses by name what hipDNN cannot express; the FP8 backward,
+// MoE and the classes without a Graph method stay Tier-2 stubs (docs/cudnn-shim.md).
 #pragma once
 
 #include <functional>
@@ -18,6 +19,9 @@ namespace cudnn_frontend {
 namespace graph {
 
 class Graph;
+class SDPANode;
+class SDPABackwardNode;
+struct SdpaCommon;
 
 // A setter that stores one tensor in the inputs or outputs map under an enumerator.
 #define HIPDNN_SHIM_TENSOR_SETTER(Cls, setter, map, slot)      \
@@ -92,6 +96,8 @@ class SdpaMaskSettings {
 
 class SDPA_attributes : public Attributes<SDPA_attributes>, public SdpaMaskSettings<SDPA_attributes> {
     friend class Graph;
+    friend class SDPANode;
+    friend struct SdpaCommon;
     using AttentionScoreModifier_t =
         std::function<std::shared_ptr<Tensor_attributes>(std::shared_ptr<Graph>, std::shared_ptr<Tensor_attributes>)>;
 
@@ -223,6 +229,8 @@ using SDPA_fp8_attributes = SDPA_attributes;
 class SDPA_backward_attributes : public Attributes<SDPA_backward_attributes>,
                                  public SdpaMaskSettings<SDPA_backward_attributes> {
     friend class Graph;
+    friend class SDPABackwardNode;
+    friend struct SdpaCommon;
     using AttentionScoreModifier_t =
         std::function<std::shared_ptr<Tensor_attributes>(std::shared_ptr<Graph>, std::shared_ptr<Tensor_attributes>)>;
 

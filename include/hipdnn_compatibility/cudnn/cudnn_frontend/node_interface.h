@@ -109,9 +109,14 @@ struct Lowering {
         if (t->get_vector_count() != 1)
             return {error_code_t::GRAPH_NOT_SUPPORTED,
                     "Tensor '" + t->get_name() + "': set_vector_count_and_dimension is not supported by hipDNN."};
-        if (t->get_ragged_offset())
-            return {error_code_t::GRAPH_NOT_SUPPORTED,
-                    "Tensor '" + t->get_name() + "': set_ragged_offset is not supported by the shim yet."};
+        // A ragged (packed, THD) tensor names the tensor of its per-batch offsets; the offsets
+        // tensor is lowered first and travels in the variant pack like any input.
+        managed_descriptor ragged;
+        if (auto const& r = t->get_ragged_offset()) {
+            if (r.get() == t.get())
+                return {error_code_t::INVALID_VALUE, "Tensor '" + t->get_name() + "' is its own ragged offset."};
+            CHECK_CUDNN_FRONTEND_ERROR(tensor(r, ragged));
+        }
         managed_descriptor d;
         CHECK_CUDNN_FRONTEND_ERROR(make_descriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, what, d));
         int64_t uid  = t->get_uid();
@@ -140,6 +145,7 @@ struct Lowering {
         if (has_value)
             CHECK_CUDNN_FRONTEND_ERROR(set_attr(d, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR,
                                                 static_cast<int64_t>(bytes.size()), bytes.data(), what));
+        if (ragged) CHECK_CUDNN_FRONTEND_ERROR(set_desc(d, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, ragged, what));
         CHECK_CUDNN_FRONTEND_ERROR(finalize(d, what));
         tensors.emplace(t.get(), d);
         out = d;
@@ -187,6 +193,12 @@ class INode {
     // keyed by Graph::key itself). Pure, so no node can leave its attributes out.
     virtual void
     append_key(detail::KeyWriter& k) const = 0;
+    // wants_deterministic: the node asked for deterministic algorithms only (SDPA backward's
+    // set_deterministic_algorithm); Graph then deselects NONDETERMINISTIC engine configs.
+    virtual bool
+    wants_deterministic() const {
+        return false;
+    }
 };
 
 // NodeBase implements the attribute bookkeeping every node shares.

@@ -1,6 +1,7 @@
 // attn_score_modifiers.h - graph::attn::score_modifiers: helpers that add pointwise nodes to an
 // attention score sub-graph (SDPA's set_score_mod). They build ordinary pointwise nodes, so they
-// lower like any other; the SDPA node that calls them is a Tier-2 stub until the attention issue.
+// lower like any other. SDPA refuses set_score_mod by name (hipDNN's SDPA operation has no
+// score-modifier sub-graph), so they serve graphs built around them, not attention yet.
 // Declared so far: bias and Softcap (what NVIDIA's samples use); causal_mask,
 // causal_mask_bottom_right, padding_mask, alibi_mask and sliding_window_mask are not yet.
 #pragma once
