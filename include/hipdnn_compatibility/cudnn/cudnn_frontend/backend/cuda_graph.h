@@ -97,22 +97,16 @@ copy_kernel_params_by_driver(cudaGraphNode_t into, cudaGraphNode_t from) {
 #ifdef HIPDNN_CUDNN_SHIM_HAVE_CUDA_DRIVER_H
     using get_fn = CUresult (*)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS*);
     using set_fn = CUresult (*)(CUgraphNode, const CUDA_KERNEL_NODE_PARAMS*);
-    static void* const get_p = [] {
+    auto entry = [](char const* symbol) -> void* {
         void* f = nullptr;
         cudaDriverEntryPointQueryResult q{};
-        return cudaGetDriverEntryPointByVersion("cuGraphKernelNodeGetParams", &f, CUDART_VERSION, cudaEnableDefault,
-                                                &q) == cudaSuccess && q == cudaDriverEntryPointSuccess
+        return cudaGetDriverEntryPointByVersion(symbol, &f, CUDART_VERSION, cudaEnableDefault, &q) == cudaSuccess &&
+                       q == cudaDriverEntryPointSuccess
                    ? f
                    : nullptr;
-    }();
-    static void* const set_p = [] {
-        void* f = nullptr;
-        cudaDriverEntryPointQueryResult q{};
-        return cudaGetDriverEntryPointByVersion("cuGraphKernelNodeSetParams", &f, CUDART_VERSION, cudaEnableDefault,
-                                                &q) == cudaSuccess && q == cudaDriverEntryPointSuccess
-                   ? f
-                   : nullptr;
-    }();
+    };
+    static void* const get_p = entry("cuGraphKernelNodeGetParams");
+    static void* const set_p = entry("cuGraphKernelNodeSetParams");
     if (!get_p || !set_p)
         return {error_code_t::CUDA_API_FAILED,
                 "update_cuda_graph: the driver's cuGraphKernelNodeGet/SetParams could not be found."};

@@ -218,28 +218,41 @@ struct SdpaCommon {
         return {error_code_t::OK, ""};
     }
 
-    // set_band writes the masking attributes hipDNN's descriptors take (see the header comment).
+    // The attribute names of the settings forward and backward share.
+    struct Names {
+        hipdnnBackendAttributeName_t scale_value, padding, alibi, dropout_probability, left, right, align;
+    };
+
+    // settings writes those shared settings: the scale value (upstream scales only when asked;
+    // hipDNN's default would be 1/sqrt(d)), the padding and alibi masks, the dropout probability,
+    // and the band (see the header comment).
     template <typename A>
     static error_t
-    band(std::string const& label,
+    settings(std::string const& label,
              A const& a,
+             bool scale_tensor,
              detail::managed_descriptor const& op,
-             hipdnnBackendAttributeName_t left,
-             hipdnnBackendAttributeName_t right,
-             hipdnnBackendAttributeName_t align) {
+             Names const& n) {
+        using sdpa_detail::set_bool;
+        using sdpa_detail::set_float;
+        if (!scale_tensor) CHECK_CUDNN_FRONTEND_ERROR(set_float(label, op, n.scale_value, a.attn_scale_value.value_or(1.0f)));
+        if (a.padding_mask) CHECK_CUDNN_FRONTEND_ERROR(set_bool(label, op, n.padding, true));
+        if (a.alibi_mask) CHECK_CUDNN_FRONTEND_ERROR(set_bool(label, op, n.alibi, true));
+        if (a.dropout_probability.has_value())
+            CHECK_CUDNN_FRONTEND_ERROR(set_float(label, op, n.dropout_probability, *a.dropout_probability));
         if (!a.left_bound.has_value() && !a.right_bound.has_value()) return {error_code_t::OK, ""};
         if (a.left_bound.has_value()) {
             int64_t l = static_cast<int64_t>(*a.left_bound) - 1;
-            CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(op, left, HIPDNN_TYPE_INT64, 1, &l, label));
+            CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(op, n.left, HIPDNN_TYPE_INT64, 1, &l, label));
         }
         if (a.right_bound.has_value()) {
             int64_t r = static_cast<int64_t>(*a.right_bound);
-            CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(op, right, HIPDNN_TYPE_INT64, 1, &r, label));
+            CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(op, n.right, HIPDNN_TYPE_INT64, 1, &r, label));
         }
         hipdnnDiagonalAlignment_t d = a.diagonal_alignment == DiagonalAlignment_t::BOTTOM_RIGHT
                                           ? HIPDNN_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT_EXT
                                           : HIPDNN_DIAGONAL_ALIGNMENT_TOP_LEFT_EXT;
-        return detail::set_attr(op, align, HIPDNN_TYPE_DIAGONAL_ALIGNMENT_EXT, 1, &d, label);
+        return detail::set_attr(op, n.align, HIPDNN_TYPE_DIAGONAL_ALIGNMENT_EXT, 1, &d, label);
     }
 };
 
@@ -452,19 +465,13 @@ class SDPANode : public NodeBase<SDPA_attributes> {
             {HIPDNN_ATTR_OPERATION_SDPA_FWD_AMAX_O_EXT, get(out, Out::Amax_O)},
         };
         for (auto const& s : slots) CHECK_CUDNN_FRONTEND_ERROR(operand(L, op, s.attr, s.t));
-        // Upstream scales only when asked; hipDNN's default would be 1/sqrt(d).
-        if (!has(in, In::Attn_scale))
-            CHECK_CUDNN_FRONTEND_ERROR(
-                set_float(lb, op, HIPDNN_ATTR_SDPA_FWD_ATTN_SCALE_VALUE_EXT, a.attn_scale_value.value_or(1.0f)));
         CHECK_CUDNN_FRONTEND_ERROR(set_bool(lb, op, HIPDNN_ATTR_SDPA_FWD_GENERATE_STATS_EXT, has(out, Out::Stats)));
-        if (a.padding_mask) CHECK_CUDNN_FRONTEND_ERROR(set_bool(lb, op, HIPDNN_ATTR_SDPA_FWD_PADDING_MASK_EXT, true));
-        if (a.alibi_mask) CHECK_CUDNN_FRONTEND_ERROR(set_bool(lb, op, HIPDNN_ATTR_SDPA_FWD_ALIBI_MASK_EXT, true));
-        if (a.dropout_probability.has_value())
-            CHECK_CUDNN_FRONTEND_ERROR(
-                set_float(lb, op, HIPDNN_ATTR_SDPA_FWD_DROPOUT_PROBABILITY_EXT, *a.dropout_probability));
-        CHECK_CUDNN_FRONTEND_ERROR(SdpaCommon::band(lb, a, op, HIPDNN_ATTR_SDPA_FWD_LEFT_BOUND_EXT,
-                                            HIPDNN_ATTR_SDPA_FWD_RIGHT_BOUND_EXT,
-                                            HIPDNN_ATTR_SDPA_FWD_DIAGONAL_ALIGNMENT_EXT));
+        CHECK_CUDNN_FRONTEND_ERROR(SdpaCommon::settings(
+            lb, a, has(in, In::Attn_scale), op,
+            {HIPDNN_ATTR_SDPA_FWD_ATTN_SCALE_VALUE_EXT, HIPDNN_ATTR_SDPA_FWD_PADDING_MASK_EXT,
+             HIPDNN_ATTR_SDPA_FWD_ALIBI_MASK_EXT, HIPDNN_ATTR_SDPA_FWD_DROPOUT_PROBABILITY_EXT,
+             HIPDNN_ATTR_SDPA_FWD_LEFT_BOUND_EXT, HIPDNN_ATTR_SDPA_FWD_RIGHT_BOUND_EXT,
+             HIPDNN_ATTR_SDPA_FWD_DIAGONAL_ALIGNMENT_EXT}));
         if (paged()) {
             int32_t m = static_cast<int32_t>(s_kv());
             CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(op, HIPDNN_ATTR_SDPA_FWD_MAX_SEQ_LEN_KV_EXT, HIPDNN_TYPE_INT32, 1, &m, lb));
@@ -620,17 +627,12 @@ class SDPABackwardNode : public NodeBase<SDPA_backward_attributes> {
             {HIPDNN_ATTR_OPERATION_SDPA_BWD_DBIAS_EXT, get(out, Out::dBias)},
         };
         for (auto const& s : slots) CHECK_CUDNN_FRONTEND_ERROR(operand(L, op, s.attr, s.t));
-        if (!has(in, In::Attn_scale))
-            CHECK_CUDNN_FRONTEND_ERROR(
-                set_float(lb, op, HIPDNN_ATTR_SDPA_BWD_ATTN_SCALE_VALUE_EXT, a.attn_scale_value.value_or(1.0f)));
-        if (a.padding_mask) CHECK_CUDNN_FRONTEND_ERROR(set_bool(lb, op, HIPDNN_ATTR_SDPA_BWD_PADDING_MASK_EXT, true));
-        if (a.alibi_mask) CHECK_CUDNN_FRONTEND_ERROR(set_bool(lb, op, HIPDNN_ATTR_SDPA_BWD_ALIBI_MASK_EXT, true));
-        if (a.dropout_probability.has_value())
-            CHECK_CUDNN_FRONTEND_ERROR(
-                set_float(lb, op, HIPDNN_ATTR_SDPA_BWD_DROPOUT_PROBABILITY_EXT, *a.dropout_probability));
-        CHECK_CUDNN_FRONTEND_ERROR(SdpaCommon::band(lb, a, op, HIPDNN_ATTR_SDPA_BWD_LEFT_BOUND_EXT,
-                                            HIPDNN_ATTR_SDPA_BWD_RIGHT_BOUND_EXT,
-                                            HIPDNN_ATTR_SDPA_BWD_DIAGONAL_ALIGNMENT_EXT));
+        CHECK_CUDNN_FRONTEND_ERROR(SdpaCommon::settings(
+            lb, a, has(in, In::Attn_scale), op,
+            {HIPDNN_ATTR_SDPA_BWD_ATTN_SCALE_VALUE_EXT, HIPDNN_ATTR_SDPA_BWD_PADDING_MASK_EXT,
+             HIPDNN_ATTR_SDPA_BWD_ALIBI_MASK_EXT, HIPDNN_ATTR_SDPA_BWD_DROPOUT_PROBABILITY_EXT,
+             HIPDNN_ATTR_SDPA_BWD_LEFT_BOUND_EXT, HIPDNN_ATTR_SDPA_BWD_RIGHT_BOUND_EXT,
+             HIPDNN_ATTR_SDPA_BWD_DIAGONAL_ALIGNMENT_EXT}));
         CHECK_CUDNN_FRONTEND_ERROR(detail::set_dtype(op, HIPDNN_ATTR_SDPA_BWD_COMP_TYPE_EXT, comp, lb));
         return finish(L, op);
     }
