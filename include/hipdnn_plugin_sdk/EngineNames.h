@@ -44,6 +44,17 @@
     X(HIPDNNGO_CPU_REFERENCE)                     \
     X(HIPDNNGO_ONEDNN)
 
+/*
+ * Configuration-index knobs (a naming rule, no entry point). An engine with several
+ * configurations of its own for a graph (the cuDNN engine: cuDNN's ranked engine configs) may
+ * publish them as one integer knob whose id ends in HIPDNN_PLUGIN_CONFIG_KNOB_SUFFIX, with range
+ * [-1, n-1] over the graph's n configurations, best first. -1 lets the engine choose; the knob's
+ * default value is the index that choice resolves to, or -1 when unknown. A frontend that lists
+ * every configuration, as cuDNN-frontend's create_execution_plans does, makes one engine config
+ * per other index.
+ */
+#define HIPDNN_PLUGIN_CONFIG_KNOB_SUFFIX ".config"
+
 /* The benchmark-mode prefix, and the name an engine reports in this build. */
 #define HIPDNN_BENCHMARK_ENGINE_PREFIX "BENCHMARK_"
 #ifdef HIPDNN_BENCHMARK_MODE

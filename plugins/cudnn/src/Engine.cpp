@@ -64,6 +64,8 @@ int64_t getInt(const Desc& d, cudnnBackendAttributeName_t name)
 // - the SDPA translation rounds the probabilities to Q's type before P.V (DOWN_CONVERT_INPUTS);
 // - engine 0 runs an fp32 matmul on TF32 tensor cores without saying so (H200, cuDNN 9.14: the
 //   corpus' fp32 matmuls miss fp32 tolerances on it and pass with NVIDIA_TF32_OVERRIDE=0);
+// - any tensor-core config of an all-fp32 convolution or matmul is a TF32 config: it rounds the
+//   inputs to TF32 (DOWN_CONVERT_INPUTS), which cuDNN does not say;
 // - convolutions and matmuls on fp8 are summed with reduced precision (H200: fp8 matmul errors
 //   of about 2^-14 of the sum of |a·b|, far over an fp32 sum's: REDUCED_PRECISION_REDUCTION).
 void addOwnNotes(Config& c, const Model& m)
@@ -77,10 +79,11 @@ void addOwnNotes(Config& c, const Model& m)
     if(m.fp8Gemm)
         add(CUDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION);
     if(m.fp32Matmul && c.engineIndex == 0)
-    {
         add(CUDNN_NUMERICAL_NOTE_TENSOR_CORE);
+    const bool tensorCore = std::find(c.numericalNotes.begin(), c.numericalNotes.end(), CUDNN_NUMERICAL_NOTE_TENSOR_CORE)
+                            != c.numericalNotes.end();
+    if(m.fp32Gemm && tensorCore)
         add(CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS);
-    }
 }
 
 // describe fills engine index, notes and knobs of a finalized engine config.
@@ -399,7 +402,7 @@ std::shared_ptr<GraphEntry> entryFor(Model&& model, int device)
     return e;
 }
 
-std::shared_ptr<Plan> GraphEntry::build(const Config& c, const std::string& key)
+std::shared_ptr<Plan> GraphEntry::build(const Config& c, const std::string& key, int64_t rank)
 {
     auto it = plans_.find(key);
     if(it != plans_.end())
@@ -412,6 +415,7 @@ std::shared_ptr<Plan> GraphEntry::build(const Config& c, const std::string& key)
         DeviceGuard guard(device);
         auto p = std::make_shared<Plan>();
         p->config = c;
+        p->rank = rank;
         p->plan = std::make_shared<Desc>(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
         cudnnHandle_t h = buildHandle(device);
         p->plan->set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &h, "execution plan");
@@ -460,7 +464,7 @@ std::shared_ptr<Plan> GraphEntry::plan(const Choice& choice)
         throw Unsupported("cudnn.config " + std::to_string(choice.rank) + " is out of range: cuDNN offers "
                           + std::to_string(configs.size()) + " configs for this graph");
     if(choice.rank >= 0)
-        return build(configs[static_cast<size_t>(choice.rank)], "r" + std::to_string(choice.rank));
+        return build(configs[static_cast<size_t>(choice.rank)], "r" + std::to_string(choice.rank), choice.rank);
     // Default choice: cuDNN's order, except that an all-fp32 graph with a convolution or matmul
     // (the ops with TF32 kernels) takes only configs that keep fp32 inputs: no DOWN_CONVERT_INPUTS
     // or TENSOR_CORE note, as a tensor-core engine on fp32 data is a TF32 engine. Such a graph
@@ -482,7 +486,7 @@ std::shared_ptr<Plan> GraphEntry::plan(const Choice& choice)
     {
         try
         {
-            return build(configs[i], "r" + std::to_string(i));
+            return build(configs[i], "r" + std::to_string(i), static_cast<int64_t>(i));
         }
         catch(const Unsupported& e)
         {

@@ -72,6 +72,7 @@ struct Plan
     DescPtr plan;
     int64_t workspace = 0; // the engine's intermediates (Model::wsBytes), then cuDNN's workspace
     Config config;
+    int64_t rank = -1; // its index in GraphEntry::configs; -1 for an explicit cudnn.engine
 };
 
 // Choice is what an EngineConfig's knobs ask for.
@@ -97,7 +98,7 @@ private:
     std::mutex m_;
     std::map<std::string, std::shared_ptr<Plan>> plans_;
     std::map<std::string, std::string> failures_;
-    std::shared_ptr<Plan> build(const Config& c, const std::string& key);
+    std::shared_ptr<Plan> build(const Config& c, const std::string& key, int64_t rank = -1);
 };
 
 // entryFor returns the cached entry of (model, device), translating on first use. Never throws

@@ -9,6 +9,8 @@
 // device) it applies to no graph and says why once in the log.
 #include "Engine.hpp"
 
+#include <hipdnn_plugin_sdk/EngineNames.h>
+#include <hipdnn_plugin_sdk/helpers/ContextPayload.hpp>
 #include <hipdnn_plugin_sdk/helpers/EnginePlugin.hpp>
 
 #include <cstring>
@@ -44,7 +46,7 @@ struct CudnnHandle
 namespace
 {
 
-constexpr const char* kKnobConfig = "cudnn.config";
+constexpr const char* kKnobConfig = "cudnn" HIPDNN_PLUGIN_CONFIG_KNOB_SUFFIX;
 constexpr const char* kKnobEngine = "cudnn.engine";
 constexpr const char* kKnobKnobs = "cudnn.knobs";
 
@@ -86,6 +88,7 @@ struct CudnnContext
 {
     std::shared_ptr<GraphEntry> entry;
     std::shared_ptr<Plan> plan;
+    std::vector<uint8_t> graph; // the hipDNN graph, for serialization
     int device = 0;
     std::vector<int64_t> constUids;
     std::vector<void*> constPtrs;
@@ -219,25 +222,35 @@ struct CudnnEngine : hipdnn_plugin_sdk::EngineDefaults
         return "";
     }
 
+    // engineDetails publishes cudnn.config over [-1, n-1] for the graph's n cuDNN configs, with
+    // the rank the default choice (-1) resolves to as its default value: a frontend that lists
+    // an engine's configurations (HIPDNN_PLUGIN_CONFIG_KNOB_SUFFIX) then knows which rank the
+    // plain config already is.
     static void engineDetails(Handle& h, const fbs::Graph& graph, hipdnn_plugin_sdk::EngineDetailsBuilder& b)
     {
         requireAvailable();
         std::shared_ptr<GraphEntry> e = graphEntry(h, graph);
+        std::shared_ptr<Plan> p;
+        try
+        {
+            p = e->plan(Choice{});
+        }
+        catch(const Unsupported&)
+        {
+        }
         const int64_t n = static_cast<int64_t>(e->configs.size());
         using hipdnn_plugin_sdk::KnobSpec;
         b.knob(KnobSpec::integer(kKnobConfig,
                                  "index of the cuDNN engine config in cuDNN's heuristic order (mode A, then fallback); "
-                                 "-1: the first whose plan builds",
-                                 -1)
+                                 "-1: the first whose plan builds (the default value names that index)",
+                                 p ? p->rank : -1)
                    .range(-1, std::max<int64_t>(n - 1, -1)));
         b.knob(KnobSpec::integer(kKnobEngine, "a cuDNN engine global index (overrides cudnn.config); -1: unset", -1)
                    .range(int64_t{-1}, int64_t{1} << 20));
         b.knob(
             KnobSpec::string(kKnobKnobs, "cuDNN knob choices for cudnn.engine, as TYPE=VALUE,... (cudnnBackendKnobType_t)", ""));
         b.note(HIPDNN_BEHAVIOR_NOTE_EXTERNAL_LIBRARY_DEPENDENCY);
-        try
-        {
-            std::shared_ptr<Plan> p = e->plan(Choice{});
+        if(p)
             for(int note : p->config.behaviorNotes)
             {
                 if(note == CUDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION)
@@ -245,10 +258,6 @@ struct CudnnEngine : hipdnn_plugin_sdk::EngineDefaults
                 else if(note == CUDNN_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API)
                     b.note(HIPDNN_BEHAVIOR_NOTE_SUPPORTS_GRAPH_CAPTURE);
             }
-        }
-        catch(const Unsupported&)
-        {
-        }
         b.name(kEngineName);
     }
 
@@ -270,8 +279,71 @@ struct CudnnEngine : hipdnn_plugin_sdk::EngineDefaults
     static std::unique_ptr<Context> createContext(Handle& h, const hipdnnPluginConstData_t* config,
                                                   const hipdnnPluginConstData_t* graph)
     {
+        auto [entry, plan] = planFor(h, config, graph);
+        return newContext(std::move(entry), std::move(plan), hipdnn_plugin_sdk::copyBuffer(graph, "Graph"));
+    }
+
+    // Serialized context (ContextPayload.hpp): "HGCU", the hipDNN graph, then the cuDNN engine
+    // config the plan runs (global engine index, knob count, (type, value) pairs). Deserializing
+    // builds exactly that config again on the handle's device, without cuDNN's heuristics, so the
+    // plan is the same even where a later cuDNN would rank its configs differently.
+    static std::vector<uint8_t> serializeContext(Handle&, const Context& ctx)
+    {
+        hipdnn_plugin_sdk::ContextPayloadWriter w(kMagic, kFormat);
+        w.blob(ctx.graph);
+        const Config& c = ctx.plan->config;
+        w.i64(c.engineIndex);
+        w.u64(c.knobs.size());
+        for(const auto& [type, value] : c.knobs)
+        {
+            w.i64(type);
+            w.i64(value);
+        }
+        return w.take();
+    }
+
+    static std::unique_ptr<Context> deserializeContext(Handle& h, const hipdnnPluginConstData_t* serialized)
+    {
+        requireAvailable();
+        hipdnn_plugin_sdk::ContextPayloadReader r(serialized, kMagic, kFormat, kEngineName);
+        std::vector<uint8_t> graph = r.blob();
+        Choice choice;
+        choice.engine = r.i64();
+        const uint64_t n = r.u64();
+        for(uint64_t i = 0; i < n; ++i)
+        {
+            const int64_t type = r.i64();
+            choice.knobs.emplace_back(type, r.i64());
+        }
+        r.finish();
+        if(choice.engine < 0)
+            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context of HIPDNNGO_CUDNN names no cuDNN engine");
+        const hipdnnPluginConstData_t g{graph.data(), graph.size()};
+        std::shared_ptr<GraphEntry> e = graphEntry(h, *hipdnn_plugin_sdk::verifyGraph(&g));
+        std::shared_ptr<Plan> p = e->plan(choice);
+        return newContext(std::move(e), std::move(p), std::move(graph));
+    }
+
+    static size_t contextWorkspaceSize(const Context& ctx) { return static_cast<size_t>(ctx.plan->workspace); }
+
+    static void execute(Handle& h, Context& ctx, void* workspace, const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count)
+    {
+        launch(h, ctx, workspace, buffers, count);
+    }
+
+private:
+    static constexpr char kMagic[5] = "HGCU";
+    static constexpr uint32_t kFormat = 1;
+
+    // newContext is the execution context of a built plan: the constants fed by value and the
+    // intermediates placed in the workspace, from the graph's translation.
+    static std::unique_ptr<Context> newContext(std::shared_ptr<GraphEntry> entry, std::shared_ptr<Plan> plan,
+                                               std::vector<uint8_t> graph)
+    {
         auto ctx = std::make_unique<Context>();
-        std::tie(ctx->entry, ctx->plan) = planFor(h, config, graph);
+        ctx->entry = std::move(entry);
+        ctx->plan = std::move(plan);
+        ctx->graph = std::move(graph);
         ctx->device = ctx->entry->device;
         for(const TensorSpec& t : ctx->entry->model.tensors)
         {
@@ -292,14 +364,6 @@ struct CudnnEngine : hipdnn_plugin_sdk::EngineDefaults
         return ctx;
     }
 
-    static size_t contextWorkspaceSize(const Context& ctx) { return static_cast<size_t>(ctx.plan->workspace); }
-
-    static void execute(Handle& h, Context& ctx, void* workspace, const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count)
-    {
-        launch(h, ctx, workspace, buffers, count);
-    }
-
-private:
     static void requireAvailable()
     {
         if(!available(Plugin::log()))
@@ -382,3 +446,4 @@ private:
 
 HIPDNN_ENGINE_PLUGIN(hipdnngo::cudnn::CudnnEngine)
 HIPDNN_ENGINE_PLUGIN_MEMORY_KINDS(hipdnngo::cudnn::CudnnEngine)
+HIPDNN_ENGINE_PLUGIN_SERIALIZATION(hipdnngo::cudnn::CudnnEngine)

@@ -8,10 +8,10 @@
 // (hipdnnEnginePluginIsHostMemoryEngine_ext).
 #include "Plan.hpp"
 
+#include <hipdnn_plugin_sdk/helpers/ContextPayload.hpp>
 #include <hipdnn_plugin_sdk/helpers/EnginePlugin.hpp>
 
 #include <atomic>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -123,45 +123,18 @@ struct OnednnEngine : hipdnn_plugin_sdk::EngineDefaults
 
     static std::vector<uint8_t> serializeContext(Handle&, const Context& context)
     {
-        std::vector<uint8_t> out(kMagic, kMagic + 4);
-        putLe(out, kFormat, 4);
-        putLe(out, context.config.size(), 8);
-        out.insert(out.end(), context.config.begin(), context.config.end());
-        putLe(out, context.graph.size(), 8);
-        out.insert(out.end(), context.graph.begin(), context.graph.end());
-        return out;
+        hipdnn_plugin_sdk::ContextPayloadWriter w(kMagic, kFormat);
+        w.blob(context.config);
+        w.blob(context.graph);
+        return w.take();
     }
 
     static std::unique_ptr<Context> deserializeContext(Handle&, const hipdnnPluginConstData_t* serialized_context)
     {
-        const std::vector<uint8_t> in = hipdnn_plugin_sdk::copyBuffer(serialized_context, "serialized context");
-        size_t pos = 0;
-        auto get = [&](int bytes) {
-            if(in.size() - pos < static_cast<size_t>(bytes))
-                fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context is truncated");
-            uint64_t v = 0;
-            for(int i = 0; i < bytes; ++i)
-                v |= static_cast<uint64_t>(in[pos + static_cast<size_t>(i)]) << (8 * i);
-            pos += static_cast<size_t>(bytes);
-            return v;
-        };
-        if(in.size() < 8 || std::memcmp(in.data(), kMagic, 4) != 0)
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context is not a HIPDNNGO_ONEDNN context");
-        pos = 4;
-        const uint64_t format = get(4);
-        if(format != kFormat)
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context format " + std::to_string(format) + " is unknown");
-        auto blob = [&]() {
-            const uint64_t n = get(8);
-            if(n > in.size() - pos)
-                fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context is truncated");
-            std::vector<uint8_t> b(in.begin() + static_cast<std::ptrdiff_t>(pos),
-                                   in.begin() + static_cast<std::ptrdiff_t>(pos + n));
-            pos += n;
-            return b;
-        };
-        std::vector<uint8_t> config = blob();
-        std::vector<uint8_t> graph = blob();
+        hipdnn_plugin_sdk::ContextPayloadReader r(serialized_context, kMagic, kFormat, kEngineName);
+        std::vector<uint8_t> config = r.blob();
+        std::vector<uint8_t> graph = r.blob();
+        r.finish();
         return newContext(std::move(config), std::move(graph));
     }
 
@@ -184,17 +157,10 @@ private:
         return std::make_unique<Plan>(*graph, build);
     }
 
-    // Serialized context: "HGOD", format version (u32 LE), then the EngineConfig and the Graph,
-    // each as u64 LE size + bytes. Deserializing rebuilds the plan from them (oneDNN primitives are
-    // not serializable in 2.x).
-    static constexpr char kMagic[4] = {'H', 'G', 'O', 'D'};
+    // Serialized context (ContextPayload.hpp): "HGOD", then the EngineConfig and the Graph.
+    // Deserializing rebuilds the plan from them (oneDNN primitives are not serializable in 2.x).
+    static constexpr char kMagic[5] = "HGOD";
     static constexpr uint32_t kFormat = 1;
-
-    static void putLe(std::vector<uint8_t>& out, uint64_t v, int bytes)
-    {
-        for(int i = 0; i < bytes; ++i)
-            out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-    }
 
     static std::unique_ptr<OnednnContext> newContext(std::vector<uint8_t> config, std::vector<uint8_t> graph)
     {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <hipdnn_plugin_sdk/EnginePluginApi.h>
+#include <hipdnn_plugin_sdk/EngineNames.h>
 #include <hipdnn_plugin_sdk/EnginePluginExtensions.h>
 #include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
 
@@ -38,7 +39,8 @@ enum class KnobSet
     None,
     DemoA,
     DemoB,
-    Constraint
+    Constraint,
+    ConfigIndex
 };
 
 struct EngineDef
@@ -128,8 +130,15 @@ const std::vector<KnobSpec>& knobSpecs(KnobSet set)
         KnobSpec::real("constraint.float_knob", "float knob, 0..10", 5.0).range(0.0, 10.0),
         KnobSpec::string("constraint.string_knob", "one of alpha, beta, gamma", "beta").allowed({"alpha", "beta", "gamma"}),
     };
+    // A configuration-index knob (HIPDNN_PLUGIN_CONFIG_KNOB_SUFFIX): four configurations, the
+    // engine's own choice (-1) being index 1.
+    static const std::vector<KnobSpec> configIndex = {
+        KnobSpec::integer("test" HIPDNN_PLUGIN_CONFIG_KNOB_SUFFIX, "configuration index; -1: the engine's choice (1)", 1)
+            .range(int64_t{-1}, int64_t{3}),
+    };
     switch(set)
     {
+    case KnobSet::ConfigIndex: return configIndex;
     case KnobSet::DemoA: return demoA;
     case KnobSet::DemoB: return demoB;
     case KnobSet::Constraint: return constraint;
@@ -172,6 +181,22 @@ void validateKnobs(const EngineDef& engine, const fbs::EngineConfig* config)
         }
         hipdnn_plugin_sdk::validateKnobSetting(*spec, *setting);
     }
+}
+
+// workspaceOf: an engine with the configuration-index knob needs 1000 bytes per index (the
+// engine's choice, -1, being index 1), so a workspace limit tells its configurations apart; any
+// other engine needs `fixed`.
+size_t workspaceOf(const EngineDef& engine, const fbs::EngineConfig* config, size_t fixed)
+{
+    if(engine.knobs != KnobSet::ConfigIndex)
+        return fixed;
+    int64_t index = 1;
+    if(config->knobs() != nullptr)
+        for(const fbs::KnobSetting* k : *config->knobs())
+            if(k != nullptr && k->knob_id() != nullptr && k->knob_id()->str() == "test" HIPDNN_PLUGIN_CONFIG_KNOB_SUFFIX
+               && k->value_as_IntValue() != nullptr && k->value_as_IntValue()->value() >= 0)
+                index = k->value_as_IntValue()->value();
+    return static_cast<size_t>(1000 * index);
 }
 
 // Bytes one element of a DataType value occupies (sub-byte types round up to one byte).
@@ -273,9 +298,9 @@ HipdnnEnginePluginExecutionContext* makeContext(const EngineDef& engine, std::ve
 {
     auto* context = new HipdnnEnginePluginExecutionContext();
     context->engineId = engine.id;
-    context->workspaceSize = TP_WORKSPACE_CONTEXT;
     context->graph = std::move(graphBytes);
     context->config = std::move(configBytes);
+    context->workspaceSize = workspaceOf(engine, fbs::GetEngineConfig(context->config.data()), TP_WORKSPACE_CONTEXT);
     const fbs::Graph* graph = fbs::GetGraph(context->graph.data());
     if(graph->tensors() != nullptr)
     {
@@ -524,8 +549,8 @@ hipdnnPluginStatus_t hipdnnEnginePluginGetWorkspaceSize(hipdnnEnginePluginHandle
 {
     HIPDNN_PLUGIN_GUARD(checkHandle(handle); requireNotNull(workspace_size, "workspace_size");
                         const fbs::EngineConfig* config = hipdnn_plugin_sdk::verifyEngineConfig(engine_config);
-                        hipdnn_plugin_sdk::verifyGraph(op_graph); validateKnobs(requireEngine(config->engine_id()), config);
-                        *workspace_size = TP_WORKSPACE_CONFIG;);
+                        hipdnn_plugin_sdk::verifyGraph(op_graph); const EngineDef& engine = requireEngine(config->engine_id());
+                        validateKnobs(engine, config); *workspace_size = workspaceOf(engine, config, TP_WORKSPACE_CONFIG););
 }
 #endif
 

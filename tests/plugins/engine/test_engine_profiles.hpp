@@ -85,6 +85,19 @@
     }
 #define TP_EXPORT_ENGINE_NAME 1
 
+#elif defined(TP_PROFILE_CONFIG_KNOB)
+// One engine whose configuration-index knob lists four configurations (the cuDNN-frontend
+// shim's list_alternatives).
+#define TP_PLUGIN_NAME "test_config_knob_plugin"
+#define TP_API_VERSION HIPDNN_ENGINE_API_VERSION
+#define TP_ENGINES                                                                                                \
+    {                                                                                                             \
+        {                                                                                                         \
+            engineId("TEST_CONFIG_KNOB_ENGINE"), true, NameAnswer::Named, "TEST_CONFIG_KNOB_ENGINE", KnobSet::ConfigIndex, 0u \
+        }                                                                                                         \
+    }
+#define TP_EXPORT_ENGINE_NAME 1
+
 #elif defined(TP_PROFILE_EXECUTE_FAILS)
 #define TP_PLUGIN_NAME "test_execute_fails_plugin"
 #define TP_API_VERSION HIPDNN_ENGINE_API_VERSION

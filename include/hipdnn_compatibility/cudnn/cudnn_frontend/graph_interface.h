@@ -1174,7 +1174,8 @@ class Graph {
             return {error_code_t::HEURISTIC_QUERY_FAILED, "create_execution_plans: call build_operation_graph first."};
         for (auto m : modes) warn_once(m);
         plans.candidates.clear();
-        plans.candidate = -1;
+        plans.candidate           = -1;
+        plans.alternatives_listed = false;
         CHECK_CUDNN_FRONTEND_ERROR(query_heuristic(plans, "create_execution_plans"));
         if (plans.candidates.empty())
             return {error_code_t::HEURISTIC_QUERY_FAILED,
@@ -1240,6 +1241,137 @@ class Graph {
         return {error_code_t::OK, ""};
     }
 
+    // make_engine_config makes and finalizes a config of hipDNN engine `id` on the operation
+    // graph, with integer knob `knob` set to `value` when a knob is named.
+    error_t
+    make_engine_config(int64_t id, std::string const& knob, int64_t value, std::string const& what,
+                       detail::managed_descriptor& cfg) const {
+        detail::managed_descriptor engine;
+        CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, what, engine));
+        CHECK_CUDNN_FRONTEND_ERROR(detail::set_desc(engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, operation_graph, what));
+        CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id, what));
+        CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(engine, what));
+        CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "engine config", cfg));
+        CHECK_CUDNN_FRONTEND_ERROR(detail::set_desc(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, engine, "engine config"));
+        if (!knob.empty()) {
+            detail::managed_descriptor choice;
+            CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, "knob choice", choice));
+            CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(choice, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR,
+                                                        static_cast<int64_t>(knob.size()), knob.data(), "knob choice"));
+            CHECK_CUDNN_FRONTEND_ERROR(
+                detail::set_attr(choice, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &value, "knob choice"));
+            CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(choice, "knob choice " + knob));
+            CHECK_CUDNN_FRONTEND_ERROR(detail::set_desc(cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, choice, "engine config"));
+        }
+        return detail::finalize(cfg, "engine config of " + what);
+    }
+
+    // config_knob finds the configuration-index knob (HIPDNN_PLUGIN_CONFIG_KNOB_SUFFIX in
+    // EngineNames.h) of candidate c's engine on this graph: its id, largest index and default
+    // index. False when the engine has none or offers a single configuration.
+    bool
+    config_knob(Execution_plan_list::Candidate& c, std::string& id, int64_t& last, int64_t& dflt) const {
+        if (plans.finalized_config(c).is_bad()) return false;
+        detail::managed_descriptor engine;
+        if (detail::make_descriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, "engine", engine).is_bad()) return false;
+        hipdnnBackendDescriptor_t eraw = engine->get_ptr();
+        int64_t n = 0;
+        if (hipdnnBackendGetAttribute(c.config->get_ptr(), HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                      &n, &eraw) != HIPDNN_STATUS_SUCCESS ||
+            hipdnnBackendGetAttribute(eraw, HIPDNN_ATTR_ENGINE_KNOB_INFO, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &n,
+                                      nullptr) != HIPDNN_STATUS_SUCCESS ||
+            n <= 0)
+            return false;
+        std::vector<detail::managed_descriptor> infos(static_cast<size_t>(n));
+        std::vector<hipdnnBackendDescriptor_t> raw;
+        for (auto& k : infos) {
+            if (detail::make_descriptor(HIPDNN_BACKEND_KNOB_INFO_DESCRIPTOR, "knob info", k).is_bad()) return false;
+            raw.push_back(k->get_ptr());
+        }
+        int64_t got = 0;
+        if (hipdnnBackendGetAttribute(eraw, HIPDNN_ATTR_ENGINE_KNOB_INFO, HIPDNN_TYPE_BACKEND_DESCRIPTOR, n, &got,
+                                      raw.data()) != HIPDNN_STATUS_SUCCESS)
+            return false;
+        std::string const suffix = HIPDNN_PLUGIN_CONFIG_KNOB_SUFFIX;
+        for (int64_t i = 0; i < got && i < n; ++i) {
+            char name[256] = {0};
+            int64_t len = 0, lo = 0, hi = 0, d = -1, type = 0;
+            if (hipdnnBackendGetAttribute(raw[i], HIPDNN_ATTR_KNOB_INFO_TYPE, HIPDNN_TYPE_CHAR, sizeof name - 1, &len,
+                                          name) != HIPDNN_STATUS_SUCCESS)
+                continue;
+            std::string const knob(name);
+            if (knob.size() <= suffix.size() || knob.compare(knob.size() - suffix.size(), suffix.size(), suffix) != 0)
+                continue;
+            if (hipdnnBackendGetAttribute(raw[i], HIPDNN_ATTR_KNOB_INFO_DEFAULT_VALUE_TYPE, HIPDNN_TYPE_INT64, 1, &len,
+                                          &type) != HIPDNN_STATUS_SUCCESS ||
+                type != HIPDNN_TYPE_INT64 ||
+                hipdnnBackendGetAttribute(raw[i], HIPDNN_ATTR_KNOB_INFO_MINIMUM_VALUE, HIPDNN_TYPE_INT64, 1, &len, &lo) !=
+                    HIPDNN_STATUS_SUCCESS ||
+                hipdnnBackendGetAttribute(raw[i], HIPDNN_ATTR_KNOB_INFO_MAXIMUM_VALUE, HIPDNN_TYPE_INT64, 1, &len, &hi) !=
+                    HIPDNN_STATUS_SUCCESS ||
+                hipdnnBackendGetAttribute(raw[i], HIPDNN_ATTR_KNOB_INFO_DEFAULT_VALUE, HIPDNN_TYPE_INT64, 1, &len, &d) !=
+                    HIPDNN_STATUS_SUCCESS)
+                continue;
+            if (lo != -1 || hi < 1) return false;
+            id   = knob;
+            last = hi;
+            dflt = d;
+            return true;
+        }
+        return false;
+    }
+
+    // list_alternatives puts, after each of the heuristic's candidates whose engine publishes a
+    // configuration-index knob, one candidate per other index: the cuDNN engine's other cuDNN
+    // configs, as upstream lists every cuDNN config. An alternative that rounds its inputs down
+    // (DOWN_CONVERT_INPUTS: TF32 on fp32 data) where the default config does not is left out, so
+    // an fp32 graph keeps fp32 arithmetic. Once per plan list, and only when more than the first
+    // candidate is asked for (the count, build_plans(ALL), a workspace limit), so a plain build
+    // reads no knob.
+    error_t
+    list_alternatives() const {
+        if (plans.alternatives_listed) return {error_code_t::OK, ""};
+        plans.alternatives_listed = true;
+        CHECK_CUDNN_FRONTEND_ERROR(plans.read_heuristic_configs());
+        auto has = [](auto const& v, auto x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+        std::vector<Execution_plan_list::Candidate> out;
+        int64_t chosen = -1;
+        for (size_t i = 0; i < plans.candidates.size(); ++i) {
+            auto& c = plans.candidates[i];
+            std::vector<Execution_plan_list::Candidate> alts;
+            std::string knob;
+            int64_t last = 0, dflt = -1;
+            if (static_cast<int64_t>(i) < plans.from_heuristic && c.excluded.empty() && config_knob(c, knob, last, dflt)) {
+                plans.describe(c);
+                bool const keeps_inputs = !has(c.numerical_notes, NumericalNote_t::DOWN_CONVERT_INPUTS);
+                for (int64_t r = 0; r <= last; ++r) {
+                    if (r == dflt) continue;
+                    Execution_plan_list::Candidate a;
+                    if (make_engine_config(c.engine_id, knob, r, c.name + " " + knob + "=" + std::to_string(r), a.config)
+                            .is_bad())
+                        continue;
+                    a.finalized = true;
+                    hipdnnBackendNumericalNote_t notes[HIPDNN_NUMERICAL_NOTE_TYPE_COUNT];
+                    int64_t n = 0;
+                    if (keeps_inputs &&
+                        hipdnnBackendGetAttribute(a.config->get_ptr(), HIPDNN_ATTR_ENGINE_NUMERICAL_NOTE,
+                                                  HIPDNN_TYPE_NUMERICAL_NOTE, HIPDNN_NUMERICAL_NOTE_TYPE_COUNT, &n,
+                                                  notes) == HIPDNN_STATUS_SUCCESS &&
+                        std::find(notes, notes + n, HIPDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS) != notes + n)
+                        continue;
+                    alts.push_back(std::move(a));
+                }
+            }
+            if (static_cast<int64_t>(i) == plans.candidate) chosen = static_cast<int64_t>(out.size());
+            out.push_back(std::move(c));
+            for (auto& a : alts) out.push_back(std::move(a));
+        }
+        plans.from_heuristic += static_cast<int64_t>(out.size() - plans.candidates.size());
+        plans.candidates = std::move(out);
+        plans.candidate  = chosen;
+        return {error_code_t::OK, ""};
+    }
+
     // create_execution_plan adds the config of one engine: `engine_id` is an index into
     // get_engine_count's range (hipDNN's applicable engines, in the heuristic's order) or a hipDNN
     // engine id. hipDNN engines publish no knob of cuDNN's KnobType_t, so knobs must be empty.
@@ -1256,15 +1388,8 @@ class Graph {
         if (engine_id >= 0 && list_engines("create_execution_plan").is_good() &&
             engine_id < static_cast<int64_t>(engine_ids.size()))
             id = engine_ids[static_cast<size_t>(engine_id)];
-        detail::managed_descriptor engine, cfg;
-        std::string const what = "engine " + std::to_string(engine_id);
-        CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, what, engine));
-        CHECK_CUDNN_FRONTEND_ERROR(detail::set_desc(engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, operation_graph, what));
-        CHECK_CUDNN_FRONTEND_ERROR(detail::set_attr(engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id, what));
-        CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(engine, what));
-        CHECK_CUDNN_FRONTEND_ERROR(detail::make_descriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, "engine config", cfg));
-        CHECK_CUDNN_FRONTEND_ERROR(detail::set_desc(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, engine, "engine config"));
-        CHECK_CUDNN_FRONTEND_ERROR(detail::finalize(cfg, "engine config of " + what));
+        detail::managed_descriptor cfg;
+        CHECK_CUDNN_FRONTEND_ERROR(make_engine_config(id, "", 0, "engine " + std::to_string(engine_id), cfg));
         Execution_plan_list::Candidate c;
         c.config    = cfg;
         c.finalized = true;
@@ -1272,8 +1397,11 @@ class Graph {
         return {error_code_t::OK, ""};
     }
 
+    // As upstream counts every cuDNN config, the count includes the engines' own configurations
+    // (list_alternatives).
     int64_t
     get_execution_plan_count() const {
+        (void)list_alternatives();
         return static_cast<int64_t>(plans.candidates.size());
     }
 
@@ -1309,6 +1437,7 @@ class Graph {
     error_t
     check_support() {
         if (!unsupported.empty()) return {error_code_t::GRAPH_NOT_SUPPORTED, unsupported.front()};
+        if (plans.max_workspace >= 0) CHECK_CUDNN_FRONTEND_ERROR(list_alternatives());
         plans.apply_filters();
         int64_t index = -1;
         return plans.first_buildable(index);
@@ -1326,6 +1455,7 @@ class Graph {
                 bool const do_multithreaded_builds = false) {
         (void)do_multithreaded_builds;  // plans build one after another
         if (!unsupported.empty()) return {error_code_t::GRAPH_NOT_SUPPORTED, unsupported.front()};
+        if (plans.max_workspace >= 0 || policy == BuildPlanPolicy_t::ALL) CHECK_CUDNN_FRONTEND_ERROR(list_alternatives());
         plans.apply_filters();
         int64_t index = -1;
         CHECK_CUDNN_FRONTEND_ERROR(plans.first_buildable(index));
@@ -1343,6 +1473,7 @@ class Graph {
     }
     error_t
     build_plan_at_index(int64_t index) {
+        CHECK_CUDNN_FRONTEND_ERROR(list_alternatives());
         plans.apply_filters();
         CHECK_CUDNN_FRONTEND_ERROR(plans.build(index));
         if (plans.candidate < 0) plans.candidate = index;
@@ -1410,7 +1541,7 @@ class Graph {
 
     error_t
     get_behavior_notes_for_plan_at_index(int64_t const index, std::vector<BehaviorNote_t>& notes) const {
-        if (index < 0 || index >= get_execution_plan_count())
+        if (index < 0 || index >= static_cast<int64_t>(plans.candidates.size()))
             return {error_code_t::INVALID_VALUE, "plan index " + std::to_string(index) + " is out of range."};
         plans.describe(plans.candidates[index]);
         notes = plans.candidates[index].behavior_notes;
@@ -1432,7 +1563,7 @@ class Graph {
     }
     error_t
     get_plan_name_at_index(int64_t plan_index, std::string& name) const {
-        if (plan_index < 0 || plan_index >= get_execution_plan_count())
+        if (plan_index < 0 || plan_index >= static_cast<int64_t>(plans.candidates.size()))
             return {error_code_t::INVALID_VALUE, "plan index " + std::to_string(plan_index) + " is out of range."};
         plans.describe(plans.candidates[plan_index]);
         name = plans.candidates[plan_index].name;

@@ -39,6 +39,7 @@ class Execution_plan_list {
     // when a filter, a failed build or an index reaches them.
     detail::managed_descriptor heuristic;  // set while candidates [1, from_heuristic) are unread
     int64_t from_heuristic = 0;            // candidates [0, from_heuristic) came from the heuristic
+    bool alternatives_listed = false;      // Graph::list_alternatives ran
 
     error_t
     read_heuristic_configs() {

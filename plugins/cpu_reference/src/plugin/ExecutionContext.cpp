@@ -1,8 +1,8 @@
 #include "plugin/ExecutionContext.hpp"
 
+#include <hipdnn_plugin_sdk/helpers/ContextPayload.hpp>
 #include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
 
-#include <cstring>
 #include <limits>
 #include <unordered_map>
 
@@ -122,7 +122,7 @@ void ExecutionPlan::execute(void* workspace, const hipdnnPluginDeviceBuffer_t* b
 namespace
 {
 
-constexpr char kMagic[4] = {'H', 'G', 'C', 'R'};
+constexpr char kMagic[5] = "HGCR";
 constexpr uint32_t kFormatVersion = 1;
 
 void checkEngineConfig(int64_t engineId, const fbs::EngineConfig& config)
@@ -169,12 +169,6 @@ std::unique_ptr<ExecutionContext> buildContext(int64_t engineId, std::vector<uin
     return ctx;
 }
 
-void putU64(std::vector<uint8_t>& out, uint64_t v)
-{
-    for(int i = 0; i < 8; ++i)
-        out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-
 } // namespace
 
 std::unique_ptr<ExecutionContext> createContext(int64_t engineId, const hipdnnPluginConstData_t* engineConfig,
@@ -186,46 +180,18 @@ std::unique_ptr<ExecutionContext> createContext(int64_t engineId, const hipdnnPl
 
 std::vector<uint8_t> serializeContext(const ExecutionContext& ctx)
 {
-    std::vector<uint8_t> out(kMagic, kMagic + 4);
-    for(int i = 0; i < 4; ++i)
-        out.push_back(static_cast<uint8_t>(kFormatVersion >> (8 * i)));
-    putU64(out, ctx.graphBytes.size());
-    out.insert(out.end(), ctx.graphBytes.begin(), ctx.graphBytes.end());
-    putU64(out, ctx.configBytes.size());
-    out.insert(out.end(), ctx.configBytes.begin(), ctx.configBytes.end());
-    return out;
+    hipdnn_plugin_sdk::ContextPayloadWriter w(kMagic, kFormatVersion);
+    w.blob(ctx.graphBytes);
+    w.blob(ctx.configBytes);
+    return w.take();
 }
 
 std::unique_ptr<ExecutionContext> deserializeContext(int64_t engineId, const hipdnnPluginConstData_t* payload)
 {
-    const std::vector<uint8_t> bytes = hipdnn_plugin_sdk::copyBuffer(payload, "serialized context");
-    size_t pos = 0;
-    auto need = [&](uint64_t n) {
-        if(n > bytes.size() - pos)
-            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context is truncated");
-    };
-    auto getU64 = [&] {
-        need(8);
-        uint64_t v = 0;
-        for(int i = 0; i < 8; ++i)
-            v |= static_cast<uint64_t>(bytes[pos + static_cast<size_t>(i)]) << (8 * i);
-        pos += 8;
-        return v;
-    };
-    need(8);
-    if(std::memcmp(bytes.data(), kMagic, 4) != 0)
-        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context was not made by HIPDNNGO_CPU_REFERENCE");
-    const uint32_t version = bytes[4] | (bytes[5] << 8) | (bytes[6] << 16) | (static_cast<uint32_t>(bytes[7]) << 24);
-    if(version != kFormatVersion)
-        fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "serialized context format " + std::to_string(version) + " is not supported");
-    pos = 8;
-    const uint64_t graphSize = getU64();
-    need(graphSize);
-    std::vector<uint8_t> graph(bytes.begin() + static_cast<long>(pos), bytes.begin() + static_cast<long>(pos + graphSize));
-    pos += graphSize;
-    const uint64_t configSize = getU64();
-    need(configSize);
-    std::vector<uint8_t> config(bytes.begin() + static_cast<long>(pos), bytes.begin() + static_cast<long>(pos + configSize));
+    hipdnn_plugin_sdk::ContextPayloadReader r(payload, kMagic, kFormatVersion, "HIPDNNGO_CPU_REFERENCE");
+    std::vector<uint8_t> graph = r.blob();
+    std::vector<uint8_t> config = r.blob();
+    r.finish();
     return buildContext(engineId, std::move(config), std::move(graph));
 }
 

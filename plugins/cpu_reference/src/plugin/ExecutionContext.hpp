@@ -55,8 +55,8 @@ struct ExecutionContext
 std::unique_ptr<ExecutionContext> createContext(int64_t engineId, const hipdnnPluginConstData_t* engineConfig,
                                                 const hipdnnPluginConstData_t* opGraph);
 
-// serializeContext / deserializeContext: payload = "HGCR" magic, u32 format version,
-// u64 graph size, graph bytes, u64 config size, config bytes (little-endian sizes).
+// serializeContext / deserializeContext: the SDK's payload format (ContextPayload.hpp) with magic
+// "HGCR": the graph, then the config.
 std::vector<uint8_t> serializeContext(const ExecutionContext& ctx);
 std::unique_ptr<ExecutionContext> deserializeContext(int64_t engineId, const hipdnnPluginConstData_t* payload);
 
