@@ -17,6 +17,11 @@ struct Cudart
     int (*sync_)() = nullptr;
     int (*count_)(int*) = nullptr;
     const char* (*err_)(int) = nullptr;
+    int (*eventCreate_)(void**) = nullptr;
+    int (*eventDestroy_)(void*) = nullptr;
+    int (*eventRecord_)(void*, void*) = nullptr;
+    int (*eventSynchronize_)(void*) = nullptr;
+    int (*eventElapsed_)(float*, void*, void*) = nullptr;
 };
 
 const Cudart& cudart()
@@ -38,7 +43,13 @@ const Cudart& cudart()
         r.sync_ = reinterpret_cast<int (*)()>(dlsym(h, "cudaDeviceSynchronize"));
         r.count_ = reinterpret_cast<int (*)(int*)>(dlsym(h, "cudaGetDeviceCount"));
         r.err_ = reinterpret_cast<const char* (*)(int)>(dlsym(h, "cudaGetErrorString"));
-        if(!r.malloc_ || !r.free_ || !r.memcpy_ || !r.sync_ || !r.count_ || !r.err_)
+        r.eventCreate_ = reinterpret_cast<int (*)(void**)>(dlsym(h, "cudaEventCreate"));
+        r.eventDestroy_ = reinterpret_cast<int (*)(void*)>(dlsym(h, "cudaEventDestroy"));
+        r.eventRecord_ = reinterpret_cast<int (*)(void*, void*)>(dlsym(h, "cudaEventRecord"));
+        r.eventSynchronize_ = reinterpret_cast<int (*)(void*)>(dlsym(h, "cudaEventSynchronize"));
+        r.eventElapsed_ = reinterpret_cast<int (*)(float*, void*, void*)>(dlsym(h, "cudaEventElapsedTime"));
+        if(!r.malloc_ || !r.free_ || !r.memcpy_ || !r.sync_ || !r.count_ || !r.err_ || !r.eventCreate_
+           || !r.eventDestroy_ || !r.eventRecord_ || !r.eventSynchronize_ || !r.eventElapsed_)
         {
             r.why = "CUDA runtime lacks cudaMalloc/cudaMemcpy/...";
             return r;
@@ -131,5 +142,46 @@ bool DeviceMirror::download(const Buffers& host, std::string* error)
 }
 
 bool DeviceMirror::synchronize(std::string* error) { return !failed(cudart().sync_(), "cudaDeviceSynchronize", error); }
+
+DeviceTimer::~DeviceTimer()
+{
+    for(void* e : events_)
+        if(e != nullptr)
+            cudart().eventDestroy_(e);
+}
+
+bool DeviceTimer::create(int runs, std::string* error)
+{
+    if(!deviceAvailable(error))
+        return false;
+    events_.assign(static_cast<size_t>(2 * runs), nullptr);
+    for(void*& e : events_)
+        if(failed(cudart().eventCreate_(&e), "cudaEventCreate", error))
+            return false;
+    return true;
+}
+
+bool DeviceTimer::record(int run, bool stop, std::string* error)
+{
+    return !failed(cudart().eventRecord_(events_[static_cast<size_t>(2 * run + (stop ? 1 : 0))], nullptr),
+                   "cudaEventRecord", error);
+}
+
+bool DeviceTimer::elapsedMs(std::vector<double>* out, std::string* error)
+{
+    out->clear();
+    if(events_.empty())
+        return true;
+    if(failed(cudart().eventSynchronize_(events_.back()), "cudaEventSynchronize", error))
+        return false;
+    for(size_t i = 0; i + 1 < events_.size(); i += 2)
+    {
+        float ms = 0;
+        if(failed(cudart().eventElapsed_(&ms, events_[i], events_[i + 1]), "cudaEventElapsedTime", error))
+            return false;
+        out->push_back(ms);
+    }
+    return true;
+}
 
 } // namespace hdrun

@@ -36,6 +36,26 @@ private:
     void* workspace_ = nullptr;
 };
 
+// DeviceTimer times device work with CUDA events on the null stream (hipdnn-run's handle has no
+// stream): a start and a stop event around each run, so a run's time is the device's, without
+// the host's synchronize or launch gaps between runs.
+class DeviceTimer
+{
+public:
+    DeviceTimer() = default;
+    DeviceTimer(const DeviceTimer&) = delete;
+    DeviceTimer& operator=(const DeviceTimer&) = delete;
+    ~DeviceTimer();
+
+    bool create(int runs, std::string* error);
+    bool record(int run, bool stop, std::string* error);
+    // elapsedMs waits for the last event and gives each run's milliseconds.
+    bool elapsedMs(std::vector<double>* out, std::string* error);
+
+private:
+    std::vector<void*> events_;
+};
+
 // deviceAvailable reports whether a CUDA runtime with a device can be opened (*why if not).
 bool deviceAvailable(std::string* why);
 

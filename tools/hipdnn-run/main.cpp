@@ -47,6 +47,8 @@ struct Options
     double maxGflop = 0;
     std::string dumpDir; // --dump: write tensors as .npy files
     std::string loadDir; // --load: read inputs from .npy files (as --dump writes them)
+    std::string outputsFrom; // --outputs-from: check these .npy files instead of the engine's results
+    std::vector<std::pair<std::string, int64_t>> knobs; // --knob ID=VALUE (integer knobs of --engine)
     bool referenceOnly = false; // --reference-only: no engine, no comparison
     int device = -1; // --device 1 / --host 0 / auto -1: device memory for a GPU engine (HIPDNNGO_CUDNN)
 };
@@ -77,12 +79,20 @@ void usage(FILE* f)
                  "               --dump writes them) instead of filling them\n"
                  "  --reference-only  build no plan and run no engine: fill the inputs and compute the\n"
                  "               reference only (with --dump, to inspect it)\n"
+                 "  --knob ID=V  with --engine: set the engine's integer knob ID to V (repeatable), e.g.\n"
+                 "               --knob cudnn.config=3 for the cuDNN engine's fourth cuDNN config\n"
+                 "  --outputs-from DIR  after executing, replace every output with DIR/t<uid>.npy before\n"
+                 "               the check (to show the checker fails a known-wrong result)\n"
+                 "Device memory runs are timed with CUDA events around each execute; host runs by the\n"
+                 "host clock.\n"
                  "\n"
                  "Reference ops: %s.\n"
                  "Tolerance per element: |got - ref| <= E + 2u(T)|ref| + a(T), T the output type;\n"
                  "  u: double 2^-53, float 2^-24, half 2^-11, bfloat16 2^-8; a: float/bfloat16 2^-126,\n"
                  "  half 2^-24, double 2^-1022; E: 8*sqrt(K)*u(c)*sum|terms| per K-term sum and\n"
                  "  8*u(c)*|value| per computed value (c: the node's compute type, float when unset),\n"
+                 "  8*u(c)*s per activation of the form x*g(x) (GELU, swish: s = |x|; softplus,\n"
+                 "  ELU: s = max(1, |x|)), whose intermediates are as large as s however small the value,\n"
                  "  u(V)*|value| per virtual tensor of type V, input errors propagated to first order.\n"
                  "  Integer outputs: exact (trunc of the reference) unless ref +- E crosses an integer.\n"
                  "  Every output must be finite unless the reference is the same non-finite value.\n"
@@ -108,6 +118,29 @@ bool parseArgs(int argc, char** argv, Options* o)
         {
             usage(stdout);
             std::exit(0);
+        }
+        else if(a == "--knob")
+        {
+            const char* v = next("--knob");
+            if(!v)
+                return false;
+            const std::string kv = v;
+            const size_t eq = kv.find('=');
+            char* end = nullptr;
+            const long long value = eq == std::string::npos ? 0 : std::strtoll(kv.c_str() + eq + 1, &end, 10);
+            if(eq == std::string::npos || eq == 0 || end == nullptr || *end != '\0' || end == kv.c_str() + eq + 1)
+            {
+                std::fprintf(stderr, "hipdnn-run: --knob wants ID=INTEGER, got '%s'\n", v);
+                return false;
+            }
+            o->knobs.emplace_back(kv.substr(0, eq), static_cast<int64_t>(value));
+        }
+        else if(a == "--outputs-from")
+        {
+            const char* v = next("--outputs-from");
+            if(!v)
+                return false;
+            o->outputsFrom = v;
         }
         else if(a == "--engine")
         {
@@ -189,6 +222,11 @@ bool parseArgs(int argc, char** argv, Options* o)
     if(o->file.empty())
     {
         usage(stderr);
+        return false;
+    }
+    if(!o->knobs.empty() && o->engine.empty())
+    {
+        std::fprintf(stderr, "hipdnn-run: --knob needs --engine (knobs belong to one engine)\n");
         return false;
     }
     return true;
@@ -363,15 +401,18 @@ bool readNpy(FILE* f, std::vector<int64_t>* dims, std::vector<double>* v)
     return std::fread(v->data(), sizeof(double), v->size(), f) == v->size();
 }
 
-// loadTensors replaces the filled inputs that dir holds as t<uid>.npy; "" or what went wrong.
-std::string loadTensors(const std::string& dir, hdrun::Buffers& buffers)
+// loadTensors replaces the filled inputs (or, with outputs, the results, each of which dir must
+// hold) that dir holds as t<uid>.npy; "" or what went wrong.
+std::string loadTensors(const std::string& dir, hdrun::Buffers& buffers, bool outputs = false)
 {
     for(const auto& b : buffers.all())
     {
-        if(b.output)
+        if(b.output != outputs)
             continue;
         const std::string path = dir + "/t" + std::to_string(b.tensor->uid) + ".npy";
         FILE* f = std::fopen(path.c_str(), "rb");
+        if(!f && outputs)
+            return "cannot read " + path;
         if(!f)
             continue; // not in the dump: keep the filled values
         std::vector<int64_t> dims;
@@ -539,6 +580,20 @@ int runMain(Run& r)
         r.own(cfg);
         API(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &engine),
             "set HIPDNN_ATTR_ENGINECFG_ENGINE", false);
+        for(const auto& [id, value] : opt.knobs)
+        {
+            hipdnnBackendDescriptor_t choice = nullptr;
+            API(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &choice), "create KNOB_CHOICE", false);
+            r.own(choice);
+            API(hipdnnBackendSetAttribute(choice, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR,
+                                          static_cast<int64_t>(id.size()), id.data()),
+                "set HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE", false);
+            API(hipdnnBackendSetAttribute(choice, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &value),
+                "set HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE", false);
+            API(hipdnnBackendFinalize(choice), "finalize the knob choice", false);
+            API(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &choice),
+                "set HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES", false);
+        }
         API(hipdnnBackendFinalize(cfg), "finalize the engine config", false);
         how = "by name";
     }
@@ -665,23 +720,40 @@ int runMain(Run& r)
     API(hipdnnBackendFinalize(pack), "finalize the variant pack", false);
 
     API(hipdnnBackendExecute(r.handle, plan, pack), "hipdnnBackendExecute (warm-up)", false);
+    // Device memory: each run timed by CUDA events around it; host memory: the host clock.
     std::vector<double> times;
+    hdrun::DeviceTimer timer;
+    if(onDevice && !timer.create(opt.iters, &err))
+        return r.result(kFail, "ERROR", "--device: " + err);
     for(int i = 0; i < opt.iters; ++i)
     {
         const double s = hd_now();
-        API(hipdnnBackendExecute(r.handle, plan, pack), "hipdnnBackendExecute", false);
-        if(onDevice && !mirror.synchronize(&err))
+        if(onDevice && !timer.record(i, false, &err))
             return r.result(kFail, "ERROR", err);
-        times.push_back((hd_now() - s) * 1e3);
+        API(hipdnnBackendExecute(r.handle, plan, pack), "hipdnnBackendExecute", false);
+        if(onDevice && !timer.record(i, true, &err))
+            return r.result(kFail, "ERROR", err);
+        if(!onDevice)
+            times.push_back((hd_now() - s) * 1e3);
     }
+    if(onDevice && !timer.elapsedMs(&times, &err))
+        return r.result(kFail, "ERROR", err);
     if(onDevice && !mirror.download(buffers, &err))
         return r.result(kFail, "ERROR", "--device: " + err);
+    if(!opt.outputsFrom.empty())
+    {
+        // --outputs-from: check values written elsewhere instead of the engine's (the checker's
+        // own test: a wrong result must fail).
+        const std::string why = loadTensors(opt.outputsFrom, buffers, true);
+        if(!why.empty())
+            return r.result(kFail, "ERROR", "--outputs-from: " + why);
+    }
     const double med = median(times);
     if(!opt.quiet)
     {
-        std::printf("execute: median %.3f ms of %d (min %.3f, max %.3f), after 1 warm-up; %s of tensors and workspace\n", med,
-                    opt.iters, *std::min_element(times.begin(), times.end()), *std::max_element(times.begin(), times.end()),
-                    mib(static_cast<double>(buffers.totalBytes())).c_str());
+        std::printf("execute: median %.3f ms of %d (min %.3f, max %.3f; %s), after 1 warm-up; %s of tensors and workspace\n",
+                    med, opt.iters, *std::min_element(times.begin(), times.end()), *std::max_element(times.begin(), times.end()),
+                    onDevice ? "CUDA events" : "host clock", mib(static_cast<double>(buffers.totalBytes())).c_str());
     }
     std::snprintf(sum, sizeof sum, "engine %s, plan %.2f ms, execute %.3f ms median of %d", ename.c_str(), buildMs, med,
                   opt.iters);

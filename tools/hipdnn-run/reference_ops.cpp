@@ -510,6 +510,23 @@ double optionalParam(const Node& n, const char* key, double fallback)
 
 } // namespace
 
+// intermediateScale is the size of the intermediates of the activations that compute a small
+// value from large ones, so that their rounding is absolute, not relative to the value: GELU and
+// swish compute x * g(x) (exact GELU(-6.3) is -2e-10, and fp32's 1 + erf(x / sqrt 2) is then 0);
+// softplus log(1 + e^x) and ELU alpha(e^x - 1) round around 1. Zero for every other mode.
+double intermediateScale(const PwParams& p, double x)
+{
+    switch(p.mode)
+    {
+    case Pw::GeluFwd:
+    case Pw::GeluTanhFwd:
+    case Pw::SwishFwd: return std::fabs(x);
+    case Pw::SoftplusFwd: return std::max(1.0, std::fabs(x));
+    case Pw::EluFwd: return std::max(1.0, std::fabs(x)) * std::fabs(p.eluAlpha);
+    default: return 0.0;
+    }
+}
+
 std::string refPointwise(OpContext& c)
 {
     PwParams p;
@@ -576,8 +593,10 @@ std::string refPointwise(OpContext& c)
             e[i] = anyErr ? ins[i]->err(off[i]) : 0.0;
         }
         const double r = pwValue(p, x[0], x[1], x[2]);
-        // First-order error: the op evaluated at each input moved by its own error bound.
-        double err = intOut ? 0.0 : kOpFactor * u * std::fabs(r);
+        // First-order error: the op evaluated at each input moved by its own error bound, plus
+        // the rounding of the op itself: relative to the value, or to its intermediates where
+        // those are larger (intermediateScale).
+        double err = intOut ? 0.0 : kOpFactor * u * std::max(std::fabs(r), intermediateScale(p, x[0]));
         for(int i = 0; i < arity; ++i)
         {
             if(e[i] <= 0)

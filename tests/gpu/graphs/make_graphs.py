@@ -123,6 +123,21 @@ def matmul(name, a_type, b_type, c_type, m, n, k, a_batch=(1,), b_batch=(1,)):
             "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
 
 
+def matmul_epilogue(name, io_type, out_type, mode, m, n, k):
+    """Y = act(A·B): a matmul feeding one unary pointwise op directly (no bias between), the form
+    cuDNN fuses into a GEMM epilogue. The checker compares with the exact function (erf GELU)."""
+    g = matmul(name, io_type, io_type, "float", m, n, k)
+    g["tensors"][2]["virtual"] = True
+    g["tensors"].append(tensor(4, "y", [1, m, n], out_type))
+    g["nodes"].append({"name": mode, "type": "PointwiseAttributes", "compute_data_type": "float",
+                       "inputs": {"operation": mode, "in_0_tensor_uid": 3}, "outputs": {"out_0_tensor_uid": 4}})
+    return g
+
+
+EPILOGUES = ["gelu_fwd", "gelu_approx_tanh_fwd", "relu_fwd", "tanh_fwd", "sigmoid_fwd", "swish_fwd", "elu_fwd",
+             "softplus_fwd"]
+
+
 def conv(name, x_type, y_type, n, c, h, w, k):
     nhwc = lambda N, C, H, W: [H * W * C, 1, W * C, C]
     ts = [tensor(1, "x", [n, c, h, w], x_type, nhwc(n, c, h, w)), tensor(2, "w", [k, c, 3, 3], x_type, nhwc(k, c, 3, 3)),
@@ -185,6 +200,12 @@ GRAPHS = [
     matmul("matmul_bcast_b_bf16_4x64x48x32", "bfloat16", "bfloat16", "bfloat16", 64, 48, 32, (4,), (1,)),
     matmul("matmul_bcast_a_fp16_4x64x48x32", "half", "half", "half", 64, 48, 32, (1,), (4,)),
     matmul("matmul_bcast_both_bf16_2x3x32x40x24", "bfloat16", "bfloat16", "float", 32, 40, 24, (2, 1), (1, 3)),
+    # Matmul epilogues (issue 24): every unary activation right after a matmul, fp32 and bf16
+    # inputs, K = 256 so the products reach about +-15 (GELU's and softplus's tiny tails).
+    *[matmul_epilogue(f"matmul_{act[:-4]}_fp32_256x256x256", "float", "float", act, 256, 256, 256)
+      for act in EPILOGUES],
+    *[matmul_epilogue(f"matmul_{act[:-4]}_bf16in_fp32out_256x256x256", "bfloat16", "float", act, 256, 256, 256)
+      for act in EPILOGUES],
     pool_bwd("avgpool_bwd_incl_nhwc_fp16_n2_c32_28_k3s2p1", "half", "AVGPOOL_INCLUDE_PADDING", 2, 32, 28, 28, 3, 2, 1),
     pool_bwd("avgpool_bwd_excl_nhwc_fp32_n2_c32_28_k2s2", "float", "AVGPOOL_EXCLUDE_PADDING", 2, 32, 28, 28, 2, 2, 0),
     pool("maxpool_nhwc_fp16_n4_c64_56_k3s2p1", "half", "MAXPOOL", 4, 64, 56, 56, 3, 2, 1, "NEG_INF_PAD"),
