@@ -1,0 +1,500 @@
+#include "Model.hpp"
+
+#include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
+#include <hipdnn_plugin_sdk/helpers/TensorTable.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace hipdnngo::cuda_rtc
+{
+
+const char* dtypeName(DType t)
+{
+    switch(t)
+    {
+    case DType::F32: return "fp32";
+    case DType::F16: return "fp16";
+    case DType::BF16: return "bf16";
+    }
+    return "?";
+}
+
+int dtypeBytes(DType t) { return t == DType::F32 ? 4 : 2; }
+
+int64_t Tensor::elements() const
+{
+    int64_t n = 1;
+    for(int64_t d : dims)
+        n *= d;
+    return n;
+}
+
+const Tensor& Program::t(int64_t uid) const
+{
+    for(const Tensor& x : tensors)
+        if(x.uid == uid)
+            return x;
+    throw Unsupported("tensor uid " + std::to_string(uid) + " is not in the graph");
+}
+
+bool Program::has(int64_t uid) const
+{
+    for(const Tensor& x : tensors)
+        if(x.uid == uid)
+            return true;
+    return false;
+}
+
+const char* pwModeName(int mode)
+{
+    static const char* const names[] = {"unset", "abs", "add", "add_square", "binary_select", "ceil", "cmp_eq", "cmp_ge",
+                                        "cmp_gt", "cmp_le", "cmp_lt", "cmp_neq", "div", "elu_bwd", "elu_fwd", "erf", "exp",
+                                        "floor", "gelu_approx_tanh_bwd", "gelu_approx_tanh_fwd", "gelu_bwd", "gelu_fwd",
+                                        "gen_index", "identity", "log", "logical_and", "logical_not", "logical_or", "max",
+                                        "min", "mul", "neg", "reciprocal", "relu_bwd", "relu_fwd", "rsqrt", "sigmoid_bwd",
+                                        "sigmoid_fwd", "sin", "softplus_bwd", "softplus_fwd", "sqrt", "sub", "swish_bwd",
+                                        "swish_fwd", "tan", "tanh_bwd", "tanh_fwd"};
+    return mode >= 0 && mode < static_cast<int>(sizeof names / sizeof names[0]) ? names[mode] : "unknown";
+}
+
+int pwArity(int mode)
+{
+    using M = fbs::PointwiseMode;
+    switch(static_cast<M>(mode))
+    {
+    case M::BINARY_SELECT: return 3;
+    case M::ADD:
+    case M::ADD_SQUARE:
+    case M::CMP_EQ:
+    case M::CMP_GE:
+    case M::CMP_GT:
+    case M::CMP_LE:
+    case M::CMP_LT:
+    case M::CMP_NEQ:
+    case M::DIV:
+    case M::LOGICAL_AND:
+    case M::LOGICAL_OR:
+    case M::MAX_OP:
+    case M::MIN_OP:
+    case M::MUL:
+    case M::SUB:
+    case M::ELU_BWD:
+    case M::GELU_APPROX_TANH_BWD:
+    case M::GELU_BWD:
+    case M::RELU_BWD:
+    case M::SIGMOID_BWD:
+    case M::SOFTPLUS_BWD:
+    case M::SWISH_BWD:
+    case M::TANH_BWD: return 2;
+    case M::GEN_INDEX: return 0;
+    default: return 1;
+    }
+}
+
+namespace
+{
+
+std::string dimsText(const std::vector<int64_t>& d)
+{
+    std::string s;
+    for(size_t i = 0; i < d.size(); ++i)
+        s += (i ? "x" : "") + std::to_string(d[i]);
+    return s;
+}
+
+// alignedDims: t's dims right-aligned to `rank` (leading 1s), or empty when t's rank is larger.
+std::vector<int64_t> aligned(const std::vector<int64_t>& dims, size_t rank)
+{
+    if(dims.size() > rank)
+        return {};
+    std::vector<int64_t> out(rank, 1);
+    std::copy(dims.begin(), dims.end(), out.begin() + static_cast<std::ptrdiff_t>(rank - dims.size()));
+    return out;
+}
+
+bool broadcastsTo(const Tensor& t, const std::vector<int64_t>& space)
+{
+    const std::vector<int64_t> a = aligned(t.dims, space.size());
+    if(a.empty())
+        return false;
+    for(size_t d = 0; d < space.size(); ++d)
+        if(a[d] != 1 && a[d] != space[d])
+            return false;
+    return true;
+}
+
+std::vector<Tensor> readTensors(const fbs::Graph& graph)
+{
+    const hipdnn_plugin_sdk::TensorTable<Unsupported> table(graph, {0, 8, std::nullopt});
+    std::vector<Tensor> out;
+    for(const hipdnn_plugin_sdk::TensorRecord& r : table.all())
+    {
+        Tensor t;
+        t.uid = r.uid;
+        t.name = r.name;
+        t.dims = r.dims;
+        t.strides = r.strides;
+        t.isVirtual = r.isVirtual;
+        t.isConstant = r.isConstant;
+        t.byValue = r.isPassByValue;
+        t.value = r.value;
+        t.wireType = r.dtype;
+        t.alignment = graph.tensors()->Get(static_cast<flatbuffers::uoffset_t>(r.index))->alignment();
+        if(t.dims.empty()) // a rank-0 scalar: one element
+        {
+            t.dims = {1};
+            t.strides = {1};
+        }
+        switch(r.dtype)
+        {
+        case fbs::DataType::FLOAT: t.dt = DType::F32; break;
+        case fbs::DataType::HALF: t.dt = DType::F16; break;
+        case fbs::DataType::BFLOAT16: t.dt = DType::BF16; break;
+        default:
+            // Scalars travel as fp32 kernel arguments whatever their type, if it is a float type.
+            if(t.scalarArg() && (r.dtype == fbs::DataType::DOUBLE))
+            {
+                t.dt = DType::F32;
+                break;
+            }
+            throw Unsupported("tensor " + r.label() + ": data type " + std::string(fbs::EnumNameDataType(r.dtype))
+                              + " (supported: FLOAT, HALF, BFLOAT16)");
+        }
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+PwOp readPointwise(const fbs::PointwiseAttributes& a)
+{
+    PwOp p;
+    p.mode = static_cast<int>(a.operation());
+    if(p.mode < 1 || p.mode > static_cast<int>(fbs::PointwiseMode::TANH_FWD))
+        throw Unsupported("pointwise mode " + std::to_string(p.mode) + " is unknown");
+    if(a.relu_lower_clip().has_value())
+        p.reluLo = a.relu_lower_clip().value();
+    if(a.relu_upper_clip().has_value())
+        p.reluHi = a.relu_upper_clip().value();
+    if(a.relu_lower_clip_slope().has_value())
+        p.reluSlope = a.relu_lower_clip_slope().value();
+    if(a.swish_beta().has_value())
+        p.swishBeta = a.swish_beta().value();
+    if(a.elu_alpha().has_value())
+        p.eluAlpha = a.elu_alpha().value();
+    if(a.softplus_beta().has_value())
+        p.softplusBeta = a.softplus_beta().value();
+    const int arity = pwArity(p.mode);
+    if(p.mode == static_cast<int>(fbs::PointwiseMode::GEN_INDEX))
+    {
+        if(!a.axis_tensor_uid().has_value())
+            throw Unsupported("pointwise gen_index needs an axis");
+        p.axis = a.axis_tensor_uid().value();
+    }
+    else
+    {
+        p.in[0] = a.in_0_tensor_uid();
+    }
+    if(arity >= 2)
+    {
+        if(!a.in_1_tensor_uid().has_value())
+            throw Unsupported(std::string("pointwise ") + pwModeName(p.mode) + " needs in_1");
+        p.in[1] = a.in_1_tensor_uid().value();
+    }
+    if(arity >= 3)
+    {
+        if(!a.in_2_tensor_uid().has_value())
+            throw Unsupported(std::string("pointwise ") + pwModeName(p.mode) + " needs in_2");
+        p.in[2] = a.in_2_tensor_uid().value();
+    }
+    if((p.mode == static_cast<int>(fbs::PointwiseMode::SOFTPLUS_FWD) || p.mode == static_cast<int>(fbs::PointwiseMode::SOFTPLUS_BWD))
+       && p.softplusBeta == 0.0f)
+        throw Unsupported("pointwise softplus: softplus_beta must not be 0");
+    p.out = a.out_0_tensor_uid();
+    return p;
+}
+
+// checkPointwiseDag checks the pointwise nodes against the iteration space: every node's
+// inputs exist and broadcast to the space, its output has the space's dims (virtual
+// intermediates may be smaller only when no GEN_INDEX reads their shape), each tensor is written
+// once, and no node reads a tensor a later node writes. `produced` holds the tensors written
+// before the first pointwise node (a norm's y).
+void checkPointwiseDag(const Program& p, std::set<int64_t> produced, std::set<int64_t> written)
+{
+    for(const PwOp& op : p.pw)
+        written.insert(op.out);
+    for(const PwOp& op : p.pw)
+    {
+        const std::string what = std::string("pointwise ") + pwModeName(op.mode);
+        for(int i = 0; i < pwArity(op.mode); ++i)
+        {
+            const Tensor& t = p.t(op.in[i]);
+            if(produced.count(t.uid) == 0 && written.count(t.uid) != 0)
+                throw Unsupported(what + ": input " + std::to_string(t.uid) + " is written by the graph after it is read");
+            if(t.isVirtual && produced.count(t.uid) == 0)
+                throw Unsupported(what + ": virtual input " + std::to_string(t.uid) + " is read before it is written");
+            if(!broadcastsTo(t, p.space))
+                throw Unsupported(what + ": input " + std::to_string(t.uid) + " [" + dimsText(t.dims)
+                                  + "] does not broadcast to [" + dimsText(p.space) + "]");
+        }
+        const Tensor& o = p.t(op.out);
+        if(o.scalarArg())
+            throw Unsupported(what + ": output " + std::to_string(o.uid) + " is a scalar argument");
+        if(produced.count(o.uid) != 0)
+            throw Unsupported(what + ": tensor " + std::to_string(o.uid) + " is written twice");
+        const std::vector<int64_t> a = aligned(o.dims, p.space.size());
+        if(a != p.space)
+        {
+            if(!o.isVirtual || op.mode == static_cast<int>(fbs::PointwiseMode::GEN_INDEX) || !broadcastsTo(o, p.space))
+                throw Unsupported(what + ": output " + std::to_string(o.uid) + " [" + dimsText(o.dims)
+                                  + "] is not the iteration space [" + dimsText(p.space) + "]");
+        }
+        produced.insert(o.uid);
+    }
+}
+
+NormFwd readLayernorm(const fbs::LayernormAttributes& a, const Program& p)
+{
+    NormFwd n;
+    n.kind = NormKind::Layer;
+    n.training = a.forward_phase() == fbs::NormFwdPhase::TRAINING;
+    n.x = a.x_tensor_uid();
+    n.scale = a.scale_tensor_uid();
+    n.bias = a.bias_tensor_uid();
+    n.eps = a.epsilon_tensor_uid();
+    n.y = a.y_tensor_uid();
+    n.mean = a.mean_tensor_uid().has_value() ? a.mean_tensor_uid().value() : -1;
+    n.inv = a.inv_variance_tensor_uid().has_value() ? a.inv_variance_tensor_uid().value() : -1;
+    const int64_t count = a.normalized_dim_count();
+    const Tensor& x = p.t(n.x);
+    if(count < 0 || count > x.rank())
+        throw Unsupported("layernorm: normalized_dim_count " + std::to_string(count) + " is outside [0, rank of x]");
+    n.k = static_cast<int>(count); // 0: from the scale tensor, below
+    return n;
+}
+
+NormFwd readRmsnorm(const fbs::RMSNormAttributes& a)
+{
+    NormFwd n;
+    n.kind = NormKind::Rms;
+    n.training = a.forward_phase() == fbs::NormFwdPhase::TRAINING;
+    n.x = a.x_tensor_uid();
+    n.scale = a.scale_tensor_uid();
+    n.bias = a.bias_tensor_uid().has_value() ? a.bias_tensor_uid().value() : -1;
+    n.eps = a.epsilon_tensor_uid();
+    n.y = a.y_tensor_uid();
+    n.inv = a.inv_rms_tensor_uid().has_value() ? a.inv_rms_tensor_uid().value() : -1;
+    n.k = 0; // from the scale tensor
+    return n;
+}
+
+// normAxesFromScale: the reference engine's rule (kernels/LayerNorm.hpp): the axes where the
+// right-aligned scale is not 1; scale 1 everywhere normalizes every axis but the first. The
+// engine needs them to be the trailing axes; returns their count.
+int trailingAxesFromScale(const Tensor& x, const Tensor& scale)
+{
+    const std::vector<int64_t> a = aligned(scale.dims, x.dims.size());
+    if(a.empty())
+        throw Unsupported("norm: scale has a higher rank than x");
+    const int r = x.rank();
+    std::vector<bool> mask(static_cast<size_t>(r), false);
+    bool any = false;
+    for(int d = 0; d < r; ++d)
+    {
+        mask[static_cast<size_t>(d)] = a[static_cast<size_t>(d)] != 1;
+        any = any || mask[static_cast<size_t>(d)];
+    }
+    if(!any)
+        for(int d = r >= 2 ? 1 : 0; d < r; ++d)
+            mask[static_cast<size_t>(d)] = true;
+    if(mask[0] && r >= 2)
+        throw Unsupported("norm: scale varies along axis 0 of x; the batch axis is never normalized");
+    // The first normalized axis onwards must all be normalized (size-1 axes do not matter).
+    int first = r;
+    for(int d = 0; d < r; ++d)
+        if(mask[static_cast<size_t>(d)])
+        {
+            first = d;
+            break;
+        }
+    for(int d = first; d < r; ++d)
+        if(!mask[static_cast<size_t>(d)] && x.dims[static_cast<size_t>(d)] != 1)
+            throw Unsupported("norm: the normalized axes are not the trailing axes of x (scale [" + dimsText(scale.dims) + "], x ["
+                              + dimsText(x.dims) + "])");
+    return r - first;
+}
+
+// denseOver reports whether t's strides over axes [from, rank) (aligned to x's rank) are packed
+// row-major: the normalized part of a row is contiguous. Size-1 axes are ignored.
+bool denseOver(const Tensor& t, int from)
+{
+    int64_t expect = 1;
+    for(int d = t.rank() - 1; d >= from && d >= 0; --d)
+    {
+        const size_t i = static_cast<size_t>(d);
+        if(t.dims[i] == 1)
+            continue;
+        if(t.strides[i] != expect)
+            return false;
+        expect *= t.dims[i];
+    }
+    return true;
+}
+
+void checkNormFwd(Program& p)
+{
+    NormFwd& n = p.norm;
+    const char* what = n.kind == NormKind::Layer ? "layernorm" : "rmsnorm";
+    for(int64_t uid : {n.x, n.scale, n.bias, n.y, n.mean, n.inv})
+        if(uid >= 0 && !p.has(uid))
+            throw Unsupported(std::string(what) + ": tensor uid " + std::to_string(uid) + " is not in the graph");
+    const Tensor& x = p.t(n.x);
+    const Tensor& y = p.t(n.y);
+    if(x.isVirtual || x.scalarArg())
+        throw Unsupported(std::string(what) + ": x must be a tensor in memory (a prologue before the norm is not fused yet)");
+    if(y.dims != x.dims)
+        throw Unsupported(std::string(what) + ": y must have the dims of x");
+    const Tensor& scale = p.t(n.scale);
+    if(n.k == 0)
+        n.k = trailingAxesFromScale(x, scale);
+    const int r = x.rank();
+    const int from = r - n.k;
+    p.space = x.dims;
+    n.rows = 1;
+    n.n = 1;
+    for(int d = 0; d < r; ++d)
+        (d < from ? n.rows : n.n) *= x.dims[static_cast<size_t>(d)];
+    if(!denseOver(x, from) || (!y.isVirtual && !denseOver(y, from)))
+        throw Unsupported(std::string(what) + ": the normalized axes of x and y must be packed (contiguous rows)");
+    for(int64_t uid : {n.scale, n.bias})
+    {
+        if(uid < 0)
+            continue;
+        const Tensor& t = p.t(uid);
+        if(t.isVirtual)
+            throw Unsupported(std::string(what) + ": scale and bias must be tensors in memory");
+        if(!broadcastsTo(t, x.dims))
+            throw Unsupported(std::string(what) + ": tensor " + std::to_string(uid) + " [" + dimsText(t.dims)
+                              + "] does not broadcast to x [" + dimsText(x.dims) + "]");
+        const std::vector<int64_t> a = aligned(t.dims, x.dims.size());
+        for(int d = 0; d < from; ++d)
+            if(a[static_cast<size_t>(d)] != 1)
+                throw Unsupported(std::string(what) + ": tensor " + std::to_string(uid)
+                                  + " varies along a kept (row) axis; it must broadcast over the rows");
+    }
+    for(int64_t uid : {n.mean, n.inv})
+    {
+        if(uid < 0)
+            continue;
+        const Tensor& t = p.t(uid);
+        if(t.isVirtual)
+            throw Unsupported(std::string(what) + ": statistics outputs read by later nodes are not fused yet");
+        bool ok = t.rank() == r;
+        for(int d = 0; ok && d < r; ++d)
+            ok = t.dims[static_cast<size_t>(d)] == (d < from ? x.dims[static_cast<size_t>(d)] : 1);
+        if(!ok)
+            throw Unsupported(std::string(what) + ": statistics tensor " + std::to_string(uid)
+                              + " must have x's dims with the normalized axes set to 1");
+    }
+    const Tensor& eps = p.t(n.eps);
+    if(eps.elements() != 1)
+        throw Unsupported(std::string(what) + ": epsilon must hold one element");
+}
+
+} // namespace
+
+Program readProgram(const fbs::Graph& graph)
+{
+    const std::string host = hipdnn_plugin_sdk::hostFeatureProblem(graph);
+    if(!host.empty())
+        throw Unsupported(host);
+    Program p;
+    p.tensors = readTensors(graph);
+    if(graph.nodes() == nullptr || graph.nodes()->size() == 0)
+        throw Unsupported("graph has no nodes");
+    std::set<int64_t> produced;
+    size_t first = 0;
+    const fbs::Node* head = graph.nodes()->Get(0);
+    if(head == nullptr)
+        throw Unsupported("graph has a null node");
+    switch(head->attributes_type())
+    {
+    case fbs::NodeAttributes::LayernormAttributes:
+        p.pattern = Pattern::NormFwd;
+        p.norm = readLayernorm(*head->attributes_as_LayernormAttributes(), p);
+        first = 1;
+        break;
+    case fbs::NodeAttributes::RMSNormAttributes:
+        p.pattern = Pattern::NormFwd;
+        p.norm = readRmsnorm(*head->attributes_as_RMSNormAttributes());
+        first = 1;
+        break;
+    case fbs::NodeAttributes::PointwiseAttributes: p.pattern = Pattern::Pointwise; break;
+    default:
+        throw Unsupported(std::string("node '") + (head->name() ? head->name()->str() : "") + "' ("
+                          + fbs::EnumNameNodeAttributes(head->attributes_type())
+                          + ") is not a pattern this engine generates code for (pointwise chains, layernorm and RMSNorm "
+                            "forward with a pointwise epilogue)");
+    }
+    for(flatbuffers::uoffset_t i = static_cast<flatbuffers::uoffset_t>(first); i < graph.nodes()->size(); ++i)
+    {
+        const fbs::Node* node = graph.nodes()->Get(i);
+        if(node == nullptr)
+            throw Unsupported("graph has a null node");
+        if(node->attributes_type() != fbs::NodeAttributes::PointwiseAttributes)
+            throw Unsupported(std::string("node '") + (node->name() ? node->name()->str() : "") + "' ("
+                              + fbs::EnumNameNodeAttributes(node->attributes_type())
+                              + ") after the first node: only pointwise nodes are fused after it");
+        p.pw.push_back(readPointwise(*node->attributes_as_PointwiseAttributes()));
+        const PwOp& op = p.pw.back();
+        for(int k = 0; k < pwArity(op.mode); ++k)
+            if(!p.has(op.in[k]))
+                throw Unsupported("pointwise input uid " + std::to_string(op.in[k]) + " is not in the graph");
+        if(!p.has(op.out))
+            throw Unsupported("pointwise output uid " + std::to_string(op.out) + " is not in the graph");
+    }
+
+    if(p.pattern == Pattern::NormFwd)
+    {
+        checkNormFwd(p);
+        produced.insert(p.norm.y);
+        const Tensor& x = p.t(p.norm.x);
+        p.summary = std::string(p.norm.kind == NormKind::Layer ? "layernorm" : "rmsnorm") + "_fwd("
+                    + dtypeName(x.dt) + " " + dimsText(x.dims) + ", " + std::to_string(p.norm.rows) + " rows of "
+                    + std::to_string(p.norm.n) + ")";
+        if(p.t(p.norm.y).isVirtual && p.pw.empty())
+            throw Unsupported("norm output y is virtual and nothing reads it");
+    }
+    else
+    {
+        // The iteration space: the dims of the non-virtual outputs (all the same).
+        for(const PwOp& op : p.pw)
+        {
+            const Tensor& o = p.t(op.out);
+            if(o.isVirtual)
+                continue;
+            if(p.space.empty())
+                p.space = o.dims;
+            else if(o.dims != p.space)
+                throw Unsupported("pointwise outputs of different dims ([" + dimsText(p.space) + "] and [" + dimsText(o.dims)
+                                  + "]) are not fused into one kernel");
+        }
+        if(p.space.empty())
+            throw Unsupported("pointwise graph writes no tensor in memory");
+        p.summary = "pointwise(" + dimsText(p.space) + ")";
+    }
+    std::set<int64_t> written;
+    if(p.pattern == Pattern::NormFwd)
+        for(int64_t uid : {p.norm.y, p.norm.mean, p.norm.inv})
+            if(uid >= 0)
+                written.insert(uid);
+    checkPointwiseDag(p, produced, written);
+    // Every virtual tensor must be written by a node of the graph; every written non-virtual
+    // tensor is an output in the space (checked above).
+    for(const PwOp& op : p.pw)
+        p.summary += std::string("+") + pwModeName(op.mode);
+    return p;
+}
+
+} // namespace hipdnngo::cuda_rtc

@@ -1,0 +1,104 @@
+// The HIPDNNGO_CUDA_RTC engine's reading of a hipDNN graph: which fused pattern it is (a
+// pointwise DAG, a row-wise norm forward with a pointwise epilogue, ...), its tensors and
+// nodes, or the reason the engine declines it. No CUDA here: the model is what the code
+// generator (Codegen.hpp) turns into CUDA C++ source, and what the applicability test reads.
+#pragma once
+
+#include <hipdnn_flatbuffers_sdk/graph_generated.h>
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hipdnngo::cuda_rtc
+{
+
+namespace fbs = hipdnn_flatbuffers_sdk::data_objects;
+
+// Unsupported: the graph is well formed but this engine does not run it (the reason).
+struct Unsupported : std::runtime_error
+{
+    explicit Unsupported(const std::string& reason) : std::runtime_error(reason) {}
+};
+
+// Element types in memory. Arithmetic is always fp32.
+enum class DType
+{
+    F32,
+    F16,
+    BF16,
+};
+const char* dtypeName(DType t);
+int dtypeBytes(DType t);
+
+struct Tensor
+{
+    int64_t uid = 0;
+    std::string name;
+    DType dt = DType::F32;
+    std::vector<int64_t> dims, strides;
+    int64_t alignment = 16; // bytes, as the graph declares it (the host checks it before execute)
+    bool isVirtual = false;
+    bool isConstant = false; // a compile-time scalar (value)
+    bool byValue = false; // a runtime pass-by-value scalar: a host pointer at execute
+    fbs::DataType wireType = fbs::DataType::FLOAT; // the graph's type (scalars may be double, ...)
+    double value = 0.0;
+
+    int rank() const { return static_cast<int>(dims.size()); }
+    int64_t elements() const;
+    bool scalarArg() const { return isConstant || byValue; } // passed by value to the kernel
+};
+
+// One pointwise node. Mode numbers are the wire's PointwiseMode.
+struct PwOp
+{
+    int mode = 0;
+    int64_t in[3] = {-1, -1, -1};
+    int64_t out = -1;
+    float reluLo = 0.0f, reluHi = std::numeric_limits<float>::infinity(), reluSlope = 0.0f;
+    float swishBeta = 1.0f, eluAlpha = 1.0f, softplusBeta = 1.0f;
+    int64_t axis = -1; // GEN_INDEX
+};
+const char* pwModeName(int mode);
+int pwArity(int mode);
+
+enum class Pattern
+{
+    Pointwise, // a DAG of pointwise nodes over one iteration space
+    NormFwd, // layernorm / RMSNorm forward over trailing axes, then pointwise nodes on y
+};
+
+enum class NormKind
+{
+    Layer,
+    Rms,
+};
+
+struct NormFwd
+{
+    NormKind kind = NormKind::Layer;
+    bool training = false; // layernorm forward_phase TRAINING (mean and inv_variance written when given)
+    int64_t x = -1, scale = -1, bias = -1, eps = -1, y = -1, mean = -1, inv = -1;
+    int k = 1; // the trailing k axes of x are normalized
+    int64_t rows = 1, n = 1; // rows (product of the kept dims) of n elements
+};
+
+struct Program
+{
+    Pattern pattern = Pattern::Pointwise;
+    std::vector<Tensor> tensors;
+    std::vector<PwOp> pw; // pointwise nodes in graph order (the chain, or the norm's epilogue)
+    NormFwd norm;
+    std::vector<int64_t> space; // iteration space: the output dims (pointwise), x's dims (norm)
+    std::string summary; // "layernorm_fwd(bf16 8192x8192)+mul" for messages
+
+    const Tensor& t(int64_t uid) const;
+    bool has(int64_t uid) const;
+};
+
+// readProgram throws Unsupported with the reason for any graph the engine does not cover.
+Program readProgram(const fbs::Graph& graph);
+
+} // namespace hipdnngo::cuda_rtc

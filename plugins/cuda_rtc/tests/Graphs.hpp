@@ -1,0 +1,240 @@
+// Graphs the HIPDNNGO_CUDA_RTC tests share: a small FlatBuffers graph builder and the
+// canonical graphs of each pattern (layernorm / RMSNorm forward, pointwise chains).
+#pragma once
+
+#include <hipdnn_flatbuffers_sdk/graph_generated.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace rtc_test
+{
+
+namespace fbs = hipdnn_flatbuffers_sdk::data_objects;
+
+inline std::vector<int64_t> packed(const std::vector<int64_t>& dims)
+{
+    std::vector<int64_t> s(dims.size(), 1);
+    for(int i = static_cast<int>(dims.size()) - 2; i >= 0; --i)
+        s[static_cast<size_t>(i)] = s[static_cast<size_t>(i) + 1] * dims[static_cast<size_t>(i) + 1];
+    return s;
+}
+
+struct T
+{
+    int64_t uid = 0;
+    std::string name;
+    fbs::DataType dt = fbs::DataType::FLOAT;
+    std::vector<int64_t> dims;
+    bool virt = false;
+    double constant = NAN; // set: a constant scalar (stored as FLOAT / DOUBLE value)
+    std::vector<int64_t> strides; // empty: packed
+    bool byValue = false;
+};
+
+struct PwSpec
+{
+    fbs::PointwiseMode mode = fbs::PointwiseMode::IDENTITY;
+    int64_t in0 = -1, in1 = -1, in2 = -1, out = -1;
+    flatbuffers::Optional<float> reluLo, reluHi, reluSlope, swishBeta, eluAlpha, softplusBeta;
+    flatbuffers::Optional<int64_t> axis;
+};
+
+class G
+{
+public:
+    std::vector<T> ts;
+
+    G& tensor(T t)
+    {
+        ts.push_back(std::move(t));
+        return *this;
+    }
+
+    G& pointwise(const PwSpec& p)
+    {
+        auto a = fbs::CreatePointwiseAttributes(
+            fbb_, p.mode, p.reluLo, p.reluHi, p.reluSlope, p.axis, p.in0,
+            p.in1 >= 0 ? flatbuffers::Optional<int64_t>(p.in1) : flatbuffers::nullopt,
+            p.in2 >= 0 ? flatbuffers::Optional<int64_t>(p.in2) : flatbuffers::nullopt, p.out, p.swishBeta, p.eluAlpha,
+            p.softplusBeta);
+        nodes_.push_back(fbs::CreateNodeDirect(fbb_, "pw", fbs::DataType::FLOAT, fbs::NodeAttributes::PointwiseAttributes, a.Union()));
+        return *this;
+    }
+
+    G& layernorm(int64_t x, int64_t scale, int64_t bias, int64_t eps, int64_t y, int64_t k, int64_t mean = -1, int64_t inv = -1)
+    {
+        const bool training = mean >= 0 || inv >= 0;
+        auto a = fbs::CreateLayernormAttributes(fbb_, x, scale, bias, eps, y, k,
+                                                mean >= 0 ? flatbuffers::Optional<int64_t>(mean) : flatbuffers::nullopt,
+                                                inv >= 0 ? flatbuffers::Optional<int64_t>(inv) : flatbuffers::nullopt,
+                                                training ? fbs::NormFwdPhase::TRAINING : fbs::NormFwdPhase::INFERENCE);
+        nodes_.push_back(fbs::CreateNodeDirect(fbb_, "layernorm", fbs::DataType::FLOAT, fbs::NodeAttributes::LayernormAttributes,
+                                               a.Union()));
+        return *this;
+    }
+
+    G& rmsnorm(int64_t x, int64_t scale, int64_t eps, int64_t y, int64_t bias = -1, int64_t inv = -1)
+    {
+        auto a = fbs::CreateRMSNormAttributes(fbb_, x, scale, eps, y,
+                                              bias >= 0 ? flatbuffers::Optional<int64_t>(bias) : flatbuffers::nullopt,
+                                              inv >= 0 ? flatbuffers::Optional<int64_t>(inv) : flatbuffers::nullopt,
+                                              inv >= 0 ? fbs::NormFwdPhase::TRAINING : fbs::NormFwdPhase::INFERENCE);
+        nodes_.push_back(
+            fbs::CreateNodeDirect(fbb_, "rmsnorm", fbs::DataType::FLOAT, fbs::NodeAttributes::RMSNormAttributes, a.Union()));
+        return *this;
+    }
+
+    // node adds any other node (for decline tests).
+    G& node(fbs::NodeAttributes type, flatbuffers::Offset<void> attrs)
+    {
+        nodes_.push_back(fbs::CreateNodeDirect(fbb_, "other", fbs::DataType::FLOAT, type, attrs));
+        return *this;
+    }
+    flatbuffers::FlatBufferBuilder& fbb() { return fbb_; }
+
+    std::vector<uint8_t> finish()
+    {
+        std::vector<flatbuffers::Offset<fbs::TensorAttributes>> tensors;
+        for(const T& t : ts)
+        {
+            const std::vector<int64_t> strides = t.strides.empty() ? packed(t.dims) : t.strides;
+            fbs::TensorValue vt = fbs::TensorValue::NONE;
+            flatbuffers::Offset<void> v = 0;
+            if(!std::isnan(t.constant))
+            {
+                if(t.dt == fbs::DataType::DOUBLE)
+                {
+                    const fbs::Float64Value d(t.constant);
+                    v = fbb_.CreateStruct(d).Union();
+                    vt = fbs::TensorValue::Float64Value;
+                }
+                else
+                {
+                    const fbs::Float32Value f(static_cast<float>(t.constant));
+                    v = fbb_.CreateStruct(f).Union();
+                    vt = fbs::TensorValue::Float32Value;
+                }
+            }
+            tensors.push_back(fbs::CreateTensorAttributesDirect(fbb_, t.uid, t.name.c_str(), t.dt, &strides, &t.dims, t.virt, vt,
+                                                                v, t.byValue));
+        }
+        fbb_.Finish(fbs::CreateGraphDirect(fbb_, "g", fbs::DataType::FLOAT, fbs::DataType::FLOAT, fbs::DataType::FLOAT, &tensors,
+                                           &nodes_));
+        return std::vector<uint8_t>(fbb_.GetBufferPointer(), fbb_.GetBufferPointer() + fbb_.GetSize());
+    }
+
+private:
+    flatbuffers::FlatBufferBuilder fbb_;
+    std::vector<flatbuffers::Offset<fbs::Node>> nodes_;
+};
+
+// Uids of the canonical graphs.
+constexpr int64_t kX = 1, kScale = 2, kBias = 3, kEps = 4, kY = 5, kMean = 6, kInv = 7;
+constexpr int64_t kT0 = 10; // pointwise intermediates and outputs from here
+
+// layernormGraph: x [rows, n] of dt, scale / bias [n] of pdt, epsilon 1e-5 (a double constant);
+// training adds mean / inv_variance [rows, 1] (fp32). epilogue: y is virtual and feeds
+// y * 0.5 -> relu into kT0+1.
+inline std::vector<uint8_t> layernormGraph(fbs::DataType dt, fbs::DataType pdt, std::vector<int64_t> xdims, int k,
+                                           bool training, bool epilogue = false)
+{
+    G g;
+    std::vector<int64_t> pdims(xdims.end() - k, xdims.end());
+    std::vector<int64_t> sdims = xdims;
+    for(size_t d = xdims.size() - static_cast<size_t>(k); d < xdims.size(); ++d)
+        sdims[d] = 1;
+    g.tensor({kX, "x", dt, xdims}).tensor({kScale, "scale", pdt, pdims}).tensor({kBias, "bias", pdt, pdims});
+    g.tensor({kEps, "eps", fbs::DataType::DOUBLE, {1}, false, 1e-5});
+    g.tensor({kY, "y", dt, xdims, epilogue});
+    if(training)
+        g.tensor({kMean, "mean", fbs::DataType::FLOAT, sdims}).tensor({kInv, "inv", fbs::DataType::FLOAT, sdims});
+    g.layernorm(kX, kScale, kBias, kEps, kY, k, training ? kMean : -1, training ? kInv : -1);
+    if(epilogue)
+    {
+        g.tensor({kT0, "half", fbs::DataType::FLOAT, {1}, false, 0.5});
+        g.tensor({kT0 + 2, "scaled", fbs::DataType::FLOAT, xdims, true});
+        g.tensor({kT0 + 1, "out", dt, xdims});
+        PwSpec mul;
+        mul.mode = fbs::PointwiseMode::MUL;
+        mul.in0 = kY;
+        mul.in1 = kT0;
+        mul.out = kT0 + 2;
+        PwSpec relu;
+        relu.mode = fbs::PointwiseMode::RELU_FWD;
+        relu.in0 = kT0 + 2;
+        relu.out = kT0 + 1;
+        g.pointwise(mul).pointwise(relu);
+    }
+    return g.finish();
+}
+
+// rmsnormGraph: x [rows, n], scale [1, n] (pdt), epsilon 1e-6 (float constant), optional bias
+// and inv_rms output.
+inline std::vector<uint8_t> rmsnormGraph(fbs::DataType dt, fbs::DataType pdt, std::vector<int64_t> xdims, bool bias,
+                                         bool invRms)
+{
+    G g;
+    std::vector<int64_t> pdims(xdims.size(), 1);
+    pdims.back() = xdims.back();
+    std::vector<int64_t> sdims = xdims;
+    sdims.back() = 1;
+    g.tensor({kX, "x", dt, xdims}).tensor({kScale, "scale", pdt, pdims});
+    if(bias)
+        g.tensor({kBias, "bias", pdt, pdims});
+    g.tensor({kEps, "eps", fbs::DataType::FLOAT, {1}, false, 1e-6});
+    g.tensor({kY, "y", dt, xdims});
+    if(invRms)
+        g.tensor({kInv, "inv_rms", fbs::DataType::FLOAT, sdims});
+    g.rmsnorm(kX, kScale, kEps, kY, bias ? kBias : -1, invRms ? kInv : -1);
+    return g.finish();
+}
+
+// pointwiseChainGraph: out = gelu((x + b) * 0.5) with x [n, c, h, w] and b [1, c, 1, 1]
+// (broadcast), all of dt; a second output out2 = x > 0 (cmp_gt against a float constant).
+inline std::vector<uint8_t> pointwiseChainGraph(fbs::DataType dt, std::vector<int64_t> xdims)
+{
+    G g;
+    std::vector<int64_t> bdims(xdims.size(), 1);
+    bdims[1] = xdims[1];
+    g.tensor({kX, "x", dt, xdims}).tensor({kBias, "b", dt, bdims});
+    g.tensor({kT0, "half", fbs::DataType::FLOAT, {1}, false, 0.5});
+    g.tensor({kT0 + 1, "sum", dt, xdims, true});
+    g.tensor({kT0 + 2, "scaled", fbs::DataType::FLOAT, xdims, true});
+    g.tensor({kT0 + 3, "out", dt, xdims});
+    g.tensor({kT0 + 4, "zero", fbs::DataType::FLOAT, {1}, false, 0.0});
+    g.tensor({kT0 + 5, "positive", dt, xdims});
+    PwSpec add{fbs::PointwiseMode::ADD, kX, kBias, -1, kT0 + 1};
+    PwSpec mul{fbs::PointwiseMode::MUL, kT0 + 1, kT0, -1, kT0 + 2};
+    PwSpec gelu{fbs::PointwiseMode::GELU_FWD, kT0 + 2, -1, -1, kT0 + 3};
+    PwSpec gt{fbs::PointwiseMode::CMP_GT, kX, kT0 + 4, -1, kT0 + 5};
+    g.pointwise(add).pointwise(mul).pointwise(gelu).pointwise(gt);
+    return g.finish();
+}
+
+// singleModeGraph: one pointwise node of `mode` over x [4, 33] (and y [33], z [4, 1] as needed).
+inline std::vector<uint8_t> singleModeGraph(fbs::PointwiseMode mode, int arity, fbs::DataType dt)
+{
+    G g;
+    g.tensor({kX, "x", dt, {4, 33}}).tensor({kY, "y", dt, {33}}).tensor({kBias, "z", dt, {4, 1}});
+    g.tensor({kT0, "out", dt, {4, 33}});
+    PwSpec p;
+    p.mode = mode;
+    p.in0 = kX;
+    p.in1 = arity >= 2 ? kY : -1;
+    p.in2 = arity >= 3 ? kBias : -1;
+    p.out = kT0;
+    if(mode == fbs::PointwiseMode::GEN_INDEX)
+        p.axis = 1;
+    if(mode == fbs::PointwiseMode::RELU_FWD || mode == fbs::PointwiseMode::RELU_BWD)
+    {
+        p.reluLo = -1.0f;
+        p.reluHi = 6.0f;
+        p.reluSlope = 0.01f;
+    }
+    g.pointwise(p);
+    return g.finish();
+}
+
+} // namespace rtc_test
