@@ -33,8 +33,9 @@ struct Arg
         Ptr, // the device pointer of tensor uid
         ConstF, // a float known at plan time (a constant tensor)
         HostF, // a float read at execute from the host pointer of a pass-by-value tensor uid
+        Workspace, // the workspace pointer plus `uid` bytes
     } kind = Ptr;
-    int64_t uid = 0;
+    int64_t uid = 0; // Workspace: the byte offset
     float value = 0.0f;
     fbs::DataType hostType = fbs::DataType::FLOAT; // HostF: how to read the host value
 };
@@ -51,6 +52,7 @@ struct Generated
     std::string source;
     std::vector<Launch> launches; // run in order on the stream
     std::string config; // the effective knob values, for logs and plan descriptions
+    size_t workspace = 0; // bytes of device workspace the launches use
 };
 
 // generate writes the source of a program with the given knobs (the effective values may

@@ -402,6 +402,65 @@ void checkNormFwd(Program& p)
         throw Unsupported(std::string(what) + ": epsilon must hold one element");
 }
 
+void checkNormBwd(Program& p)
+{
+    NormBwd& b = p.bwd;
+    const char* what = b.kind == NormKind::Layer ? "layernorm backward" : "rmsnorm backward";
+    for(int64_t uid : {b.dy, b.x, b.scale, b.mean, b.inv, b.eps, b.dx, b.dscale, b.dbias})
+        if(uid >= 0 && !p.has(uid))
+            throw Unsupported(std::string(what) + ": tensor uid " + std::to_string(uid) + " is not in the graph");
+    for(int64_t uid : {b.dy, b.x, b.scale, b.mean, b.inv, b.dx, b.dscale, b.dbias})
+        if(uid >= 0 && (p.t(uid).isVirtual || p.t(uid).scalarArg()))
+            throw Unsupported(std::string(what) + ": tensor " + std::to_string(uid) + " must be in memory");
+    const Tensor& x = p.t(b.x);
+    if(p.t(b.dy).dims != x.dims || p.t(b.dx).dims != x.dims)
+        throw Unsupported(std::string(what) + ": dy and dx must have the dims of x");
+    if((b.mean >= 0) != (b.inv >= 0) && b.kind == NormKind::Layer)
+        throw Unsupported(std::string(what) + ": mean and inv_variance must be given together");
+    if(b.kind == NormKind::Layer && b.inv < 0 && b.eps < 0)
+        throw Unsupported(std::string(what) + ": without saved statistics an epsilon is needed to recompute them");
+    if(b.kind == NormKind::Layer && b.inv < 0 && p.t(b.eps).elements() != 1)
+        throw Unsupported(std::string(what) + ": epsilon must hold one element");
+    if(b.k == 0)
+        b.k = trailingAxesFromScale(x, p.t(b.scale));
+    if(b.k < 1 || b.k > x.rank())
+        throw Unsupported(std::string(what) + ": normalized_dim_count " + std::to_string(b.k) + " is outside [1, rank of x]");
+    const int r = x.rank();
+    const int from = r - b.k;
+    p.space = x.dims;
+    b.rows = 1;
+    b.n = 1;
+    for(int d = 0; d < r; ++d)
+        (d < from ? b.rows : b.n) *= x.dims[static_cast<size_t>(d)];
+    if(!denseOver(x, from) || !denseOver(p.t(b.dy), from) || !denseOver(p.t(b.dx), from))
+        throw Unsupported(std::string(what) + ": the normalized axes of x, dy and dx must be packed (contiguous rows)");
+    // scale and its gradients: one value per normalized position, broadcast over the rows.
+    for(int64_t uid : {b.scale, b.dscale, b.dbias})
+    {
+        if(uid < 0)
+            continue;
+        const std::vector<int64_t> a = aligned(p.t(uid).dims, x.dims.size());
+        bool ok = !a.empty();
+        for(int d = 0; ok && d < r; ++d)
+            ok = a[static_cast<size_t>(d)] == (d < from ? 1 : x.dims[static_cast<size_t>(d)]);
+        if(!ok)
+            throw Unsupported(std::string(what) + ": tensor " + std::to_string(uid) + " [" + dimsText(p.t(uid).dims)
+                              + "] must have x's normalized dims and 1 on the row axes");
+    }
+    for(int64_t uid : {b.mean, b.inv})
+    {
+        if(uid < 0)
+            continue;
+        const Tensor& t = p.t(uid);
+        bool ok = t.rank() == r;
+        for(int d = 0; ok && d < r; ++d)
+            ok = t.dims[static_cast<size_t>(d)] == (d < from ? x.dims[static_cast<size_t>(d)] : 1);
+        if(!ok)
+            throw Unsupported(std::string(what) + ": statistics tensor " + std::to_string(uid)
+                              + " must have x's dims with the normalized axes set to 1");
+    }
+}
+
 } // namespace
 
 Program readProgram(const fbs::Graph& graph)
@@ -431,6 +490,42 @@ Program readProgram(const fbs::Graph& graph)
         first = 1;
         break;
     case fbs::NodeAttributes::PointwiseAttributes: p.pattern = Pattern::Pointwise; break;
+    case fbs::NodeAttributes::LayernormBackwardAttributes:
+    {
+        const fbs::LayernormBackwardAttributes& a = *head->attributes_as_LayernormBackwardAttributes();
+        p.pattern = Pattern::NormBwd;
+        NormBwd& b = p.bwd;
+        b.kind = NormKind::Layer;
+        b.dy = a.dy_tensor_uid();
+        b.x = a.x_tensor_uid();
+        b.scale = a.scale_tensor_uid();
+        b.mean = a.mean_tensor_uid().has_value() ? a.mean_tensor_uid().value() : -1;
+        b.inv = a.inv_variance_tensor_uid().has_value() ? a.inv_variance_tensor_uid().value() : -1;
+        b.eps = a.epsilon_tensor_uid().has_value() ? a.epsilon_tensor_uid().value() : -1;
+        b.dx = a.dx_tensor_uid();
+        b.dscale = a.dscale_tensor_uid();
+        b.dbias = a.dbias_tensor_uid();
+        b.k = static_cast<int>(a.normalized_dim_count());
+        first = 1;
+        break;
+    }
+    case fbs::NodeAttributes::RMSNormBackwardAttributes:
+    {
+        const fbs::RMSNormBackwardAttributes& a = *head->attributes_as_RMSNormBackwardAttributes();
+        p.pattern = Pattern::NormBwd;
+        NormBwd& b = p.bwd;
+        b.kind = NormKind::Rms;
+        b.dy = a.dy_tensor_uid();
+        b.x = a.x_tensor_uid();
+        b.scale = a.scale_tensor_uid();
+        b.inv = a.inv_rms_tensor_uid();
+        b.dx = a.dx_tensor_uid();
+        b.dscale = a.dscale_tensor_uid();
+        b.dbias = a.dbias_tensor_uid().has_value() ? a.dbias_tensor_uid().value() : -1;
+        b.k = 0;
+        first = 1;
+        break;
+    }
     default:
         throw Unsupported(std::string("node '") + (head->name() ? head->name()->str() : "") + "' ("
                           + fbs::EnumNameNodeAttributes(head->attributes_type())
@@ -455,6 +550,16 @@ Program readProgram(const fbs::Graph& graph)
             throw Unsupported("pointwise output uid " + std::to_string(op.out) + " is not in the graph");
     }
 
+    if(p.pattern == Pattern::NormBwd)
+    {
+        if(!p.pw.empty())
+            throw Unsupported("pointwise nodes after a norm backward are not fused yet");
+        checkNormBwd(p);
+        const Tensor& x = p.t(p.bwd.x);
+        p.summary = std::string(p.bwd.kind == NormKind::Layer ? "layernorm" : "rmsnorm") + "_bwd(" + dtypeName(x.dt) + " "
+                    + dimsText(x.dims) + ", " + std::to_string(p.bwd.rows) + " rows of " + std::to_string(p.bwd.n) + ")";
+        return p;
+    }
     if(p.pattern == Pattern::NormFwd)
     {
         checkNormFwd(p);

@@ -68,6 +68,7 @@ enum class Pattern
 {
     Pointwise, // a DAG of pointwise nodes over one iteration space
     NormFwd, // layernorm / RMSNorm forward over trailing axes, then pointwise nodes on y
+    NormBwd, // layernorm / RMSNorm backward over trailing axes: dx, dscale, dbias
 };
 
 enum class NormKind
@@ -85,12 +86,21 @@ struct NormFwd
     int64_t rows = 1, n = 1; // rows (product of the kept dims) of n elements
 };
 
+struct NormBwd
+{
+    NormKind kind = NormKind::Layer;
+    int64_t dy = -1, x = -1, scale = -1, mean = -1, inv = -1, eps = -1, dx = -1, dscale = -1, dbias = -1;
+    int k = 1;
+    int64_t rows = 1, n = 1;
+};
+
 struct Program
 {
     Pattern pattern = Pattern::Pointwise;
     std::vector<Tensor> tensors;
     std::vector<PwOp> pw; // pointwise nodes in graph order (the chain, or the norm's epilogue)
     NormFwd norm;
+    NormBwd bwd;
     std::vector<int64_t> space; // iteration space: the output dims (pointwise), x's dims (norm)
     std::string summary; // "layernorm_fwd(bf16 8192x8192)+mul" for messages
 

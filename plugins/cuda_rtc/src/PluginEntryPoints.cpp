@@ -54,6 +54,7 @@ struct RtcContext
     CUstream planStream = nullptr;
     std::shared_ptr<const Module> module;
     std::vector<RtcLaunch> launches;
+    size_t workspace = 0;
     std::string label;
 };
 
@@ -138,9 +139,8 @@ struct RtcEngine : hipdnn_plugin_sdk::EngineDefaults
     static size_t workspaceSize(Handle&, const hipdnnPluginConstData_t* config, const hipdnnPluginConstData_t* graph)
     {
         requireAvailable();
-        knobsOf(config);
-        readProgram(*hipdnn_plugin_sdk::verifyGraph(graph));
-        return 0;
+        const Knobs k = knobsOf(config);
+        return generate(readProgram(*hipdnn_plugin_sdk::verifyGraph(graph)), k).workspace;
     }
 
     static std::vector<int32_t> numericalNotes(Handle&, const hipdnnPluginConstData_t*, const hipdnnPluginConstData_t*)
@@ -171,18 +171,22 @@ struct RtcEngine : hipdnn_plugin_sdk::EngineDefaults
         });
         for(const Launch& l : g.launches)
             ctx->launches.push_back({ctx->module->fns.at(l.kernel), l.grid, l.block, l.args});
+        ctx->workspace = g.workspace;
         ctx->label = p.summary + " [" + g.config + "] on device " + std::to_string(ctx->dev.ordinal) + " (sm_"
                      + std::to_string(ctx->dev.ccMajor * 10 + ctx->dev.ccMinor) + ")";
         Plugin::log()(HIPDNN_SEV_INFO, "execution context: " + ctx->label);
         return ctx;
     }
 
-    static size_t contextWorkspaceSize(const Context&) { return 0; }
+    static size_t contextWorkspaceSize(const Context& ctx) { return ctx.workspace; }
 
-    static void execute(Handle& h, Context& ctx, void*, const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count)
+    static void execute(Handle& h, Context& ctx, void* workspace, const hipdnnPluginDeviceBuffer_t* buffers, uint32_t count)
     {
         if(count > 0)
             requireNotNull(buffers, "device_buffers");
+        if(ctx.workspace > 0 && workspace == nullptr)
+            fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                 "HIPDNNGO_CUDA_RTC: workspace is NULL but the plan needs " + std::to_string(ctx.workspace) + " bytes");
         const Api& a = api();
         const CUstream stream = h.get();
         if(stream != ctx.planStream)
@@ -209,6 +213,10 @@ struct RtcEngine : hipdnn_plugin_sdk::EngineDefaults
                 if(arg.kind == Arg::ConstF)
                 {
                     vals[i].f = arg.value;
+                }
+                else if(arg.kind == Arg::Workspace)
+                {
+                    vals[i].p = static_cast<char*>(workspace) + arg.uid;
                 }
                 else
                 {

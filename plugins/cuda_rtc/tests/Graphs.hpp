@@ -133,6 +133,7 @@ private:
 // Uids of the canonical graphs.
 constexpr int64_t kX = 1, kScale = 2, kBias = 3, kEps = 4, kY = 5, kMean = 6, kInv = 7;
 constexpr int64_t kT0 = 10; // pointwise intermediates and outputs from here
+constexpr int64_t kDy = 20, kDx = 21, kDscale = 22, kDbias = 23; // backward
 
 // layernormGraph: x [rows, n] of dt, scale / bias [n] of pdt, epsilon 1e-5 (a double constant);
 // training adds mean / inv_variance [rows, 1] (fp32). epilogue: y is virtual and feeds
@@ -234,6 +235,48 @@ inline std::vector<uint8_t> singleModeGraph(fbs::PointwiseMode mode, int arity, 
         p.reluSlope = 0.01f;
     }
     g.pointwise(p);
+    return g.finish();
+}
+
+// layernormBwdGraph: dy, x [rows, n] of dt, scale [n] of pdt, dx of dt, dscale / dbias [n] of
+// pdt; with saved mean / inv_variance [rows, 1] (fp32), or recomputed with epsilon 1e-5.
+inline std::vector<uint8_t> layernormBwdGraph(fbs::DataType dt, fbs::DataType pdt, std::vector<int64_t> xdims, bool saved)
+{
+    G g;
+    std::vector<int64_t> pdims{xdims.back()};
+    std::vector<int64_t> sdims = xdims;
+    sdims.back() = 1;
+    g.tensor({kDy, "dy", dt, xdims}).tensor({kX, "x", dt, xdims}).tensor({kScale, "scale", pdt, pdims});
+    if(saved)
+        g.tensor({kMean, "mean", fbs::DataType::FLOAT, sdims}).tensor({kInv, "inv", fbs::DataType::FLOAT, sdims});
+    else
+        g.tensor({kEps, "eps", fbs::DataType::FLOAT, {1}, false, 1e-5});
+    g.tensor({kDx, "dx", dt, xdims}).tensor({kDscale, "dscale", pdt, pdims}).tensor({kDbias, "dbias", pdt, pdims});
+    auto a = fbs::CreateLayernormBackwardAttributes(
+        g.fbb(), kDy, kX, kScale, saved ? flatbuffers::Optional<int64_t>(kMean) : flatbuffers::nullopt,
+        saved ? flatbuffers::Optional<int64_t>(kInv) : flatbuffers::nullopt,
+        saved ? flatbuffers::nullopt : flatbuffers::Optional<int64_t>(kEps), kDx, kDscale, kDbias, 1);
+    g.node(fbs::NodeAttributes::LayernormBackwardAttributes, a.Union());
+    return g.finish();
+}
+
+// rmsnormBwdGraph: dy, x [rows, n], scale [1, n] (pdt), inv_rms [rows, 1] (fp32), dx, dscale,
+// optional dbias.
+inline std::vector<uint8_t> rmsnormBwdGraph(fbs::DataType dt, fbs::DataType pdt, std::vector<int64_t> xdims, bool bias)
+{
+    G g;
+    std::vector<int64_t> pdims(xdims.size(), 1);
+    pdims.back() = xdims.back();
+    std::vector<int64_t> sdims = xdims;
+    sdims.back() = 1;
+    g.tensor({kDy, "dy", dt, xdims}).tensor({kX, "x", dt, xdims}).tensor({kScale, "scale", pdt, pdims});
+    g.tensor({kInv, "inv_rms", fbs::DataType::FLOAT, sdims});
+    g.tensor({kDx, "dx", dt, xdims}).tensor({kDscale, "dscale", pdt, pdims});
+    if(bias)
+        g.tensor({kDbias, "dbias", pdt, pdims});
+    auto a = fbs::CreateRMSNormBackwardAttributes(g.fbb(), kDy, kX, kScale, kInv, kDx, kDscale,
+                                                  bias ? flatbuffers::Optional<int64_t>(kDbias) : flatbuffers::nullopt);
+    g.node(fbs::NodeAttributes::RMSNormBackwardAttributes, a.Union());
     return g.finish();
 }
 

@@ -78,6 +78,12 @@ std::vector<Case> cases()
         out.push_back({"rms_" + d, rmsnormGraph(dt, fbs::DataType::FLOAT, {8, 4096}, false, true), {}});
         out.push_back({"rms_bias_" + d, rmsnormGraph(dt, dt, {3, 7, 512}, true, false), {0, 64, 2, -1}});
         out.push_back({"rms_reread_" + d, rmsnormGraph(dt, dt, {2, 40000}, false, true), {0, 64, 0, -1}});
+        out.push_back({"ln_bwd_saved_" + d, layernormBwdGraph(dt, fbs::DataType::FLOAT, {64, 1024}, true), {}});
+        out.push_back({"ln_bwd_recompute_" + d, layernormBwdGraph(dt, dt, {37, 1000}, false), {}});
+        out.push_back({"ln_bwd_warp_" + d, layernormBwdGraph(dt, dt, {100, 256}, true), {0, 32, 4, -1}});
+        out.push_back({"ln_bwd_big_" + d, layernormBwdGraph(dt, dt, {8, 8192}, true), {0, 256, 1, -1}});
+        out.push_back({"rms_bwd_" + d, rmsnormBwdGraph(dt, fbs::DataType::FLOAT, {64, 4096}, false), {}});
+        out.push_back({"rms_bwd_bias_odd_" + d, rmsnormBwdGraph(dt, dt, {5, 1023}, true), {}});
     }
     // Every pointwise mode, fp32, and in bf16 too.
     for(int m = 1; m <= static_cast<int>(fbs::PointwiseMode::TANH_FWD); ++m)
@@ -182,6 +188,17 @@ void declineTests()
     CHECK_MSG(declineOf(rmsnormGraph(fbs::DataType::HALF, fbs::DataType::HALF, {32768, 4096}, false, true)).empty(),
               "fp16 rmsnorm is taken");
     CHECK_MSG(declineOf(pointwiseChainGraph(fbs::DataType::FLOAT, {2, 3, 4, 5})).empty(), "pointwise chain is taken");
+    CHECK_MSG(declineOf(layernormBwdGraph(fbs::DataType::BFLOAT16, fbs::DataType::FLOAT, {8192, 8192}, true)).empty(),
+              "bf16 layernorm backward 8192x8192 is taken");
+    {
+        const std::string why = declineOf(layernormBwdGraph(fbs::DataType::FLOAT, fbs::DataType::FLOAT, {2, 40000}, true));
+        CHECK_MSG(why.find("longer than 32768") != std::string::npos, "very long backward rows declined: %s", why.c_str());
+        const Generated g = generate(readProgram(view(layernormBwdGraph(fbs::DataType::BFLOAT16, fbs::DataType::FLOAT,
+                                                                           {8192, 8192}, true))),
+                                     Knobs{});
+        CHECK_MSG(g.launches.size() == 2 && g.workspace == 256u * 8192 * 2 * 4, "backward: two kernels and %zu bytes of partials",
+                  g.workspace);
+    }
     {
         const Program p = readProgram(view(layernormGraph(fbs::DataType::FLOAT, fbs::DataType::FLOAT, {4, 3, 768}, 1, true)));
         CHECK(p.pattern == Pattern::NormFwd && p.norm.rows == 12 && p.norm.n == 768 && p.norm.k == 1);
