@@ -461,6 +461,54 @@ void checkNormBwd(Program& p)
     }
 }
 
+// lowerBatchnormInference appends the pointwise ops of a batchnorm inference node, as the
+// reference computes it in fp32: y = scale * ((x - mean) * inv) + bias, with
+// inv = 1 / sqrt(variance + epsilon) in the variance form. Intermediates are virtual fp32 tensors
+// with fresh uids.
+void lowerBatchnormInference(Program& p, int64_t x, int64_t mean, int64_t inv, int64_t var, int64_t eps, int64_t scale,
+                             int64_t bias, int64_t y)
+{
+    for(int64_t uid : {x, mean, inv, var, eps, scale, bias, y})
+        if(uid != -1 && !p.has(uid))
+            throw Unsupported("batchnorm inference: tensor uid " + std::to_string(uid) + " is not in the graph");
+    int64_t next = 0;
+    for(const Tensor& t : p.tensors)
+        next = std::max(next, t.uid);
+    auto temp = [&](const std::vector<int64_t>& dims) {
+        Tensor t;
+        t.uid = ++next;
+        t.name = "batchnorm_tmp";
+        t.dt = DType::F32;
+        t.dims = dims;
+        t.strides.assign(dims.size(), 0);
+        t.isVirtual = true;
+        p.tensors.push_back(t);
+        return t.uid;
+    };
+    const std::vector<int64_t> xdims = p.t(x).dims;
+    auto op = [&](fbs::PointwiseMode m, int64_t a, int64_t b, int64_t out) {
+        PwOp o;
+        o.mode = static_cast<int>(m);
+        o.in[0] = a;
+        o.in[1] = b;
+        o.out = out;
+        p.pw.push_back(o);
+    };
+    if(var >= 0)
+    {
+        const std::vector<int64_t> vdims = p.t(var).dims;
+        const int64_t sum = temp(vdims);
+        op(fbs::PointwiseMode::ADD, var, eps, sum);
+        inv = temp(vdims);
+        op(fbs::PointwiseMode::RSQRT, sum, -1, inv);
+    }
+    const int64_t d = temp(xdims), n = temp(xdims), g = temp(xdims);
+    op(fbs::PointwiseMode::SUB, x, mean, d);
+    op(fbs::PointwiseMode::MUL, d, inv, n);
+    op(fbs::PointwiseMode::MUL, scale, n, g);
+    op(fbs::PointwiseMode::ADD, g, bias, y);
+}
+
 } // namespace
 
 Program readProgram(const fbs::Graph& graph)
@@ -489,7 +537,9 @@ Program readProgram(const fbs::Graph& graph)
         p.norm = readRmsnorm(*head->attributes_as_RMSNormAttributes());
         first = 1;
         break;
-    case fbs::NodeAttributes::PointwiseAttributes: p.pattern = Pattern::Pointwise; break;
+    case fbs::NodeAttributes::PointwiseAttributes:
+    case fbs::NodeAttributes::BatchnormInferenceAttributes:
+    case fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt: p.pattern = Pattern::Pointwise; break;
     case fbs::NodeAttributes::LayernormBackwardAttributes:
     {
         const fbs::LayernormBackwardAttributes& a = *head->attributes_as_LayernormBackwardAttributes();
@@ -537,10 +587,27 @@ Program readProgram(const fbs::Graph& graph)
         const fbs::Node* node = graph.nodes()->Get(i);
         if(node == nullptr)
             throw Unsupported("graph has a null node");
+        if(p.pattern == Pattern::Pointwise && node->attributes_type() == fbs::NodeAttributes::BatchnormInferenceAttributes)
+        {
+            const fbs::BatchnormInferenceAttributes& a = *node->attributes_as_BatchnormInferenceAttributes();
+            lowerBatchnormInference(p, a.x_tensor_uid(), a.mean_tensor_uid(), a.inv_variance_tensor_uid(), -1, -1,
+                                    a.scale_tensor_uid(), a.bias_tensor_uid(), a.y_tensor_uid());
+            continue;
+        }
+        if(p.pattern == Pattern::Pointwise && node->attributes_type() == fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt)
+        {
+            const fbs::BatchnormInferenceAttributesVarianceExt& a = *node->attributes_as_BatchnormInferenceAttributesVarianceExt();
+            if(p.t(a.epsilon_tensor_uid()).elements() != 1)
+                throw Unsupported("batchnorm inference: epsilon must hold one element");
+            lowerBatchnormInference(p, a.x_tensor_uid(), a.mean_tensor_uid(), -1, a.variance_tensor_uid(), a.epsilon_tensor_uid(),
+                                    a.scale_tensor_uid(), a.bias_tensor_uid(), a.y_tensor_uid());
+            continue;
+        }
         if(node->attributes_type() != fbs::NodeAttributes::PointwiseAttributes)
             throw Unsupported(std::string("node '") + (node->name() ? node->name()->str() : "") + "' ("
                               + fbs::EnumNameNodeAttributes(node->attributes_type())
-                              + ") after the first node: only pointwise nodes are fused after it");
+                              + ") after the first node: only pointwise nodes (and batchnorm inference in pointwise "
+                                "graphs) are fused after it");
         p.pw.push_back(readPointwise(*node->attributes_as_PointwiseAttributes()));
         const PwOp& op = p.pw.back();
         for(int k = 0; k < pwArity(op.mode); ++k)

@@ -280,6 +280,26 @@ void normBwdRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<
         want[kDbias] = db;
 }
 
+// Batchnorm inference then ReLU: out = max(scale * ((x - mean) * inv) + bias, 0), inv given or
+// 1 / sqrt(variance + 1e-5).
+void bnInferRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want, bool varianceForm)
+{
+    const HostTensor& x = t[kX];
+    const int64_t c = x.dims[1];
+    int64_t inner = 1;
+    for(size_t d = 2; d < x.dims.size(); ++d)
+        inner *= x.dims[d];
+    std::vector<double> out(x.v.size());
+    for(size_t i = 0; i < x.v.size(); ++i)
+    {
+        const size_t ch = static_cast<size_t>((static_cast<int64_t>(i) / inner) % c);
+        const double s = t[kInv].v[ch];
+        const double inv = varianceForm ? 1.0 / std::sqrt(std::fabs(s) + 1e-5) : s;
+        out[i] = std::max(t[kScale].v[ch] * ((x.v[i] - t[kMean].v[ch]) * inv) + t[kBias].v[ch], 0.0);
+    }
+    want[kT0 + 1] = out;
+}
+
 double gelu(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
 
 void chainRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want)
@@ -514,6 +534,14 @@ std::vector<Case> cases()
     Reference lnBwdRecompute = [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) {
         normBwdRef(t, w, true, true);
     };
+    Reference bnInfer = [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) {
+        bnInferRef(t, w, false);
+    };
+    Reference bnInferVar = [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) {
+        for(double& v : t[kInv].v) // a variance is not negative
+            v = std::fabs(v);
+        bnInferRef(t, w, true);
+    };
     Reference rmsBwd = [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) {
         normBwdRef(t, w, false, false);
     };
@@ -533,6 +561,8 @@ std::vector<Case> cases()
         out.push_back({"layernorm_bwd_" + d + "_600x4096", layernormBwdGraph(dt, D::FLOAT, {600, 4096}, true), lnBwd});
         out.push_back({"rmsnorm_bwd_" + d + "_64x4096", rmsnormBwdGraph(dt, D::FLOAT, {64, 4096}, false), rmsBwd});
         out.push_back({"rmsnorm_bwd_bias_" + d + "_5x1023", rmsnormBwdGraph(dt, dt, {5, 1023}, true), rmsBwd});
+        out.push_back({"batchnorm_infer_relu_" + d + "_4x32x7x7", batchnormInferenceGraph(dt, {4, 32, 7, 7}, false), bnInfer});
+        out.push_back({"batchnorm_infer_var_relu_" + d + "_2x16x8x8", batchnormInferenceGraph(dt, {2, 16, 8, 8}, true), bnInferVar});
         out.push_back({"pointwise_chain_" + d + "_2x8x16x16", pointwiseChainGraph(dt, {2, 8, 16, 16}), chainRef});
         out.push_back({"pointwise_chain_" + d + "_3x5x7x9", pointwiseChainGraph(dt, {3, 5, 7, 9}), chainRef});
     }

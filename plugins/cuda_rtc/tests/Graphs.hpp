@@ -280,4 +280,30 @@ inline std::vector<uint8_t> rmsnormBwdGraph(fbs::DataType dt, fbs::DataType pdt,
     return g.finish();
 }
 
+// batchnormInferenceGraph: x [n, c, h, w] of dt, mean / inv_variance (or variance + epsilon
+// 1e-5) / scale / bias [1, c, 1, 1] fp32, y virtual fp32 -> relu -> out (kT0 + 1) of dt.
+inline std::vector<uint8_t> batchnormInferenceGraph(fbs::DataType dt, std::vector<int64_t> xdims, bool varianceForm)
+{
+    G g;
+    std::vector<int64_t> cdims(xdims.size(), 1);
+    cdims[1] = xdims[1];
+    g.tensor({kX, "x", dt, xdims}).tensor({kMean, "mean", fbs::DataType::FLOAT, cdims});
+    g.tensor({kInv, varianceForm ? "variance" : "inv_variance", fbs::DataType::FLOAT, cdims});
+    g.tensor({kScale, "scale", fbs::DataType::FLOAT, cdims}).tensor({kBias, "bias", fbs::DataType::FLOAT, cdims});
+    g.tensor({kY, "y", fbs::DataType::FLOAT, xdims, true}).tensor({kT0 + 1, "out", dt, xdims});
+    if(varianceForm)
+    {
+        g.tensor({kEps, "eps", fbs::DataType::FLOAT, {1}, false, 1e-5});
+        g.node(fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt,
+               fbs::CreateBatchnormInferenceAttributesVarianceExt(g.fbb(), kX, kMean, kInv, kScale, kBias, kY, kEps).Union());
+    }
+    else
+    {
+        g.node(fbs::NodeAttributes::BatchnormInferenceAttributes,
+               fbs::CreateBatchnormInferenceAttributes(g.fbb(), kX, kMean, kInv, kScale, kBias, kY).Union());
+    }
+    g.pointwise({fbs::PointwiseMode::RELU_FWD, kY, -1, -1, kT0 + 1});
+    return g.finish();
+}
+
 } // namespace rtc_test
