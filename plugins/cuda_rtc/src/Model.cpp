@@ -21,6 +21,12 @@ const char* dtypeName(DType t)
     return "?";
 }
 
+const char* reductionName(int mode)
+{
+    static const char* const names[] = {"unset", "add", "mul", "min", "max", "amax", "avg", "norm1", "norm2", "mul_no_zeros"};
+    return mode >= 0 && mode <= 9 ? names[mode] : "unknown";
+}
+
 int dtypeBytes(DType t) { return t == DType::F32 ? 4 : 2; }
 
 int64_t Tensor::elements() const
@@ -540,6 +546,18 @@ Program readProgram(const fbs::Graph& graph)
     case fbs::NodeAttributes::PointwiseAttributes:
     case fbs::NodeAttributes::BatchnormInferenceAttributes:
     case fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt: p.pattern = Pattern::Pointwise; break;
+    case fbs::NodeAttributes::ReductionAttributes:
+    {
+        const fbs::ReductionAttributes& a = *head->attributes_as_ReductionAttributes();
+        p.pattern = Pattern::Reduce;
+        p.red.mode = static_cast<int>(a.mode());
+        if(p.red.mode < 1 || p.red.mode > 9)
+            throw Unsupported("reduction mode " + std::to_string(p.red.mode) + " is unknown");
+        p.red.in = a.in_tensor_uid();
+        p.red.out = a.out_tensor_uid();
+        first = 1;
+        break;
+    }
     case fbs::NodeAttributes::LayernormBackwardAttributes:
     {
         const fbs::LayernormBackwardAttributes& a = *head->attributes_as_LayernormBackwardAttributes();
@@ -627,7 +645,32 @@ Program readProgram(const fbs::Graph& graph)
                     + dimsText(x.dims) + ", " + std::to_string(p.bwd.rows) + " rows of " + std::to_string(p.bwd.n) + ")";
         return p;
     }
-    if(p.pattern == Pattern::NormFwd)
+    if(p.pattern == Pattern::Reduce)
+    {
+        Reduce& r = p.red;
+        for(int64_t uid : {r.in, r.out})
+            if(!p.has(uid))
+                throw Unsupported("reduction: tensor uid " + std::to_string(uid) + " is not in the graph");
+        const Tensor& in = p.t(r.in);
+        const Tensor& out = p.t(r.out);
+        if(in.isVirtual || in.scalarArg())
+            throw Unsupported("reduction: the input must be a tensor in memory (a pointwise prologue is not fused yet)");
+        if(out.rank() != in.rank())
+            throw Unsupported("reduction: input and output must have the same rank");
+        for(int d = 0; d < in.rank(); ++d)
+            if(out.dims[static_cast<size_t>(d)] != 1 && out.dims[static_cast<size_t>(d)] != in.dims[static_cast<size_t>(d)])
+                throw Unsupported("reduction: output dims must equal the input's or be 1");
+        if(out.isVirtual && p.pw.empty())
+            throw Unsupported("reduction output is virtual and nothing reads it");
+        r.inDims = in.dims;
+        p.space = out.dims;
+        r.rows = out.elements();
+        r.members = in.elements() / r.rows;
+        produced.insert(r.out);
+        p.summary = std::string("reduction_") + reductionName(r.mode) + "(" + dtypeName(in.dt) + " " + dimsText(in.dims) + " -> "
+                    + dimsText(out.dims) + ")";
+    }
+    else if(p.pattern == Pattern::NormFwd)
     {
         checkNormFwd(p);
         produced.insert(p.norm.y);
@@ -657,6 +700,8 @@ Program readProgram(const fbs::Graph& graph)
         p.summary = "pointwise(" + dimsText(p.space) + ")";
     }
     std::set<int64_t> written;
+    if(p.pattern == Pattern::Reduce)
+        written.insert(p.red.out);
     if(p.pattern == Pattern::NormFwd)
         for(int64_t uid : {p.norm.y, p.norm.mean, p.norm.inv})
             if(uid >= 0)

@@ -69,6 +69,7 @@ enum class Pattern
     Pointwise, // a DAG of pointwise nodes over one iteration space
     NormFwd, // layernorm / RMSNorm forward over trailing axes, then pointwise nodes on y
     NormBwd, // layernorm / RMSNorm backward over trailing axes: dx, dscale, dbias
+    Reduce, // a reduction over any axes, then pointwise nodes on its output
 };
 
 enum class NormKind
@@ -94,6 +95,15 @@ struct NormBwd
     int64_t rows = 1, n = 1;
 };
 
+struct Reduce
+{
+    int mode = 0; // wire ReductionMode
+    int64_t in = -1, out = -1;
+    std::vector<int64_t> inDims; // the reduction's space (the program's space is out's dims)
+    int64_t rows = 1, members = 1; // outputs and elements reduced into each
+};
+const char* reductionName(int mode);
+
 struct Program
 {
     Pattern pattern = Pattern::Pointwise;
@@ -101,6 +111,7 @@ struct Program
     std::vector<PwOp> pw; // pointwise nodes in graph order (the chain, or the norm's epilogue)
     NormFwd norm;
     NormBwd bwd;
+    Reduce red;
     std::vector<int64_t> space; // iteration space: the output dims (pointwise), x's dims (norm)
     std::string summary; // "layernorm_fwd(bf16 8192x8192)+mul" for messages
 

@@ -300,6 +300,55 @@ void bnInferRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<
     want[kT0 + 1] = out;
 }
 
+// Reductions: out[o] = reduce over the in elements whose coordinates match o on the kept axes.
+template <int Mode, bool Epilogue>
+void reductionRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want)
+{
+    const HostTensor& in = t[kX];
+    const HostTensor& out = t[Epilogue ? kT0 + 1 : kY];
+    const size_t R = in.dims.size();
+    size_t outCount = out.v.size();
+    std::vector<double> acc(outCount), count(outCount, 0.0);
+    const double init = Mode == 2 || Mode == 9 ? 1.0 : Mode == 3 ? INFINITY : Mode == 4 ? -INFINITY : 0.0;
+    std::fill(acc.begin(), acc.end(), init);
+    std::vector<int64_t> idx(R, 0);
+    for(size_t i = 0; i < in.v.size(); ++i)
+    {
+        size_t o = 0;
+        for(size_t d = 0; d < R; ++d)
+            o = o * static_cast<size_t>(out.dims[d]) + (out.dims[d] == 1 ? 0 : static_cast<size_t>(idx[d]));
+        const double v = in.v[i];
+        double& a = acc[o];
+        switch(Mode)
+        {
+        case 1: case 6: a += v; break;
+        case 2: a *= v; break;
+        case 3: a = std::min(a, v); break;
+        case 4: a = std::max(a, v); break;
+        case 5: a = std::max(a, std::fabs(v)); break;
+        case 7: a += std::fabs(v); break;
+        case 8: a += v * v; break;
+        case 9: a *= v != 0 ? v : 1.0; break;
+        }
+        count[o] += 1;
+        for(size_t d = R; d-- > 0;)
+            if(++idx[d] < in.dims[d])
+                break;
+            else
+                idx[d] = 0;
+    }
+    for(size_t o = 0; o < outCount; ++o)
+    {
+        if(Mode == 6)
+            acc[o] /= count[o];
+        if(Mode == 8)
+            acc[o] = std::sqrt(acc[o]);
+        if(Epilogue)
+            acc[o] = std::sqrt(std::fabs(acc[o]) * 0.25);
+    }
+    want[Epilogue ? kT0 + 1 : kY] = acc;
+}
+
 double gelu(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
 
 void chainRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want)
@@ -563,9 +612,24 @@ std::vector<Case> cases()
         out.push_back({"rmsnorm_bwd_bias_" + d + "_5x1023", rmsnormBwdGraph(dt, dt, {5, 1023}, true), rmsBwd});
         out.push_back({"batchnorm_infer_relu_" + d + "_4x32x7x7", batchnormInferenceGraph(dt, {4, 32, 7, 7}, false), bnInfer});
         out.push_back({"batchnorm_infer_var_relu_" + d + "_2x16x8x8", batchnormInferenceGraph(dt, {2, 16, 8, 8}, true), bnInferVar});
+        out.push_back({"reduce_rows_sum_" + d + "_300x1000", reductionGraph(dt, fbs::ReductionMode::ADD, {300, 1000}, {300, 1}),
+                       reductionRef<1, false>});
+        out.push_back({"reduce_channels_avg_" + d + "_8x32x14x14",
+                       reductionGraph(dt, fbs::ReductionMode::AVG, {8, 32, 14, 14}, {1, 32, 1, 1}), reductionRef<6, false>});
+        out.push_back({"reduce_mid_max_" + d + "_6x50x9", reductionGraph(dt, fbs::ReductionMode::MAX_OP, {6, 50, 9}, {6, 1, 9}),
+                       reductionRef<4, false>});
+        out.push_back({"reduce_all_norm2_sqrt_" + d + "_3x5x7",
+                       reductionGraph(dt, fbs::ReductionMode::NORM2, {3, 5, 7}, {1, 1, 1}, true), reductionRef<8, true>});
         out.push_back({"pointwise_chain_" + d + "_2x8x16x16", pointwiseChainGraph(dt, {2, 8, 16, 16}), chainRef});
         out.push_back({"pointwise_chain_" + d + "_3x5x7x9", pointwiseChainGraph(dt, {3, 5, 7, 9}), chainRef});
     }
+    // Every reduction mode, fp32, rows of 300 (values near 1 so that products stay finite).
+    out.push_back({"reduce_mul_fp32_10x30", reductionGraph(D::FLOAT, fbs::ReductionMode::MUL, {10, 30}, {10, 1}), reductionRef<2, false>});
+    out.push_back({"reduce_min_fp32_10x300", reductionGraph(D::FLOAT, fbs::ReductionMode::MIN_OP, {10, 300}, {10, 1}), reductionRef<3, false>});
+    out.push_back({"reduce_amax_fp32_10x300", reductionGraph(D::FLOAT, fbs::ReductionMode::AMAX, {10, 300}, {10, 1}), reductionRef<5, false>});
+    out.push_back({"reduce_norm1_fp32_10x300", reductionGraph(D::FLOAT, fbs::ReductionMode::NORM1, {10, 300}, {10, 1}), reductionRef<7, false>});
+    out.push_back({"reduce_mul_no_zeros_fp32_10x30", reductionGraph(D::FLOAT, fbs::ReductionMode::MUL_NO_ZEROS, {10, 30}, {10, 1}),
+                   reductionRef<9, false>});
     return out;
 }
 

@@ -306,4 +306,24 @@ inline std::vector<uint8_t> batchnormInferenceGraph(fbs::DataType dt, std::vecto
     return g.finish();
 }
 
+// reductionGraph: in (kX) of dt reduced to out (kY, dt) with `mode`; epilogue: out is virtual
+// fp32 and feeds sqrt(|out| * 0.25) -> kT0 + 1 (dt).
+inline std::vector<uint8_t> reductionGraph(fbs::DataType dt, fbs::ReductionMode mode, std::vector<int64_t> in,
+                                           std::vector<int64_t> out, bool epilogue = false)
+{
+    G g;
+    g.tensor({kX, "in", dt, in}).tensor({kY, "out", epilogue ? fbs::DataType::FLOAT : dt, out, epilogue});
+    g.node(fbs::NodeAttributes::ReductionAttributes, fbs::CreateReductionAttributes(g.fbb(), mode, kX, kY).Union());
+    if(epilogue)
+    {
+        g.tensor({kT0, "quarter", fbs::DataType::FLOAT, {1}, false, 0.25});
+        g.tensor({kT0 + 2, "abs", fbs::DataType::FLOAT, out, true}).tensor({kT0 + 3, "scaled", fbs::DataType::FLOAT, out, true});
+        g.tensor({kT0 + 1, "root", dt, out});
+        g.pointwise({fbs::PointwiseMode::ABS, kY, -1, -1, kT0 + 2});
+        g.pointwise({fbs::PointwiseMode::MUL, kT0 + 2, kT0, -1, kT0 + 3});
+        g.pointwise({fbs::PointwiseMode::SQRT, kT0 + 3, -1, -1, kT0 + 1});
+    }
+    return g.finish();
+}
+
 } // namespace rtc_test

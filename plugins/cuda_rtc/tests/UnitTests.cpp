@@ -80,6 +80,10 @@ std::vector<Case> cases()
         out.push_back({"rms_reread_" + d, rmsnormGraph(dt, dt, {2, 40000}, false, true), {0, 64, 0, -1}});
         out.push_back({"bn_infer_relu_" + d, batchnormInferenceGraph(dt, {4, 32, 7, 7}, false), {}});
         out.push_back({"bn_infer_var_relu_" + d, batchnormInferenceGraph(dt, {2, 16, 8, 8}, true), {}});
+        out.push_back({"red_rows_sum_" + d, reductionGraph(dt, fbs::ReductionMode::ADD, {64, 1024}, {64, 1}), {}});
+        out.push_back({"red_channels_avg_" + d, reductionGraph(dt, fbs::ReductionMode::AVG, {4, 32, 7, 7}, {1, 32, 1, 1}), {}});
+        out.push_back({"red_all_norm2_" + d, reductionGraph(dt, fbs::ReductionMode::NORM2, {3, 5, 7}, {1, 1, 1}, true), {}});
+        out.push_back({"red_mid_max_" + d, reductionGraph(dt, fbs::ReductionMode::MAX_OP, {6, 50, 9}, {6, 1, 9}), {0, 64, 2, -1}});
         out.push_back({"ln_bwd_saved_" + d, layernormBwdGraph(dt, fbs::DataType::FLOAT, {64, 1024}, true), {}});
         out.push_back({"ln_bwd_recompute_" + d, layernormBwdGraph(dt, dt, {37, 1000}, false), {}});
         out.push_back({"ln_bwd_warp_" + d, layernormBwdGraph(dt, dt, {100, 256}, true), {0, 32, 4, -1}});
@@ -87,6 +91,9 @@ std::vector<Case> cases()
         out.push_back({"rms_bwd_" + d, rmsnormBwdGraph(dt, fbs::DataType::FLOAT, {64, 4096}, false), {}});
         out.push_back({"rms_bwd_bias_odd_" + d, rmsnormBwdGraph(dt, dt, {5, 1023}, true), {}});
     }
+    for(int m = 1; m <= 9; ++m)
+        out.push_back({std::string("red_") + reductionName(m), reductionGraph(fbs::DataType::FLOAT, static_cast<fbs::ReductionMode>(m),
+                                                                              {10, 300}, {10, 1}), {}});
     // Every pointwise mode, fp32, and in bf16 too.
     for(int m = 1; m <= static_cast<int>(fbs::PointwiseMode::TANH_FWD); ++m)
         for(fbs::DataType dt : {fbs::DataType::FLOAT, fbs::DataType::BFLOAT16})
@@ -204,6 +211,8 @@ void declineTests()
     {
         const Program p = readProgram(view(layernormGraph(fbs::DataType::FLOAT, fbs::DataType::FLOAT, {4, 3, 768}, 1, true)));
         CHECK(p.pattern == Pattern::NormFwd && p.norm.rows == 12 && p.norm.n == 768 && p.norm.k == 1);
+        const Program r = readProgram(view(reductionGraph(fbs::DataType::FLOAT, fbs::ReductionMode::ADD, {4, 32, 7, 7}, {1, 32, 1, 1})));
+        CHECK(r.pattern == Pattern::Reduce && r.red.rows == 32 && r.red.members == 4 * 49);
         const Program q = readProgram(view(rmsnormGraph(fbs::DataType::FLOAT, fbs::DataType::FLOAT, {6, 512}, true, true)));
         CHECK(q.pattern == Pattern::NormFwd && q.norm.kind == NormKind::Rms && q.norm.rows == 6 && q.norm.n == 512);
     }
