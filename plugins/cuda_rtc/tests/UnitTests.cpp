@@ -5,6 +5,8 @@
 //                                            with the host C++ compiler -fsyntax-only against
 //                                            cuda_host_builtins.hpp; the prelude's fp16/bf16
 //                                            conversions run on the host against FloatFormats.h
+//   hipdnn_cuda_rtc_unit_tests corpus DIR    which graphs of the JSON corpus the engine takes (and
+//                                            why it declines the rest); named samples must be taken
 //   hipdnn_cuda_rtc_unit_tests nvrtc OUTDIR  each source compiled for real by NVRTC (dlopened),
 //                                            for sm_$HIPDNNGO_CUDA_RTC_TEST_CC (default 90); exits
 //                                            77 (ctest: skipped) when NVRTC cannot be opened
@@ -16,9 +18,15 @@
 #include "Graphs.hpp"
 #include "check.h"
 
+#include <hipdnn_backend.h>
+
+#include <dirent.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -342,6 +350,81 @@ int nvrtcMode(const std::string& dir)
     return check_finish("hipdnn_cuda_rtc_unit_tests nvrtc");
 }
 
+// The graph corpus (JSON, through the backend's deserializer): which graphs the engine takes,
+// and why it declines the others. Graphs named in `mustTake` must be taken.
+void listJson(const std::string& dir, std::vector<std::string>* out)
+{
+    DIR* d = opendir(dir.c_str());
+    if(d == nullptr)
+        return;
+    while(dirent* e = readdir(d))
+    {
+        const std::string n = e->d_name;
+        if(n == "." || n == "..")
+            continue;
+        const std::string path = dir + "/" + n;
+        if(n.size() > 5 && n.compare(n.size() - 5, 5, ".json") == 0)
+            out->push_back(path);
+        else if(e->d_type == DT_DIR)
+            listJson(path, out);
+    }
+    closedir(d);
+}
+
+int corpusMode(const std::string& dir)
+{
+    std::vector<std::string> files;
+    listJson(dir, &files);
+    std::sort(files.begin(), files.end());
+    // (samples/sample_rmsnorm.json normalizes the channel axis of NCHW: declined, not trailing.)
+    const char* mustTake[] = {"samples/sample_layernorm.json", "samples/sample_relu.json",
+                              "samples/sample_reduction.json", "samples/sample_layernorm_backward.json",
+                              "samples/sample_rmsnorm_backward.json", "fork_zpengmei/sample_batchnorm_inference.json",
+                              "fork_zpengmei/sample_batchnorm_inference_variance.json",
+                              "orchestrator_test_graphs/batchnorm_inference_fp32_nchw.json"};
+    int taken = 0, declined = 0, unread = 0;
+    for(const std::string& f : files)
+    {
+        std::ifstream in(f);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        hipdnnBackendDescriptor_t g = nullptr;
+        size_t size = 0;
+        if(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text.data(), text.size()) != HIPDNN_STATUS_SUCCESS
+           || hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, &size, nullptr) != HIPDNN_STATUS_SUCCESS)
+        {
+            if(g != nullptr)
+                hipdnnBackendDestroyDescriptor(g);
+            unread++;
+            continue;
+        }
+        std::vector<uint8_t> bytes(size);
+        hipdnnBackendGetSerializedBinaryGraph_ext(g, size, &size, bytes.data());
+        hipdnnBackendDestroyDescriptor(g);
+        flatbuffers::Verifier v(bytes.data(), bytes.size());
+        std::string why;
+        if(!v.VerifyBuffer<fbs::Graph>(nullptr))
+            why = "not a valid graph buffer";
+        else
+            why = declineOf(bytes);
+        const std::string rel = f.substr(dir.size() + 1);
+        if(why.empty())
+        {
+            taken++;
+            std::printf("TAKEN     %s\n", rel.c_str());
+        }
+        else
+        {
+            declined++;
+            std::printf("DECLINED  %s: %s\n", rel.c_str(), why.c_str());
+        }
+        for(const char* m : mustTake)
+            if(rel == m)
+                CHECK_MSG(why.empty(), "%s is taken (%s)", m, why.c_str());
+    }
+    std::printf("corpus %s: %d taken, %d declined, %d not read by the backend\n", dir.c_str(), taken, declined, unread);
+    return check_finish("hipdnn_cuda_rtc_unit_tests corpus");
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -349,5 +432,7 @@ int main(int argc, char** argv)
     const std::string mode = argc > 1 ? argv[1] : "unit";
     const std::string dir = argc > 2 ? argv[2] : ".";
     std::system(("mkdir -p " + sh(dir)).c_str());
+    if(mode == "corpus")
+        return corpusMode(dir);
     return mode == "nvrtc" ? nvrtcMode(dir) : unitMode(dir);
 }
