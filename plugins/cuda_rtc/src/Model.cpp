@@ -408,6 +408,51 @@ void checkNormFwd(Program& p)
         throw Unsupported(std::string(what) + ": epsilon must hold one element");
 }
 
+void checkBatchnorm(Program& p)
+{
+    Batchnorm& b = p.bn;
+    const bool fwd = p.pattern == Pattern::BnFwd;
+    const char* what = fwd ? "batchnorm" : "batchnorm backward";
+    for(int64_t uid : {b.x, b.scale, b.bias, b.eps, b.momentum, b.prevMean, b.prevVar, b.y, b.mean, b.inv, b.nextMean, b.nextVar,
+                       b.dy, b.dx, b.dscale, b.dbias})
+        if(uid >= 0 && !p.has(uid))
+            throw Unsupported(std::string(what) + ": tensor uid " + std::to_string(uid) + " is not in the graph");
+    const Tensor& x = p.t(b.x);
+    if(x.rank() < 2)
+        throw Unsupported(std::string(what) + ": x needs rank 2 or more (channels on axis 1)");
+    if(x.isVirtual || x.scalarArg())
+        throw Unsupported(std::string(what) + ": x must be a tensor in memory");
+    b.channels = x.dims[1];
+    b.members = x.elements() / b.channels;
+    p.space = x.dims;
+    for(int64_t uid : {b.y, b.dy, b.dx})
+        if(uid >= 0 && p.t(uid).dims != x.dims)
+            throw Unsupported(std::string(what) + ": tensor " + std::to_string(uid) + " must have the dims of x");
+    for(int64_t uid : {b.dy, b.dx})
+        if(uid >= 0 && p.t(uid).isVirtual)
+            throw Unsupported(std::string(what) + ": dy and dx must be in memory");
+    for(int64_t uid : {b.scale, b.bias, b.prevMean, b.prevVar, b.mean, b.inv, b.nextMean, b.nextVar, b.dscale, b.dbias})
+    {
+        if(uid < 0)
+            continue;
+        const Tensor& t = p.t(uid);
+        if(t.isVirtual || t.scalarArg())
+            throw Unsupported(std::string(what) + ": per-channel tensor " + std::to_string(uid) + " must be in memory");
+        const std::vector<int64_t> a = aligned(t.dims, x.dims.size());
+        bool ok = !a.empty();
+        for(size_t d = 0; ok && d < a.size(); ++d)
+            ok = a[d] == (d == 1 ? b.channels : 1);
+        if(!ok)
+            throw Unsupported(std::string(what) + ": tensor " + std::to_string(uid) + " [" + dimsText(t.dims)
+                              + "] is not per channel [1, C, 1, ...]");
+    }
+    for(int64_t uid : {b.eps, b.momentum})
+        if(uid >= 0 && p.t(uid).elements() != 1)
+            throw Unsupported(std::string(what) + ": epsilon and momentum must hold one element");
+    if(b.nextVar >= 0 && b.members < 2)
+        throw Unsupported("batchnorm: the unbiased running variance needs more than one element per channel");
+}
+
 void checkNormBwd(Program& p)
 {
     NormBwd& b = p.bwd;
@@ -546,6 +591,52 @@ Program readProgram(const fbs::Graph& graph)
     case fbs::NodeAttributes::PointwiseAttributes:
     case fbs::NodeAttributes::BatchnormInferenceAttributes:
     case fbs::NodeAttributes::BatchnormInferenceAttributesVarianceExt: p.pattern = Pattern::Pointwise; break;
+    case fbs::NodeAttributes::BatchnormAttributes:
+    {
+        const fbs::BatchnormAttributes& a = *head->attributes_as_BatchnormAttributes();
+        if(a.peer_stats_tensor_uid() != nullptr && a.peer_stats_tensor_uid()->size() != 0)
+            throw Unsupported("batchnorm: peer statistics (multi-device) are not supported");
+        p.pattern = Pattern::BnFwd;
+        Batchnorm& b = p.bn;
+        auto opt = [](const flatbuffers::Optional<int64_t>& v) { return v.has_value() ? v.value() : int64_t{-1}; };
+        b.x = a.x_tensor_uid();
+        b.scale = a.scale_tensor_uid();
+        b.bias = a.bias_tensor_uid();
+        b.eps = a.epsilon_tensor_uid();
+        b.y = a.y_tensor_uid();
+        b.mean = opt(a.mean_tensor_uid());
+        b.inv = opt(a.inv_variance_tensor_uid());
+        b.nextMean = opt(a.next_running_mean_tensor_uid());
+        b.nextVar = opt(a.next_running_variance_tensor_uid());
+        b.prevMean = b.nextMean >= 0 ? opt(a.prev_running_mean_tensor_uid()) : -1;
+        b.prevVar = b.nextVar >= 0 ? opt(a.prev_running_variance_tensor_uid()) : -1;
+        b.momentum = (b.nextMean >= 0 || b.nextVar >= 0) ? opt(a.momentum_tensor_uid()) : -1;
+        if((b.nextMean >= 0 && b.prevMean < 0) || (b.nextVar >= 0 && b.prevVar < 0)
+           || ((b.nextMean >= 0 || b.nextVar >= 0) && b.momentum < 0))
+            throw Unsupported("batchnorm: running statistics need the previous ones and a momentum");
+        first = 1;
+        break;
+    }
+    case fbs::NodeAttributes::BatchnormBackwardAttributes:
+    {
+        const fbs::BatchnormBackwardAttributes& a = *head->attributes_as_BatchnormBackwardAttributes();
+        if(a.peer_stats_tensor_uid() != nullptr && a.peer_stats_tensor_uid()->size() != 0)
+            throw Unsupported("batchnorm backward: peer statistics (multi-device) are not supported");
+        if(!a.mean_tensor_uid().has_value() || !a.inv_variance_tensor_uid().has_value())
+            throw Unsupported("batchnorm backward needs the saved mean and inv_variance");
+        p.pattern = Pattern::BnBwd;
+        Batchnorm& b = p.bn;
+        b.dy = a.dy_tensor_uid();
+        b.x = a.x_tensor_uid();
+        b.mean = a.mean_tensor_uid().value();
+        b.inv = a.inv_variance_tensor_uid().value();
+        b.scale = a.scale_tensor_uid();
+        b.dx = a.dx_tensor_uid();
+        b.dscale = a.dscale_tensor_uid();
+        b.dbias = a.dbias_tensor_uid();
+        first = 1;
+        break;
+    }
     case fbs::NodeAttributes::ReductionAttributes:
     {
         const fbs::ReductionAttributes& a = *head->attributes_as_ReductionAttributes();
@@ -635,7 +726,23 @@ Program readProgram(const fbs::Graph& graph)
             throw Unsupported("pointwise output uid " + std::to_string(op.out) + " is not in the graph");
     }
 
-    if(p.pattern == Pattern::NormBwd)
+    if(p.pattern == Pattern::BnBwd && !p.pw.empty())
+        throw Unsupported("pointwise nodes after a batchnorm backward are not fused yet");
+    if(p.pattern == Pattern::BnFwd || p.pattern == Pattern::BnBwd)
+    {
+        checkBatchnorm(p);
+        if(p.pattern == Pattern::BnFwd)
+        {
+            produced.insert(p.bn.y);
+        }
+        else
+        {
+            const Tensor& x = p.t(p.bn.x);
+            p.summary = "batchnorm_bwd(" + std::string(dtypeName(x.dt)) + " " + dimsText(x.dims) + ")";
+            return p;
+        }
+    }
+    else if(p.pattern == Pattern::NormBwd)
     {
         if(!p.pw.empty())
             throw Unsupported("pointwise nodes after a norm backward are not fused yet");
@@ -645,7 +752,15 @@ Program readProgram(const fbs::Graph& graph)
                     + dimsText(x.dims) + ", " + std::to_string(p.bwd.rows) + " rows of " + std::to_string(p.bwd.n) + ")";
         return p;
     }
-    if(p.pattern == Pattern::Reduce)
+    if(p.pattern == Pattern::BnFwd)
+    {
+        const Tensor& x = p.t(p.bn.x);
+        p.summary = "batchnorm_fwd(" + std::string(dtypeName(x.dt)) + " " + dimsText(x.dims) + ", " + std::to_string(p.bn.channels)
+                    + " channels of " + std::to_string(p.bn.members) + ")";
+        if(p.t(p.bn.y).isVirtual && p.pw.empty())
+            throw Unsupported("batchnorm output y is virtual and nothing reads it");
+    }
+    else if(p.pattern == Pattern::Reduce)
     {
         Reduce& r = p.red;
         for(int64_t uid : {r.in, r.out})
@@ -702,6 +817,10 @@ Program readProgram(const fbs::Graph& graph)
     std::set<int64_t> written;
     if(p.pattern == Pattern::Reduce)
         written.insert(p.red.out);
+    if(p.pattern == Pattern::BnFwd)
+        for(int64_t uid : {p.bn.y, p.bn.mean, p.bn.inv, p.bn.nextMean, p.bn.nextVar})
+            if(uid >= 0)
+                written.insert(uid);
     if(p.pattern == Pattern::NormFwd)
         for(int64_t uid : {p.norm.y, p.norm.mean, p.norm.inv})
             if(uid >= 0)

@@ -70,6 +70,8 @@ enum class Pattern
     NormFwd, // layernorm / RMSNorm forward over trailing axes, then pointwise nodes on y
     NormBwd, // layernorm / RMSNorm backward over trailing axes: dx, dscale, dbias
     Reduce, // a reduction over any axes, then pointwise nodes on its output
+    BnFwd, // batchnorm training forward (statistics per channel, axis 1), then pointwise nodes on y
+    BnBwd, // batchnorm backward with the saved statistics
 };
 
 enum class NormKind
@@ -104,6 +106,14 @@ struct Reduce
 };
 const char* reductionName(int mode);
 
+struct Batchnorm
+{
+    int64_t x = -1, scale = -1, bias = -1, eps = -1, momentum = -1, prevMean = -1, prevVar = -1, y = -1, mean = -1, inv = -1,
+            nextMean = -1, nextVar = -1; // forward
+    int64_t dy = -1, dx = -1, dscale = -1, dbias = -1; // backward (mean, inv: the saved inputs)
+    int64_t channels = 1, members = 1; // C, and N * spatial elements per channel
+};
+
 struct Program
 {
     Pattern pattern = Pattern::Pointwise;
@@ -112,6 +122,7 @@ struct Program
     NormFwd norm;
     NormBwd bwd;
     Reduce red;
+    Batchnorm bn;
     std::vector<int64_t> space; // iteration space: the output dims (pointwise), x's dims (norm)
     std::string summary; // "layernorm_fwd(bf16 8192x8192)+mul" for messages
 

@@ -349,6 +349,69 @@ void reductionRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vecto
     want[Epilogue ? kT0 + 1 : kY] = acc;
 }
 
+// Batchnorm training forward / backward per channel (axis 1), double.
+void bnTrainRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want, bool relu)
+{
+    const HostTensor& x = t[kX];
+    const size_t C = static_cast<size_t>(x.dims[1]);
+    size_t inner = 1;
+    for(size_t d = 2; d < x.dims.size(); ++d)
+        inner *= static_cast<size_t>(x.dims[d]);
+    const double M = static_cast<double>(x.v.size() / C);
+    std::vector<double> mean(C, 0.0), var(C, 0.0), inv(C), y(x.v.size()), nm(C), nv(C);
+    for(size_t i = 0; i < x.v.size(); ++i)
+        mean[(i / inner) % C] += x.v[i];
+    for(double& m : mean)
+        m /= M;
+    for(size_t i = 0; i < x.v.size(); ++i)
+        var[(i / inner) % C] += (x.v[i] - mean[(i / inner) % C]) * (x.v[i] - mean[(i / inner) % C]);
+    for(size_t c = 0; c < C; ++c)
+    {
+        var[c] /= M;
+        inv[c] = 1.0 / std::sqrt(var[c] + 1e-5);
+        nm[c] = 0.9 * t[kT0 + 4].v[c] + 0.1 * mean[c];
+        nv[c] = 0.9 * t[kT0 + 5].v[c] + 0.1 * var[c] * M / (M - 1);
+    }
+    for(size_t i = 0; i < x.v.size(); ++i)
+    {
+        const size_t c = (i / inner) % C;
+        const double v = t[kScale].v[c] * ((x.v[i] - mean[c]) * inv[c]) + t[kBias].v[c];
+        y[i] = relu ? std::max(v, 0.0) : v;
+    }
+    want[relu ? kT0 + 1 : kY] = y;
+    want[kMean] = mean;
+    want[kInv] = inv;
+    want[kT0 + 6] = nm;
+    want[kT0 + 7] = nv;
+}
+
+void bnBwdRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want)
+{
+    const HostTensor& x = t[kX];
+    const HostTensor& dy = t[kDy];
+    const size_t C = static_cast<size_t>(x.dims[1]);
+    size_t inner = 1;
+    for(size_t d = 2; d < x.dims.size(); ++d)
+        inner *= static_cast<size_t>(x.dims[d]);
+    const double M = static_cast<double>(x.v.size() / C);
+    std::vector<double> db(C, 0.0), ds(C, 0.0), dx(x.v.size());
+    for(size_t i = 0; i < x.v.size(); ++i)
+    {
+        const size_t c = (i / inner) % C;
+        db[c] += dy.v[i];
+        ds[c] += dy.v[i] * (x.v[i] - t[kMean].v[c]) * t[kInv].v[c];
+    }
+    for(size_t i = 0; i < x.v.size(); ++i)
+    {
+        const size_t c = (i / inner) % C;
+        const double xh = (x.v[i] - t[kMean].v[c]) * t[kInv].v[c];
+        dx[i] = t[kScale].v[c] * t[kInv].v[c] * (dy.v[i] - db[c] / M - xh * ds[c] / M);
+    }
+    want[kDx] = dx;
+    want[kDscale] = ds;
+    want[kDbias] = db;
+}
+
 double gelu(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
 
 void chainRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want)
@@ -620,6 +683,11 @@ std::vector<Case> cases()
                        reductionRef<4, false>});
         out.push_back({"reduce_all_norm2_sqrt_" + d + "_3x5x7",
                        reductionGraph(dt, fbs::ReductionMode::NORM2, {3, 5, 7}, {1, 1, 1}, true), reductionRef<8, true>});
+        out.push_back({"batchnorm_train_" + d + "_16x128x24x16", batchnormTrainingGraph(dt, {16, 128, 24, 16}, false),
+                       [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) { bnTrainRef(t, w, false); }});
+        out.push_back({"batchnorm_train_relu_" + d + "_2x8x5x3", batchnormTrainingGraph(dt, {2, 8, 5, 3}, true),
+                       [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) { bnTrainRef(t, w, true); }});
+        out.push_back({"batchnorm_bwd_" + d + "_16x128x24x16", batchnormBackwardGraph(dt, {16, 128, 24, 16}), bnBwdRef});
         out.push_back({"pointwise_chain_" + d + "_2x8x16x16", pointwiseChainGraph(dt, {2, 8, 16, 16}), chainRef});
         out.push_back({"pointwise_chain_" + d + "_3x5x7x9", pointwiseChainGraph(dt, {3, 5, 7, 9}), chainRef});
     }

@@ -326,4 +326,46 @@ inline std::vector<uint8_t> reductionGraph(fbs::DataType dt, fbs::ReductionMode 
     return g.finish();
 }
 
+// Batchnorm training forward: x [n, c, h, w] of dt, per-channel fp32 scale / bias / saved mean
+// and inv_variance / running statistics (prev: kT0 + 4, kT0 + 5; next: kT0 + 6, kT0 + 7),
+// epsilon 1e-5, momentum 0.1; relu: y virtual fp32 -> relu -> kT0 + 1 (dt), else y (kY, dt).
+inline std::vector<uint8_t> batchnormTrainingGraph(fbs::DataType dt, std::vector<int64_t> xdims, bool relu)
+{
+    G g;
+    std::vector<int64_t> cdims(xdims.size(), 1);
+    cdims[1] = xdims[1];
+    const auto F = fbs::DataType::FLOAT;
+    g.tensor({kX, "x", dt, xdims}).tensor({kScale, "scale", F, cdims}).tensor({kBias, "bias", F, cdims});
+    g.tensor({kEps, "eps", fbs::DataType::DOUBLE, {1}, false, 1e-5}).tensor({kT0 + 8, "momentum", F, {1}, false, 0.1});
+    g.tensor({kY, "y", relu ? F : dt, xdims, relu}).tensor({kMean, "mean", F, cdims}).tensor({kInv, "inv", F, cdims});
+    g.tensor({kT0 + 4, "prev_mean", F, cdims}).tensor({kT0 + 5, "prev_var", F, cdims});
+    g.tensor({kT0 + 6, "next_mean", F, cdims}).tensor({kT0 + 7, "next_var", F, cdims});
+    g.node(fbs::NodeAttributes::BatchnormAttributes,
+           fbs::CreateBatchnormAttributesDirect(g.fbb(), kX, kScale, kBias, kEps, nullptr, kT0 + 4, kT0 + 5, kT0 + 8, kY, kMean,
+                                                kInv, kT0 + 6, kT0 + 7)
+               .Union());
+    if(relu)
+    {
+        g.tensor({kT0 + 1, "out", dt, xdims});
+        g.pointwise({fbs::PointwiseMode::RELU_FWD, kY, -1, -1, kT0 + 1});
+    }
+    return g.finish();
+}
+
+// Batchnorm backward: dy, x [n, c, h, w] of dt, saved mean / inv_variance and scale per channel
+// (fp32), dx (dt), dscale / dbias (fp32).
+inline std::vector<uint8_t> batchnormBackwardGraph(fbs::DataType dt, std::vector<int64_t> xdims)
+{
+    G g;
+    std::vector<int64_t> cdims(xdims.size(), 1);
+    cdims[1] = xdims[1];
+    const auto F = fbs::DataType::FLOAT;
+    g.tensor({kDy, "dy", dt, xdims}).tensor({kX, "x", dt, xdims}).tensor({kMean, "mean", F, cdims});
+    g.tensor({kInv, "inv", F, cdims}).tensor({kScale, "scale", F, cdims}).tensor({kDx, "dx", dt, xdims});
+    g.tensor({kDscale, "dscale", F, cdims}).tensor({kDbias, "dbias", F, cdims});
+    g.node(fbs::NodeAttributes::BatchnormBackwardAttributes,
+           fbs::CreateBatchnormBackwardAttributesDirect(g.fbb(), kDy, kX, kMean, kInv, kScale, nullptr, kDx, kDscale, kDbias).Union());
+    return g.finish();
+}
+
 } // namespace rtc_test

@@ -92,6 +92,9 @@ std::vector<Case> cases()
         out.push_back({"red_channels_avg_" + d, reductionGraph(dt, fbs::ReductionMode::AVG, {4, 32, 7, 7}, {1, 32, 1, 1}), {}});
         out.push_back({"red_all_norm2_" + d, reductionGraph(dt, fbs::ReductionMode::NORM2, {3, 5, 7}, {1, 1, 1}, true), {}});
         out.push_back({"red_mid_max_" + d, reductionGraph(dt, fbs::ReductionMode::MAX_OP, {6, 50, 9}, {6, 1, 9}), {0, 64, 2, -1}});
+        out.push_back({"bn_train_" + d, batchnormTrainingGraph(dt, {4, 16, 7, 7}, false), {}});
+        out.push_back({"bn_train_relu_" + d, batchnormTrainingGraph(dt, {2, 8, 5, 3}, true), {0, 64, 0, -1}});
+        out.push_back({"bn_bwd_" + d, batchnormBackwardGraph(dt, {4, 16, 7, 7}), {}});
         out.push_back({"ln_bwd_saved_" + d, layernormBwdGraph(dt, fbs::DataType::FLOAT, {64, 1024}, true), {}});
         out.push_back({"ln_bwd_recompute_" + d, layernormBwdGraph(dt, dt, {37, 1000}, false), {}});
         out.push_back({"ln_bwd_warp_" + d, layernormBwdGraph(dt, dt, {100, 256}, true), {0, 32, 4, -1}});
@@ -380,7 +383,8 @@ int corpusMode(const std::string& dir)
     const char* mustTake[] = {"samples/sample_layernorm.json", "samples/sample_relu.json",
                               "samples/sample_reduction.json", "samples/sample_layernorm_backward.json",
                               "samples/sample_rmsnorm_backward.json", "fork_zpengmei/sample_batchnorm_inference.json",
-                              "fork_zpengmei/sample_batchnorm_inference_variance.json",
+                              "fork_zpengmei/sample_batchnorm_inference_variance.json", "fork_zpengmei/sample_batchnorm_training.json",
+                              "fork_zpengmei/sample_batchnorm_backward.json",
                               "orchestrator_test_graphs/batchnorm_inference_fp32_nchw.json"};
     int taken = 0, declined = 0, unread = 0;
     for(const std::string& f : files)
