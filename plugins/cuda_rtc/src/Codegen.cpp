@@ -457,7 +457,7 @@ Generated genPointwise(const Program& p, const Knobs& k)
 
     std::ostringstream os;
     os << kPrelude << "\n";
-    os << "extern \"C\" __global__ void hd_pointwise(" << prm.signature() << ")\n{\n";
+    os << "extern \"C\" __global__ void __launch_bounds__(" << (block) << ") hd_pointwise(" << prm.signature() << ")\n{\n";
     os << "    typedef " << idx << " idx_t;\n";
     os << "    for(idx_t c = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; c < (idx_t)" << chunks
        << "; c += (idx_t)gridDim.x * blockDim.x)\n    {\n";
@@ -740,7 +740,7 @@ Generated genNormFwd(const Program& p, const Knobs& k)
         body << in1 << "    *reinterpret_cast<" << yvt << "*>(" << ys << " + yrow + col0) = yw;\n";
     body << in1 << "}\n    }\n";
 
-    os << "extern \"C\" __global__ void " << kname << "(" << prm.signature() << ")\n{\n" << body.str() << "}\n";
+    os << "extern \"C\" __global__ void __launch_bounds__(" << (tpr * rpb) << ") " << kname << "(" << prm.signature() << ")\n{\n" << body.str() << "}\n";
     Generated g;
     g.source = os.str();
     g.launches.push_back({kname, static_cast<unsigned>((rows + rpb - 1) / rpb), static_cast<unsigned>(tpr * rpb), prm.args});
@@ -984,8 +984,8 @@ Generated genNormBwd(const Program& p, const Knobs& k)
     os << kPrelude << "\n" << rowSumFunction(tpr);
     const std::string k1 = layer ? "hd_layernorm_bwd" : "hd_rmsnorm_bwd";
     const std::string k2 = layer ? "hd_layernorm_bwd_params" : "hd_rmsnorm_bwd_params";
-    os << "extern \"C\" __global__ void " << k1 << "(" << prm.signature() << ")\n{\n" << b.str() << "}\n\n";
-    os << "extern \"C\" __global__ void " << k2 << "(" << prm2.signature() << ")\n{\n" << b2.str() << "}\n";
+    os << "extern \"C\" __global__ void __launch_bounds__(" << (tpr * rpb) << ") " << k1 << "(" << prm.signature() << ")\n{\n" << b.str() << "}\n\n";
+    os << "extern \"C\" __global__ void __launch_bounds__(" << (256) << ") " << k2 << "(" << prm2.signature() << ")\n{\n" << b2.str() << "}\n";
     Generated g;
     g.source = os.str();
     g.launches.push_back({k1, static_cast<unsigned>(grid), static_cast<unsigned>(tpr * rpb), prm.args});
@@ -1195,7 +1195,7 @@ Generated genReduce(const Program& p, const Knobs& k)
 
     std::ostringstream os;
     os << kPrelude << "\n" << rowReduceFunction(tpr, "hd_row_reduce", comb);
-    os << "extern \"C\" __global__ void hd_reduce(" << prm.signature() << ")\n{\n" << b.str() << "}\n";
+    os << "extern \"C\" __global__ void __launch_bounds__(" << (tpr * rpb) << ") hd_reduce(" << prm.signature() << ")\n{\n" << b.str() << "}\n";
     Generated g;
     g.source = os.str();
     g.launches.push_back({"hd_reduce", static_cast<unsigned>((rows + rpb - 1) / rpb), static_cast<unsigned>(tpr * rpb), prm.args});
@@ -1383,8 +1383,8 @@ Generated genBatchnorm(const Program& p, const Knobs& k)
     os << kPrelude << "\n" << rowSumFunction(tpr);
     const std::string k1 = fwd ? "hd_batchnorm_stats" : "hd_batchnorm_bwd_stats";
     const std::string k2 = fwd ? "hd_batchnorm_apply" : "hd_batchnorm_bwd_dx";
-    os << "extern \"C\" __global__ void " << k1 << "(" << p1.signature() << ")\n{\n" << b1.str() << "}\n\n";
-    os << "extern \"C\" __global__ void " << k2 << "(" << p2.signature() << ")\n{\n" << b2.str() << "}\n";
+    os << "extern \"C\" __global__ void __launch_bounds__(" << (tpr) << ") " << k1 << "(" << p1.signature() << ")\n{\n" << b1.str() << "}\n\n";
+    os << "extern \"C\" __global__ void __launch_bounds__(" << (block) << ") " << k2 << "(" << p2.signature() << ")\n{\n" << b2.str() << "}\n";
     Generated g;
     g.source = os.str();
     g.launches.push_back({k1, static_cast<unsigned>(C), static_cast<unsigned>(tpr), p1.args});

@@ -33,3 +33,4 @@ inline unsigned __float_as_uint(float f)
     memcpy(&u, &f, sizeof u);
     return u;
 }
+#define __launch_bounds__(...)
