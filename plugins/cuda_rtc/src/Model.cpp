@@ -560,6 +560,167 @@ void lowerBatchnormInference(Program& p, int64_t x, int64_t mean, int64_t inv, i
     op(fbs::PointwiseMode::ADD, g, bias, y);
 }
 
+bool sameAligned(const Tensor& t, const std::vector<int64_t>& dims)
+{
+    return aligned(t.dims, dims.size()) == dims;
+}
+
+} // namespace
+
+Level Program::level(int64_t uid) const
+{
+    const Tensor& x = t(uid);
+    if(x.scalarArg())
+        return Level::Scalar;
+    const int R = static_cast<int>(space.size());
+    const int from = R - rp.k;
+    std::vector<int64_t> rowDims = space;
+    for(int d = from; d < R; ++d)
+        rowDims[static_cast<size_t>(d)] = 1;
+    if(sameAligned(x, space))
+        return Level::Full;
+    if(sameAligned(x, rowDims))
+        return Level::Row;
+    const std::vector<int64_t> a = aligned(x.dims, space.size());
+    bool param = !a.empty();
+    for(int d = 0; param && d < R; ++d)
+        param = d < from ? a[static_cast<size_t>(d)] == 1
+                         : (a[static_cast<size_t>(d)] == 1 || a[static_cast<size_t>(d)] == space[static_cast<size_t>(d)]);
+    if(param)
+        return Level::Param;
+    throw Unsupported("row program: tensor " + std::to_string(uid) + " [" + dimsText(x.dims)
+                      + "] is neither per element, per row nor broadcast over the rows of [" + dimsText(space) + "]");
+}
+
+namespace
+{
+
+// readRowProgram: a graph of pointwise and reduction nodes whose reductions all reduce the same
+// trailing axes of the same shape (softmax: max, sub, exp, sum, div).
+Program readRowProgram(const fbs::Graph& graph, Program p)
+{
+    p.pattern = Pattern::RowProgram;
+    RowProg& rp = p.rp;
+    // The shape and the reduced axes from the first reduction.
+    for(const fbs::Node* node : *graph.nodes())
+        if(node->attributes_type() == fbs::NodeAttributes::ReductionAttributes)
+        {
+            const fbs::ReductionAttributes& a = *node->attributes_as_ReductionAttributes();
+            if(!p.has(a.in_tensor_uid()) || !p.has(a.out_tensor_uid()))
+                throw Unsupported("reduction: a tensor is not in the graph");
+            const Tensor& in = p.t(a.in_tensor_uid());
+            const Tensor& out = p.t(a.out_tensor_uid());
+            if(in.rank() != out.rank())
+                throw Unsupported("reduction: input and output must have the same rank");
+            p.space = in.dims;
+            const int R = in.rank();
+            int from = R;
+            while(from > 0 && out.dims[static_cast<size_t>(from) - 1] == 1)
+                --from;
+            for(int d = 0; d < from; ++d)
+                if(out.dims[static_cast<size_t>(d)] != in.dims[static_cast<size_t>(d)])
+                    throw Unsupported("row program: a reduction must reduce the trailing axes only");
+            rp.k = R - from;
+            if(rp.k == 0)
+                throw Unsupported("row program: a reduction reduces nothing");
+            break;
+        }
+    const int R = static_cast<int>(p.space.size());
+    const int from = R - rp.k;
+    for(int d = 0; d < R; ++d)
+        (d < from ? rp.rows : rp.n) *= p.space[static_cast<size_t>(d)];
+    std::set<int64_t> produced, written;
+    for(const fbs::Node* node : *graph.nodes()) // every tensor the graph writes
+        if(node->attributes_type() == fbs::NodeAttributes::ReductionAttributes)
+            written.insert(node->attributes_as_ReductionAttributes()->out_tensor_uid());
+        else if(node->attributes_type() == fbs::NodeAttributes::PointwiseAttributes)
+            written.insert(node->attributes_as_PointwiseAttributes()->out_0_tensor_uid());
+    for(const fbs::Node* node : *graph.nodes())
+    {
+        RowOp op;
+        if(node->attributes_type() == fbs::NodeAttributes::ReductionAttributes)
+        {
+            const fbs::ReductionAttributes& a = *node->attributes_as_ReductionAttributes();
+            op.reduce = true;
+            op.redMode = static_cast<int>(a.mode());
+            if(op.redMode < 1 || op.redMode > 9)
+                throw Unsupported("reduction mode " + std::to_string(op.redMode) + " is unknown");
+            op.pw.in[0] = a.in_tensor_uid();
+            op.pw.out = a.out_tensor_uid();
+            if(!p.has(op.pw.in[0]) || !p.has(op.pw.out) || p.level(op.pw.in[0]) != Level::Full || p.level(op.pw.out) != Level::Row)
+                throw Unsupported("row program: every reduction must reduce the same trailing axes of the same shape");
+            op.level = Level::Row;
+        }
+        else
+        {
+            op.pw = readPointwise(*node->attributes_as_PointwiseAttributes());
+            if(op.pw.mode == static_cast<int>(fbs::PointwiseMode::GEN_INDEX))
+                throw Unsupported("row program: gen_index is not supported");
+            bool full = false;
+            for(int i = 0; i < pwArity(op.pw.mode); ++i)
+            {
+                if(!p.has(op.pw.in[i]))
+                    throw Unsupported("pointwise input uid " + std::to_string(op.pw.in[i]) + " is not in the graph");
+                const Level l = p.level(op.pw.in[i]);
+                full = full || l == Level::Full || l == Level::Param;
+            }
+            if(!p.has(op.pw.out))
+                throw Unsupported("pointwise output uid " + std::to_string(op.pw.out) + " is not in the graph");
+            op.level = full ? Level::Full : Level::Row;
+            if(p.level(op.pw.out) != op.level)
+                throw Unsupported("row program: pointwise output " + std::to_string(op.pw.out) + " does not have the shape of its inputs");
+        }
+        for(int i = 0; i < (op.reduce ? 1 : pwArity(op.pw.mode)); ++i)
+        {
+            const Tensor& t = p.t(op.pw.in[i]);
+            if(t.isVirtual && produced.count(t.uid) == 0)
+                throw Unsupported("row program: virtual input " + std::to_string(t.uid) + " is read before it is written");
+            if(!t.isVirtual && written.count(t.uid) != 0 && produced.count(t.uid) == 0)
+                throw Unsupported("row program: tensor " + std::to_string(t.uid) + " is read before the graph writes it");
+            if(!t.isVirtual && p.level(t.uid) == Level::Full && !denseOver(t, from))
+                throw Unsupported("row program: the rows of tensor " + std::to_string(t.uid) + " must be packed (contiguous)");
+        }
+        const Tensor& o = p.t(op.pw.out);
+        if(produced.count(o.uid) != 0 || o.scalarArg())
+            throw Unsupported("row program: tensor " + std::to_string(o.uid) + " is written twice or is a scalar");
+        if(!o.isVirtual && op.level == Level::Full && !denseOver(o, from))
+            throw Unsupported("row program: the rows of output " + std::to_string(o.uid) + " must be packed (contiguous)");
+        produced.insert(o.uid);
+        rp.ops.push_back(op);
+    }
+    p.summary = "row_program(" + dimsText(p.space) + ", " + std::to_string(rp.rows) + " rows of " + std::to_string(rp.n) + ":";
+    for(const RowOp& op : rp.ops)
+        p.summary += std::string(" ") + (op.reduce ? std::string("reduce_") + reductionName(op.redMode) : pwModeName(op.pw.mode));
+    p.summary += ")";
+    return p;
+}
+
+// isRowProgram: pointwise and reduction nodes only, with a reduction that a single-reduction
+// pattern does not cover (more than one, or pointwise work before it).
+bool isRowProgram(const fbs::Graph& graph, bool* maybe)
+{
+    int reductions = 0;
+    *maybe = false;
+    bool pointwiseFirst = false;
+    for(flatbuffers::uoffset_t i = 0; i < graph.nodes()->size(); ++i)
+    {
+        const fbs::Node* n = graph.nodes()->Get(i);
+        if(n == nullptr)
+            return false;
+        if(n->attributes_type() == fbs::NodeAttributes::ReductionAttributes)
+        {
+            reductions++;
+            pointwiseFirst = pointwiseFirst || i > 0;
+        }
+        else if(n->attributes_type() != fbs::NodeAttributes::PointwiseAttributes)
+            return false;
+    }
+    *maybe = reductions == 1 && graph.nodes()->size() > 1; // reduction -> pointwise that may read x again
+    return reductions > 1 || (reductions == 1 && pointwiseFirst);
+}
+
+Program readSingle(const fbs::Graph& graph, Program p);
+
 } // namespace
 
 Program readProgram(const fbs::Graph& graph)
@@ -571,6 +732,36 @@ Program readProgram(const fbs::Graph& graph)
     p.tensors = readTensors(graph);
     if(graph.nodes() == nullptr || graph.nodes()->size() == 0)
         throw Unsupported("graph has no nodes");
+    bool maybeRows = false;
+    if(isRowProgram(graph, &maybeRows))
+        return readRowProgram(graph, std::move(p));
+    if(maybeRows)
+    {
+        Program single = p;
+        try
+        {
+            return readSingle(graph, std::move(single));
+        }
+        catch(const Unsupported& first)
+        {
+            try
+            {
+                return readRowProgram(graph, std::move(p));
+            }
+            catch(const Unsupported&)
+            {
+                throw first;
+            }
+        }
+    }
+    return readSingle(graph, std::move(p));
+}
+
+namespace
+{
+
+Program readSingle(const fbs::Graph& graph, Program p)
+{
     std::set<int64_t> produced;
     size_t first = 0;
     const fbs::Node* head = graph.nodes()->Get(0);
@@ -832,5 +1023,7 @@ Program readProgram(const fbs::Graph& graph)
         p.summary += std::string("+") + pwModeName(op.mode);
     return p;
 }
+
+} // namespace
 
 } // namespace hipdnngo::cuda_rtc

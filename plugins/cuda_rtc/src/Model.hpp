@@ -72,6 +72,7 @@ enum class Pattern
     Reduce, // a reduction over any axes, then pointwise nodes on its output
     BnFwd, // batchnorm training forward (statistics per channel, axis 1), then pointwise nodes on y
     BnBwd, // batchnorm backward with the saved statistics
+    RowProgram, // reductions over the trailing axes interleaved with pointwise nodes (softmax, ...)
 };
 
 enum class NormKind
@@ -114,6 +115,31 @@ struct Batchnorm
     int64_t channels = 1, members = 1; // C, and N * spatial elements per channel
 };
 
+// RowProgram: every tensor is per element of x's shape (Full), per row (Row: the trailing k axes
+// are 1), per normalized position broadcast over the rows (Param) or a scalar argument.
+enum class Level
+{
+    Full,
+    Row,
+    Param,
+    Scalar,
+};
+
+struct RowOp
+{
+    bool reduce = false;
+    int redMode = 0; // reduce: wire ReductionMode
+    PwOp pw; // pointwise (reduce: pw.in[0] is the input, pw.out the output)
+    Level level = Level::Full; // of the output
+};
+
+struct RowProg
+{
+    std::vector<RowOp> ops;
+    int k = 1;
+    int64_t rows = 1, n = 1;
+};
+
 struct Program
 {
     Pattern pattern = Pattern::Pointwise;
@@ -123,6 +149,8 @@ struct Program
     NormBwd bwd;
     Reduce red;
     Batchnorm bn;
+    RowProg rp;
+    Level level(int64_t uid) const; // RowProgram: the tensor's level (throws when it has none)
     std::vector<int64_t> space; // iteration space: the output dims (pointwise), x's dims (norm)
     std::string summary; // "layernorm_fwd(bf16 8192x8192)+mul" for messages
 

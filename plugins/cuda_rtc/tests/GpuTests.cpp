@@ -412,6 +412,45 @@ void bnBwdRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<do
     want[kDbias] = db;
 }
 
+// Softmax over the last axis (the graph's intermediates are fp32, so no rounding between).
+void softmaxRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want)
+{
+    const HostTensor& x = t[kX];
+    const size_t n = static_cast<size_t>(lastDim(x)), rows = x.v.size() / n;
+    std::vector<double> y(x.v.size()), sums(rows);
+    for(size_t r = 0; r < rows; ++r)
+    {
+        double m = -INFINITY, s = 0;
+        for(size_t c = 0; c < n; ++c)
+            m = std::max(m, x.v[r * n + c]);
+        for(size_t c = 0; c < n; ++c)
+            s += std::exp(x.v[r * n + c] - m);
+        for(size_t c = 0; c < n; ++c)
+            y[r * n + c] = std::exp(x.v[r * n + c] - m) / s;
+        sums[r] = s;
+    }
+    want[kY] = y;
+    if(t.count(kT0 + 9))
+        want[kT0 + 9] = sums;
+}
+
+void centerRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want)
+{
+    const HostTensor& x = t[kX];
+    const size_t n = static_cast<size_t>(lastDim(x)), rows = x.v.size() / n;
+    std::vector<double> y(x.v.size());
+    for(size_t r = 0; r < rows; ++r)
+    {
+        double m = 0;
+        for(size_t c = 0; c < n; ++c)
+            m += x.v[r * n + c];
+        m = static_cast<float>(m / static_cast<double>(n)); // the mean is an fp32 tensor
+        for(size_t c = 0; c < n; ++c)
+            y[r * n + c] = x.v[r * n + c] - m;
+    }
+    want[kY] = y;
+}
+
 double gelu(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
 
 void chainRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want)
@@ -688,6 +727,9 @@ std::vector<Case> cases()
         out.push_back({"batchnorm_train_relu_" + d + "_2x8x5x3", batchnormTrainingGraph(dt, {2, 8, 5, 3}, true),
                        [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) { bnTrainRef(t, w, true); }});
         out.push_back({"batchnorm_bwd_" + d + "_16x128x24x16", batchnormBackwardGraph(dt, {16, 128, 24, 16}), bnBwdRef});
+        out.push_back({"softmax_" + d + "_300x4096", softmaxGraph(dt, {300, 4096}, false), softmaxRef});
+        out.push_back({"softmax_stats_" + d + "_7x1000", softmaxGraph(dt, {7, 1000}, true), softmaxRef});
+        out.push_back({"center_" + d + "_5x3x256", centerGraph(dt, {5, 3, 256}), centerRef});
         out.push_back({"pointwise_chain_" + d + "_2x8x16x16", pointwiseChainGraph(dt, {2, 8, 16, 16}), chainRef});
         out.push_back({"pointwise_chain_" + d + "_3x5x7x9", pointwiseChainGraph(dt, {3, 5, 7, 9}), chainRef});
     }

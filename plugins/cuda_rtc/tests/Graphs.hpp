@@ -368,4 +368,38 @@ inline std::vector<uint8_t> batchnormBackwardGraph(fbs::DataType dt, std::vector
     return g.finish();
 }
 
+// softmaxGraph: y = exp(x - max(x)) / sum(exp(x - max(x))) over the last axis of x [rows, n]
+// (dt); intermediates virtual fp32; with stats, the row sum is also written (kT0 + 9, fp32).
+inline std::vector<uint8_t> softmaxGraph(fbs::DataType dt, std::vector<int64_t> xdims, bool stats)
+{
+    G g;
+    std::vector<int64_t> rdims = xdims;
+    rdims.back() = 1;
+    const auto F = fbs::DataType::FLOAT;
+    g.tensor({kX, "x", dt, xdims}).tensor({kT0 + 2, "max", F, rdims, true}).tensor({kT0 + 3, "d", F, xdims, true});
+    g.tensor({kT0 + 4, "e", F, xdims, true}).tensor({kT0 + 9, "sum", F, rdims, !stats}).tensor({kY, "y", dt, xdims});
+    g.node(fbs::NodeAttributes::ReductionAttributes,
+           fbs::CreateReductionAttributes(g.fbb(), fbs::ReductionMode::MAX_OP, kX, kT0 + 2).Union());
+    g.pointwise({fbs::PointwiseMode::SUB, kX, kT0 + 2, -1, kT0 + 3});
+    g.pointwise({fbs::PointwiseMode::EXP, kT0 + 3, -1, -1, kT0 + 4});
+    g.node(fbs::NodeAttributes::ReductionAttributes,
+           fbs::CreateReductionAttributes(g.fbb(), fbs::ReductionMode::ADD, kT0 + 4, kT0 + 9).Union());
+    g.pointwise({fbs::PointwiseMode::DIV, kT0 + 4, kT0 + 9, -1, kY});
+    return g.finish();
+}
+
+// centerGraph: y = x - mean(x) over the last axis (one reduction, then a pointwise node that
+// reads x again: a row program, not a reduction epilogue).
+inline std::vector<uint8_t> centerGraph(fbs::DataType dt, std::vector<int64_t> xdims)
+{
+    G g;
+    std::vector<int64_t> rdims = xdims;
+    rdims.back() = 1;
+    g.tensor({kX, "x", dt, xdims}).tensor({kT0 + 2, "mean", fbs::DataType::FLOAT, rdims, true}).tensor({kY, "y", dt, xdims});
+    g.node(fbs::NodeAttributes::ReductionAttributes,
+           fbs::CreateReductionAttributes(g.fbb(), fbs::ReductionMode::AVG, kX, kT0 + 2).Union());
+    g.pointwise({fbs::PointwiseMode::SUB, kX, kT0 + 2, -1, kY});
+    return g.finish();
+}
+
 } // namespace rtc_test

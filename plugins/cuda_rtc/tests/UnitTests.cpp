@@ -95,6 +95,9 @@ std::vector<Case> cases()
         out.push_back({"bn_train_" + d, batchnormTrainingGraph(dt, {4, 16, 7, 7}, false), {}});
         out.push_back({"bn_train_relu_" + d, batchnormTrainingGraph(dt, {2, 8, 5, 3}, true), {0, 64, 0, -1}});
         out.push_back({"bn_bwd_" + d, batchnormBackwardGraph(dt, {4, 16, 7, 7}), {}});
+        out.push_back({"softmax_" + d, softmaxGraph(dt, {64, 1024}, false), {}});
+        out.push_back({"softmax_stats_odd_" + d, softmaxGraph(dt, {7, 1000}, true), {0, 32, 4, -1}});
+        out.push_back({"center_" + d, centerGraph(dt, {5, 3, 256}), {}});
         out.push_back({"ln_bwd_saved_" + d, layernormBwdGraph(dt, fbs::DataType::FLOAT, {64, 1024}, true), {}});
         out.push_back({"ln_bwd_recompute_" + d, layernormBwdGraph(dt, dt, {37, 1000}, false), {}});
         out.push_back({"ln_bwd_warp_" + d, layernormBwdGraph(dt, dt, {100, 256}, true), {0, 32, 4, -1}});
@@ -224,6 +227,10 @@ void declineTests()
         CHECK(p.pattern == Pattern::NormFwd && p.norm.rows == 12 && p.norm.n == 768 && p.norm.k == 1);
         const Program r = readProgram(view(reductionGraph(fbs::DataType::FLOAT, fbs::ReductionMode::ADD, {4, 32, 7, 7}, {1, 32, 1, 1})));
         CHECK(r.pattern == Pattern::Reduce && r.red.rows == 32 && r.red.members == 4 * 49);
+        const Program sm = readProgram(view(softmaxGraph(fbs::DataType::BFLOAT16, {4096, 4096}, false)));
+        CHECK(sm.pattern == Pattern::RowProgram && sm.rp.rows == 4096 && sm.rp.n == 4096 && sm.rp.ops.size() == 5);
+        const Program ce = readProgram(view(centerGraph(fbs::DataType::FLOAT, {5, 3, 256})));
+        CHECK(ce.pattern == Pattern::RowProgram && ce.rp.rows == 15);
         const Program q = readProgram(view(rmsnormGraph(fbs::DataType::FLOAT, fbs::DataType::FLOAT, {6, 512}, true, true)));
         CHECK(q.pattern == Pattern::NormFwd && q.norm.kind == NormKind::Rms && q.norm.rows == 6 && q.norm.n == 512);
     }
