@@ -451,6 +451,19 @@ void centerRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<d
     want[kY] = y;
 }
 
+// residual + norm: s = round(x + r) to x's type, then the norm of s.
+void residualRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want, bool layer)
+{
+    HostTensor s = t[kX];
+    for(size_t i = 0; i < s.v.size(); ++i)
+        s.v[i] = roundTo(s.dt, t[kX].v[i] + t[kT0 + 5].v[i]);
+    std::map<int64_t, HostTensor> u = t;
+    u[kX] = s;
+    if(!layer)
+        u.erase(kBias);
+    normRef(u, want, layer, lastDim(s), 1e-5, false);
+}
+
 double gelu(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
 
 void chainRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want)
@@ -730,6 +743,10 @@ std::vector<Case> cases()
         out.push_back({"softmax_" + d + "_300x4096", softmaxGraph(dt, {300, 4096}, false), softmaxRef});
         out.push_back({"softmax_stats_" + d + "_7x1000", softmaxGraph(dt, {7, 1000}, true), softmaxRef});
         out.push_back({"center_" + d + "_5x3x256", centerGraph(dt, {5, 3, 256}), centerRef});
+        out.push_back({"residual_layernorm_" + d + "_64x4096", residualNormGraph(dt, D::FLOAT, {64, 4096}, true),
+                       [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) { residualRef(t, w, true); }});
+        out.push_back({"residual_rmsnorm_" + d + "_9x768", residualNormGraph(dt, dt, {9, 768}, false),
+                       [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) { residualRef(t, w, false); }});
         out.push_back({"pointwise_chain_" + d + "_2x8x16x16", pointwiseChainGraph(dt, {2, 8, 16, 16}), chainRef});
         out.push_back({"pointwise_chain_" + d + "_3x5x7x9", pointwiseChainGraph(dt, {3, 5, 7, 9}), chainRef});
     }

@@ -402,4 +402,29 @@ inline std::vector<uint8_t> centerGraph(fbs::DataType dt, std::vector<int64_t> x
     return g.finish();
 }
 
+// residualNormGraph: s = x + r (virtual, dt), then layernorm (scale, bias [n] of pdt; mean and
+// inv_variance [rows, 1] fp32) or RMSNorm (scale [1, n]; inv_rms) of s into y (dt).
+inline std::vector<uint8_t> residualNormGraph(fbs::DataType dt, fbs::DataType pdt, std::vector<int64_t> xdims, bool layer)
+{
+    G g;
+    std::vector<int64_t> rdims = xdims;
+    rdims.back() = 1;
+    std::vector<int64_t> pdims{xdims.back()};
+    const auto F = fbs::DataType::FLOAT;
+    g.tensor({kX, "x", dt, xdims}).tensor({kT0 + 5, "residual", dt, xdims}).tensor({kT0 + 6, "sum", dt, xdims, true});
+    g.tensor({kScale, "scale", pdt, pdims}).tensor({kEps, "eps", fbs::DataType::DOUBLE, {1}, false, 1e-5});
+    g.tensor({kY, "y", dt, xdims}).tensor({kInv, "inv", F, rdims});
+    g.pointwise({fbs::PointwiseMode::ADD, kX, kT0 + 5, -1, kT0 + 6});
+    if(layer)
+    {
+        g.tensor({kBias, "bias", pdt, pdims}).tensor({kMean, "mean", F, rdims});
+        g.layernorm(kT0 + 6, kScale, kBias, kEps, kY, 1, kMean, kInv);
+    }
+    else
+    {
+        g.rmsnorm(kT0 + 6, kScale, kEps, kY, -1, kInv);
+    }
+    return g.finish();
+}
+
 } // namespace rtc_test

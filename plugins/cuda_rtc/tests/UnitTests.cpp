@@ -98,6 +98,8 @@ std::vector<Case> cases()
         out.push_back({"softmax_" + d, softmaxGraph(dt, {64, 1024}, false), {}});
         out.push_back({"softmax_stats_odd_" + d, softmaxGraph(dt, {7, 1000}, true), {0, 32, 4, -1}});
         out.push_back({"center_" + d, centerGraph(dt, {5, 3, 256}), {}});
+        out.push_back({"residual_ln_" + d, residualNormGraph(dt, fbs::DataType::FLOAT, {16, 1024}, true), {}});
+        out.push_back({"residual_rms_" + d, residualNormGraph(dt, dt, {9, 768}, false), {}});
         out.push_back({"ln_bwd_saved_" + d, layernormBwdGraph(dt, fbs::DataType::FLOAT, {64, 1024}, true), {}});
         out.push_back({"ln_bwd_recompute_" + d, layernormBwdGraph(dt, dt, {37, 1000}, false), {}});
         out.push_back({"ln_bwd_warp_" + d, layernormBwdGraph(dt, dt, {100, 256}, true), {0, 32, 4, -1}});
@@ -231,6 +233,8 @@ void declineTests()
         CHECK(sm.pattern == Pattern::RowProgram && sm.rp.rows == 4096 && sm.rp.n == 4096 && sm.rp.ops.size() == 5);
         const Program ce = readProgram(view(centerGraph(fbs::DataType::FLOAT, {5, 3, 256})));
         CHECK(ce.pattern == Pattern::RowProgram && ce.rp.rows == 15);
+        const Program rl = readProgram(view(residualNormGraph(fbs::DataType::BFLOAT16, fbs::DataType::FLOAT, {16, 1024}, true)));
+        CHECK(rl.pattern == Pattern::RowProgram && rl.rp.n == 1024 && rl.rp.ops.size() == 12);
         const Program q = readProgram(view(rmsnormGraph(fbs::DataType::FLOAT, fbs::DataType::FLOAT, {6, 512}, true, true)));
         CHECK(q.pattern == Pattern::NormFwd && q.norm.kind == NormKind::Rms && q.norm.rows == 6 && q.norm.n == 512);
     }
