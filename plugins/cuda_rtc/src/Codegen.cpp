@@ -721,15 +721,38 @@ Generated genNormFwd(const Program& p, const Knobs& k)
     }
     if(!ys.empty())
         body << in1 << "    " << yvt << " yw;\n";
+    // scale / bias: when packed along the row, `vec` of them per chunk with the widest aligned
+    // vector accesses (at most 16 bytes each); else one load per element.
+    auto paramLoads = [&](const Tensor& t, const std::string& name, const std::string& off, const std::string& dest) {
+        if(off != "col" || vec == 1)
+            return false;
+        const int bytes = dtypeBytes(t.dt);
+        int w = vec;
+        while(w > 1 && (w * bytes > 16 || t.alignment % (w * bytes) != 0))
+            w /= 2;
+        if(w == 1)
+            return false;
+        const std::string vt = std::string("hd_vec<") + storageType(t.dt) + ", " + std::to_string(w) + ">";
+        body << in1 << "    float " << dest << "[" << vec << "];\n";
+        body << "#pragma unroll\n" << in1 << "    for(int h = 0; h < " << vec / w << "; ++h)\n" << in1 << "    {\n";
+        body << in3 << "const " << vt << " pv = *reinterpret_cast<const " << vt << "*>(" << name << " + col0 + h * " << w << ");\n";
+        body << "#pragma unroll\n" << in3 << "for(int e = 0; e < " << w << "; ++e)\n";
+        body << in3 << "    " << dest << "[h * " << w << " + e] = hd_ld_" << dtypeName(t.dt) << "(pv.v[e]);\n";
+        body << in1 << "    }\n";
+        return true;
+    };
+    const bool scVec = paramLoads(sc, ss, scOff, "sv");
+    const bool biVec = nf.bias >= 0 && paramLoads(p.t(nf.bias), bs, biOff, "bv");
     body << "#pragma unroll\n" << in1 << "    for(int e = 0; e < " << vec << "; ++e)\n" << in1 << "    {\n";
     body << in3 << "const idx_t col = col0 + e;\n";
     body << in3 << "const idx_t li = row * " << N << " + col;\n";
     body << in3 << "(void)li;\n";
     body << in3 << "const float xe = " << (cached ? "xr[c * " + std::to_string(vec) + " + e]" : "hd_ld_" + X + "(xv.v[e])")
          << ";\n";
-    body << in3 << "float yv = (xe - mean) * rinv * hd_ld_" << dtypeName(sc.dt) << "(" << ss << "[" << scOff << "])";
+    body << in3 << "float yv = (xe - mean) * rinv * "
+         << (scVec ? std::string("sv[e]") : "hd_ld_" + std::string(dtypeName(sc.dt)) + "(" + ss + "[" + scOff + "])");
     if(nf.bias >= 0)
-        body << " + hd_ld_" << dtypeName(p.t(nf.bias).dt) << "(" << bs << "[" << biOff << "])";
+        body << " + " << (biVec ? std::string("bv[e]") : "hd_ld_" + std::string(dtypeName(p.t(nf.bias).dt)) + "(" + bs + "[" + biOff + "])");
     body << ";\n";
     body << in3 << "yv = hd_rnd_" << Y << "(yv);\n";
     if(!ys.empty())
