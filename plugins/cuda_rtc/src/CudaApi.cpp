@@ -171,6 +171,16 @@ bool loadNvrtc(Api* a, std::string* why)
     a->nvrtcGetNumSupportedArchs = reinterpret_cast<nvrtcResult (*)(int*)>(dlsym(rtc, "nvrtcGetNumSupportedArchs"));
     a->nvrtcGetSupportedArchs = reinterpret_cast<nvrtcResult (*)(int*)>(dlsym(rtc, "nvrtcGetSupportedArchs"));
     a->nvrtcVersion(&a->nvrtcMajor, &a->nvrtcMinor);
+    // NVRTC opens libnvrtc-builtins.so.<major>.<minor> by name when it compiles. When NVRTC itself
+    // was found by path (a toolkit folder not on the loader path), open the builtins from the
+    // same folder first, so that NVRTC's lookup by name finds the library already loaded.
+    const size_t slash = a->nvrtcPath.rfind('/');
+    if(slash != std::string::npos)
+    {
+        const std::string builtins = a->nvrtcPath.substr(0, slash + 1) + "libnvrtc-builtins.so." + std::to_string(a->nvrtcMajor)
+                                     + "." + std::to_string(a->nvrtcMinor);
+        dlopen(builtins.c_str(), RTLD_NOW | RTLD_GLOBAL); // absent: NVRTC reports it at compile time
+    }
     return true;
 }
 
