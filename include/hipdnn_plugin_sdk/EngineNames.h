@@ -35,7 +35,8 @@
     X(FUSILLI_ENGINE)                 \
     X(HIPDNNGO_CPU_REFERENCE)         \
     X(HIPDNNGO_ONEDNN)                \
-    X(HIPDNNGO_CUDNN)
+    X(HIPDNNGO_CUDNN)                 \
+    X(HIPDNNGO_CUDA_RTC)
 
 /* The registered engines that read and write host memory only (their plugins also answer
  * hipdnnEnginePluginIsHostMemoryEngine_ext; a test keeps the two in step). Frontends that know

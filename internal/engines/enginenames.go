@@ -2,6 +2,9 @@ package engines
 
 // The engine-name registry of the plugin SDK (hipdnn_plugin_sdk/EngineNames.h, RFC 0003), read
 // from the header itself so the host and plugin authors share one list.
+//
+// Go's build cache does not see edits to that header (it is outside this package), so a change
+// to the registry should come with a change to this file; the last one added HIPDNNGO_CUDA_RTC.
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../../include
