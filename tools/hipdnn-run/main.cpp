@@ -11,6 +11,8 @@
 #include "hdtool.h"
 #include "reference.hpp"
 
+#include <hipdnn_plugin_sdk/EngineNames.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -69,7 +71,8 @@ void usage(FILE* f)
                  "\n"
                  "  --check      compare every output with hipdnn-run's own double-precision reference\n"
                  "  --device     run on device memory (CUDA runtime, dlopened): copy inputs in, results out;\n"
-                 "               the default for a GPU engine (HIPDNNGO_CUDNN); --host forces host memory\n"
+                 "               the default for an engine not registered as host-memory (EngineNames.h:\n"
+                 "               HIPDNNGO_CUDNN, HIPDNNGO_CUDA_RTC); --host forces host memory\n"
                  "  --quiet      print only the RESULT line (and failing checks)\n"
                  "  --max-mib M  skip (exit 4) when the tensors and workspace need more than M MiB\n"
                  "  --max-gflop G  with --check: skip when the reference needs more than G GFLOP\n"
@@ -456,6 +459,19 @@ double reducedReductionU(hipdnnBackendDescriptor_t cfg)
     return 0;
 }
 
+// hostMemoryEngine: the registered engines that read host memory only (EngineNames.h); every
+// other engine (cuDNN, CUDA RTC) gets device memory by default.
+bool hostMemoryEngine(const std::string& name)
+{
+#define HDRUN_HOST_NAME(n) #n,
+    static const char* const kHost[] = {HIPDNN_PLUGIN_HOST_MEMORY_ENGINE_NAMES(HDRUN_HOST_NAME)};
+#undef HDRUN_HOST_NAME
+    for(const char* h : kHost)
+        if(name == h || name == std::string(HIPDNN_BENCHMARK_ENGINE_PREFIX) + h)
+            return true;
+    return false;
+}
+
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -695,7 +711,7 @@ int runMain(Run& r)
     }
     void* ws = buffers.workspace();
     // Device memory for a GPU engine: copy the seeded inputs over, and the results back below.
-    const bool onDevice = opt.device == 1 || (opt.device < 0 && ename.find("CUDNN") != std::string::npos);
+    const bool onDevice = opt.device == 1 || (opt.device < 0 && !hostMemoryEngine(ename));
     hdrun::DeviceMirror mirror;
     if(onDevice)
     {
