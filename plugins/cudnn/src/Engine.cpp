@@ -385,6 +385,19 @@ std::shared_ptr<GraphEntry> entryFor(Model&& model, int device)
             if(!dup)
                 e->configs.push_back(std::move(c));
         }
+        // A matmul feeding exact GELU: engine 0 (cuBLASLt, 32 MiB workspace) fuses it as its GELU
+        // epilogue, which is the tanh form (H200, cuDNN 9.14: 4.75e-4 from erf GELU, exact with
+        // a bias add between or with GELU alone). Its configs are not offered for such graphs;
+        // cudnn.engine=0 still names it.
+        if(e->model.matmulGelu)
+        {
+            const size_t before = e->configs.size();
+            e->configs.erase(std::remove_if(e->configs.begin(), e->configs.end(),
+                                            [](const Config& c) { return c.engineIndex == 0; }),
+                             e->configs.end());
+            if(e->configs.size() != before)
+                whyA += "; engine 0 left out: its GELU epilogue is the tanh approximation, not the exact GELU asked for";
+        }
         if(e->configs.empty())
             e->error = "cuDNN offers no engine config (" + whyA + "; " + whyF + ")";
     }

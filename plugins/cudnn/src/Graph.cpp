@@ -254,6 +254,11 @@ void checkModel(const fbs::Graph& graph, Model& m)
     }
     m.fp32Matmul = allFp32 && matmul;
     m.fp32Gemm = allFp32 && (matmul || conv);
+    for(const OpSpec& mm : m.ops)
+        for(const OpSpec& pw : m.ops)
+            m.matmulGelu = m.matmulGelu
+                           || (mm.kind == OpKind::Matmul && pw.kind == OpKind::Pointwise && pw.mode == CUDNN_POINTWISE_GELU_FWD
+                               && pw.t[0] == mm.t[2]);
     declineOuterBroadcast(m);
     // Pointwise-only graphs keep their rank: rank-3 coalesced views built plans that failed at
     // execute or gave wrong results on the H200 (corpus run 2, commit 8b1048d withdrew them).

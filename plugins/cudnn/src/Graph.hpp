@@ -128,6 +128,7 @@ struct Model
     bool sdpaNarrowP = false; // an SDPA's probabilities are rounded to a narrower Q type for P.V
     bool fp32Gemm = false; // an all-fp32 graph with a convolution or matmul (ops with TF32 kernels)
     bool fp32Matmul = false; // an all-fp32 graph with a matmul
+    bool matmulGelu = false; // a matmul's output feeds exact (erf) GELU_FWD directly
     bool fp8Gemm = false; // a convolution or matmul reading fp8 (Hopper accumulates it in ~14 bits)
     int64_t wsBytes = 0; // workspace of the tensors with wsOffset >= 0; cuDNN's own follows it
 
