@@ -1,6 +1,8 @@
 // NormKernels: see NormKernels.hpp.
 #include "NormKernels.hpp"
 
+#include "Convert.hpp"
+
 #include <hipdnn_plugin_sdk/helpers/FloatFormats.h>
 
 #include <algorithm>
@@ -25,7 +27,9 @@ constexpr int64_t kParts = 64; // partial sums of the parameter gradients
 constexpr int64_t kRowsPerTask = 8; // rows per OpenMP iteration (B == 1)
 
 constexpr int64_t kRowBuffer = 4096; // a 16-bit row up to this long is widened once, into L1
-constexpr int64_t kLanes = 32; // independent partial sums of a row: hides the add latency
+// Independent partial sums of a row: 4 AVX-512 or 8 AVX2 accumulators, enough to hide the add
+// latency on both (32 left a two-register dependency chain on AVX-512).
+constexpr int64_t kLanes = 64;
 
 // rowSum: the sum of f(k) over k in [0, n), in kLanes partial sums.
 template <class F>
@@ -41,10 +45,14 @@ HIPDNNGO_INLINE float rowSum(int64_t n, F f)
     }
     for(; k < n; ++k)
         part[0] += f(k);
-    float sum = 0.f;
-    for(int64_t j = 0; j < kLanes; ++j)
-        sum += part[j];
-    return sum;
+    // Pairwise fold (vector adds, not a chain of kLanes scalar adds).
+    for(int64_t w = kLanes / 2; w >= 1; w /= 2)
+    {
+#pragma omp simd
+        for(int64_t j = 0; j < w; ++j)
+            part[j] += part[j + w];
+    }
+    return part[0];
 }
 
 // withParam calls body with an accessor k -> p[k] for a per-N vector, or k -> p[0] for a
@@ -67,56 +75,70 @@ HIPDNNGO_INLINE void withParam(const float* p, bool scalar, Body body)
 struct F32E
 {
     using T = float;
+    static constexpr fbs::DataType type = fbs::DataType::FLOAT;
     static float load(T v) { return v; }
     static T store(float f) { return f; }
 };
 struct F16E
 {
     using T = uint16_t;
+    static constexpr fbs::DataType type = fbs::DataType::HALF;
     static float load(T v) { return hipdnnHalfToFloat(v); }
     static T store(float f) { return hipdnnFloatToHalf(f); }
 };
 struct BF16E
 {
     using T = uint16_t;
+    static constexpr fbs::DataType type = fbs::DataType::BFLOAT16;
     static float load(T v) { return hipdnnBfloat16ToFloat(v); }
     static T store(float f) { return hipdnnFloatToBfloat16(f); }
 };
 
-// withRow calls body with an accessor k -> row element k as f32: for 16-bit rows of up to
-// kRowBuffer elements, from a copy widened once into buf (the kernels read a row two or three
-// times); else straight from the row.
+// buffered: a 16-bit row of up to kRowBuffer elements goes through f32 copies in L1, converted
+// by Convert's row functions (F16C / AVX-512 hardware conversions, the scalar SDK ones on other
+// CPUs): the software conversion inline in the kernels' loops cost more than the
+// normalization itself (layernorm fp16 at 0.56x of fp32 on the 2-core VM).
+template <class E>
+HIPDNNGO_INLINE bool buffered(int64_t n)
+{
+    return !std::is_same<E, F32E>::value && n <= kRowBuffer;
+}
+
+// withRow calls body with an accessor k -> row element k as f32: for a buffered row, from a copy
+// widened once into buf (the kernels read a row two or three times); else straight from the row.
 template <class E, class Body>
 HIPDNNGO_INLINE void withRow(const typename E::T* row, int64_t n, float* buf, Body body)
 {
-    if(std::is_same<E, F32E>::value || n > kRowBuffer)
+    if(!buffered<E>(n))
     {
         body([row](int64_t k) HIPDNNGO_LAMBDA_INLINE { return E::load(row[k]); });
         return;
     }
-#pragma omp simd
-    for(int64_t k = 0; k < n; ++k)
-        buf[k] = E::load(row[k]);
+    widenRow(convertIsa(), E::type, reinterpret_cast<const uint16_t*>(row), buf, n);
     body([buf](int64_t k) HIPDNNGO_LAMBDA_INLINE { return buf[k]; });
 }
 
-// withRowSum is withRow whose widening pass also sums first(v) over the row's values v (the
-// kernels' first pass: one trip over the row less); body(accessor, sum).
+// withRowSum is withRow that also passes sum(first(v)) over the row's values v; body(accessor, sum).
 template <class E, class First, class Body>
 HIPDNNGO_INLINE void withRowSum(const typename E::T* row, int64_t n, float* buf, First first, Body body)
 {
-    if(std::is_same<E, F32E>::value || n > kRowBuffer)
+    withRow<E>(row, n, buf, [&](auto xv) HIPDNNGO_LAMBDA_INLINE {
+        body(xv, rowSum(n, [&](int64_t k) HIPDNNGO_LAMBDA_INLINE { return first(xv(k)); }));
+    });
+}
+
+// withOut calls body with put(k, v), which stores f32 value v as output row element k: for a
+// buffered row into out, narrowed into the row afterwards; else straight into the row.
+template <class E, class Body>
+HIPDNNGO_INLINE void withOut(typename E::T* row, int64_t n, float* out, Body body)
+{
+    if(!buffered<E>(n))
     {
-        const float sum = rowSum(n, [&](int64_t k) HIPDNNGO_LAMBDA_INLINE { return first(E::load(row[k])); });
-        body([row](int64_t k) HIPDNNGO_LAMBDA_INLINE { return E::load(row[k]); }, sum);
+        body([row](int64_t k, float v) HIPDNNGO_LAMBDA_INLINE { row[k] = E::store(v); });
         return;
     }
-    const float sum = rowSum(n, [&](int64_t k) HIPDNNGO_LAMBDA_INLINE {
-        const float v = E::load(row[k]);
-        buf[k] = v;
-        return first(v);
-    });
-    body([buf](int64_t k) HIPDNNGO_LAMBDA_INLINE { return buf[k]; }, sum);
+    body([out](int64_t k, float v) HIPDNNGO_LAMBDA_INLINE { out[k] = v; });
+    narrowRow(convertIsa(), E::type, out, reinterpret_cast<uint16_t*>(row), n);
 }
 
 // ---- RMSNorm forward ----------------------------------------------------------------------
@@ -129,18 +151,19 @@ HIPDNNGO_VECTOR_CLONES void rmsForwardRows(const RmsNormShape& s, const typename
 {
     const int64_t n = s.n;
     const float count = static_cast<float>(n);
-    float buf[kRowBuffer];
+    float buf[kRowBuffer], out[kRowBuffer];
     withParam(scale, s.scaleScalar, [&](auto sc) HIPDNNGO_LAMBDA_INLINE {
         withParam(bias, s.biasScalar, [&](auto bi) HIPDNNGO_LAMBDA_INLINE {
             for(int64_t r = r0; r < r1; ++r)
             {
-                typename E::T* yr = y + r * n;
                 withRowSum<E>(x + r * n, n, buf, [](float v) HIPDNNGO_LAMBDA_INLINE { return v * v; },
                               [&](auto xv, float sum) HIPDNNGO_LAMBDA_INLINE {
                     const float inv = 1.f / std::sqrt(sum / count + eps);
+                    withOut<E>(y + r * n, n, out, [&](auto put) HIPDNNGO_LAMBDA_INLINE {
 #pragma omp simd
-                    for(int64_t k = 0; k < n; ++k)
-                        yr[k] = E::store(xv(k) * inv * sc(k) + bi(k));
+                        for(int64_t k = 0; k < n; ++k)
+                            put(k, xv(k) * inv * sc(k) + bi(k));
+                    });
                     if(invRms)
                         invRms[r] = inv;
                 });
@@ -217,23 +240,24 @@ HIPDNNGO_VECTOR_CLONES void rmsBackwardRows(const RmsNormShape& s, const typenam
 {
     const int64_t n = s.n;
     const float count = static_cast<float>(n);
-    float dyBuf[kRowBuffer], xBuf[kRowBuffer];
+    float dyBuf[kRowBuffer], xBuf[kRowBuffer], out[kRowBuffer];
     withParam(scale, s.scaleScalar, [&](auto sc) HIPDNNGO_LAMBDA_INLINE {
         for(int64_t a = a0; a < a1; ++a)
         {
-            typename E::T* dxr = dx + a * n;
             const float inv = invRms[a];
             withRow<E>(dy + a * n, n, dyBuf, [&](auto dyv) HIPDNNGO_LAMBDA_INLINE {
                 withRow<E>(x + a * n, n, xBuf, [&](auto xv) HIPDNNGO_LAMBDA_INLINE {
                     const float meanGXhat =
                         rowSum(n, [&](int64_t k) HIPDNNGO_LAMBDA_INLINE { return dyv(k) * sc(k) * (xv(k) * inv); }) / count;
+                    withOut<E>(dx + a * n, n, out, [&](auto put) HIPDNNGO_LAMBDA_INLINE {
 #pragma omp simd
-                    for(int64_t k = 0; k < n; ++k)
-                    {
-                        const float d = dyv(k), xhat = xv(k) * inv;
-                        dxr[k] = E::store(inv * (d * sc(k) - xhat * meanGXhat));
-                        ds[k] += d * xhat;
-                    }
+                        for(int64_t k = 0; k < n; ++k)
+                        {
+                            const float d = dyv(k), xhat = xv(k) * inv;
+                            put(k, inv * (d * sc(k) - xhat * meanGXhat));
+                            ds[k] += d * xhat;
+                        }
+                    });
                     if(db)
                     {
 #pragma omp simd
@@ -358,12 +382,11 @@ HIPDNNGO_VECTOR_CLONES void layerForwardRows(const RmsNormShape& s, const typena
 {
     const int64_t n = s.n;
     const float count = static_cast<float>(n);
-    float buf[kRowBuffer];
+    float buf[kRowBuffer], out[kRowBuffer];
     withParam(scale, s.scaleScalar, [&](auto sc) HIPDNNGO_LAMBDA_INLINE {
         withParam(bias, s.biasScalar, [&](auto bi) HIPDNNGO_LAMBDA_INLINE {
             for(int64_t r = r0; r < r1; ++r)
             {
-                typename E::T* yr = y + r * n;
                 withRowSum<E>(x + r * n, n, buf, [](float v) HIPDNNGO_LAMBDA_INLINE { return v; },
                               [&](auto xv, float sum) HIPDNNGO_LAMBDA_INLINE {
                     const float mean = sum / count;
@@ -372,9 +395,11 @@ HIPDNNGO_VECTOR_CLONES void layerForwardRows(const RmsNormShape& s, const typena
                         return d * d;
                     });
                     const float inv = 1.f / std::sqrt(sq / count + eps);
+                    withOut<E>(y + r * n, n, out, [&](auto put) HIPDNNGO_LAMBDA_INLINE {
 #pragma omp simd
-                    for(int64_t k = 0; k < n; ++k)
-                        yr[k] = E::store((xv(k) - mean) * inv * sc(k) + bi(k));
+                        for(int64_t k = 0; k < n; ++k)
+                            put(k, (xv(k) - mean) * inv * sc(k) + bi(k));
+                    });
                     if(meanOut)
                         meanOut[r] = mean;
                     if(invOut)

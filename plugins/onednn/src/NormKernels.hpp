@@ -8,6 +8,8 @@
 // The data tensors (x, y, dy, dx) are f32, fp16 or bf16 (Storage); conversions go through the
 // SDK's FloatFormats.h (exact widening, round-to-nearest-even narrowing). Per-N parameters
 // (scale, bias, their gradients) and statistics are f32 (16-bit ones are staged by the plan).
+// Rows of 16-bit data up to kRowBuffer elements (B == 1) are widened and narrowed whole through
+// Convert.hpp's row functions (hardware fp16 conversions where the CPU has them).
 //
 // x is dense row-major, viewed as [A, N, B]: N the normalized axes (contiguous), A the axes
 // before, B after; a row is one (a, b), its N elements B apart (layernorm: B = 1).
