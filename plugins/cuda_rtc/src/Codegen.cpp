@@ -114,6 +114,19 @@ std::vector<int64_t> effStrides(const Tensor& t, const std::vector<int64_t>& spa
     return e;
 }
 
+// rowsAligned: v-element vectors (at most 16 bytes) of t's rows start on a vector boundary: the
+// base is aligned and every stride over the row axes [0, from) is a multiple of v.
+bool rowsAligned(const Tensor& t, const std::vector<int64_t>& space, int from, int v)
+{
+    if(t.alignment % (v * dtypeBytes(t.dt)) != 0 || v * dtypeBytes(t.dt) > 16)
+        return false;
+    const std::vector<int64_t> e = effStrides(t, space);
+    for(int d = 0; d < from; ++d)
+        if(e[static_cast<size_t>(d)] % v != 0)
+            return false;
+    return true;
+}
+
 // offsetExpr: t's element offset for `var`, the row-major index over space axes [from, to).
 // "0" when t does not vary there, `var` when t is packed like the space there.
 std::string offsetExpr(const Tensor& t, const std::vector<int64_t>& space, int from, int to, const std::string& var)
@@ -505,15 +518,7 @@ Generated genNormFwd(const Program& p, const Knobs& k)
     const int64_t N = nf.n, rows = nf.rows;
 
     // Vector width: x and y (when stored) rows must start on a vector boundary.
-    auto rowAligned = [&](const Tensor& t, int v) {
-        if(t.alignment % (v * dtypeBytes(t.dt)) != 0 || v * dtypeBytes(t.dt) > 16)
-            return false;
-        const std::vector<int64_t> e = effStrides(t, space);
-        for(int d = 0; d < from; ++d)
-            if(e[static_cast<size_t>(d)] % v != 0)
-                return false;
-        return true;
-    };
+    auto rowAligned = [&](const Tensor& t, int v) { return rowsAligned(t, space, from, v); };
     auto vecOk = [&](int v) { return N % v == 0 && rowAligned(x, v) && (y.isVirtual || rowAligned(y, v)); };
     int vec = k.vec != 0 ? k.vec : 16 / dtypeBytes(x.dt);
     while(vec > 1 && !vecOk(vec))
@@ -811,15 +816,7 @@ Generated genNormBwd(const Program& p, const Knobs& k)
     const Tensor& dx = p.t(nb.dx);
     const bool layer = nb.kind == NormKind::Layer;
     const int64_t N = nb.n, rows = nb.rows;
-    auto rowAligned = [&](const Tensor& t, int v) {
-        if(t.alignment % (v * dtypeBytes(t.dt)) != 0 || v * dtypeBytes(t.dt) > 16)
-            return false;
-        const std::vector<int64_t> e = effStrides(t, space);
-        for(int d = 0; d < from; ++d)
-            if(e[static_cast<size_t>(d)] % v != 0)
-                return false;
-        return true;
-    };
+    auto rowAligned = [&](const Tensor& t, int v) { return rowsAligned(t, space, from, v); };
     auto vecOk = [&](int v) { return N % v == 0 && rowAligned(x, v) && rowAligned(dy, v) && rowAligned(dx, v); };
     int vec = k.vec != 0 ? k.vec : 16 / std::max({dtypeBytes(x.dt), dtypeBytes(dy.dt), dtypeBytes(dx.dt)});
     while(vec > 1 && !vecOk(vec))
@@ -1438,15 +1435,7 @@ Generated genRowProgram(const Program& p, const Knobs& k)
         if(!p.t(op.pw.out).isVirtual && op.level == Level::Full)
             fullMem.insert(op.pw.out);
     }
-    auto rowAligned = [&](const Tensor& t, int v) {
-        if(t.alignment % (v * dtypeBytes(t.dt)) != 0 || v * dtypeBytes(t.dt) > 16)
-            return false;
-        const std::vector<int64_t> e = effStrides(t, space);
-        for(int d = 0; d < from; ++d)
-            if(e[static_cast<size_t>(d)] % v != 0)
-                return false;
-        return true;
-    };
+    auto rowAligned = [&](const Tensor& t, int v) { return rowsAligned(t, space, from, v); };
     int widest = 2;
     for(int64_t uid : fullMem)
         widest = std::max(widest, dtypeBytes(p.t(uid).dt));
