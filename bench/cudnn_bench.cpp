@@ -15,150 +15,28 @@
 #include "CudnnApi.hpp"
 #include "Engine.hpp"
 #include "Graph.hpp"
+#include "GpuBench.hpp"
 
-#include <hipdnn_backend.h>
-#include <hipdnn_flatbuffers_sdk/graph_generated.h>
-
-#include <dlfcn.h>
-
-#include <algorithm>
 #include <cmath>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <stdexcept>
-#include <string>
-#include <vector>
 
 namespace fbs = hipdnn_flatbuffers_sdk::data_objects;
 namespace cd = hipdnngo::cudnn;
+using namespace gpubench;
 
 namespace
 {
 
-double nowUs() { return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+cd::cudaStream_t cudaStream(Stream s) { return static_cast<cd::cudaStream_t>(s); }
 
-[[noreturn]] void die(const std::string& m)
+// ours plans g on HIPDNNGO_CUDNN with knob cudnn.config = rank (-1: the engine's own choice).
+Plan planOurs(hipdnnHandle_t h, const GraphSpec& g, int64_t rank)
 {
-    std::fprintf(stderr, "hipdnn-cudnn-bench: %s\n", m.c_str());
-    std::exit(1);
-}
-
-void H(hipdnnStatus_t s, const char* what)
-{
-    if(s != HIPDNN_STATUS_SUCCESS)
-    {
-        char msg[HIPDNN_ERROR_STRING_MAX_LENGTH] = {0};
-        hipdnnGetLastErrorString(msg, sizeof msg);
-        die(std::string(what) + ": status " + std::to_string(s) + ": " + msg);
-    }
-}
-
-// CUDA runtime calls the bench needs (dlopen, as the plugin does).
-struct Rt
-{
-    int (*malloc_)(void**, size_t);
-    int (*free_)(void*);
-    int (*memset_)(void*, int, size_t);
-    int (*streamCreate)(cd::cudaStream_t*);
-    int (*streamSync)(cd::cudaStream_t);
-    int (*eventCreate)(void**);
-    int (*eventDestroy)(void*);
-    int (*eventRecord)(void*, cd::cudaStream_t);
-    int (*eventSync)(void*);
-    int (*elapsed)(float*, void*, void*);
-    int (*devSync)();
-};
-Rt rt;
-
-template <typename F>
-void load(void* h, const char* n, F* f)
-{
-    *f = reinterpret_cast<F>(dlsym(h, n));
-    if(!*f)
-        die(std::string("cudart lacks ") + n);
-}
-
-void loadRt()
-{
-    void* h = dlopen("libcudart.so.13", RTLD_NOW);
-    if(!h)
-        h = dlopen("libcudart.so.12", RTLD_NOW);
-    if(!h)
-        die("no libcudart");
-    load(h, "cudaMalloc", &rt.malloc_);
-    load(h, "cudaFree", &rt.free_);
-    load(h, "cudaMemset", &rt.memset_);
-    load(h, "cudaStreamCreate", &rt.streamCreate);
-    load(h, "cudaStreamSynchronize", &rt.streamSync);
-    load(h, "cudaEventCreate", &rt.eventCreate);
-    load(h, "cudaEventDestroy", &rt.eventDestroy);
-    load(h, "cudaEventRecord", &rt.eventRecord);
-    load(h, "cudaEventSynchronize", &rt.eventSync);
-    load(h, "cudaEventElapsedTime", &rt.elapsed);
-    load(h, "cudaDeviceSynchronize", &rt.devSync);
-}
-
-// ---- graphs --------------------------------------------------------------------------------
-
-struct GraphSpec
-{
-    std::string name;
-    std::vector<uint8_t> bytes;
-    double flops = 0; // compute-bound figure: TFLOP/s
-    double traffic = 0; // memory-bound figure (flops == 0): TB/s over the bytes read and written
-    std::vector<std::pair<int64_t, size_t>> buffers; // uid, bytes (non-virtual)
-};
-
-struct GB
-{
-    flatbuffers::FlatBufferBuilder fbb;
-    std::vector<flatbuffers::Offset<fbs::TensorAttributes>> tensors;
-    std::vector<flatbuffers::Offset<fbs::Node>> nodes;
-    GraphSpec spec;
-    void tensor(int64_t uid, fbs::DataType t, std::vector<int64_t> dims, std::vector<int64_t> strides, bool virt = false)
-    {
-        tensors.push_back(fbs::CreateTensorAttributesDirect(fbb, uid, nullptr, t, &strides, &dims, virt));
-        if(!virt)
-            buffer(uid, t, dims, strides);
-    }
-    // constant is an fp32 scalar held in the graph (TensorAttributes.value), bound by value.
-    void constant(int64_t uid, float v)
-    {
-        const std::vector<int64_t> one{1};
-        const fbs::Float32Value value(v);
-        tensors.push_back(fbs::CreateTensorAttributesDirect(fbb, uid, nullptr, fbs::DataType::FLOAT, &one, &one, false,
-                                                            fbs::TensorValue::Float32Value, fbb.CreateStruct(value).Union()));
-    }
-    void buffer(int64_t uid, fbs::DataType t, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides)
-    {
-        size_t span = 1;
-        for(size_t i = 0; i < dims.size(); ++i)
-            span += static_cast<size_t>((dims[i] - 1) * strides[i]);
-        const size_t es = t == fbs::DataType::FLOAT ? 4 : 2;
-        spec.buffers.emplace_back(uid, span * es);
-    }
-    void node(fbs::NodeAttributes type, flatbuffers::Offset<void> attrs)
-    {
-        nodes.push_back(fbs::CreateNodeDirect(fbb, "n", fbs::DataType::FLOAT, type, attrs));
-    }
-    GraphSpec finish()
-    {
-        fbb.Finish(fbs::CreateGraphDirect(fbb, spec.name.c_str(), fbs::DataType::FLOAT, fbs::DataType::FLOAT,
-                                          fbs::DataType::FLOAT, &tensors, &nodes));
-        spec.bytes.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-        return spec;
-    }
-};
-
-void pointwise(GB& g, fbs::PointwiseMode m, int64_t in0, int64_t in1, int64_t out)
-{
-    g.node(fbs::NodeAttributes::PointwiseAttributes,
-           fbs::CreatePointwiseAttributes(
-               g.fbb, m, flatbuffers::nullopt, flatbuffers::nullopt, flatbuffers::nullopt, flatbuffers::nullopt, in0,
-               in1 >= 0 ? flatbuffers::Optional<int64_t>(in1) : flatbuffers::nullopt, flatbuffers::nullopt, out)
-               .Union());
+    Plan o;
+    std::string why;
+    if(!buildPlan(h, g, "HIPDNNGO_CUDNN", {{"cudnn.config", rank}}, &o, &why))
+        die(g.name + " on HIPDNNGO_CUDNN: " + why);
+    return o;
 }
 
 GraphSpec convGraph(fbs::DataType dt, const char* name, bool biasRelu, int64_t N, int64_t C, int64_t H, int64_t W, int64_t K)
@@ -271,94 +149,6 @@ GraphSpec reluGraph()
     return g.finish();
 }
 
-// ---- the two paths ---------------------------------------------------------------------------
-
-struct Bound
-{
-    std::vector<int64_t> uids;
-    std::vector<void*> ptrs;
-    void* ws = nullptr;
-};
-
-Bound allocate(const GraphSpec& g, int64_t ws)
-{
-    Bound b;
-    for(auto [uid, bytes] : g.buffers)
-    {
-        void* p = nullptr;
-        if(rt.malloc_(&p, bytes) != 0)
-            die("cudaMalloc failed");
-        rt.memset_(p, 0, bytes); // zeros: finite, same work
-        b.uids.push_back(uid);
-        b.ptrs.push_back(p);
-    }
-    if(ws > 0 && rt.malloc_(&b.ws, static_cast<size_t>(ws)) != 0)
-        die("cudaMalloc (workspace) failed");
-    return b;
-}
-
-struct Ours
-{
-    hipdnnBackendDescriptor_t graph = nullptr, engine = nullptr, knob = nullptr, cfg = nullptr, plan = nullptr, pack = nullptr;
-    int64_t ws = 0;
-};
-
-Ours buildOurs(hipdnnHandle_t h, const GraphSpec& g, int64_t rank)
-{
-    Ours o;
-    H(hipdnnBackendCreateAndDeserializeGraph_ext(&o.graph, g.bytes.data(), g.bytes.size()), "deserialize graph");
-    H(hipdnnBackendSetAttribute(o.graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h), "graph handle");
-    H(hipdnnBackendFinalize(o.graph), "finalize graph");
-    int64_t id = 0;
-    H(hipdnnGetEngineIdByName_ext(h, "HIPDNNGO_CUDNN", &id), "engine id");
-    H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &o.engine), "engine");
-    H(hipdnnBackendSetAttribute(o.engine, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.graph),
-      "engine graph");
-    H(hipdnnBackendSetAttribute(o.engine, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id), "engine index");
-    H(hipdnnBackendFinalize(o.engine), "finalize engine (does HIPDNNGO_CUDNN apply?)");
-    H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &o.knob), "knob choice");
-    const char* knob = "cudnn.config";
-    H(hipdnnBackendSetAttribute(o.knob, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR,
-                                static_cast<int64_t>(std::strlen(knob)), knob),
-      "knob type");
-    H(hipdnnBackendSetAttribute(o.knob, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &rank), "knob value");
-    H(hipdnnBackendFinalize(o.knob), "finalize knob choice");
-    H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &o.cfg), "engine config");
-    H(hipdnnBackendSetAttribute(o.cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.engine), "cfg engine");
-    H(hipdnnBackendSetAttribute(o.cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.knob),
-      "cfg knobs");
-    H(hipdnnBackendFinalize(o.cfg), "finalize engine config");
-    H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &o.plan), "plan");
-    H(hipdnnBackendSetAttribute(o.plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &o.cfg),
-      "plan cfg");
-    H(hipdnnBackendFinalize(o.plan), "finalize plan");
-    H(hipdnnBackendGetAttribute(o.plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, nullptr, &o.ws),
-      "workspace");
-    return o;
-}
-
-void destroyOurs(Ours& o)
-{
-    for(auto d : {o.pack, o.plan, o.cfg, o.knob, o.engine, o.graph})
-        if(d)
-            hipdnnBackendDestroyDescriptor(d);
-    o = Ours{};
-}
-
-void bindOurs(Ours& o, const Bound& b)
-{
-    H(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &o.pack), "variant pack");
-    H(hipdnnBackendSetAttribute(o.pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64,
-                                static_cast<int64_t>(b.uids.size()), b.uids.data()),
-      "pack uids");
-    H(hipdnnBackendSetAttribute(o.pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR,
-                                static_cast<int64_t>(b.ptrs.size()), b.ptrs.data()),
-      "pack ptrs");
-    void* ws = b.ws;
-    H(hipdnnBackendSetAttribute(o.pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws), "pack ws");
-    H(hipdnnBackendFinalize(o.pack), "finalize pack");
-}
-
 struct Direct
 {
     std::shared_ptr<cd::GraphEntry> entry;
@@ -423,59 +213,19 @@ void bindDirect(Direct& d, const Bound& b)
         die("direct variant pack");
 }
 
-// BatchTimer times batches of calls on a stream with one pair of CUDA events.
-class BatchTimer
-{
-public:
-    explicit BatchTimer(cd::cudaStream_t stream) : stream_(stream)
-    {
-        rt.eventCreate(&e0_);
-        rt.eventCreate(&e1_);
-    }
-    ~BatchTimer()
-    {
-        rt.eventDestroy(e0_);
-        rt.eventDestroy(e1_);
-    }
-    BatchTimer(const BatchTimer&) = delete;
-    BatchTimer& operator=(const BatchTimer&) = delete;
-
-    // ms is the device time per call of `batch` back-to-back calls of run, after 3 untimed
-    // calls (the path's caches and clocks warm, as the other path just ran).
-    template <typename F>
-    double ms(int batch, F&& run)
-    {
-        for(int i = 0; i < 3; ++i)
-            run();
-        rt.streamSync(stream_);
-        rt.eventRecord(e0_, stream_);
-        for(int i = 0; i < batch; ++i)
-            run();
-        rt.eventRecord(e1_, stream_);
-        rt.eventSync(e1_);
-        float total = 0;
-        rt.elapsed(&total, e0_, e1_);
-        return total / batch;
-    }
-
-private:
-    cd::cudaStream_t stream_;
-    void *e0_ = nullptr, *e1_ = nullptr;
-};
-
 template <typename F>
-double hostUs(cd::cudaStream_t stream, int reps, int batch, F&& run)
+double hostUs(Stream stream, int reps, int batch, F&& run)
 {
     std::vector<double> t;
     for(int r = 0; r < reps; ++r)
     {
-        rt.streamSync(stream);
+        rt().streamSync(stream);
         const double s = nowUs();
         for(int i = 0; i < batch; ++i)
             run();
         t.push_back((nowUs() - s) / batch);
     }
-    rt.streamSync(stream);
+    rt().streamSync(stream);
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
 }
@@ -485,11 +235,12 @@ double hostUs(cd::cudaStream_t stream, int reps, int batch, F&& run)
 int main(int argc, char** argv)
 {
     const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
-    loadRt();
+    if(!loadRt())
+        die("no CUDA runtime or no GPU");
     if(!cd::api().ok)
         die("cuDNN / CUDA unavailable: " + cd::api().why);
-    cd::cudaStream_t stream = nullptr;
-    rt.streamCreate(&stream);
+    Stream stream = nullptr;
+    rt().streamCreate(&stream);
 
     hipdnnHandle_t h = nullptr;
     H(hipdnnCreate(&h), "hipdnnCreate");
@@ -516,19 +267,19 @@ int main(int argc, char** argv)
         Direct d;
         try
         {
-            d = buildDirect(g, stream);
+            d = buildDirect(g, cudaStream(stream));
         }
         catch(const std::exception& e)
         {
             std::printf("| %s | not run: %s | | | | | |\n", g.name.c_str(), e.what());
             continue;
         }
-        Ours o = buildOurs(h, g, d.rank);
+        Plan o = planOurs(h, g, d.rank);
         if(o.ws != d.plan->workspace)
             die(g.name + ": workspace differs (ours " + std::to_string(o.ws) + ", direct " + std::to_string(d.plan->workspace)
                 + ")");
         Bound b = allocate(g, std::max<int64_t>(o.ws, d.plan->workspace));
-        bindOurs(o, b);
+        bindPlan(o, b);
         bindDirect(d, b);
         const int rounds = quick ? 5 : 31, batch = quick ? 5 : 20;
         const cd::Api& a = cd::api();
@@ -557,10 +308,6 @@ int main(int argc, char** argv)
             tD.push_back(msD);
             ratio.push_back(msD / msO);
         }
-        auto median = [](std::vector<double> v) {
-            std::sort(v.begin(), v.end());
-            return v[v.size() / 2];
-        };
         const double tOurs = median(tO), tDirect = median(tD), r = median(ratio);
         const double work = g.flops > 0 ? g.flops : g.traffic; // per ms: /1e9 gives TFLOP/s or TB/s
         const char* unit = g.flops > 0 ? "TFLOP/s" : "TB/s";
@@ -568,11 +315,8 @@ int main(int argc, char** argv)
                     tOurs, tDirect, work / tOurs / 1e9, unit, work / tDirect / 1e9, unit, r);
         std::fflush(stdout);
         a.DestroyDescriptor(d.pack);
-        destroyOurs(o);
-        for(void* p : b.ptrs)
-            rt.free_(p);
-        if(b.ws)
-            rt.free_(b.ws);
+        destroyPlan(o);
+        release(b);
     }
 
     // Host overhead per execute and graph -> plan, on a tiny graph.
@@ -581,7 +325,7 @@ int main(int argc, char** argv)
         // Fresh builds, both after the big graphs above (libraries and kernels warm): ours on g,
         // cuDNN direct on a graph of another shape (the direct path has no cache to hit).
         const double o0 = nowUs();
-        Ours o = buildOurs(h, g, -1); // -1: the first config that builds, as the direct path picks
+        Plan o = planOurs(h, g, -1); // -1: the first config that builds, as the direct path picks
         const double oursFresh = nowUs() - o0;
         GB g2;
         g2.spec.name = "relu 64x65 fp32";
@@ -590,22 +334,22 @@ int main(int argc, char** argv)
         pointwise(g2, fbs::PointwiseMode::RELU_FWD, 1, -1, 2);
         const GraphSpec gs2 = g2.finish();
         const double f0 = nowUs();
-        Direct d2 = buildDirect(gs2, stream);
+        Direct d2 = buildDirect(gs2, cudaStream(stream));
         const double directFresh = nowUs() - f0;
-        Direct d = buildDirect(g, stream);
+        Direct d = buildDirect(g, cudaStream(stream));
         std::vector<double> rep;
         for(int i = 0; i < 20; ++i)
         {
             const double r0 = nowUs();
-            Ours o3 = buildOurs(h, g, -1);
+            Plan o3 = planOurs(h, g, -1);
             rep.push_back(nowUs() - r0);
-            destroyOurs(o3);
+            destroyPlan(o3);
         }
         std::sort(rep.begin(), rep.end());
         const double oursRepeat = rep[rep.size() / 2];
 
         Bound b = allocate(g, std::max<int64_t>(o.ws, d.plan->workspace));
-        bindOurs(o, b);
+        bindPlan(o, b);
         bindDirect(d, b);
         const cd::Api& a = cd::api();
         const int reps = 9, batch = 500;
@@ -625,7 +369,7 @@ int main(int argc, char** argv)
         std::printf("| ours, fresh graph (deserialize + finalize + heuristics + engine + plan) | %.0f |\n", oursFresh);
         std::printf("| ours, repeated identical graph (plan cache; median of 20) | %.0f |\n", oursRepeat);
         a.DestroyDescriptor(d.pack);
-        destroyOurs(o);
+        destroyPlan(o);
     }
     hipdnnDestroy(h);
     return 0;

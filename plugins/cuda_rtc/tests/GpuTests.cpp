@@ -174,6 +174,7 @@ struct Case
     std::string name;
     std::vector<uint8_t> graph;
     Reference ref;
+    bool exact = false; // outputs must equal the reference bit for bit (NaN: any NaN)
 };
 
 int64_t lastDim(const HostTensor& t) { return t.dims.back(); }
@@ -646,7 +647,8 @@ bool runCase(hipdnnHandle_t h, int64_t engineId, const Case& c, const KnobSet& k
         for(size_t k = 0; k < got.size(); ++k)
         {
             const double err = std::fabs(got[k] - w[k]);
-            const double rel = err / tolerance(t.dt, w[k], scale);
+            const double rel = c.exact ? (got[k] == w[k] || (std::isnan(got[k]) && std::isnan(w[k])) ? 0.0 : INFINITY)
+                                       : err / tolerance(t.dt, w[k], scale);
             if(!(rel <= 1.0))
             {
                 if(bad == 0)
@@ -749,6 +751,37 @@ std::vector<Case> cases()
                        [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) { residualRef(t, w, false); }});
         out.push_back({"pointwise_chain_" + d + "_2x8x16x16", pointwiseChainGraph(dt, {2, 8, 16, 16}), chainRef});
         out.push_back({"pointwise_chain_" + d + "_3x5x7x9", pointwiseChainGraph(dt, {3, 5, 7, 9}), chainRef});
+    }
+    // Conversions, exact: fp32 to fp16 / bf16 on every upper half-word with the low bits at and
+    // around both types' rounding ties (round to nearest even, subnormals, overflow, NaN), and
+    // every fp16 / bf16 value to fp32. On the GPU the prelude uses the hardware instructions.
+    auto narrowing = [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) {
+        static const uint16_t lows[] = {0x0000, 0x0001, 0x0fff, 0x1000, 0x1001, 0x2fff,
+                                        0x3000, 0x3001, 0x7fff, 0x8000, 0x8001, 0xffff};
+        HostTensor& x = t[kX];
+        for(size_t i = 0; i < x.v.size(); ++i)
+        {
+            const uint32_t bits = static_cast<uint32_t>(i / 12) << 16 | lows[i % 12];
+            float f;
+            std::memcpy(&f, &bits, 4);
+            x.v[i] = f;
+        }
+        HostTensor& o = t[kT0];
+        w[kT0].resize(o.v.size());
+        for(size_t i = 0; i < o.v.size(); ++i)
+            w[kT0][i] = roundTo(o.dt, x.v[i]);
+    };
+    auto widening = [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) {
+        HostTensor& x = t[kX];
+        for(size_t i = 0; i < x.v.size(); ++i)
+            x.v[i] = x.dt == D::HALF ? hipdnnHalfToFloat(static_cast<uint16_t>(i)) : hipdnnBfloat16ToFloat(static_cast<uint16_t>(i));
+        w[kT0] = x.v;
+    };
+    for(D dt : {D::HALF, D::BFLOAT16})
+    {
+        const std::string d = dt == D::HALF ? "fp16" : "bf16";
+        out.push_back({"convert_fp32_to_" + d + "_exact", convertGraph(D::FLOAT, dt, 65536 * 12), narrowing, true});
+        out.push_back({"convert_" + d + "_to_fp32_exact", convertGraph(dt, D::FLOAT, 65536), widening, true});
     }
     // Every reduction mode, fp32, rows of 300 (values near 1 so that products stay finite).
     out.push_back({"reduce_mul_fp32_10x30", reductionGraph(D::FLOAT, fbs::ReductionMode::MUL, {10, 30}, {10, 1}), reductionRef<2, false>});

@@ -238,6 +238,18 @@ inline std::vector<uint8_t> singleModeGraph(fbs::PointwiseMode mode, int arity, 
     return g.finish();
 }
 
+// convertGraph: IDENTITY from x [n] of type `from` to out [n] of type `to` (a type conversion).
+inline std::vector<uint8_t> convertGraph(fbs::DataType from, fbs::DataType to, int64_t n)
+{
+    G g;
+    g.tensor({kX, "x", from, {n}}).tensor({kT0, "out", to, {n}});
+    PwSpec p;
+    p.in0 = kX;
+    p.out = kT0;
+    g.pointwise(p);
+    return g.finish();
+}
+
 // layernormBwdGraph: dy, x [rows, n] of dt, scale [n] of pdt, dx of dt, dscale / dbias [n] of
 // pdt; with saved mean / inv_variance [rows, 1] (fp32), or recomputed with epsilon 1e-5.
 inline std::vector<uint8_t> layernormBwdGraph(fbs::DataType dt, fbs::DataType pdt, std::vector<int64_t> xdims, bool saved)

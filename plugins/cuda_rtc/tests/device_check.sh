@@ -6,7 +6,9 @@
 #
 # BUILD  the build folder (default ./build): BUILD/native has the test binaries, BUILD/stage the
 #        staged install with lib/hipdnn_plugins/engines/libhipdnngo_cuda_rtc.so
-# STEPS  comma list of: nvrtc,gpu,warm,info,corpus (default: nvrtc,gpu,warm,info)
+# STEPS  comma list of: nvrtc,gpu,warm,info,corpus,bench (default: nvrtc,gpu,warm,info)
+#        bench: hipdnn-gpu-memory-bench twice on one fresh kernel cache (cold, then warm
+#        first builds; BENCH_ARGS passes options), then PyTorch's figures for the same problems
 # Environment: OUT (logs; default ./device-out), HIPDNNGO_CUDA_RTC_TEST_CC (default 90),
 # HIPDNNGO_CUDA_RTC_TEST_ONLY (a substring of GPU test case names).
 set -u
@@ -50,5 +52,16 @@ if has corpus; then
   chmod +x "$wrapper"
   repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
   HIPDNN_CORPUS_TIMEOUT="${HIPDNN_CORPUS_TIMEOUT:-60}" bash "$repo/tools/run_corpus.sh" "$wrapper" "$repo/testdata/hipdnn_graphs" | tee "$out/corpus.log" | tail -40
+fi
+if has bench; then
+  repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+  bcache="$out/bench-cache"
+  rm -rf "$bcache"
+  for pass in cold warm; do
+    echo "== hipdnn-gpu-memory-bench, $pass kernel cache"
+    HIPDNN_CACHE_DIR="$bcache" "$build/native/bench/hipdnn-gpu-memory-bench" ${BENCH_ARGS:-} | tee "$out/bench-$pass.md" || rc=1
+  done
+  echo "== PyTorch on the same problems"
+  python3 "$repo/bench/torch_anchors.py" memory | tee "$out/bench-torch.md" || rc=1
 fi
 exit $rc
