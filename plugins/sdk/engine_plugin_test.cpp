@@ -5,6 +5,8 @@
 #include <hipdnn_plugin_sdk/helpers/EnginePlugin.hpp>
 #include <hipdnn_plugin_sdk/helpers/TensorTable.hpp>
 
+#include <optional>
+
 #include <cstdio>
 #include <memory>
 #include <new>
@@ -145,6 +147,8 @@ struct TensorSpec
     std::vector<int64_t> dims, strides;
     bool isVirtual = false;
     bool passByValue = false;
+    std::optional<int64_t> raggedUid = std::nullopt;
+    int64_t raggedMultiplier = 1;
 };
 
 std::vector<uint8_t> graphOf(const std::vector<TensorSpec>& specs)
@@ -153,7 +157,10 @@ std::vector<uint8_t> graphOf(const std::vector<TensorSpec>& specs)
     std::vector<flatbuffers::Offset<fbs::TensorAttributes>> tensors;
     for(const TensorSpec& t : specs)
         tensors.push_back(fbs::CreateTensorAttributesDirect(fbb, t.uid, "t", fbs::DataType::FLOAT, &t.strides, &t.dims,
-                                                            t.isVirtual, fbs::TensorValue::NONE, 0, t.passByValue));
+                                                            t.isVirtual, fbs::TensorValue::NONE, 0, t.passByValue,
+                                                            t.raggedUid ? flatbuffers::Optional<int64_t>(*t.raggedUid)
+                                                                        : flatbuffers::nullopt,
+                                                            16, t.raggedMultiplier));
     fbb.Finish(fbs::CreateGraphDirect(fbb, "g", fbs::DataType::FLOAT, fbs::DataType::FLOAT, fbs::DataType::FLOAT, &tensors));
     return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
 }
@@ -342,6 +349,19 @@ void testTensorTable()
     const hipdnn_plugin_sdk::TensorRecord* t = table.find(6);
     CHECK(t != nullptr && t->index == 1 && t->strides == std::vector<int64_t>({1, 2}) && t->elements() == 6,
           "declared strides kept");
+
+    // Ragged tensors: refused unless the rules allow them; a multiplier other than 1 always.
+    const std::vector<TensorSpec> ragged{{1, {2, 4}, {4, 1}, false, false, int64_t{9}}, {9, {3}, {1}}};
+    CHECK(tableError(ragged, rules) == "tensor uid 1 ('t'): ragged tensors are not supported", "ragged refused by default");
+    hipdnn_plugin_sdk::TensorRules allow = rules;
+    allow.allowRagged = true;
+    CHECK(tableError(ragged, allow).empty(), "ragged allowed");
+    CHECK(tableError({{1, {2, 4}, {4, 1}, false, false, int64_t{9}, 4}, {9, {3}, {1}}}, allow)
+              == "tensor uid 1 ('t'): ragged_offset_multiplier 4 is not supported (only 1)",
+          "ragged multiplier 4");
+    const std::vector<uint8_t> rb = graphOf(ragged);
+    const hipdnn_plugin_sdk::TensorTable<Decline> rt(*fbs::GetGraph(rb.data()), allow);
+    CHECK(rt.find(1)->raggedOffsetUid == std::optional<int64_t>(9) && !rt.find(9)->raggedOffsetUid, "ragged uid recorded");
 }
 
 } // namespace

@@ -207,6 +207,23 @@ std::map<int64_t, FillRule> fillRules(const Graph& g)
                 setRule(&rules, n.uid("page_table_v_tensor_uid"), FillRule::PageTable, "page table", 0, vblocks);
             }
             setRule(&rules, n.uid("seq_len_kv_tensor_uid"), FillRule::SeqLen, "key/value sequence lengths", 0, kvLimit);
+            // Ragged tensors: their offsets pack the batches back to back by the lengths
+            // (cuDNN's THD cumulative sums). The first tensor to name an offsets tensor decides.
+            static const char* kQSide[] = {"q_tensor_uid",  "o_tensor_uid",  "stats_tensor_uid",
+                                           "do_tensor_uid", "dq_tensor_uid"};
+            static const char* kKvSide[] = {"k_tensor_uid", "v_tensor_uid", "dk_tensor_uid", "dv_tensor_uid"};
+            auto ragged = [&](const char* key, const char* lengthsKey) {
+                const Tensor* rt = g.tensor(n.uid(key));
+                if(rt == nullptr || rt->raggedUid < 0 || rules.count(rt->raggedUid))
+                    return;
+                setRule(&rules, rt->raggedUid, FillRule::RaggedOffset, std::string("ragged offsets of ") + key);
+                rules[rt->raggedUid].raggedOf = rt->uid;
+                rules[rt->raggedUid].lengthsOf = n.uid(lengthsKey);
+            };
+            for(const char* key : kQSide)
+                ragged(key, "seq_len_q_tensor_uid");
+            for(const char* key : kKvSide)
+                ragged(key, "seq_len_kv_tensor_uid");
             setRule(&rules, n.uid("seed_tensor_uid"), FillRule::Constant, "dropout seed", 1234);
             setRule(&rules, n.uid("offset_tensor_uid"), FillRule::Constant, "dropout offset", 0);
             static const char* kOnes[] = {
@@ -336,7 +353,6 @@ int64_t poolIndex(const FillRule& r, const std::vector<int64_t>& dims, int64_t l
 
 void Buffers::fill(const Graph& g, const std::map<int64_t, FillRule>& rules, uint64_t seed)
 {
-    (void)g;
     for(auto& b : list_)
     {
         const Tensor& t = *b.tensor;
@@ -383,12 +399,39 @@ void Buffers::fill(const Graph& g, const std::map<int64_t, FillRule>& rules, uin
             }
             case FillRule::Constant: v = rule.value; break;
             case FillRule::SeqLen: v = static_cast<double>(hd_rng_int(&rng, 1, rule.limit > 0 ? rule.limit : 1)); break;
-            case FillRule::PageTable: v = static_cast<double>(rule.limit > 0 ? lin % rule.limit : 0); break;
+            // A stride coprime with most block counts scatters the pages over the container.
+            case FillRule::PageTable: v = static_cast<double>(rule.limit > 0 ? (lin * 5 + 3) % rule.limit : 0); break;
+            case FillRule::RaggedOffset: v = 0; break; // set below, once the lengths are filled
             case FillRule::Zero: v = 0; break;
             case FillRule::PoolIndex: v = static_cast<double>(poolIndex(rule, dims, lin, &rng)); break;
             }
             storeElement(t.dtype, b.data, off[0], v);
         });
+    }
+    // Ragged offsets: offsets[0] = 0, offsets[b+1] = offsets[b] + the span of batch b's
+    // lengths[b] rows (every dimension but the batch at full extent, S = dims[2] at lengths[b]).
+    for(auto& b : list_)
+    {
+        auto it = rules.find(b.tensor->uid);
+        if(b.output || it == rules.end() || it->second.kind != FillRule::RaggedOffset)
+            continue;
+        const Tensor* rt = g.tensor(it->second.raggedOf);
+        const HostBuffer* lens = it->second.lengthsOf >= 0 ? find(it->second.lengthsOf) : nullptr;
+        if(rt == nullptr || rt->dims.size() < 3)
+            continue;
+        const std::vector<double> lengths = lens ? dense(*lens->tensor) : std::vector<double>();
+        std::vector<double> offsets(static_cast<size_t>(b.tensor->numel()), 0.0);
+        double at = 0;
+        for(size_t k = 0; k < offsets.size(); ++k)
+        {
+            offsets[k] = at;
+            const int64_t rows = static_cast<int64_t>(k < lengths.size() ? lengths[k] : rt->dims[2]);
+            int64_t span = rows > 0 ? 1 + (rows - 1) * rt->strides[2] : 0;
+            for(size_t d = 1; d < rt->dims.size() && rows > 0; ++d)
+                span += d == 2 ? 0 : (rt->dims[d] - 1) * rt->strides[d];
+            at += static_cast<double>(span);
+        }
+        setDense(*b.tensor, offsets);
     }
 }
 
@@ -426,9 +469,54 @@ void Buffers::setDense(const Tensor& t, const std::vector<double>& v)
         storeElement(t.dtype, b->data, 0, v[0]);
         return;
     }
-    forEachOffsets<1>(t.dims, {&t.strides}, [&](int64_t lin, const int64_t* off) {
-        storeElement(t.dtype, b->data, off[0], v[static_cast<size_t>(lin)]);
+    forEachElement(t, [&](int64_t lin, int64_t off) {
+        if(off >= 0)
+        {
+            storeElement(t.dtype, b->data, off, v[static_cast<size_t>(lin)]);
+        }
     });
+}
+
+// raggedOffsets returns element (b) offsets of a ragged tensor's batches: its offsets tensor's
+// first B values; empty when the tensor is not ragged or the offsets are not readable.
+std::vector<int64_t> Buffers::raggedOffsets(const Tensor& t) const
+{
+    std::vector<int64_t> out;
+    const HostBuffer* ob = t.raggedUid >= 0 ? find(t.raggedUid) : nullptr;
+    if(ob == nullptr || t.dims.empty() || ob->tensor->numel() < t.dims[0])
+    {
+        return out;
+    }
+    const Tensor& o = *ob->tensor;
+    forEachOffsets<1>(o.dims, {&o.strides}, [&](int64_t lin, const int64_t* off) {
+        if(lin < t.dims[0])
+        {
+            out.push_back(static_cast<int64_t>(loadElement(o.dtype, ob->data, off[0])));
+        }
+    });
+    return out;
+}
+
+// forEachElement calls f(lin, offset) for each logical element of t; a ragged tensor places
+// batch b at its offset (elements outside the buffer's span get offset -1).
+template <class F>
+void Buffers::forEachElement(const Tensor& t, F&& f) const
+{
+    const std::vector<int64_t> base = raggedOffsets(t);
+    if(!t.ragged || base.empty())
+    {
+        forEachOffsets<1>(t.dims, {&t.strides}, [&](int64_t lin, const int64_t* off) { f(lin, off[0]); });
+        return;
+    }
+    const int64_t perBatch = t.numel() / t.dims[0], span = t.span();
+    std::vector<int64_t> inner(t.dims.begin() + 1, t.dims.end()), innerStrides(t.strides.begin() + 1, t.strides.end());
+    for(int64_t b = 0; b < t.dims[0]; ++b)
+    {
+        forEachOffsets<1>(inner, {&innerStrides}, [&](int64_t lin, const int64_t* off) {
+            const int64_t at = base[static_cast<size_t>(b)] + off[0];
+            f(b * perBatch + lin, at >= 0 && at < span ? at : -1);
+        });
+    }
 }
 
 std::vector<double> Buffers::dense(const Tensor& t) const
@@ -445,7 +533,7 @@ std::vector<double> Buffers::dense(const Tensor& t) const
         return out;
     }
     out.resize(static_cast<size_t>(t.numel() > 0 ? t.numel() : 0));
-    if(t.dtype == DType::Float && t.strides == denseOrder(t.dims))
+    if(t.dtype == DType::Float && t.strides == denseOrder(t.dims) && !t.ragged)
     {
         const float* p = static_cast<const float*>(b->data);
         for(size_t i = 0; i < out.size(); ++i)
@@ -454,8 +542,8 @@ std::vector<double> Buffers::dense(const Tensor& t) const
         }
         return out;
     }
-    forEachOffsets<1>(t.dims, {&t.strides}, [&](int64_t lin, const int64_t* off) {
-        out[static_cast<size_t>(lin)] = loadElement(t.dtype, b->data, off[0]);
+    forEachElement(t, [&](int64_t lin, int64_t off) {
+        out[static_cast<size_t>(lin)] = off >= 0 ? loadElement(t.dtype, b->data, off) : std::numeric_limits<double>::quiet_NaN();
     });
     return out;
 }

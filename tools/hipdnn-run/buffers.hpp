@@ -95,7 +95,9 @@ struct FillRule
         NonZero, // ±[0.5, 1): divisors
         Constant, // every element = value
         SeqLen, // integers in [1, limit] (valid sequence lengths)
-        PageTable, // valid block indices in [0, limit)
+        PageTable, // valid block indices in [0, limit), scattered (5·i + 3 mod limit)
+        RaggedOffset, // cumulative batch spans of the ragged tensor `raggedOf` with the lengths
+        // in tensor `lengthsOf` (filled after every other input)
         Zero,
         PoolIndex // max-pool argmax: a random in-range position of each output's window, as the
         // flat index within its (n, c) input plane; -1 where the window is all padding
@@ -104,6 +106,7 @@ struct FillRule
     int64_t limit = 0;
     // PoolIndex geometry, per spatial dimension: input size, window, stride, pre-padding.
     std::vector<int64_t> in, window, stride, pre;
+    int64_t raggedOf = -1, lengthsOf = -1; // RaggedOffset: the ragged tensor, its seq_len tensor
     std::string why; // the role that chose the rule, for --verbose output
 };
 
@@ -138,11 +141,17 @@ public:
     void* workspace() const { return workspace_; }
     size_t totalBytes() const;
 
-    // dense reads the tensor's elements in row-major logical order; setDense writes them.
+    // dense reads the tensor's elements in row-major logical order; setDense writes them. A
+    // ragged tensor's batch b starts at offsets[b] (its offsets tensor's buffer); elements that
+    // fall outside its span read as NaN and are not written.
     std::vector<double> dense(const Tensor& t) const;
     void setDense(const Tensor& t, const std::vector<double>& v);
 
 private:
+    std::vector<int64_t> raggedOffsets(const Tensor& t) const;
+    template <class F>
+    void forEachElement(const Tensor& t, F&& f) const;
+
     std::vector<HostBuffer> list_;
     void* workspace_ = nullptr;
     size_t workspaceBytes_ = 0;

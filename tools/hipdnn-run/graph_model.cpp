@@ -312,7 +312,11 @@ bool loadGraph(const std::string& json, Graph* g, std::string* error)
             t.value = v->isBool() ? (v->boolean ? 1.0 : 0.0) : v->asDouble();
         }
         t.passByValue = tv.get("is_runtime_pass_by_value") && tv.get("is_runtime_pass_by_value")->boolean;
-        t.ragged = tv.get("ragged_offset_tensor_uid") != nullptr;
+        if(const hdjson::Value* r = tv.get("ragged_offset_tensor_uid"))
+        {
+            t.ragged = true;
+            t.raggedUid = r->asInt(-1);
+        }
         g->byUid[t.uid] = g->tensors.size();
         g->tensors.push_back(std::move(t));
     }

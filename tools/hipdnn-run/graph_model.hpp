@@ -50,6 +50,7 @@ struct Tensor
     double value = 0;
     bool passByValue = false; // runtime pass-by-value scalar
     bool ragged = false; // ragged_offset_tensor_uid set
+    int64_t raggedUid = -1; // its offsets tensor: batch b starts at element offsets[b]
 
     int64_t numel() const; // product of dims (1 for rank 0)
     int64_t span() const; // max element offset + 1 (0 for an empty tensor)

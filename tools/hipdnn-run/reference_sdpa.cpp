@@ -18,12 +18,20 @@
 // the node's dropout_mask, or, for a seed/offset draw, the engine's own Bernoulli mask read back
 // from the rng_dump output (its keep rate checked against 1 - p). Backward: dV = (P·M·scale)ᵀ·dO,
 // dS = P·(M·dO·Vᵀ - Δ·scale_inv)·scale. A backward seed/offset draw has no reference.
+// Layouts: ragged tensors arrive already placed by their offsets (Buffers::dense); their rows
+// past the lengths do not exist and are not compared. Paged K / V (forward) are gathered here
+// from their block containers: key j of batch b is row j % block of block table[b][j / block];
+// Skv is max_seq_len_kv, else the unpaged tensor's S, else the mask's last dim, else the
+// smallest pages·block (cuDNN's inference). Sink tokens (forward): a logit σ_h per query head
+// that joins the softmax denominator without a value, m = max(m, σ_h), z += exp(σ_h - m); a row
+// with no visible key then gives O = 0 and stats = σ_h.
 #include "reference_ops.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <tuple>
 
 namespace hdrun
 {
@@ -38,6 +46,8 @@ struct Sdpa
 {
     const RefTensor *q = nullptr, *k = nullptr, *v = nullptr, *mask = nullptr;
     const RefTensor *seqQ = nullptr, *seqKv = nullptr;
+    const RefTensor* sink = nullptr; // one logit per query head
+    RefTensor kPaged, vPaged; // K / V gathered from paged containers
     std::vector<int64_t> ms; // mask strides over [B,H,Sq,Skv]
     const RefTensor* drop = nullptr; // dropout mask M
     std::vector<int64_t> dms; // its strides over [B,H,Sq,Skv]
@@ -98,6 +108,62 @@ struct Sdpa
         return s;
     }
 };
+
+// pagesOf is P of a page table holding B·P block indices.
+int64_t pagesOf(const RefTensor& table, int64_t batch) { return batch > 0 ? table.numel() / batch : 0; }
+
+// kvLength is Skv (the header's rule for paged caches).
+int64_t kvLength(const OpContext& c, const Sdpa& a, const RefTensor* tableK, const RefTensor* tableV)
+{
+    const Node& n = c.node;
+    if(!tableK && !tableV)
+        return a.k->dims[2];
+    if(const hdjson::Value* m = n.field("max_seq_len_kv"))
+        if(m->asInt() > 0)
+            return m->asInt();
+    if(!tableK)
+        return a.k->dims[2];
+    if(!tableV)
+        return a.v->dims[2];
+    if(const Tensor* mt = c.tensor(n.uid("attn_mask_tensor_uid")); mt && mt->dims.size() == 4)
+        return mt->dims[3];
+    return std::min(pagesOf(*tableK, a.B) * a.k->dims[2], pagesOf(*tableV, a.B) * a.v->dims[2]);
+}
+
+// gatherPaged lays a paged container out as [B, heads, Skv, width]; keys past a batch's
+// length stay 0 (they are masked).
+std::string gatherPaged(const Sdpa& a, const RefTensor& table, const RefTensor& container, int64_t heads, int64_t width,
+                        const char* role, RefTensor* out)
+{
+    if(container.dims.size() != 4 || container.dims[1] != heads || container.dims[3] != width)
+        return std::string("no reference: SDPA paged ") + role + " container " + dimsText(container.dims)
+               + " is not [blocks, heads, block, D]";
+    const int64_t blocks = container.dims[0], block = container.dims[2], pages = pagesOf(table, a.B);
+    if(pages * block < a.Skv)
+        return std::string("no reference: SDPA page table of ") + role + " covers fewer than Skv keys";
+    out->dims = {a.B, heads, a.Skv, width};
+    out->v.assign(static_cast<size_t>(a.B * heads * a.Skv * width), 0.0);
+    if(!container.e.empty())
+        out->e.assign(out->v.size(), 0.0);
+    for(int64_t b = 0; b < a.B; ++b)
+        for(int64_t j = 0; j < a.keysOf(b); ++j)
+        {
+            const double blk = table.v[static_cast<size_t>(b * pages + j / block)];
+            if(!(blk >= 0 && blk < static_cast<double>(blocks)))
+                return std::string("no reference: SDPA page table of ") + role + " names block " + std::to_string(blk)
+                       + " of " + std::to_string(blocks);
+            for(int64_t h = 0; h < heads; ++h)
+                for(int64_t x = 0; x < width; ++x)
+                {
+                    const size_t from = static_cast<size_t>(((static_cast<int64_t>(blk) * heads + h) * block + j % block) * width + x);
+                    const size_t to = static_cast<size_t>(((b * heads + h) * a.Skv + j) * width + x);
+                    out->v[to] = container.v[from];
+                    if(!container.e.empty())
+                        out->e[to] = container.e[from];
+                }
+        }
+    return "";
+}
 
 // setupDropout reads the node's dropout: a given mask with its scales, or a seed/offset draw
 // whose mask is the engine's rng_dump output (forward only).
@@ -183,8 +249,7 @@ std::string setupFp8(OpContext& c, bool backward, Sdpa* a, std::ostringstream* n
 std::string setup(OpContext& c, bool backward, Sdpa* a)
 {
     const Node& n = c.node;
-    static const char* kUnsupported[][2] = {{"page_table_k_tensor_uid", "paged K/V"}, {"page_table_v_tensor_uid", "paged K/V"},
-                                            {"sink_token_tensor_uid", "sink tokens"}, {"block_mask_tensor_uid", "a block mask"},
+    static const char* kUnsupported[][2] = {{"block_mask_tensor_uid", "a block mask"},
                                             {"max_tensor_uid", "a max output"},       {"sum_exp_tensor_uid", "a sum_exp output"},
                                             {"dbias_tensor_uid", "a dbias output"}};
     for(const auto& u : kUnsupported)
@@ -194,12 +259,6 @@ std::string setup(OpContext& c, bool backward, Sdpa* a)
     }
     if(n.flag("alibi_mask"))
         return "no reference for SDPA with an ALiBi mask";
-    for(const char* key : {"q_tensor_uid", "k_tensor_uid", "v_tensor_uid", "o_tensor_uid"})
-    {
-        const Tensor* t = c.tensor(n.uid(key));
-        if(t && t->ragged)
-            return "no reference for SDPA with ragged tensors";
-    }
     a->q = c.in(n.uid("q_tensor_uid"));
     a->k = c.in(n.uid("k_tensor_uid"));
     a->v = c.in(n.uid("v_tensor_uid"));
@@ -213,10 +272,15 @@ std::string setup(OpContext& c, bool backward, Sdpa* a)
     a->Sq = a->q->dims[2];
     a->D = a->q->dims[3];
     a->Hk = a->k->dims[1];
-    a->Skv = a->k->dims[2];
     a->Hv = a->v->dims[1];
     a->Dv = a->v->dims[3];
-    if(a->k->dims[0] != a->B || a->v->dims[0] != a->B || a->k->dims[3] != a->D || a->v->dims[2] != a->Skv
+    const RefTensor* tableK = c.in(n.uid("page_table_k_tensor_uid"));
+    const RefTensor* tableV = c.in(n.uid("page_table_v_tensor_uid"));
+    if((n.uid("page_table_k_tensor_uid") >= 0 && !tableK) || (n.uid("page_table_v_tensor_uid") >= 0 && !tableV))
+        return "no reference: SDPA page table unreadable";
+    a->Skv = kvLength(c, *a, tableK, tableV);
+    if((!tableK && a->k->dims[0] != a->B) || (!tableV && a->v->dims[0] != a->B) || a->k->dims[3] != a->D
+       || (!tableK && a->k->dims[2] != a->Skv) || (!tableV && a->v->dims[2] != a->Skv)
        || ot->dims != std::vector<int64_t>{a->B, a->H, a->Sq, a->Dv})
         return "no reference: SDPA shapes q " + dimsText(a->q->dims) + ", k " + dimsText(a->k->dims) + ", v "
                + dimsText(a->v->dims) + ", o " + dimsText(ot->dims) + " do not agree";
@@ -258,6 +322,28 @@ std::string setup(OpContext& c, bool backward, Sdpa* a)
         if((sqUid >= 0 && (!a->seqQ || a->seqQ->numel() < a->B)) || (skvUid >= 0 && (!a->seqKv || a->seqKv->numel() < a->B)))
             return "no reference: SDPA sequence length tensors have fewer than B elements";
         note << ", padded rows from seq_len tensors";
+    }
+    if((tableK || tableV) && !a->seqKv)
+        return "no reference: SDPA with a paged K/V cache needs seq_len_kv";
+    for(const auto& [table, container, out, heads, width, role] :
+        {std::tuple<const RefTensor*, const RefTensor**, RefTensor*, int64_t, int64_t, const char*>{tableK, &a->k, &a->kPaged, a->Hk,
+                                                                                                      a->D, "k"},
+         {tableV, &a->v, &a->vPaged, a->Hv, a->Dv, "v"}})
+    {
+        if(table == nullptr)
+            continue;
+        std::string why = gatherPaged(*a, *table, **container, heads, width, role, out);
+        if(!why.empty())
+            return why;
+        note << ", paged " << role << " (" << (*container)->dims[0] << " blocks of " << (*container)->dims[2] << ")";
+        *container = out;
+    }
+    if(n.uid("sink_token_tensor_uid") >= 0)
+    {
+        a->sink = c.in(n.uid("sink_token_tensor_uid"));
+        if(!a->sink || a->sink->numel() != a->H)
+            return "no reference: SDPA sink tokens are not one value per query head";
+        note << ", sink tokens";
     }
     std::string why = setupDropout(c, backward, a, &note);
     if(why.empty())
@@ -365,14 +451,17 @@ std::string refSdpaFwd(OpContext& c)
                     m = std::max(m, s[static_cast<size_t>(j)]);
                     ++valid;
                 }
-                if(m == kNegInf)
+                if(m == kNegInf && !a.sink)
                 {
                     // Every key masked: the output row is zero; the statistic is -inf.
                     if(stats)
                         stats->skip[rowS] = 1;
                     continue;
                 }
-                double z = 0, pes = 0;
+                // A sink joins the denominator (and the running max) without a value.
+                const double sink = a.sink ? a.sink->v[static_cast<size_t>(h)] : kNegInf;
+                m = std::max(m, sink);
+                double z = a.sink ? std::exp(sink - m) : 0.0, pes = 0;
                 for(int64_t j = 0; j < Skv; ++j)
                 {
                     p[static_cast<size_t>(j)] =
@@ -583,6 +672,23 @@ std::string refSdpaBwd(OpContext& c)
                                 + kOpFactor * u * std::fabs(a.scale * acc);
                 }
             }
+    }
+    // Ragged dK / dV have no rows past seq_len_kv: nothing there to compare.
+    for(RefTensor* g : {dk, dv})
+    {
+        const Tensor* gt = g == dk ? dkt : dvt;
+        if(!gt->ragged)
+            continue;
+        const int64_t heads = g->dims[1], width = g->dims[3];
+        g->skip.assign(g->v.size(), 0);
+        for(int64_t b = 0; b < B; ++b)
+            for(int64_t j = a.keysOf(b); j < Skv; ++j)
+                for(int64_t h = 0; h < heads; ++h)
+                {
+                    const size_t at = static_cast<size_t>(((b * heads + h) * Skv + j) * width);
+                    std::fill(g->skip.begin() + static_cast<std::ptrdiff_t>(at),
+                              g->skip.begin() + static_cast<std::ptrdiff_t>(at + static_cast<size_t>(width)), 1);
+                }
     }
     for(size_t i = 0; i < dk->v.size(); ++i)
         dk->e[i] += kSumFactor * std::sqrt(std::max(dkCount[i], 1.0)) * u * dkAbs[i];

@@ -668,6 +668,12 @@ CPUREF_TEST(plugin_sdpa_applicability_feature_by_feature)
              a.padding_mask = true;
              a.seq_len_kv_tensor_uid = 26;
          }},
+        {"sink tokens (one float logit per query head)", [](A& a) { a.sink_token_tensor_uid = 24; }},
+        {"paged K (4 blocks of 7 keys per batch) with seq_len_kv",
+         [](A& a) {
+             a.page_table_k_tensor_uid = 21;
+             a.seq_len_kv_tensor_uid = 26;
+         }},
         {"hints ignored",
          [](A& a) {
              a.implementation = fbs::AttentionImplementation::UNIFIED;
@@ -689,10 +695,14 @@ CPUREF_TEST(plugin_sdpa_applicability_feature_by_feature)
              a.dropout_mask_tensor_uid = 22;
              a.dropout_scale_tensor_uid = 20;
          }},
-        {"paged K", [](A& a) { a.page_table_k_tensor_uid = 21; }},
-        {"paged V", [](A& a) { a.page_table_v_tensor_uid = 21; }},
+        {"paged K without seq_len_kv", [](A& a) { a.page_table_k_tensor_uid = 21; }},
+        {"paged V without seq_len_kv", [](A& a) { a.page_table_v_tensor_uid = 21; }},
+        {"float page table", [](A& a) {
+             a.page_table_k_tensor_uid = 24;
+             a.seq_len_kv_tensor_uid = 26;
+         }},
         {"block mask", [](A& a) { a.block_mask_tensor_uid = 22; }},
-        {"sink tokens", [](A& a) { a.sink_token_tensor_uid = 24; }},
+        {"sink tokens of 1 value for 4 heads", [](A& a) { a.sink_token_tensor_uid = 20; }},
         {"alibi", [](A& a) { a.alibi_mask = true; }},
         {"fp8 descale_q", [](A& a) { a.descale_q_tensor_uid = 20; }},
         {"fp8 descale_k", [](A& a) { a.descale_k_tensor_uid = 20; }},

@@ -96,6 +96,67 @@ def sdpa_fwd_fp8(name, b, h, s, d):
             "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
 
 
+def thd(h, s, w):
+    """Strides of a THD-packed [B, H, S, W] tensor: tokens of all batches back to back."""
+    return [s * h * w, w, h * w, 1]
+
+
+def ragged_tensor(uid, name, dims, dtype, offsets):
+    t = tensor(uid, name, dims, dtype, thd(dims[1], dims[2], dims[3]))
+    t["ragged_offset_tensor_uid"] = offsets
+    return t
+
+
+def sdpa_ragged(name, dtype, backward, b, hq, hk, s, d):
+    """SDPA on ragged (THD) tensors with sequence lengths: q-side tensors share int64 offsets 20,
+    k-side int32 offsets 21, stats its own 22 (hipdnn-run fills them as cumulative sums of the
+    lengths). Forward: bottom-right causal; backward: top-left causal."""
+    q, k = [b, hq, s, d], [b, hk, s, d]
+    lens = [tensor(11, "seq_len_q", [b, 1, 1, 1], "int32"), tensor(12, "seq_len_kv", [b, 1, 1, 1], "int32")]
+    offs = [tensor(20, "ragged_q", [b + 1, 1, 1, 1], "int64"), tensor(21, "ragged_kv", [b + 1, 1, 1, 1], "int32"),
+            tensor(22, "ragged_stats", [b + 1, 1, 1, 1], "int32")]
+    ts = [ragged_tensor(1, "q", q, dtype, 20), ragged_tensor(2, "k", k, dtype, 21), ragged_tensor(3, "v", k, dtype, 21),
+          ragged_tensor(4, "o", q, dtype, 20), ragged_tensor(6, "stats", [b, hq, s, 1], "float", 22)]
+    inputs = {"q_tensor_uid": 1, "k_tensor_uid": 2, "v_tensor_uid": 3, "seq_len_q_tensor_uid": 11,
+              "seq_len_kv_tensor_uid": 12}
+    params = {"padding_mask": True, "attn_scale_value": 0.125}
+    if backward:
+        ts += [ragged_tensor(5, "do", q, dtype, 20), ragged_tensor(7, "dq", q, dtype, 20),
+               ragged_tensor(8, "dk", k, dtype, 21), ragged_tensor(9, "dv", k, dtype, 21)]
+        inputs.update({"o_tensor_uid": 4, "do_tensor_uid": 5, "stats_tensor_uid": 6})
+        node = {"name": "sdpa_backward", "type": "SdpaBackwardAttributes", "compute_data_type": "float",
+                "inputs": inputs, "outputs": {"dq_tensor_uid": 7, "dk_tensor_uid": 8, "dv_tensor_uid": 9},
+                "parameters": dict(params, causal_mask=True)}
+    else:
+        node = {"name": "sdpa", "type": "SdpaAttributes", "compute_data_type": "float", "inputs": inputs,
+                "outputs": {"o_tensor_uid": 4, "stats_tensor_uid": 6},
+                "parameters": dict(params, causal_mask_bottom_right=True)}
+    return {"name": name, "compute_data_type": "float", "io_data_type": dtype, "intermediate_data_type": "float",
+            "tensors": ts + lens + offs, "nodes": [node]}
+
+
+def sdpa_paged_sinks(name, dtype, b, hq, hk, sq, blocks, block, pages, d):
+    """SDPA forward over paged K/V caches [blocks, hk, block, d] (cuDNN's container layout) with
+    page tables [b, 1, pages, 1], sequence lengths, one sink logit per query head and a
+    bottom-right causal mask; max_seq_len_kv = pages * block."""
+    q = [b, hq, sq, d]
+    ts = [tensor(1, "q", q, dtype, thd(hq, sq, d)), tensor(2, "k_cache", [blocks, hk, block, d], dtype),
+          tensor(3, "v_cache", [blocks, hk, block, d], dtype), tensor(4, "o", q, dtype, thd(hq, sq, d)),
+          tensor(6, "stats", [b, hq, sq, 1], "float"),
+          tensor(11, "seq_len_q", [b, 1, 1, 1], "int32"), tensor(12, "seq_len_kv", [b, 1, 1, 1], "int32"),
+          tensor(13, "page_table_k", [b, 1, pages, 1], "int32"), tensor(14, "page_table_v", [b, 1, pages, 1], "int32"),
+          tensor(15, "sink", [1, hq, 1, 1], "float")]
+    node = {"name": "sdpa", "type": "SdpaAttributes", "compute_data_type": "float",
+            "inputs": {"q_tensor_uid": 1, "k_tensor_uid": 2, "v_tensor_uid": 3, "seq_len_q_tensor_uid": 11,
+                       "seq_len_kv_tensor_uid": 12, "page_table_k_tensor_uid": 13, "page_table_v_tensor_uid": 14,
+                       "sink_token_tensor_uid": 15},
+            "outputs": {"o_tensor_uid": 4, "stats_tensor_uid": 6},
+            "parameters": {"causal_mask_bottom_right": True, "padding_mask": True, "attn_scale_value": 0.125,
+                           "max_seq_len_kv": pages * block}}
+    return {"name": name, "compute_data_type": "float", "io_data_type": dtype, "intermediate_data_type": "float",
+            "tensors": ts, "nodes": [node]}
+
+
 def with_dropout(g, p, mask):
     """Adds dropout to an sdpa_bwd graph: the seed/offset draw of sdpa_fwd_dropout (mask False),
     or a given fp32 mask (uid 20, as the forward's rng_dump) with scale 1 / (1 - p) and its inverse."""
@@ -191,6 +252,11 @@ GRAPHS = [
                  0.2, mask=True),
     with_dropout(sdpa_bwd("sdpa_bwd_dropout_philox_bf16_b2_h4_s128_d64", "bfloat16", 2, 4, 4, 128, 128, 64, causal=True),
                  0.2, mask=False),
+    # Attention layouts (issue 23): ragged THD tensors forward and backward, paged K/V with sinks.
+    sdpa_ragged("sdpa_fwd_ragged_thd_causal_br_gqa_fp16_b3_hq4_hk2_s64_d32", "half", False, 3, 4, 2, 64, 32),
+    sdpa_ragged("sdpa_bwd_ragged_thd_causal_gqa_bf16_b3_hq4_hk2_s64_d32", "bfloat16", True, 3, 4, 2, 64, 32),
+    sdpa_paged_sinks("sdpa_fwd_paged_kv_sinks_causal_br_gqa_fp16_b2_hq4_hk2_block16_d32", "half", 2, 4, 2, 16, 16, 16, 4,
+                     32),
     # fp8 (Hopper): e4m3 / e5m2 inputs, fp32 accumulation, wider outputs; attention with scaling.
     sdpa_fwd_fp8("sdpa_fwd_fp8_e4m3_causal_b2_h4_s128_d64", 2, 4, 128, 64),
     matmul("matmul_fp8_e4m3_bf16out_256x256x128", "fp8_e4m3", "fp8_e4m3", "bfloat16", 256, 256, 128),

@@ -1,10 +1,13 @@
 #include "kernels/Sdpa.hpp"
 
+#include "kernels/SdpaLayout.hpp"
+
 #include "core/Parallel.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 namespace hipdnngo::cpu_reference
@@ -30,28 +33,74 @@ std::string dimsOk(const TensorView& t, const char* role, std::initializer_list<
     return std::string("sdpa: ") + role + " " + t.describe() + " must have dims " + s + "]";
 }
 
-// Geometry is the problem size read from q, k, v.
+// Geometry is the problem size read from q, k, v (skv given: paged K / V do not hold it).
 struct Geometry
 {
     int64_t b, hq, sq, d, hk, skv, hv, dv;
-    explicit Geometry(const TensorView& q, const TensorView& k, const TensorView& v)
-        : b(q.dims[0]), hq(q.dims[1]), sq(q.dims[2]), d(q.dims[3]), hk(k.dims[1]), skv(k.dims[2]), hv(v.dims[1]), dv(v.dims[3])
+    Geometry(const TensorView& q, const TensorView& k, const TensorView& v, int64_t kvLen)
+        : b(q.dims[0]), hq(q.dims[1]), sq(q.dims[2]), d(q.dims[3]), hk(k.dims[1]), skv(kvLen), hv(v.dims[1]), dv(v.dims[3])
     {
     }
 };
 
-std::string checkCommon(const TensorView& q, const TensorView& k, const TensorView& v, const TensorView& o,
-                        const TensorView* bias, const TensorView* seqLenQ, const TensorView* seqLenKv, const TensorView* stats)
+bool allRank4(std::initializer_list<std::pair<const TensorView*, const char*>> views, std::string* err)
 {
-    for(const auto& [t, role] : {std::pair<const TensorView*, const char*>{&q, "q"}, {&k, "k"}, {&v, "v"}, {&o, "o"}})
+    for(const auto& [t, role] : views)
         if(t->rank != 4)
-            return std::string("sdpa: ") + role + " " + t->describe() + " must have rank 4 [B, H, S, D]";
-    const Geometry g(q, k, v);
+        {
+            *err = std::string("sdpa: ") + role + " " + t->describe() + " must have rank 4 [B, H, S, D]";
+            return false;
+        }
+    return true;
+}
+
+// PagedKv is what a forward's page tables say: pages per batch of k and v (0: not paged).
+struct PagedKv
+{
+    int64_t pagesK = 0, pagesV = 0;
+};
+
+// kvLength is Skv: the keys' S, or for paged caches cuDNN's inference (Sdpa.hpp).
+int64_t kvLength(const TensorView& k, const TensorView& v, const TensorView* bias, const PagedKv& paged, int64_t maxSeqLenKv)
+{
+    if(paged.pagesK == 0 && paged.pagesV == 0)
+        return k.dims[2];
+    if(maxSeqLenKv >= 0)
+        return maxSeqLenKv;
+    if(paged.pagesK == 0)
+        return k.dims[2];
+    if(paged.pagesV == 0)
+        return v.dims[2];
+    if(bias != nullptr && bias->rank == 4)
+        return bias->dims[3];
+    return std::min(paged.pagesK * k.dims[2], paged.pagesV * v.dims[2]);
+}
+
+std::string checkCommon(const TensorView& k, const TensorView& v, const TensorView& o, const Geometry& g,
+                        const PagedKv& paged, const TensorView* bias, const TensorView* seqLenQ, const TensorView* seqLenKv,
+                        const TensorView* stats)
+{
     if(g.hk < 1 || g.hv < 1 || g.hq % g.hk != 0 || g.hq % g.hv != 0)
         return "sdpa: query heads " + std::to_string(g.hq) + " must be a multiple of key heads " + std::to_string(g.hk)
                + " and value heads " + std::to_string(g.hv);
-    std::string err = dimsOk(k, "k", {g.b, g.hk, g.skv, g.d});
-    if(err.empty())
+    std::string err;
+    if(paged.pagesK > 0)
+    {
+        if(k.dims[3] != g.d)
+            err = "sdpa: paged k container " + k.describe() + " must have dims [blocks, Hk, block, " + std::to_string(g.d) + "]";
+        else if(paged.pagesK * k.dims[2] < g.skv)
+            err = "sdpa: page_table_k holds " + std::to_string(paged.pagesK) + " blocks of " + std::to_string(k.dims[2])
+                  + " keys, fewer than Skv = " + std::to_string(g.skv);
+    }
+    else
+        err = dimsOk(k, "k", {g.b, g.hk, g.skv, g.d});
+    if(err.empty() && paged.pagesV > 0)
+    {
+        if(paged.pagesV * v.dims[2] < g.skv)
+            err = "sdpa: page_table_v holds " + std::to_string(paged.pagesV) + " blocks of " + std::to_string(v.dims[2])
+                  + " values, fewer than Skv = " + std::to_string(g.skv);
+    }
+    else if(err.empty())
         err = dimsOk(v, "v", {g.b, g.hv, g.skv, g.dv});
     if(err.empty())
         err = dimsOk(o, "o", {g.b, g.hq, g.sq, g.dv});
@@ -83,16 +132,31 @@ std::string checkCommon(const TensorView& q, const TensorView& k, const TensorVi
     return "";
 }
 
-// elementOffset returns the offset of the linear (row-major logical) index `i` of t.
-int64_t elementOffset(const TensorView& t, int64_t i)
+// checkRagged checks each tensor's offsets; q-side tensors need seq_len_q, k-side seq_len_kv.
+std::string checkRagged(std::initializer_list<std::pair<const TensorView*, const char*>> qSide,
+                        std::initializer_list<std::pair<const TensorView*, const char*>> kvSide, int64_t batch, bool haveQ, bool haveKv)
 {
-    int64_t off = 0;
-    for(int d = t.rank - 1; d >= 0; --d)
-    {
-        off += (i % t.dims[d]) * t.strides[d];
-        i /= t.dims[d];
-    }
-    return off;
+    for(const auto& [t, role] : qSide)
+        if(t != nullptr)
+            if(std::string err = checkRaggedOffsets(*t, role, batch, haveQ, "seq_len_q"); !err.empty())
+                return err;
+    for(const auto& [t, role] : kvSide)
+        if(t != nullptr)
+            if(std::string err = checkRaggedOffsets(*t, role, batch, haveKv, "seq_len_kv"); !err.empty())
+                return err;
+    return "";
+}
+
+// statsRank4 sees a [B, H, S] stats tensor as [B, H, S, 1].
+TensorView statsRank4(const TensorView& stats)
+{
+    if(stats.rank == 4)
+        return stats;
+    TensorView v = stats;
+    v.rank = 4;
+    v.dims[3] = 1;
+    v.strides[3] = 1;
+    return v;
 }
 
 // lengths reads per-batch valid lengths (or `full` for every batch when t is null).
@@ -103,7 +167,7 @@ std::vector<int64_t> lengths(const TensorView* t, int64_t batch, int64_t full, c
         return out;
     for(int64_t b = 0; b < batch; ++b)
     {
-        const double v = t->load<double>(elementOffset(*t, b));
+        const double v = t->load<double>(linearOffset(*t, b));
         if(!(v >= 0 && v <= static_cast<double>(full)))
             throw KernelError(std::string("sdpa: ") + role + "[" + std::to_string(b) + "] = " + std::to_string(v)
                               + " is outside [0, " + std::to_string(full) + "]");
@@ -120,15 +184,16 @@ void visibleRange(const SdpaMask& m, int64_t i, int64_t sqB, int64_t skvB, int64
     end = m.rightBound >= 0 ? std::min<int64_t>(skvB, i + off + m.rightBound + 1) : skvB;
 }
 
-// Dense is a tensor widened to Acc in packed [B, H, S, D] order.
+// Dense is a tensor widened to Acc in packed [B, H, S, W] order (rows it does not hold are 0).
 template <typename Acc>
 struct Dense
 {
     std::vector<Acc> data;
     int64_t h, s, d;
-    explicit Dense(const TensorView& t) : data(static_cast<size_t>(t.elementCount())), h(t.dims[1]), s(t.dims[2]), d(t.dims[3])
+    Dense(const SdpaRows& rows, int64_t batch, int64_t heads, int64_t seq, int64_t width, const std::vector<int64_t>& valid)
+        : data(static_cast<size_t>(batch * heads * seq * width)), h(heads), s(seq), d(width)
     {
-        gatherDense(t, data.data());
+        gatherRows(rows, batch, heads, seq, width, valid, data.data());
     }
     const Acc* row(int64_t b, int64_t head, int64_t i) const { return data.data() + ((b * h + head) * s + i) * d; }
 };
@@ -163,18 +228,38 @@ Acc resolveScale(const SdpaParams& p, int64_t headDim)
     return p.hasScale ? static_cast<Acc>(p.scale) : Acc(1) / std::sqrt(static_cast<Acc>(headDim));
 }
 
-int64_t statsOffset(const TensorView& stats, int64_t b, int64_t h, int64_t i)
+// pagesOf returns P of a page table (0 when null); the table was checked at prepare.
+int64_t pagesOf(const TensorView* table, int64_t batch)
 {
-    return b * stats.strides[0] + h * stats.strides[1] + i * stats.strides[2];
+    int64_t pages = 0;
+    if(table != nullptr)
+        checkPageTable(*table, "page table", batch, &pages);
+    return pages;
+}
+
+PagedKv pagedOf(const SdpaForwardViews& t)
+{
+    return {pagesOf(t.pageTableK, t.q.dims[0]), pagesOf(t.pageTableV, t.q.dims[0])};
 }
 
 template <typename Acc>
 void runForward(const SdpaForwardViews& t, const SdpaParams& p)
 {
-    const Geometry g(t.q, t.k, t.v);
-    const Dense<Acc> q(t.q), k(t.k), v(t.v);
+    const PagedKv paged = pagedOf(t);
+    const Geometry g(t.q, t.k, t.v, kvLength(t.k, t.v, t.bias, paged, t.maxSeqLenKv));
     const std::vector<int64_t> sqLen = lengths(t.seqLenQ, g.b, g.sq, "seq_len_q");
     const std::vector<int64_t> skvLen = lengths(t.seqLenKv, g.b, g.skv, "seq_len_kv");
+    const SdpaRows qRows{t.q, t.ragged.q}, kRows{t.k, t.ragged.k, t.pageTableK, paged.pagesK},
+        vRows{t.v, t.ragged.v, t.pageTableV, paged.pagesV}, oRows{t.o, t.ragged.o};
+    const SdpaRows statsRows{t.stats != nullptr ? statsRank4(*t.stats) : TensorView(), t.ragged.stats};
+    validateRows(qRows, sqLen, "q", false);
+    validateRows(kRows, skvLen, "k", false);
+    validateRows(vRows, skvLen, "v", false);
+    validateRows(oRows, sqLen, "o", true);
+    if(t.stats != nullptr)
+        validateRows(statsRows, sqLen, "stats", true);
+    const Dense<Acc> q(qRows, g.b, g.hq, g.sq, g.d, sqLen), k(kRows, g.b, g.hk, g.skv, g.d, skvLen),
+        v(vRows, g.b, g.hv, g.skv, g.dv, skvLen);
     TensorView bias;
     if(t.bias != nullptr)
     {
@@ -201,24 +286,32 @@ void runForward(const SdpaForwardViews& t, const SdpaParams& p)
                 scores[static_cast<size_t>(j)] = scorer.score(b, h, i, j);
                 m = std::max(m, scores[static_cast<size_t>(j)]);
             }
+            // The sink joins the denominator of real rows only (padding rows have no softmax).
+            const bool sunk = t.sink != nullptr && i < sqB;
+            const Acc sink = sunk ? t.sink->load<Acc>(linearOffset(*t.sink, h)) : negInf;
+            const Acc mAll = std::max(m, sink);
             std::fill(acc.begin(), acc.end(), Acc(0));
-            Acc l = Acc(0);
+            Acc l = sunk ? std::exp(sink - mAll) : Acc(0);
             if(m != negInf)
             {
                 for(int64_t j = jb; j < je; ++j)
                 {
-                    const Acc e = std::exp(scores[static_cast<size_t>(j)] - m);
+                    const Acc e = std::exp(scores[static_cast<size_t>(j)] - mAll);
                     l += e;
                     const Acc* vr = v.row(b, h / groupV, j);
                     for(int64_t x = 0; x < g.dv; ++x)
                         acc[static_cast<size_t>(x)] += e * vr[x];
                 }
             }
-            const int64_t oBase = b * o.strides[0] + h * o.strides[1] + i * o.strides[2];
-            for(int64_t x = 0; x < g.dv; ++x)
-                o.store(oBase + x * o.strides[3], m != negInf ? acc[static_cast<size_t>(x)] / l : Acc(0));
-            if(t.stats != nullptr)
-                t.stats->store(statsOffset(*t.stats, b, h, i), m != negInf ? m + std::log(l) : negInf);
+            const bool real = i < sqB;
+            if(real || !oRows.holdsOnlyValidRows())
+            {
+                const int64_t oBase = oRows.rowOffset(b, h, i);
+                for(int64_t x = 0; x < g.dv; ++x)
+                    o.store(oBase + x * o.strides[3], m != negInf ? acc[static_cast<size_t>(x)] / l : Acc(0));
+            }
+            if(t.stats != nullptr && (real || !statsRows.holdsOnlyValidRows()))
+                t.stats->store(statsRows.rowOffset(b, h, i), mAll != negInf ? mAll + std::log(l) : negInf);
         }
     });
 }
@@ -226,10 +319,26 @@ void runForward(const SdpaForwardViews& t, const SdpaParams& p)
 template <typename Acc>
 void runBackward(const SdpaBackwardViews& t, const SdpaParams& p)
 {
-    const Geometry g(t.q, t.k, t.v);
-    const Dense<Acc> q(t.q), k(t.k), v(t.v), o(t.o), dO(t.dO);
+    const Geometry g(t.q, t.k, t.v, t.k.dims[2]);
     const std::vector<int64_t> sqLen = lengths(t.seqLenQ, g.b, g.sq, "seq_len_q");
     const std::vector<int64_t> skvLen = lengths(t.seqLenKv, g.b, g.skv, "seq_len_kv");
+    const SdpaRows qRows{t.q, t.ragged.q}, kRows{t.k, t.ragged.k}, vRows{t.v, t.ragged.v}, oRows{t.o, t.ragged.o},
+        dORows{t.dO, t.ragged.dO}, statsRows{statsRank4(t.stats), t.ragged.stats}, dQRows{t.dQ, t.ragged.dQ},
+        dKRows{t.dK, t.ragged.dK}, dVRows{t.dV, t.ragged.dV};
+    for(const auto& [rows, role, valid, output] :
+        {std::tuple<const SdpaRows&, const char*, const std::vector<int64_t>&, bool>{qRows, "q", sqLen, false},
+         {kRows, "k", skvLen, false},
+         {vRows, "v", skvLen, false},
+         {oRows, "o", sqLen, false},
+         {dORows, "dO", sqLen, false},
+         {statsRows, "stats", sqLen, false},
+         {dQRows, "dQ", sqLen, true},
+         {dKRows, "dK", skvLen, true},
+         {dVRows, "dV", skvLen, true}})
+        validateRows(rows, valid, role, output);
+    const Dense<Acc> q(qRows, g.b, g.hq, g.sq, g.d, sqLen), k(kRows, g.b, g.hk, g.skv, g.d, skvLen),
+        v(vRows, g.b, g.hv, g.skv, g.dv, skvLen), o(oRows, g.b, g.hq, g.sq, g.dv, sqLen), dO(dORows, g.b, g.hq, g.sq, g.dv, sqLen),
+        stats(statsRows, g.b, g.hq, g.sq, 1, sqLen);
     TensorView bias;
     if(t.bias != nullptr)
     {
@@ -254,7 +363,7 @@ void runBackward(const SdpaBackwardViews& t, const SdpaParams& p)
             Acc* dvHead = dvPart.data() + bh * g.skv * g.dv;
             for(int64_t i = 0; i < sqB; ++i)
             {
-                const Acc lse = t.stats.load<Acc>(statsOffset(t.stats, b, h, i));
+                const Acc lse = *stats.row(b, h, i);
                 if(lse == negInf)
                     continue; // the forward saw no key for this row
                 int64_t jb = 0, je = 0;
@@ -288,15 +397,29 @@ void runBackward(const SdpaBackwardViews& t, const SdpaParams& p)
             }
         }
     });
-    scatterDense(dq.data(), t.dQ);
+    // dQ rows; ragged dQ has no rows past seq_len_q.
+    parallelFor(g.b * g.hq * g.sq, std::max<int64_t>(1, 1024 / std::max<int64_t>(g.d, 1)), [&](int64_t begin, int64_t end) {
+        for(int64_t r = begin; r < end; ++r)
+        {
+            const int64_t i = r % g.sq, h = (r / g.sq) % g.hq, b = r / (g.sq * g.hq);
+            if(dQRows.holdsOnlyValidRows() && i >= sqLen[static_cast<size_t>(b)])
+                continue;
+            const int64_t base = dQRows.rowOffset(b, h, i);
+            for(int64_t x = 0; x < g.d; ++x)
+                t.dQ.store(base + x * t.dQ.strides[3], dq[static_cast<size_t>(r * g.d + x)]);
+        }
+    });
     // dK[b, hk] = Σ over the query heads of group hk (fixed head order).
-    auto reduceGroups = [&](const std::vector<Acc>& part, int64_t heads, int64_t group, int64_t width, const TensorView& out) {
+    auto reduceGroups = [&](const std::vector<Acc>& part, int64_t heads, int64_t group, int64_t width, const SdpaRows& rows) {
+        const TensorView& out = rows.view;
         parallelFor(g.b * heads * g.skv, std::max<int64_t>(1, 1024 / std::max<int64_t>(width, 1)),
                     [&](int64_t begin, int64_t end) {
                         for(int64_t r = begin; r < end; ++r)
                         {
                             const int64_t j = r % g.skv, hk = (r / g.skv) % heads, b = r / (g.skv * heads);
-                            const int64_t base = b * out.strides[0] + hk * out.strides[1] + j * out.strides[2];
+                            if(rows.holdsOnlyValidRows() && j >= skvLen[static_cast<size_t>(b)])
+                                continue;
+                            const int64_t base = rows.rowOffset(b, hk, j);
                             for(int64_t x = 0; x < width; ++x)
                             {
                                 Acc sum = Acc(0);
@@ -307,8 +430,8 @@ void runBackward(const SdpaBackwardViews& t, const SdpaParams& p)
                         }
                     });
     };
-    reduceGroups(dkPart, g.hk, groupK, g.d, t.dK);
-    reduceGroups(dvPart, g.hv, groupV, g.dv, t.dV);
+    reduceGroups(dkPart, g.hk, groupK, g.d, dKRows);
+    reduceGroups(dvPart, g.hv, groupV, g.dv, dVRows);
 }
 
 bool wantsDouble(Accumulator acc, std::initializer_list<const TensorView*> views)
@@ -331,15 +454,47 @@ void throwIf(const std::string& err)
 
 std::string checkSdpaForward(const SdpaForwardViews& t)
 {
-    return checkCommon(t.q, t.k, t.v, t.o, t.bias, t.seqLenQ, t.seqLenKv, t.stats);
+    std::string err;
+    if(!allRank4({{&t.q, "q"}, {&t.k, "k"}, {&t.v, "v"}, {&t.o, "o"}}, &err))
+        return err;
+    const int64_t batch = t.q.dims[0];
+    PagedKv paged;
+    if(t.pageTableK != nullptr && (err = checkPageTable(*t.pageTableK, "page_table_k", batch, &paged.pagesK)).empty()
+       && t.ragged.k != nullptr)
+        err = "sdpa: k cannot be both paged and ragged";
+    if(err.empty() && t.pageTableV != nullptr
+       && (err = checkPageTable(*t.pageTableV, "page_table_v", batch, &paged.pagesV)).empty() && t.ragged.v != nullptr)
+        err = "sdpa: v cannot be both paged and ragged";
+    if(err.empty() && (t.pageTableK != nullptr || t.pageTableV != nullptr) && t.seqLenKv == nullptr)
+        err = "sdpa: a paged K/V cache needs the seq_len_kv tensor";
+    if(!err.empty())
+        return err;
+    const Geometry g(t.q, t.k, t.v, kvLength(t.k, t.v, t.bias, paged, t.maxSeqLenKv));
+    err = checkCommon(t.k, t.v, t.o, g, paged, t.bias, t.seqLenQ, t.seqLenKv, t.stats);
+    if(err.empty())
+        err = checkRagged({{t.ragged.q, "q"}, {t.ragged.o, "o"}, {t.ragged.stats, "stats"}}, {{t.ragged.k, "k"}, {t.ragged.v, "v"}},
+                          g.b, t.seqLenQ != nullptr, t.seqLenKv != nullptr);
+    if(err.empty() && t.ragged.stats != nullptr && t.stats == nullptr)
+        err = "sdpa: ragged offsets for a stats output that is not given";
+    if(err.empty() && t.sink != nullptr)
+    {
+        const TensorView& s = *t.sink;
+        if(!isFloatingPoint(s.dtype) || s.elementCount() != g.hq || (s.rank == 4 && s.dims[1] != g.hq))
+            err = "sdpa: sink " + s.describe() + " must be a floating-point tensor of one logit per query head ([1, "
+                  + std::to_string(g.hq) + ", 1, 1] or [" + std::to_string(g.hq) + "])";
+    }
+    return err;
 }
 
 std::string checkSdpaBackward(const SdpaBackwardViews& t)
 {
-    std::string err = checkCommon(t.q, t.k, t.v, t.o, t.bias, t.seqLenQ, t.seqLenKv, &t.stats);
+    std::string err;
+    if(!allRank4({{&t.q, "q"}, {&t.k, "k"}, {&t.v, "v"}, {&t.o, "o"}}, &err))
+        return err;
+    const Geometry g(t.q, t.k, t.v, t.k.dims[2]);
+    err = checkCommon(t.k, t.v, t.o, g, PagedKv(), t.bias, t.seqLenQ, t.seqLenKv, &t.stats);
     if(!err.empty())
         return err;
-    const Geometry g(t.q, t.k, t.v);
     err = dimsOk(t.dO, "dO", {g.b, g.hq, g.sq, g.dv});
     if(err.empty())
         err = dimsOk(t.dQ, "dQ", {g.b, g.hq, g.sq, g.d});
@@ -347,13 +502,17 @@ std::string checkSdpaBackward(const SdpaBackwardViews& t)
         err = dimsOk(t.dK, "dK", {g.b, g.hk, g.skv, g.d});
     if(err.empty())
         err = dimsOk(t.dV, "dV", {g.b, g.hv, g.skv, g.dv});
+    if(err.empty())
+        err = checkRagged({{t.ragged.q, "q"}, {t.ragged.o, "o"}, {t.ragged.stats, "stats"}, {t.ragged.dO, "dO"}, {t.ragged.dQ, "dQ"}},
+                          {{t.ragged.k, "k"}, {t.ragged.v, "v"}, {t.ragged.dK, "dK"}, {t.ragged.dV, "dV"}}, g.b,
+                          t.seqLenQ != nullptr, t.seqLenKv != nullptr);
     return err;
 }
 
 void sdpaForward(const SdpaForwardViews& t, const SdpaParams& p)
 {
     throwIf(checkSdpaForward(t));
-    if(wantsDouble(p.accumulator, {&t.q, &t.k, &t.v, &t.o, t.bias, t.stats}))
+    if(wantsDouble(p.accumulator, {&t.q, &t.k, &t.v, &t.o, t.bias, t.stats, t.sink}))
         runForward<double>(t, p);
     else
         runForward<float>(t, p);

@@ -9,6 +9,13 @@
 //   to the scaled scores; -inf entries mask.
 //   seq_len_q / seq_len_kv (optional, integer, B elements in logical row-major order): valid
 //   lengths per batch, sq_b <= Sq and skv_b <= Skv (else KernelError at execute).
+//   Ragged / paged layouts (kernels/SdpaLayout.hpp): any of q, k, v, o, stats (and dO, dQ, dK,
+//   dV backward) may carry [B+1] ragged offsets; those need their seq_len tensor. Forward k / v
+//   may be paged containers [num_blocks, Hk, block, D] with a page table each; then Skv is
+//   max_seq_len_kv when given, else the other (unpaged) tensor's S, else bias dims[3], else
+//   min over the paged ones of P·block (cuDNN's inference), and seq_len_kv is required.
+//   sink (optional, forward, Hq elements, e.g. [1, Hq, 1, 1]): a logit per head that joins every
+//   row's softmax denominator and has no value: cuDNN's softmax sink, not scaled, not masked.
 //
 // Score of query row i and key j of batch b, head h:
 //   s = scale · Σ_d q[b,h,i,d]·k[b,h/(Hq/Hk),j,d] + bias[b,h,i,j]
@@ -23,12 +30,16 @@
 // Forward, per row:  m = max visible s,  l = Σ exp(s − m),  o = Σ exp(s − m)·v / l,
 //   stats = m + log(l) (cuDNN / hipDNN: max + log Σ exp). A row with no visible key (fully
 //   masked, or all its biases -inf) writes o = 0 and stats = -inf. Rows i >= sq_b (padding) are
-//   written as o = 0, stats = -inf.
+//   written as o = 0, stats = -inf, except in ragged tensors, where they do not exist (the
+//   offsets pack the next batch there) and are not written, as cuDNN's THD layouts.
+//   With a sink σ_h: m = max(m, σ_h), l = Σ exp(s − m) + exp(σ_h − m), so stats includes the
+//   sink; a row with no visible key writes o = 0 and stats = σ_h.
 // Backward (recomputes P from stats; flash-attention form):
 //   P = exp(s − stats),  Δ_i = Σ_d dO[i,d]·O[i,d],  dP = dO·vᵀ,  dS = P·(dP − Δ_i),
 //   dQ = scale·dS·k,  dK = scale·dSᵀ·q,  dV = Pᵀ·dO,
 //   dK / dV summed over the query heads that share a key / value head. Rows with stats = -inf or
-//   i >= sq_b contribute nothing; their dQ rows, and dK/dV rows of keys no row sees, are 0.
+//   i >= sq_b contribute nothing; their dQ rows, and dK/dV rows of keys no row sees, are 0
+//   (ragged dQ / dK / dV: rows past the lengths are not written).
 //
 // Arithmetic: fp32 for float/half/bfloat16 inputs, fp64 when any tensor is double or the
 // accumulator is Double. Scale defaults to 1/√D computed in that precision. Outputs are rounded
@@ -58,6 +69,13 @@ struct SdpaParams
     Accumulator accumulator = Accumulator::Auto;
 };
 
+// SdpaRagged: the ragged offsets of each tensor ([B+1] integers), null for dense batches.
+struct SdpaRagged
+{
+    const TensorView *q = nullptr, *k = nullptr, *v = nullptr, *o = nullptr, *stats = nullptr;
+    const TensorView *dO = nullptr, *dQ = nullptr, *dK = nullptr, *dV = nullptr; // backward
+};
+
 struct SdpaForwardViews
 {
     TensorView q, k, v, o;
@@ -65,6 +83,11 @@ struct SdpaForwardViews
     const TensorView* seqLenQ = nullptr;
     const TensorView* seqLenKv = nullptr;
     const TensorView* stats = nullptr; // optional output
+    SdpaRagged ragged = {};
+    const TensorView* pageTableK = nullptr; // k is a block container
+    const TensorView* pageTableV = nullptr; // v is a block container
+    const TensorView* sink = nullptr;
+    int64_t maxSeqLenKv = -1; // < 0: not given
 };
 
 struct SdpaBackwardViews
@@ -73,6 +96,7 @@ struct SdpaBackwardViews
     const TensorView* bias = nullptr;
     const TensorView* seqLenQ = nullptr;
     const TensorView* seqLenKv = nullptr;
+    SdpaRagged ragged = {};
 };
 
 std::string checkSdpaForward(const SdpaForwardViews& t);

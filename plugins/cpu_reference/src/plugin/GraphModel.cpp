@@ -29,7 +29,7 @@ TensorTable::TensorTable(const fbs::Graph& graph)
 {
     // The SDK reader runs the shared checks; scalars get zero strides (one element, whatever
     // the declared strides). What is left here is the engine's own: its data types.
-    const hipdnn_plugin_sdk::TensorTable<Unsupported> read(graph, {0, kMaxRank, int64_t{0}});
+    const hipdnn_plugin_sdk::TensorTable<Unsupported> read(graph, {0, kMaxRank, int64_t{0}, /*allowRagged*/ true});
     tensors_.reserve(read.size());
     for(const hipdnn_plugin_sdk::TensorRecord& r : read.all())
     {
@@ -50,6 +50,7 @@ TensorTable::TensorTable(const fbs::Graph& graph)
         info.isConstant = r.isConstant;
         info.constantValue = r.value;
         info.isPassByValue = r.isPassByValue;
+        info.raggedOffsetUid = r.raggedOffsetUid;
         byUid_[info.uid] = info.index;
         tensors_.push_back(std::move(info));
     }

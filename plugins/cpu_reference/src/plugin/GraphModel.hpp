@@ -41,15 +41,17 @@ struct TensorInfo
     bool isConstant = false; // TensorAttributes.value present: compile-time scalar
     double constantValue = 0.0;
     bool isPassByValue = false; // host pointer in device_buffers at execute
+    std::optional<int64_t> raggedOffsetUid; // ragged_offset_tensor_uid; only nodes that claim it accept it
 
     // label renders "uid 5 ('conv::Y')" for messages.
     std::string label() const;
 };
 
 // TensorTable indexes a graph's tensors by uid. The constructor runs the SDK reader's checks
-// (hipdnn_plugin_sdk/helpers/TensorTable.hpp: null entries, duplicate uids, ragged tensors,
-// dims/strides mismatch, rank above kMaxRank, dims < 1, negative strides, scalars of more than
-// one element) and refuses the data types the kernels lack; each throws Unsupported.
+// (hipdnn_plugin_sdk/helpers/TensorTable.hpp: null entries, duplicate uids, a ragged offset
+// multiplier other than 1, dims/strides mismatch, rank above kMaxRank, dims < 1, negative strides, scalars of more than
+// one element) and refuses the data types the kernels lack; each throws Unsupported. Ragged
+// tensors are kept; NodeContext refuses them in every node that does not claim them.
 class TensorTable
 {
 public:

@@ -1,5 +1,7 @@
 #include "plugin/OpRegistry.hpp"
 
+#include <algorithm>
+
 namespace hipdnngo::cpu_reference
 {
 namespace
@@ -146,6 +148,18 @@ int NodeContext::output(int64_t uid, const char* role)
     return t->index;
 }
 
+int NodeContext::raggedOffsets(int index, const char* role)
+{
+    const TensorInfo& t = tensors.all()[static_cast<size_t>(index)];
+    if(!t.raggedOffsetUid)
+        return -1;
+    claimedRagged_.push_back(index);
+    const int offsets = input(*t.raggedOffsetUid, (std::string(role) + " ragged offsets").c_str());
+    require(!tensors.all()[static_cast<size_t>(offsets)].raggedOffsetUid,
+            std::string("the ragged offsets of ") + role + " are themselves ragged");
+    return offsets;
+}
+
 const TensorView& NodeContext::shape(int index) const { return tensors.all()[static_cast<size_t>(index)].shape; }
 
 void NodeContext::requireFloating(std::initializer_list<int> indices) const
@@ -177,6 +191,13 @@ Accumulator NodeContext::accumulator() const
 
 std::unique_ptr<PreparedNode> NodeContext::makeNode(std::function<void(const TensorBindings&)> run)
 {
+    for(const std::vector<int>* bound : {&inputs_, &outputs_})
+        for(int i : *bound)
+        {
+            const TensorInfo& t = tensors.all()[static_cast<size_t>(i)];
+            require(!t.raggedOffsetUid || std::find(claimedRagged_.begin(), claimedRagged_.end(), i) != claimedRagged_.end(),
+                    "tensor " + t.label() + " is ragged; this node does not take ragged tensors");
+        }
     auto prepared = std::make_unique<PreparedNode>(name, std::move(run));
     prepared->inputs = inputs_;
     prepared->outputs = outputs_;

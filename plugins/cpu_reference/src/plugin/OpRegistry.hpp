@@ -80,6 +80,12 @@ public:
     int input(int64_t uid, const char* role);
     int output(int64_t uid, const char* role);
 
+    // raggedOffsets claims a bound tensor's ragged layout: it returns the index of its offsets
+    // tensor (bound as an input), or -1 when the tensor is dense. makeNode refuses every bound
+    // tensor that is ragged but was not claimed, so ops that know nothing of ragged layouts
+    // decline them.
+    int raggedOffsets(int index, const char* role);
+
     // shape returns the shape-only view of a bound tensor.
     const TensorView& shape(int index) const;
 
@@ -99,7 +105,7 @@ public:
     std::unique_ptr<PreparedNode> makeNode(std::function<void(const TensorBindings&)> run);
 
 private:
-    std::vector<int> inputs_, outputs_;
+    std::vector<int> inputs_, outputs_, claimedRagged_;
 };
 
 using PrepareFn = std::unique_ptr<PreparedNode> (*)(NodeContext& ctx);

@@ -12,12 +12,17 @@
 //              on a TOP_LEFT diagonal_alignment (which diagonal would they use?).
 //   padding    seq_len_q / seq_len_kv apply whenever given (padding_mask may be false, as in
 //              real graphs); padding_mask without either tensor: not applicable.
+//   ragged     q, k, v, o, stats (backward also do, dq, dk, dv) may carry ragged offsets
+//              (kernels/SdpaLayout.hpp); they need seq_len_q / seq_len_kv.
+//   paged      page_table_k / page_table_v (forward): k / v are block containers; seq_len_kv
+//              required; max_seq_len_kv sets Skv (Sdpa.hpp has cuDNN's inference without it).
+//   sink       sink_token (forward): one softmax logit per query head, no value.
 //   ignored    implementation, mma_core_mode (we always compute in fp32/fp64), max_seq_len_kv
-//              (only meaningful with page tables), generate_stats (the stats tensor decides),
-//              seed / offset when dropout is off.
-//   not applicable: dropout_probability > 0, dropout mask / scale tensors, rng_dump, page
-//              tables, block mask, sink tokens, alibi_mask, fp8 descale / scale tensors, amax
-//              outputs, max / sum_exp outputs, dbias (backward), a non-floating attn_mask.
+//              without page tables, generate_stats (the stats tensor decides), seed / offset
+//              when dropout is off.
+//   not applicable: dropout_probability > 0, dropout mask / scale tensors, rng_dump, block
+//              mask, alibi_mask, fp8 descale / scale tensors, amax outputs, max / sum_exp
+//              outputs, dbias (backward), a non-floating attn_mask.
 #include "kernels/Sdpa.hpp"
 #include "plugin/OpRegistry.hpp"
 
@@ -123,6 +128,29 @@ struct OptionalView
     OptionalView(const OptionalView&) = delete;
 };
 
+// RaggedIndices are the offsets tensors of each role (-1: dense).
+struct RaggedIndices
+{
+    int q = -1, k = -1, v = -1, o = -1, stats = -1, dO = -1, dQ = -1, dK = -1, dV = -1;
+};
+
+SdpaRagged raggedShapes(NodeContext& ctx, const RaggedIndices& r)
+{
+    return {shapeOrNull(ctx, r.q),  shapeOrNull(ctx, r.k),  shapeOrNull(ctx, r.v),  shapeOrNull(ctx, r.o), shapeOrNull(ctx, r.stats),
+            shapeOrNull(ctx, r.dO), shapeOrNull(ctx, r.dQ), shapeOrNull(ctx, r.dK), shapeOrNull(ctx, r.dV)};
+}
+
+// BoundRagged binds the offsets tensors inside a node lambda.
+struct BoundRagged
+{
+    OptionalView q, k, v, o, stats, dO, dQ, dK, dV;
+    BoundRagged(const TensorBindings& t, const RaggedIndices& r)
+        : q(t, r.q), k(t, r.k), v(t, r.v), o(t, r.o), stats(t, r.stats), dO(t, r.dO), dQ(t, r.dQ), dK(t, r.dK), dV(t, r.dV)
+    {
+    }
+    SdpaRagged views() const { return {q.ptr, k.ptr, v.ptr, o.ptr, stats.ptr, dO.ptr, dQ.ptr, dK.ptr, dV.ptr}; }
+};
+
 SdpaParams runtimeParams(const CommonInputs& c, const TensorBindings& t)
 {
     SdpaParams p = c.params;
@@ -136,10 +164,7 @@ SdpaParams runtimeParams(const CommonInputs& c, const TensorBindings& t)
 std::unique_ptr<PreparedNode> prepareSdpaForward(NodeContext& ctx)
 {
     const auto& a = *ctx.node.attributes_as_SdpaAttributes();
-    refuseIf(ctx, a.page_table_k_tensor_uid(), "a paged K cache (page_table_k)");
-    refuseIf(ctx, a.page_table_v_tensor_uid(), "a paged V cache (page_table_v)");
     refuseIf(ctx, a.block_mask_tensor_uid(), "a block mask");
-    refuseIf(ctx, a.sink_token_tensor_uid(), "a sink token tensor (attention sinks)");
     refuseIf(ctx, a.descale_q_tensor_uid(), "fp8 descale_q");
     refuseIf(ctx, a.descale_k_tensor_uid(), "fp8 descale_k");
     refuseIf(ctx, a.descale_v_tensor_uid(), "fp8 descale_v");
@@ -157,22 +182,46 @@ std::unique_ptr<PreparedNode> prepareSdpaForward(NodeContext& ctx)
     const int v = ctx.input(a.v_tensor_uid(), "v");
     const int o = ctx.output(a.o_tensor_uid(), "o");
     const int stats = a.stats_tensor_uid().has_value() ? ctx.output(a.stats_tensor_uid().value(), "stats") : -1;
+    const int pageK = a.page_table_k_tensor_uid().has_value() ? ctx.input(a.page_table_k_tensor_uid().value(), "page_table_k") : -1;
+    const int pageV = a.page_table_v_tensor_uid().has_value() ? ctx.input(a.page_table_v_tensor_uid().value(), "page_table_v") : -1;
+    const int sink = a.sink_token_tensor_uid().has_value() ? ctx.input(a.sink_token_tensor_uid().value(), "sink_token") : -1;
     ctx.requireFloating({q, k, v, o});
     if(stats >= 0)
         ctx.requireFloating({stats});
+    RaggedIndices r;
+    r.q = ctx.raggedOffsets(q, "q");
+    r.k = ctx.raggedOffsets(k, "k");
+    r.v = ctx.raggedOffsets(v, "v");
+    r.o = ctx.raggedOffsets(o, "o");
+    r.stats = stats >= 0 ? ctx.raggedOffsets(stats, "stats") : -1;
+    const int64_t maxSeqLenKv = a.max_seq_len_kv().has_value() ? a.max_seq_len_kv().value() : -1;
+    ctx.require(!a.max_seq_len_kv().has_value() || maxSeqLenKv > 0,
+                "max_seq_len_kv " + std::to_string(maxSeqLenKv) + " must be positive");
     SdpaForwardViews shapes{ctx.shape(q), ctx.shape(k), ctx.shape(v), ctx.shape(o)};
     shapes.bias = shapeOrNull(ctx, c.bias);
     shapes.seqLenQ = shapeOrNull(ctx, c.seqLenQ);
     shapes.seqLenKv = shapeOrNull(ctx, c.seqLenKv);
     shapes.stats = shapeOrNull(ctx, stats);
+    shapes.ragged = raggedShapes(ctx, r);
+    shapes.pageTableK = shapeOrNull(ctx, pageK);
+    shapes.pageTableV = shapeOrNull(ctx, pageV);
+    shapes.sink = shapeOrNull(ctx, sink);
+    shapes.maxSeqLenKv = maxSeqLenKv;
     ctx.check(checkSdpaForward(shapes));
     return ctx.makeNode([=](const TensorBindings& t) {
-        const OptionalView bias(t, c.bias), lq(t, c.seqLenQ), lkv(t, c.seqLenKv), st(t, stats);
+        const OptionalView bias(t, c.bias), lq(t, c.seqLenQ), lkv(t, c.seqLenKv), st(t, stats), ptK(t, pageK), ptV(t, pageV),
+            sk(t, sink);
+        const BoundRagged ragged(t, r);
         SdpaForwardViews views{t.view(q), t.view(k), t.view(v), t.view(o)};
         views.bias = bias.ptr;
         views.seqLenQ = lq.ptr;
         views.seqLenKv = lkv.ptr;
         views.stats = st.ptr;
+        views.ragged = ragged.views();
+        views.pageTableK = ptK.ptr;
+        views.pageTableV = ptV.ptr;
+        views.sink = sk.ptr;
+        views.maxSeqLenKv = maxSeqLenKv;
         sdpaForward(views, runtimeParams(c, t));
     });
 }
@@ -193,19 +242,32 @@ std::unique_ptr<PreparedNode> prepareSdpaBackward(NodeContext& ctx)
     const int dK = ctx.output(a.dk_tensor_uid(), "dk");
     const int dV = ctx.output(a.dv_tensor_uid(), "dv");
     ctx.requireFloating({q, k, v, o, dO, stats, dQ, dK, dV});
+    RaggedIndices r;
+    r.q = ctx.raggedOffsets(q, "q");
+    r.k = ctx.raggedOffsets(k, "k");
+    r.v = ctx.raggedOffsets(v, "v");
+    r.o = ctx.raggedOffsets(o, "o");
+    r.stats = ctx.raggedOffsets(stats, "stats");
+    r.dO = ctx.raggedOffsets(dO, "do");
+    r.dQ = ctx.raggedOffsets(dQ, "dq");
+    r.dK = ctx.raggedOffsets(dK, "dk");
+    r.dV = ctx.raggedOffsets(dV, "dv");
     SdpaBackwardViews shapes{ctx.shape(q),     ctx.shape(k),  ctx.shape(v),  ctx.shape(o), ctx.shape(dO),
                              ctx.shape(stats), ctx.shape(dQ), ctx.shape(dK), ctx.shape(dV)};
     shapes.bias = shapeOrNull(ctx, c.bias);
     shapes.seqLenQ = shapeOrNull(ctx, c.seqLenQ);
     shapes.seqLenKv = shapeOrNull(ctx, c.seqLenKv);
+    shapes.ragged = raggedShapes(ctx, r);
     ctx.check(checkSdpaBackward(shapes));
     return ctx.makeNode([=](const TensorBindings& t) {
         const OptionalView bias(t, c.bias), lq(t, c.seqLenQ), lkv(t, c.seqLenKv);
+        const BoundRagged ragged(t, r);
         SdpaBackwardViews views{t.view(q),     t.view(k),  t.view(v),  t.view(o), t.view(dO),
                                 t.view(stats), t.view(dQ), t.view(dK), t.view(dV)};
         views.bias = bias.ptr;
         views.seqLenQ = lq.ptr;
         views.seqLenKv = lkv.ptr;
+        views.ragged = ragged.views();
         sdpaBackward(views, runtimeParams(c, t));
     });
 }
