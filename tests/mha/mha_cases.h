@@ -37,6 +37,7 @@ cases() {
         add("dense bwd causal gqa", [](Case& c) { c.bshd = true, c.backward = true, c.causal = true, c.hk = c.hv = 1, c.sq = 12, c.skv = 20; });
         add("dense bwd bias", [](Case& c) { c.backward = true, c.bias = true; });
         add("nested fwd stats", [&](Case& c) { nested(c); });
+        add("nested fwd stats h1", [&](Case& c) { nested(c), c.hq = c.hk = c.hv = 1; });
         add("nested fwd inference causal gqa", [&](Case& c) { nested(c), c.stats = false, c.causal = true, c.hk = c.hv = 2; });
         add("nested bwd", [&](Case& c) { nested(c), c.backward = true; });
         add("nested bwd causal gqa", [&](Case& c) { nested(c), c.backward = true, c.causal = true, c.hk = c.hv = 2; });

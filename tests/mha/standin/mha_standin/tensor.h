@@ -266,6 +266,7 @@ empty_like(Tensor const& t) {
 
 inline std::vector<char>
 Tensor::hostElements() const {
+    if (!defined()) throw c10::Error("stand-in: reading an undefined tensor");
     size_t const es = c10::elementSize(type_);
     int64_t lo = 0, hi = 0;  // element span the view touches, relative to offset_
     for (size_t d = 0; d < sizes_.size(); ++d) {
