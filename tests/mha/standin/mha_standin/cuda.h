@@ -47,9 +47,8 @@ getCurrentDeviceProperties() {
 namespace at::native {
 
 // getCudnnHandle: one handle per thread, made on first use (ATen keeps a pool per device and
-// thread). The holder is a function-local thread_local, created on first use, so it is destroyed
-// after MHA.cpp's thread_local graph caches, which were created earlier in program order only if
-// used earlier; graphs destroyed after the handle only release their descriptors.
+// thread). MHA.cpp asks for it before it first touches its thread_local graph caches, so the
+// caches are constructed later and destroyed first: no graph outlives the handle.
 inline cudnnHandle_t
 getCudnnHandle() {
     struct Holder {
