@@ -1,0 +1,3 @@
+// ATen/native/utils/ParamsHash.h - ATen stand-in (tests/mha/README.md): handle, device properties, allocator, cache keys, AT_CUDNN_FRONTEND_CHECK.
+#pragma once
+#include "../../../mha_standin/cuda.h"
