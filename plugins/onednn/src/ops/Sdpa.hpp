@@ -1,0 +1,43 @@
+// The SDPA planning structures shared by the forward (Sdpa.cpp) and the backward
+// (SdpaBackward.cpp): shapes, the 5-D layouts [B, Hk, G, S, D] and the score primitives.
+#pragma once
+
+#include "../PlanBuilder.hpp"
+
+namespace hipdnngo::onednn
+{
+
+// SdpaShape: Q [B, H, Sq, D], K [B, Hk, Skv, D], V [B, Hk, Skv, Dv], O [B, H, Sq, Dv]; G = H / Hk.
+struct PlanBuilder::SdpaShape
+{
+    const Tensor *q, *k, *v, *o;
+    int64_t B, H, Sq, D, Hk, Skv, Dv, G;
+};
+
+// SdpaLayouts: the 5-D views [B, Hk, G, S, D] (query head h = hk * G + g) of the tensors as the
+// user holds them and as the primitives take them (dense f32 copies of non-f32 inputs).
+struct PlanBuilder::SdpaLayouts
+{
+    bool qConvert, kConvert, vConvert;
+    mdesc q5user, q5f, q5, kUser, kF32, kT, s5, maskMd, v5, vF32, o5, o5f;
+    const Tensor* bias = nullptr; // attn_mask
+    mdesc biasMd, biasUser;
+};
+
+struct PlanBuilder::SdpaPrimitives
+{
+    api::Built mm1, sm, mm2, madd, badd;
+    bool oConvert = false; // O is written as f32 and reordered into its type
+};
+
+// SdpaStats: the stats tensor as f32 rows in S's row order (b, h, i) and the row-max
+// reductions over S and over P that the forward computes it from.
+struct PlanBuilder::SdpaStats
+{
+    const Tensor* tensor = nullptr;
+    int64_t rows = 0;
+    mdesc row5; // [B, Hk, G, Sq, 1]
+    api::Built rowMax, probMax;
+};
+
+} // namespace hipdnngo::onednn
