@@ -70,35 +70,50 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
     const SdpaLayouts layouts = sdpaLayouts(a.attn_mask_tensor_uid(), shape, false, name);
     const SdpaPrimitives prims = sdpaPrimitives(layouts, scale, mask.has_value(), name);
     const Tensor* stats = a.stats_tensor_uid() ? &tensor(*a.stats_tensor_uid(), "stats", name) : nullptr;
-    const SdpaStats st = stats ? sdpaStatsLayout(*stats, shape, name) : SdpaStats{};
-    if(stats)
-        for(const api::Built* b : {&st.rowMax, &st.probMax})
-            if(b->impl.find("ref") != std::string::npos)
-                throw Unsupported(name + ": oneDNN would compute the SDPA statistics on a reference kernel (" + b->impl + ")");
+    const SdpaStats st = stats ? sdpaStatsLayout(*stats, shape, layouts, name) : SdpaStats{};
     sdpaSteps(shape, layouts, prims, mask, stats ? &st : nullptr, name);
 }
 
 // sdpaStatsLayout: a stats tensor [B, H, Sq, 1] (or [B, H, Sq]) as one dense f32 row vector in
-// the order of S's rows, and the two row-max reductions that give it (see sdpaSteps).
-PlanBuilder::SdpaStats PlanBuilder::sdpaStatsLayout(const Tensor& t, const SdpaShape& s, const std::string& name)
+// the order of S's rows, and the primitives of the forward with stats (see sdpaSteps). Per-row
+// operands use a [1, rows, n] view, oneDNN 2.6's vectorised per-channel broadcast.
+PlanBuilder::SdpaStats PlanBuilder::sdpaStatsLayout(const Tensor& t, const SdpaShape& s, const SdpaLayouts& l,
+                                                    const std::string& name)
 {
+    using tag = dnnl::memory::format_tag;
     const bool dimsOk = t.dims == std::vector<int64_t>{s.B, s.H, s.Sq, 1} || t.dims == std::vector<int64_t>{s.B, s.H, s.Sq};
     if(!dimsOk || t.dtype != fbs::DataType::FLOAT || !rowMajor(t) || t.isConstant || t.isPassByValue)
         throw Unsupported(name + ": SDPA stats must be a dense row-major FLOAT tensor [B, H, Sq, 1]");
     SdpaStats st;
+    st.tensor = &t;
     st.rows = s.B * s.H * s.Sq;
-    st.row5 = mdesc({s.B, s.Hk, s.G, s.Sq, 1}, dt::f32, dnnl::memory::format_tag::abcde);
-    const mdesc s5({s.B, s.Hk, s.G, s.Sq, s.Skv}, dt::f32, dnnl::memory::format_tag::abcde);
+    st.row5 = mdesc({s.B, s.Hk, s.G, s.Sq, 1}, dt::f32, tag::abcde);
+    st.s3 = mdesc({1, st.rows, s.Skv}, dt::f32, tag::abc);
+    st.row3 = mdesc({1, st.rows, 1}, dt::f32, tag::abc);
+    st.o3f = mdesc({1, st.rows, s.Dv}, dt::f32, tag::abc);
+    // O is divided straight into the caller's buffer when its rows are dense in (b, h, i) order.
+    const Tensor& o = *s.o;
+    st.oDirect = o.strides[3] == 1 && o.strides[2] == s.Dv && o.strides[1] == s.Sq * s.Dv && o.strides[0] == s.H * s.Sq * s.Dv;
+    st.o3 = mdesc({1, st.rows, s.Dv}, *mapType(o.dtype), tag::abc);
     try
     {
-        st.rowMax = api::reduction(algorithm::reduction_max, s5, st.row5, 0.f, build_);
-        st.probMax = st.rowMax;
+        st.rowMax = api::reduction(algorithm::reduction_max, l.s5, st.row5, 0.f, build_);
+        st.rowSum = api::reduction(algorithm::reduction_sum, l.s5, st.row5, 0.f, build_);
+        dnnl::post_ops expOps;
+        api::appendEltwise(expOps, algorithm::eltwise_exp, 0.f, 0.f);
+        dnnl::primitive_attr expAttr;
+        expAttr.set_post_ops(expOps);
+        st.expSub = api::binary(algorithm::binary_sub, st.s3, st.row3, st.s3, expAttr, build_);
+        st.ev = api::matmul(l.s5, l.vConvert ? l.vF32 : l.v5, l.o5f, {}, build_);
+        st.divO = api::binary(algorithm::binary_div, st.o3f, st.row3, st.oDirect ? st.o3 : st.o3f, {}, build_);
     }
     catch(const dnnl::error& e)
     {
-        throw Unsupported(name + ": oneDNN has no row-max reduction for the SDPA statistics (" + e.what() + ")");
+        throw Unsupported(name + ": oneDNN has no reduction/binary for the SDPA statistics (" + e.what() + ")");
     }
-    st.tensor = &t;
+    for(const api::Built* b : {&st.rowMax, &st.rowSum, &st.expSub, &st.ev, &st.divO})
+        if(b->impl.find("ref") != std::string::npos)
+            throw Unsupported(name + ": oneDNN would compute the SDPA statistics on a reference kernel (" + b->impl + ")");
     return st;
 }
 
@@ -317,35 +332,36 @@ PlanBuilder::SdpaScores PlanBuilder::sdpaScores(const SdpaShape& s, const SdpaLa
     return {qb, kb, sb};
 }
 
-// sdpaSteps: the forward. With stats: M = rowmax(S) before the softmax and m = rowmax(P) after
-// it; P's largest element is exp(0) / sum, so stats = M + log(sum) = M - log(m). Two cheap
-// reductions beside oneDNN's vectorised softmax, where oneDNN 2.6's binary with a per-row
-// operand (S - M) would be a reference kernel.
+// sdpaSteps: the forward. Without stats: softmax in place, O = P V. With stats: M = rowmax(S),
+// E = exp(S - M) in place, Z = rowsum(E), O = (E V) / Z and stats = M + log(Z): the passes over
+// S of a softmax, plus the sum that gives the stats, and the normalisation moved onto O (Dv
+// columns instead of Skv).
 void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, std::optional<size_t> mask,
                             const SdpaStats* stats, const std::string& name)
 {
     const SdpaScores sc = sdpaScores(s, l, p, mask, name);
-    Buffer rowMax, probMax;
+    Buffer rowMax, rowSum;
     if(stats)
     {
-        rowMax = temp(stats->row5), probMax = temp(stats->row5);
-        addStep(stats->rowMax, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, stats->row5, rowMax}}, "sdpa rowmax(S)");
-    }
-    addStep(p.sm, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, l.s5, sc.s}}, "sdpa softmax");
-    if(stats)
-    {
-        addStep(stats->probMax, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, stats->row5, probMax}}, "sdpa rowmax(P)");
+        rowMax = temp(stats->row5), rowSum = temp(stats->row5);
+        addStep(stats->rowMax, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, stats->row5, rowMax}}, "sdpa M = rowmax(S)");
+        addStep(stats->expSub,
+                {Arg{DNNL_ARG_SRC_0, stats->s3, sc.s}, Arg{DNNL_ARG_SRC_1, stats->row3, rowMax}, Arg{DNNL_ARG_DST, stats->s3, sc.s}},
+                "sdpa E = exp(S - M)");
+        addStep(stats->rowSum, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, stats->row5, rowSum}}, "sdpa Z = rowsum(E)");
         const int64_t rows = stats->rows;
-        addKernel({rowMax, probMax, output(*stats->tensor, name)},
+        addKernel({rowMax, rowSum, output(*stats->tensor, name)},
                   [rows](void* const* at) {
                       const float* m = static_cast<const float*>(at[0]);
-                      const float* pm = static_cast<const float*>(at[1]);
+                      const float* z = static_cast<const float*>(at[1]);
                       float* out = static_cast<float*>(at[2]);
                       for(int64_t r = 0; r < rows; ++r)
-                          out[r] = m[r] - std::log(pm[r]);
+                          out[r] = m[r] + std::log(z[r]);
                   },
-                  name + " stats = rowmax(S) - log(rowmax(P))");
+                  name + " stats = M + log(Z)");
     }
+    else
+        addStep(p.sm, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, l.s5, sc.s}}, "sdpa softmax");
     Buffer vb = input(*s.v, name);
     if(l.vConvert)
     {
@@ -353,10 +369,22 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
         addReorder(l.v5, vb, l.vF32, t, name + " v to f32");
         vb = t;
     }
+    const mdesc& vMd = l.vConvert ? l.vF32 : l.v5;
+    if(stats)
+    {
+        const BoundOutput out = bindOutput(*s.o, l.o5f, !stats->oDirect, name);
+        const Buffer ev = stats->oDirect ? temp(l.o5f) : out.written;
+        addStep(stats->ev, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_WEIGHTS, vMd, vb}, Arg{DNNL_ARG_DST, l.o5f, ev}},
+                "sdpa EV");
+        addStep(stats->divO,
+                {Arg{DNNL_ARG_SRC_0, stats->o3f, ev}, Arg{DNNL_ARG_SRC_1, stats->row3, rowSum},
+                 Arg{DNNL_ARG_DST, stats->oDirect ? stats->o3 : stats->o3f, stats->oDirect ? out.tensor : ev}},
+                "sdpa O = EV / Z");
+        finishOutput(out, l.o5f, l.o5, name + " o from f32");
+        return;
+    }
     const BoundOutput out = bindOutput(*s.o, l.o5f, p.oConvert, name);
-    addStep(p.mm2,
-            {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_WEIGHTS, l.vConvert ? l.vF32 : l.v5, vb},
-             Arg{DNNL_ARG_DST, p.oConvert ? l.o5f : l.o5, out.written}},
+    addStep(p.mm2, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_WEIGHTS, vMd, vb}, Arg{DNNL_ARG_DST, p.oConvert ? l.o5f : l.o5, out.written}},
             "sdpa O = PV");
     finishOutput(out, l.o5f, l.o5, name + " o from f32");
 }

@@ -30,14 +30,16 @@ struct PlanBuilder::SdpaPrimitives
     bool oConvert = false; // O is written as f32 and reordered into its type
 };
 
-// SdpaStats: the stats tensor as f32 rows in S's row order (b, h, i) and the row-max
-// reductions over S and over P that the forward computes it from.
+// SdpaStats: the forward with a stats output (rows in S's order b, h, i): M = rowmax(S),
+// E = exp(S - M), Z = rowsum(E), O = (E V) / Z, stats = M + log(Z).
 struct PlanBuilder::SdpaStats
 {
     const Tensor* tensor = nullptr;
     int64_t rows = 0;
     mdesc row5; // [B, Hk, G, Sq, 1]
-    api::Built rowMax, probMax;
+    mdesc s3, row3, o3f, o3; // [1, rows, Skv], [1, rows, 1], [1, rows, Dv] f32 and in O's type
+    bool oDirect = false; // O's rows are dense: the division writes O itself
+    api::Built rowMax, expSub, rowSum, ev, divO;
 };
 
 } // namespace hipdnngo::onednn
