@@ -105,7 +105,14 @@ PlanBuilder::SdpaStats PlanBuilder::sdpaStatsLayout(const Tensor& t, const SdpaS
         expAttr.set_post_ops(expOps);
         st.expSub = api::binary(algorithm::binary_sub, st.s3, st.row3, st.s3, expAttr, build_);
         st.ev = api::matmul(l.s5, l.vConvert ? l.vF32 : l.v5, l.o5f, {}, build_);
-        st.divO = api::binary(algorithm::binary_div, st.o3f, st.row3, st.oDirect ? st.o3 : st.o3f, {}, build_);
+        // Into a 16-bit O, oneDNN 2.6's binary is a reference kernel: divide in f32, then reorder.
+        if(st.oDirect)
+        {
+            st.divO = api::binary(algorithm::binary_div, st.o3f, st.row3, st.o3, {}, build_);
+            st.oDirect = st.divO.impl.find("ref") == std::string::npos;
+        }
+        if(!st.oDirect)
+            st.divO = api::binary(algorithm::binary_div, st.o3f, st.row3, st.o3f, {}, build_);
     }
     catch(const dnnl::error& e)
     {
