@@ -345,7 +345,7 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
 
 
 def sdpa_bwd(name, b, h, hk, sq, skv, d, io="float", attrs=None, bhsd=True, bias_dims=None, dbias=False,
-             dropout=False):
+             dropout=False, seq_len=False, stats_type="float"):
     """SDPA backward: q, k, v, o, dO and the forward's stats in; dQ, dK, dV out."""
     g = G(name, io)
     def dims_strides(heads, seq, dim):
@@ -355,7 +355,9 @@ def sdpa_bwd(name, b, h, hk, sq, skv, d, io="float", attrs=None, bhsd=True, bias
     inputs = {"q_tensor_uid": g.t("q", *dims_strides(h, sq, d)), "k_tensor_uid": g.t("k", *dims_strides(hk, skv, d)),
               "v_tensor_uid": g.t("v", *dims_strides(hk, skv, d)), "o_tensor_uid": g.t("o", *dims_strides(h, sq, d)),
               "do_tensor_uid": g.t("do", *dims_strides(h, sq, d)),
-              "stats_tensor_uid": g.t("stats", [b, h, sq, 1], dtype="float")}
+              "stats_tensor_uid": g.t("stats", [b, h, sq, 1], dtype=stats_type)}
+    if seq_len:
+        inputs["seq_len_q_tensor_uid"] = g.t("seq_len_q", [b, 1, 1, 1], dtype="int32")
     outputs = {"dq_tensor_uid": g.t("dq", *dims_strides(h, sq, d)), "dk_tensor_uid": g.t("dk", *dims_strides(hk, skv, d)),
                "dv_tensor_uid": g.t("dv", *dims_strides(hk, skv, d))}
     if bias_dims:
@@ -472,6 +474,8 @@ def main():
              attrs={"left_bound": 8, "right_bound": 0, "attn_scale_value": 0.3})
     sdpa_bwd("decline_sdpa_bwd_dbias", 1, 2, 2, 16, 16, 16, bias_dims=[1, 2, 16, 16], dbias=True)
     sdpa_bwd("decline_sdpa_bwd_dropout", 1, 2, 2, 16, 16, 16, dropout=True)
+    sdpa_bwd("decline_sdpa_bwd_seq_len", 1, 2, 2, 16, 16, 16, seq_len=True)
+    sdpa_bwd("pass_sdpa_bwd_half_stats_staged", 1, 2, 2, 16, 16, 16, stats_type="half")
     # Batch normalization inference (inv_variance and variance forms).
     for variant in ("inv", "var"):
         g = G("pass_bn_inference_%s_nhwc" % variant)
