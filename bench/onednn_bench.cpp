@@ -627,20 +627,25 @@ Case sdpaFwdStats(int64_t B, int64_t H, int64_t S, int64_t D)
         const memory Q(q, eng(), bufs.ptr(1)), K(kT, eng(), bufs.ptr(2)), V(q, eng(), bufs.ptr(3)), O(q, eng(), bufs.ptr(4));
         const memory O3(o3, eng(), bufs.ptr(4)), St(r3, eng(), bufs.ptr(5));
         const memory Sm = d.temp(s4), M = d.temp(r4), Z = d.temp(r4);
-        const memory S3(s3, eng(), Sm.get_data_handle()), M3(r3, eng(), M.get_data_handle()), Z3(r3, eng(), Z.get_data_handle());
-        addPrim<dnnl::matmul>(d, dnnl::matmul::primitive_desc(dnnl::matmul::desc(q, kT, s4), withOps({{algorithm::eltwise_linear, kSdpaScale}}), eng()),
-                        {{DNNL_ARG_SRC, Q}, {DNNL_ARG_WEIGHTS, K}, {DNNL_ARG_DST, Sm}});
-        addPrim<reduction>(d, reduction::primitive_desc(reduction::desc(algorithm::reduction_max, s4, r4, 0.f, 0.f), userScratch(), eng()),
-                           {{DNNL_ARG_SRC, Sm}, {DNNL_ARG_DST, M}});
-        addPrim<binary>(d, binary::primitive_desc(binary::desc(algorithm::binary_sub, s3, r3, s3), withOps({{algorithm::eltwise_exp, 0.f}}), eng()),
+        const memory S3(s3, eng(), Sm.get_data_handle()), M3(r3, eng(), M.get_data_handle());
+        const memory Z3(r3, eng(), Z.get_data_handle());
+        using mm = dnnl::matmul;
+        const primitive_attr scaled = withOps({{algorithm::eltwise_linear, kSdpaScale}});
+        const primitive_attr expAfter = withOps({{algorithm::eltwise_exp, 0.f}});
+        const reduction::desc rowMax(algorithm::reduction_max, s4, r4, 0.f, 0.f);
+        const reduction::desc rowSum(algorithm::reduction_sum, s4, r4, 0.f, 0.f);
+        const eltwise_forward::desc logZ(prop_kind::forward_inference, algorithm::eltwise_log, r3, 0.f, 0.f);
+        addPrim<mm>(d, mm::primitive_desc(mm::desc(q, kT, s4), scaled, eng()),
+                    {{DNNL_ARG_SRC, Q}, {DNNL_ARG_WEIGHTS, K}, {DNNL_ARG_DST, Sm}});
+        addPrim<reduction>(d, reduction::primitive_desc(rowMax, userScratch(), eng()), {{DNNL_ARG_SRC, Sm}, {DNNL_ARG_DST, M}});
+        addPrim<binary>(d, binary::primitive_desc(binary::desc(algorithm::binary_sub, s3, r3, s3), expAfter, eng()),
                         {{DNNL_ARG_SRC_0, S3}, {DNNL_ARG_SRC_1, M3}, {DNNL_ARG_DST, S3}});
-        addPrim<reduction>(d, reduction::primitive_desc(reduction::desc(algorithm::reduction_sum, s4, r4, 0.f, 0.f), userScratch(), eng()),
-                           {{DNNL_ARG_SRC, Sm}, {DNNL_ARG_DST, Z}});
-        addPrim<dnnl::matmul>(d, dnnl::matmul::primitive_desc(dnnl::matmul::desc(s4, q, q), userScratch(), eng()),
-                        {{DNNL_ARG_SRC, Sm}, {DNNL_ARG_WEIGHTS, V}, {DNNL_ARG_DST, O}});
+        addPrim<reduction>(d, reduction::primitive_desc(rowSum, userScratch(), eng()), {{DNNL_ARG_SRC, Sm}, {DNNL_ARG_DST, Z}});
+        addPrim<mm>(d, mm::primitive_desc(mm::desc(s4, q, q), userScratch(), eng()),
+                    {{DNNL_ARG_SRC, Sm}, {DNNL_ARG_WEIGHTS, V}, {DNNL_ARG_DST, O}});
         addPrim<binary>(d, binary::primitive_desc(binary::desc(algorithm::binary_div, o3, r3, o3), userScratch(), eng()),
                         {{DNNL_ARG_SRC_0, O3}, {DNNL_ARG_SRC_1, Z3}, {DNNL_ARG_DST, O3}});
-        addPrim<eltwise_forward>(d, eltwise_forward::primitive_desc(eltwise_forward::desc(prop_kind::forward_inference, algorithm::eltwise_log, r3, 0.f, 0.f), userScratch(), eng()),
+        addPrim<eltwise_forward>(d, eltwise_forward::primitive_desc(logZ, userScratch(), eng()),
                                  {{DNNL_ARG_SRC, Z3}, {DNNL_ARG_DST, Z3}});
         addPrim<binary>(d, binary::primitive_desc(binary::desc(algorithm::binary_add, r3, r3, r3), userScratch(), eng()),
                         {{DNNL_ARG_SRC_0, M3}, {DNNL_ARG_SRC_1, Z3}, {DNNL_ARG_DST, St}});
@@ -677,26 +682,32 @@ Case sdpaBwd(int64_t B, int64_t H, int64_t S, int64_t D)
         const memory P3(s3, eng(), Pm.get_data_handle()), dP3(s3, eng(), dPm.get_data_handle());
         const memory PT(sT, eng(), Pm.get_data_handle()), dST(sT, eng(), dPm.get_data_handle());
         const primitive_attr scaled = withOps({{algorithm::eltwise_linear, kSdpaScale}});
-        addPrim<dnnl::matmul>(d, dnnl::matmul::primitive_desc(dnnl::matmul::desc(q, qT, s4), scaled, eng()),
-                        {{DNNL_ARG_SRC, user(1, q)}, {DNNL_ARG_WEIGHTS, user(2, qT)}, {DNNL_ARG_DST, Pm}});
-        addPrim<binary>(d, binary::primitive_desc(binary::desc(algorithm::binary_sub, s3, r3, s3), withOps({{algorithm::eltwise_exp, 0.f}}), eng()),
+        const primitive_attr expAfter = withOps({{algorithm::eltwise_exp, 0.f}});
+        const reduction::desc rowSum(algorithm::reduction_sum, o3, r3, 0.f, 0.f);
+        using mm = dnnl::matmul;
+        auto bin = [&](algorithm alg, const memory::desc& src0, const memory::desc& src1, const primitive_attr& attr) {
+            return binary::primitive_desc(binary::desc(alg, src0, src1, src0), attr, eng());
+        };
+        addPrim<mm>(d, mm::primitive_desc(mm::desc(q, qT, s4), scaled, eng()),
+                    {{DNNL_ARG_SRC, user(1, q)}, {DNNL_ARG_WEIGHTS, user(2, qT)}, {DNNL_ARG_DST, Pm}});
+        addPrim<binary>(d, bin(algorithm::binary_sub, s3, r3, expAfter), // P = exp(S - stats)
                         {{DNNL_ARG_SRC_0, P3}, {DNNL_ARG_SRC_1, user(6, r3)}, {DNNL_ARG_DST, P3}});
-        addPrim<dnnl::matmul>(d, dnnl::matmul::primitive_desc(dnnl::matmul::desc(sT, q, q), userScratch(), eng()),
-                        {{DNNL_ARG_SRC, PT}, {DNNL_ARG_WEIGHTS, user(5, q)}, {DNNL_ARG_DST, user(9, q)}});
-        addPrim<dnnl::matmul>(d, dnnl::matmul::primitive_desc(dnnl::matmul::desc(q, qT, s4), userScratch(), eng()),
-                        {{DNNL_ARG_SRC, user(5, q)}, {DNNL_ARG_WEIGHTS, user(3, qT)}, {DNNL_ARG_DST, dPm}});
-        addPrim<binary>(d, binary::primitive_desc(binary::desc(algorithm::binary_mul, o3, o3, o3), userScratch(), eng()),
+        addPrim<mm>(d, mm::primitive_desc(mm::desc(sT, q, q), userScratch(), eng()),
+                    {{DNNL_ARG_SRC, PT}, {DNNL_ARG_WEIGHTS, user(5, q)}, {DNNL_ARG_DST, user(9, q)}});
+        addPrim<mm>(d, mm::primitive_desc(mm::desc(q, qT, s4), userScratch(), eng()),
+                    {{DNNL_ARG_SRC, user(5, q)}, {DNNL_ARG_WEIGHTS, user(3, qT)}, {DNNL_ARG_DST, dPm}});
+        addPrim<binary>(d, bin(algorithm::binary_mul, o3, o3, userScratch()),
                         {{DNNL_ARG_SRC_0, user(5, o3)}, {DNNL_ARG_SRC_1, user(4, o3)}, {DNNL_ARG_DST, X}});
-        addPrim<reduction>(d, reduction::primitive_desc(reduction::desc(algorithm::reduction_sum, o3, r3, 0.f, 0.f), userScratch(), eng()),
+        addPrim<reduction>(d, reduction::primitive_desc(rowSum, userScratch(), eng()),
                            {{DNNL_ARG_SRC, X}, {DNNL_ARG_DST, Delta}});
-        addPrim<binary>(d, binary::primitive_desc(binary::desc(algorithm::binary_sub, s3, r3, s3), userScratch(), eng()),
+        addPrim<binary>(d, bin(algorithm::binary_sub, s3, r3, userScratch()),
                         {{DNNL_ARG_SRC_0, dP3}, {DNNL_ARG_SRC_1, Delta}, {DNNL_ARG_DST, dP3}});
-        addPrim<binary>(d, binary::primitive_desc(binary::desc(algorithm::binary_mul, s3, s3, s3), userScratch(), eng()),
+        addPrim<binary>(d, bin(algorithm::binary_mul, s3, s3, userScratch()),
                         {{DNNL_ARG_SRC_0, dP3}, {DNNL_ARG_SRC_1, P3}, {DNNL_ARG_DST, dP3}});
-        addPrim<dnnl::matmul>(d, dnnl::matmul::primitive_desc(dnnl::matmul::desc(s4, q, q), scaled, eng()),
-                        {{DNNL_ARG_SRC, dPm}, {DNNL_ARG_WEIGHTS, user(2, q)}, {DNNL_ARG_DST, user(7, q)}});
-        addPrim<dnnl::matmul>(d, dnnl::matmul::primitive_desc(dnnl::matmul::desc(sT, q, q), scaled, eng()),
-                        {{DNNL_ARG_SRC, dST}, {DNNL_ARG_WEIGHTS, user(1, q)}, {DNNL_ARG_DST, user(8, q)}});
+        addPrim<mm>(d, mm::primitive_desc(mm::desc(s4, q, q), scaled, eng()),
+                    {{DNNL_ARG_SRC, dPm}, {DNNL_ARG_WEIGHTS, user(2, q)}, {DNNL_ARG_DST, user(7, q)}});
+        addPrim<mm>(d, mm::primitive_desc(mm::desc(sT, q, q), scaled, eng()),
+                    {{DNNL_ARG_SRC, dST}, {DNNL_ARG_WEIGHTS, user(1, q)}, {DNNL_ARG_DST, user(8, q)}});
     };
     return c;
 }

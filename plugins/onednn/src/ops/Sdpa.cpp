@@ -353,7 +353,8 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
         rowMax = temp(stats->row5), rowSum = temp(stats->row5);
         addStep(stats->rowMax, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, stats->row5, rowMax}}, "sdpa M = rowmax(S)");
         addStep(stats->expSub,
-                {Arg{DNNL_ARG_SRC_0, stats->s3, sc.s}, Arg{DNNL_ARG_SRC_1, stats->row3, rowMax}, Arg{DNNL_ARG_DST, stats->s3, sc.s}},
+                {Arg{DNNL_ARG_SRC_0, stats->s3, sc.s}, Arg{DNNL_ARG_SRC_1, stats->row3, rowMax},
+                 Arg{DNNL_ARG_DST, stats->s3, sc.s}},
                 "sdpa E = exp(S - M)");
         addStep(stats->rowSum, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, stats->row5, rowSum}}, "sdpa Z = rowsum(E)");
         const int64_t rows = stats->rows;
@@ -391,7 +392,9 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
         return;
     }
     const BoundOutput out = bindOutput(*s.o, l.o5f, p.oConvert, name);
-    addStep(p.mm2, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_WEIGHTS, vMd, vb}, Arg{DNNL_ARG_DST, p.oConvert ? l.o5f : l.o5, out.written}},
+    addStep(p.mm2,
+            {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_WEIGHTS, vMd, vb},
+             Arg{DNNL_ARG_DST, p.oConvert ? l.o5f : l.o5, out.written}},
             "sdpa O = PV");
     finishOutput(out, l.o5f, l.o5, name + " o from f32");
 }

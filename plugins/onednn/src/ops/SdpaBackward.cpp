@@ -108,10 +108,10 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
     const bool oConvert = s.o->dtype != fbs::DataType::FLOAT;
     const Strides5 oSt = oConvert ? denseStrides5(do5dims) : oUserSt;
     // V^T: [B, Hk, 1, Dv, Skv] over V as the forward's layouts hold it.
-    const mdesc vT = l.vConvert ? mdesc({B, Hk, 1, Dv, Skv}, dt::f32, dnnl::memory::dims{Hk * Skv * Dv, Skv * Dv, Skv * Dv, 1, Dv})
-                                : mdesc({B, Hk, 1, Dv, Skv}, dt::f32,
-                                        dnnl::memory::dims{s.v->strides[0], s.v->strides[1], s.v->strides[1],
-                                                           s.v->strides[3], s.v->strides[2]});
+    const dnnl::memory::dims vTStrides =
+        l.vConvert ? dnnl::memory::dims{Hk * Skv * Dv, Skv * Dv, Skv * Dv, 1, Dv}
+                   : dnnl::memory::dims{s.v->strides[0], s.v->strides[1], s.v->strides[1], s.v->strides[3], s.v->strides[2]};
+    const mdesc vT({B, Hk, 1, Dv, Skv}, dt::f32, vTStrides);
     const mdesc k5 = l.kConvert ? l.kF32 : l.kUser;
     // Q merged [B, Hk, G * Sq, D] (sdpaLayouts copied it where its strides do not merge).
     const Strides5 qSt = l.qConvert ? denseStrides5({B, Hk, G, Sq, D}) : headStrides(*s.q, G);
