@@ -336,11 +336,14 @@ private:
         Buffer q, k, s; // q and k as the score matmul read them; S
     };
     SdpaShape sdpaShape(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o, const std::string& name);
-    float sdpaScale(flatbuffers::Optional<float> value, flatbuffers::Optional<int64_t> scaleUid, int64_t d,
-                    const std::string& name);
+    struct SdpaScale;
+    SdpaScale sdpaScale(flatbuffers::Optional<float> value, flatbuffers::Optional<int64_t> scaleUid, int64_t d,
+                        const std::string& name);
+    // sdpaScaleArgs: the runtime scale's argument of a matmul built with SdpaScale::attr.
+    std::vector<Arg> sdpaScaleArgs(const SdpaScale& scale, const std::string& name);
     std::optional<size_t> sdpaBandMask(const SdpaBand& band, const SdpaShape& s, const std::string& name);
     SdpaLayouts sdpaLayouts(flatbuffers::Optional<int64_t> maskUid, const SdpaShape& s, bool mergeRows, const std::string& name);
-    SdpaPrimitives sdpaPrimitives(const SdpaLayouts& l, float scale, bool masked, const std::string& name);
+    SdpaPrimitives sdpaPrimitives(const SdpaLayouts& l, const SdpaScale& scale, bool masked, const std::string& name);
     SdpaStats sdpaStatsLayout(const Tensor& t, const SdpaShape& s, const SdpaLayouts& l, const std::string& name);
     SdpaScores sdpaScores(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, std::optional<size_t> mask,
                           const std::string& name);

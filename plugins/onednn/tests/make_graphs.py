@@ -35,10 +35,12 @@ class G:
         self.name, self.io = name, io
         self.tensors, self.nodes, self.uid = [], [], 0
 
-    def t(self, name, dims, strides=None, dtype=None, virtual=False):
+    def t(self, name, dims, strides=None, dtype=None, virtual=False, by_value=False):
         self.uid += 1
         self.tensors.append({"uid": self.uid, "name": name, "data_type": dtype or self.io, "dims": dims,
                              "strides": strides or nchw(dims), "virtual": virtual})
+        if by_value:
+            self.tensors[-1]["is_runtime_pass_by_value"] = True
         return self.uid
 
     def node(self, kind, name, inputs, outputs, params=None):
@@ -317,7 +319,8 @@ def pooling_bwd(name, xd, window, stride, pre, post, mode, layout=nchw, io="floa
     g.write()
 
 
-def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=True, bias_dims=None, extra_out=None):
+def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=True, bias_dims=None, extra_out=None,
+         runtime_scale=False):
     g = G(name, io)
     def dims_strides(heads, seq, dim):
         dims = [b, heads, seq, dim]
@@ -336,6 +339,8 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
     inputs = {"q_tensor_uid": q, "k_tensor_uid": k, "v_tensor_uid": v}
     if bias_dims:
         inputs["attn_mask_tensor_uid"] = g.t("attn_mask", bias_dims)
+    if runtime_scale:
+        inputs["scale_tensor_uid"] = g.t("scale", [1], dtype="float", by_value=True)
     g.node("SdpaAttributes", "sdpa", inputs, outputs)
     a = {"alibi_mask": False, "padding_mask": False, "causal_mask": False, "causal_mask_bottom_right": False,
          "diagonal_alignment": "TOP_LEFT"}
@@ -345,7 +350,7 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
 
 
 def sdpa_bwd(name, b, h, hk, sq, skv, d, io="float", attrs=None, bhsd=True, bias_dims=None, dbias=False,
-             dropout=False, seq_len=False, stats_type="float"):
+             dropout=False, seq_len=False, stats_type="float", runtime_scale=False):
     """SDPA backward: q, k, v, o, dO and the forward's stats in; dQ, dK, dV out."""
     g = G(name, io)
     def dims_strides(heads, seq, dim):
@@ -356,6 +361,8 @@ def sdpa_bwd(name, b, h, hk, sq, skv, d, io="float", attrs=None, bhsd=True, bias
               "v_tensor_uid": g.t("v", *dims_strides(hk, skv, d)), "o_tensor_uid": g.t("o", *dims_strides(h, sq, d)),
               "do_tensor_uid": g.t("do", *dims_strides(h, sq, d)),
               "stats_tensor_uid": g.t("stats", [b, h, sq, 1], dtype=stats_type)}
+    if runtime_scale:
+        inputs["scale_tensor_uid"] = g.t("scale", [1], dtype="float", by_value=True)
     if seq_len:
         inputs["seq_len_q_tensor_uid"] = g.t("seq_len_q", [b, 1, 1, 1], dtype="int32")
     outputs = {"dq_tensor_uid": g.t("dq", *dims_strides(h, sq, d)), "dk_tensor_uid": g.t("dk", *dims_strides(hk, skv, d)),
@@ -472,6 +479,10 @@ def main():
              attrs={"causal_mask_bottom_right": True})
     sdpa_bwd("pass_sdpa_bwd_half_window_scale_bias", 1, 2, 2, 64, 64, 32, io="half", bias_dims=[64, 64],
              attrs={"left_bound": 8, "right_bound": 0, "attn_scale_value": 0.3})
+    sdpa("pass_sdpa_fwd_stats_runtime_scale_causal", 2, 4, 2, 24, 40, 16, attrs={"causal_mask": True}, stats=True,
+         runtime_scale=True)
+    sdpa_bwd("pass_sdpa_bwd_runtime_scale_gqa_causal", 2, 4, 2, 24, 40, 16, attrs={"causal_mask": True},
+             runtime_scale=True)
     sdpa_bwd("decline_sdpa_bwd_dbias", 1, 2, 2, 16, 16, 16, bias_dims=[1, 2, 16, 16], dbias=True)
     sdpa_bwd("decline_sdpa_bwd_dropout", 1, 2, 2, 16, 16, 16, dropout=True)
     sdpa_bwd("decline_sdpa_bwd_seq_len", 1, 2, 2, 16, 16, 16, seq_len=True)

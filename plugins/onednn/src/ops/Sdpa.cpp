@@ -65,7 +65,7 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
     refuseSdpaFeatures(a, name);
     const SdpaShape shape = sdpaShape(tensor(a.q_tensor_uid(), "q", name), tensor(a.k_tensor_uid(), "k", name),
                                       tensor(a.v_tensor_uid(), "v", name), tensor(a.o_tensor_uid(), "o", name), name);
-    const float scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), shape.D, name);
+    const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), shape.D, name);
     const std::optional<size_t> mask = sdpaBandMask(sdpaBandOf(a), shape, name);
     const SdpaLayouts layouts = sdpaLayouts(a.attn_mask_tensor_uid(), shape, false, name);
     const SdpaPrimitives prims = sdpaPrimitives(layouts, scale, mask.has_value(), name);
@@ -138,18 +138,35 @@ PlanBuilder::SdpaShape PlanBuilder::sdpaShape(const Tensor& q, const Tensor& k, 
     return {&q, &k, &v, &o, B, H, Sq, D, Hk, Skv, Dv, G};
 }
 
-// sdpaScale: attn_scale_value, else the constant scale tensor, else 1/sqrt(D).
-float PlanBuilder::sdpaScale(flatbuffers::Optional<float> value, flatbuffers::Optional<int64_t> scaleUid, int64_t D,
-                             const std::string& name)
+// sdpaScale: attn_scale_value, else the scale tensor (a constant, or an f32 pass-by-value scalar
+// read at execute), else 1/sqrt(D).
+PlanBuilder::SdpaScale PlanBuilder::sdpaScale(flatbuffers::Optional<float> value, flatbuffers::Optional<int64_t> scaleUid,
+                                              int64_t D, const std::string& name)
 {
-    float scale = 1.f / std::sqrt(static_cast<float>(D));
+    SdpaScale scale;
+    scale.value = 1.f / std::sqrt(static_cast<float>(D));
     if(value.has_value() && scaleUid.has_value())
         throw Unsupported(name + ": attn_scale_value and a scale tensor are both given");
     if(value.has_value())
-        scale = value.value();
+        scale.value = value.value();
     else if(scaleUid.has_value())
-        scale = static_cast<float>(scalarValue(*scaleUid, "scale", name));
+    {
+        const Tensor* t = p_.tensors_.find(*scaleUid);
+        if(t && t->isPassByValue && t->dtype == fbs::DataType::FLOAT && t->elements() == 1)
+            scale.runtime = t;
+        else if(t && t->isPassByValue)
+            throw Unsupported(name + ": SDPA scale must be a constant or a one-element FLOAT pass-by-value scalar");
+        else
+            scale.value = static_cast<float>(scalarValue(*scaleUid, "scale", name));
+    }
     return scale;
+}
+
+std::vector<Arg> PlanBuilder::sdpaScaleArgs(const SdpaScale& scale, const std::string& name)
+{
+    if(!scale.runtime)
+        return {};
+    return {Arg{DNNL_ARG_ATTR_OUTPUT_SCALES, mdesc({1}, dt::f32, dnnl::memory::dims{1}), input(*scale.runtime, name)}};
 }
 
 // sdpaBandMask: the offset in the plan's constants of the additive [Sq, Skv] band mask (0 or
@@ -262,17 +279,16 @@ PlanBuilder::SdpaLayouts PlanBuilder::sdpaLayouts(flatbuffers::Optional<int64_t>
             bias, biasMd, biasUser};
 }
 
-PlanBuilder::SdpaPrimitives PlanBuilder::sdpaPrimitives(const SdpaLayouts& l, float scale, bool masked, const std::string& name)
+PlanBuilder::SdpaPrimitives PlanBuilder::sdpaPrimitives(const SdpaLayouts& l, const SdpaScale& scale, bool masked,
+                                                        const std::string& name)
 {
     const mdesc &q5 = l.q5, &kT = l.kT, &s5 = l.s5, &maskMd = l.maskMd, &biasMd = l.biasMd, &v5 = l.v5, &vF32 = l.vF32,
                 &o5 = l.o5, &o5f = l.o5f;
     const bool vConvert = l.vConvert;
     const Tensor* bias = l.bias;
-    dnnl::post_ops ops;
-    api::appendEltwise(ops, algorithm::eltwise_linear, scale, 0.f);
-    dnnl::primitive_attr attr;
-    attr.set_post_ops(ops);
+    const dnnl::primitive_attr attr = scale.attr();
     SdpaPrimitives p;
+    p.scale = scale;
     api::Built &mm1 = p.mm1, &sm = p.sm, &mm2 = p.mm2, &madd = p.madd, &badd = p.badd;
     bool& oConvert = p.oConvert;
     try
@@ -322,8 +338,10 @@ PlanBuilder::SdpaScores PlanBuilder::sdpaScores(const SdpaShape& s, const SdpaLa
         kb = t;
     }
     const Buffer sb = temp(l.s5);
-    addStep(p.mm1, {Arg{DNNL_ARG_SRC, l.q5, qb}, Arg{DNNL_ARG_WEIGHTS, l.kT, kb}, Arg{DNNL_ARG_DST, l.s5, sb}},
-            "sdpa S = scale*QK^T");
+    std::vector<Arg> mm1Args{Arg{DNNL_ARG_SRC, l.q5, qb}, Arg{DNNL_ARG_WEIGHTS, l.kT, kb}, Arg{DNNL_ARG_DST, l.s5, sb}};
+    for(const Arg& a : sdpaScaleArgs(p.scale, name))
+        mm1Args.push_back(a);
+    addStep(p.mm1, std::move(mm1Args), "sdpa S = scale*QK^T");
     if(mask)
         addStep(p.madd,
                 {Arg{DNNL_ARG_SRC_0, l.s5, sb}, Arg{DNNL_ARG_SRC_1, l.maskMd, Buffer{Buffer::Kind::Constant, -1, *mask}},

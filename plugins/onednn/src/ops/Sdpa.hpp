@@ -24,8 +24,31 @@ struct PlanBuilder::SdpaLayouts
     mdesc biasMd, biasUser;
 };
 
+// SdpaScale: the attention scale, baked into the matmuls as an eltwise post-op, or a runtime
+// f32 pass-by-value scalar that oneDNN reads at execute as the matmul's output scale.
+struct PlanBuilder::SdpaScale
+{
+    float value = 1.f;
+    const Tensor* runtime = nullptr;
+
+    dnnl::primitive_attr attr() const
+    {
+        dnnl::primitive_attr a;
+        if(runtime)
+            a.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
+        else
+        {
+            dnnl::post_ops ops;
+            api::appendEltwise(ops, algorithm::eltwise_linear, value, 0.f);
+            a.set_post_ops(ops);
+        }
+        return a;
+    }
+};
+
 struct PlanBuilder::SdpaPrimitives
 {
+    SdpaScale scale;
     api::Built mm1, sm, mm2, madd, badd;
     bool oConvert = false; // O is written as f32 and reordered into its type
 };

@@ -85,7 +85,7 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
     const bool statsOk = stats.dims == std::vector<int64_t>{B, H, Sq, 1} || stats.dims == std::vector<int64_t>{B, H, Sq};
     if(!statsOk || stats.dtype != fbs::DataType::FLOAT || !rowMajor(stats) || stats.isConstant || stats.isPassByValue)
         throw Unsupported(name + ": SDPA stats must be a dense row-major FLOAT tensor [B, H, Sq, 1]");
-    const float scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), D, name);
+    const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), D, name);
     const std::optional<size_t> mask = sdpaBandMask(sdpaBandOf(a), s, name);
     const SdpaLayouts l = sdpaLayouts(a.attn_mask_tensor_uid(), s, true, name);
     const SdpaPrimitives prims = sdpaPrimitives(l, scale, mask.has_value(), name);
@@ -155,10 +155,7 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
         dnnl::primitive_attr mulAttr;
         mulAttr.set_post_ops(mulOps);
         dsMul = api::binary(algorithm::binary_sub, s3, row3, s3, mulAttr, build_);
-        dnnl::post_ops scaleOps;
-        api::appendEltwise(scaleOps, algorithm::eltwise_linear, scale, 0.f);
-        dnnl::primitive_attr scaleAttr;
-        scaleAttr.set_post_ops(scaleOps);
+        const dnnl::primitive_attr scaleAttr = scale.attr();
         mmDq = api::matmul(l.s5, k5, dqW, scaleAttr, build_);
         mmDk = api::matmul(sT, qM, dk4, scaleAttr, build_);
     }
@@ -236,12 +233,14 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
              Arg{DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, s3, sc.s}},
             "sdpa dS = P * (dP - Delta)");
     const BoundOutput dqOut = bindOutput(dQ, dqW, dqConv, name);
-    addStep(mmDq, {Arg{DNNL_ARG_SRC, l.s5, dp}, Arg{DNNL_ARG_WEIGHTS, k5, sc.k}, Arg{DNNL_ARG_DST, dqW, dqOut.written}},
-            "sdpa dQ = scale*dS K");
-    finishOutput(dqOut, dqW, dqUser, name + " dQ from f32");
     const BoundOutput dkOut = bindOutput(dK, dkW, dkConv, name);
-    addStep(mmDk, {Arg{DNNL_ARG_SRC, sT, dp}, Arg{DNNL_ARG_WEIGHTS, qM, sc.q}, Arg{DNNL_ARG_DST, dk4, dkOut.written}},
-            "sdpa dK = scale*dS^T Q");
+    std::vector<Arg> dqArgs{Arg{DNNL_ARG_SRC, l.s5, dp}, Arg{DNNL_ARG_WEIGHTS, k5, sc.k}, Arg{DNNL_ARG_DST, dqW, dqOut.written}};
+    std::vector<Arg> dkArgs{Arg{DNNL_ARG_SRC, sT, dp}, Arg{DNNL_ARG_WEIGHTS, qM, sc.q}, Arg{DNNL_ARG_DST, dk4, dkOut.written}};
+    for(const Arg& arg : sdpaScaleArgs(scale, name))
+        dqArgs.push_back(arg), dkArgs.push_back(arg);
+    addStep(mmDq, std::move(dqArgs), "sdpa dQ = scale*dS K");
+    finishOutput(dqOut, dqW, dqUser, name + " dQ from f32");
+    addStep(mmDk, std::move(dkArgs), "sdpa dK = scale*dS^T Q");
     finishOutput(dkOut, dkW, dkUser, name + " dK from f32");
 }
 
