@@ -130,6 +130,26 @@ void batchnormInferenceVarianceInputs(const fbs::Node& n, const InputCounter& re
 void poolingForwardInputs(const fbs::Node& n, const InputCounter& reads);
 void poolingBackwardInputs(const fbs::Node& n, const InputCounter& reads);
 void sdpaForwardInputs(const fbs::Node& n, const InputCounter& reads);
+void sdpaBackwardInputs(const fbs::Node& n, const InputCounter& reads);
+
+// SdpaBand: an SDPA node's band attributes (forward and backward name them alike).
+struct SdpaBand
+{
+    int64_t left = -1, right = -1; // -1: unbounded on that side
+    bool bottomRight = false, causal = false, causalBottomRight = false;
+};
+
+template <typename Attrs>
+SdpaBand sdpaBandOf(const Attrs& a)
+{
+    SdpaBand b;
+    b.left = a.left_bound().has_value() && a.left_bound().value() >= 0 ? a.left_bound().value() : -1;
+    b.right = a.right_bound().has_value() && a.right_bound().value() >= 0 ? a.right_bound().value() : -1;
+    b.bottomRight = a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT;
+    b.causal = a.causal_mask();
+    b.causalBottomRight = a.causal_mask_bottom_right();
+    return b;
+}
 void rmsnormInputs(const fbs::Node& n, const InputCounter& reads);
 void rmsnormBackwardInputs(const fbs::Node& n, const InputCounter& reads);
 
@@ -168,6 +188,8 @@ public:
     void poolingBackward(const fbs::Node& n, const std::string& name);
     // ops/Sdpa.cpp
     void sdpaForward(const fbs::Node& n, const std::string& name);
+    // ops/SdpaBackward.cpp
+    void sdpaBackward(const fbs::Node& n, const std::string& name);
     // ops/RmsNorm.cpp
     void rmsnorm(const fbs::Node& n, const std::string& name);
     void rmsnormBackward(const fbs::Node& n, const std::string& name);
@@ -308,13 +330,25 @@ private:
     struct SdpaShape;
     struct SdpaLayouts;
     struct SdpaPrimitives;
-    SdpaShape sdpaShape(const fbs::SdpaAttributes& a, const std::string& name);
-    float sdpaScale(const fbs::SdpaAttributes& a, int64_t d, const std::string& name);
-    std::optional<size_t> sdpaBandMask(const fbs::SdpaAttributes& a, const SdpaShape& s, const std::string& name);
-    SdpaLayouts sdpaLayouts(const fbs::SdpaAttributes& a, const SdpaShape& s, const std::string& name);
-    SdpaPrimitives sdpaPrimitives(const SdpaLayouts& l, float scale, bool masked, const std::string& name);
+    struct SdpaStats;
+    struct SdpaScores
+    {
+        Buffer q, k, s; // q and k as the score matmul read them; S
+    };
+    SdpaShape sdpaShape(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o, const std::string& name);
+    struct SdpaScale;
+    SdpaScale sdpaScale(flatbuffers::Optional<float> value, flatbuffers::Optional<int64_t> scaleUid, int64_t d,
+                        const std::string& name);
+    // sdpaScaleArgs: the runtime scale's argument of a matmul built with SdpaScale::attr.
+    std::vector<Arg> sdpaScaleArgs(const SdpaScale& scale, const std::string& name);
+    std::optional<size_t> sdpaBandMask(const SdpaBand& band, const SdpaShape& s, const std::string& name);
+    SdpaLayouts sdpaLayouts(flatbuffers::Optional<int64_t> maskUid, const SdpaShape& s, bool mergeRows, const std::string& name);
+    SdpaPrimitives sdpaPrimitives(const SdpaLayouts& l, const SdpaScale& scale, bool masked, const std::string& name);
+    SdpaStats sdpaStatsLayout(const Tensor& t, const SdpaShape& s, const SdpaLayouts& l, const std::string& name);
+    SdpaScores sdpaScores(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, std::optional<size_t> mask,
+                          const std::string& name);
     void sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& prims, std::optional<size_t> mask,
-                   const std::string& name);
+                   const SdpaStats* stats, const std::string& name);
 };
 
 } // namespace hipdnngo::onednn

@@ -35,10 +35,12 @@ class G:
         self.name, self.io = name, io
         self.tensors, self.nodes, self.uid = [], [], 0
 
-    def t(self, name, dims, strides=None, dtype=None, virtual=False):
+    def t(self, name, dims, strides=None, dtype=None, virtual=False, by_value=False):
         self.uid += 1
         self.tensors.append({"uid": self.uid, "name": name, "data_type": dtype or self.io, "dims": dims,
                              "strides": strides or nchw(dims), "virtual": virtual})
+        if by_value:
+            self.tensors[-1]["is_runtime_pass_by_value"] = True
         return self.uid
 
     def node(self, kind, name, inputs, outputs, params=None):
@@ -317,7 +319,8 @@ def pooling_bwd(name, xd, window, stride, pre, post, mode, layout=nchw, io="floa
     g.write()
 
 
-def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=True, bias_dims=None):
+def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=True, bias_dims=None, extra_out=None,
+         runtime_scale=False):
     g = G(name, io)
     def dims_strides(heads, seq, dim):
         dims = [b, heads, seq, dim]
@@ -331,10 +334,46 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
     outputs = {"o_tensor_uid": o}
     if stats:
         outputs["stats_tensor_uid"] = g.t("stats", [b, h, sq, 1], dtype="float")
+    if extra_out:
+        outputs[extra_out + "_tensor_uid"] = g.t(extra_out, [b, h, sq, 1], dtype="float")
     inputs = {"q_tensor_uid": q, "k_tensor_uid": k, "v_tensor_uid": v}
     if bias_dims:
         inputs["attn_mask_tensor_uid"] = g.t("attn_mask", bias_dims)
+    if runtime_scale:
+        inputs["scale_tensor_uid"] = g.t("scale", [1], dtype="float", by_value=True)
     g.node("SdpaAttributes", "sdpa", inputs, outputs)
+    a = {"alibi_mask": False, "padding_mask": False, "causal_mask": False, "causal_mask_bottom_right": False,
+         "diagonal_alignment": "TOP_LEFT"}
+    a.update(attrs or {})
+    g.nodes[-1]["attributes"] = a
+    g.write()
+
+
+def sdpa_bwd(name, b, h, hk, sq, skv, d, io="float", attrs=None, bhsd=True, bias_dims=None, dbias=False,
+             dropout=False, seq_len=False, stats_type="float", runtime_scale=False):
+    """SDPA backward: q, k, v, o, dO and the forward's stats in; dQ, dK, dV out."""
+    g = G(name, io)
+    def dims_strides(heads, seq, dim):
+        dims = [b, heads, seq, dim]
+        strides = nchw(dims) if bhsd else [seq * heads * dim, dim, heads * dim, 1]
+        return dims, strides
+    inputs = {"q_tensor_uid": g.t("q", *dims_strides(h, sq, d)), "k_tensor_uid": g.t("k", *dims_strides(hk, skv, d)),
+              "v_tensor_uid": g.t("v", *dims_strides(hk, skv, d)), "o_tensor_uid": g.t("o", *dims_strides(h, sq, d)),
+              "do_tensor_uid": g.t("do", *dims_strides(h, sq, d)),
+              "stats_tensor_uid": g.t("stats", [b, h, sq, 1], dtype=stats_type)}
+    if runtime_scale:
+        inputs["scale_tensor_uid"] = g.t("scale", [1], dtype="float", by_value=True)
+    if seq_len:
+        inputs["seq_len_q_tensor_uid"] = g.t("seq_len_q", [b, 1, 1, 1], dtype="int32")
+    outputs = {"dq_tensor_uid": g.t("dq", *dims_strides(h, sq, d)), "dk_tensor_uid": g.t("dk", *dims_strides(hk, skv, d)),
+               "dv_tensor_uid": g.t("dv", *dims_strides(hk, skv, d))}
+    if bias_dims:
+        inputs["attn_mask_tensor_uid"] = g.t("attn_mask", bias_dims)
+    if dbias:
+        outputs["dbias_tensor_uid"] = g.t("dbias", bias_dims)
+    if dropout:
+        inputs["dropout_mask_tensor_uid"] = g.t("dropout_mask", [b, h, sq, skv])
+    g.node("SdpaBackwardAttributes", "sdpa_bwd", inputs, outputs)
     a = {"alibi_mask": False, "padding_mask": False, "causal_mask": False, "causal_mask_bottom_right": False,
          "diagonal_alignment": "TOP_LEFT"}
     a.update(attrs or {})
@@ -426,7 +465,28 @@ def main():
     sdpa("pass_sdpa_gqa_bias_per_head", 2, 4, 2, 24, 40, 16, bias_dims=[1, 4, 24, 40])
     sdpa("pass_sdpa_bias_2d_bf16_causal", 1, 2, 2, 32, 32, 32, io="bfloat16", bias_dims=[32, 32],
          attrs={"causal_mask": True})
-    sdpa("decline_sdpa_stats_output", 1, 2, 2, 16, 16, 16, stats=True)
+    sdpa("decline_sdpa_max_output", 1, 2, 2, 16, 16, 16, stats=True, extra_out="max")
+    # SDPA forward with stats (training) and backward.
+    sdpa("pass_sdpa_fwd_stats_fp32", 2, 4, 4, 33, 47, 32, stats=True)
+    sdpa("pass_sdpa_fwd_stats_gqa_bf16_causal", 1, 8, 2, 40, 40, 64, io="bfloat16", attrs={"causal_mask": True},
+         stats=True)
+    sdpa("pass_sdpa_fwd_stats_half_bias_bshd", 2, 4, 2, 24, 40, 16, io="half", bias_dims=[1, 4, 24, 40], bhsd=False,
+         stats=True)
+    sdpa_bwd("pass_sdpa_bwd_fp32", 2, 4, 4, 33, 47, 32)
+    sdpa_bwd("pass_sdpa_bwd_gqa_causal", 1, 8, 2, 40, 40, 64, attrs={"causal_mask": True})
+    sdpa_bwd("pass_sdpa_bwd_gqa_bias_bshd", 2, 4, 2, 24, 40, 16, bias_dims=[1, 4, 24, 40], bhsd=False)
+    sdpa_bwd("pass_sdpa_bwd_bf16_bottom_right", 2, 4, 1, 17, 45, 16, io="bfloat16",
+             attrs={"causal_mask_bottom_right": True})
+    sdpa_bwd("pass_sdpa_bwd_half_window_scale_bias", 1, 2, 2, 64, 64, 32, io="half", bias_dims=[64, 64],
+             attrs={"left_bound": 8, "right_bound": 0, "attn_scale_value": 0.3})
+    sdpa("pass_sdpa_fwd_stats_runtime_scale_causal", 2, 4, 2, 24, 40, 16, attrs={"causal_mask": True}, stats=True,
+         runtime_scale=True)
+    sdpa_bwd("pass_sdpa_bwd_runtime_scale_gqa_causal", 2, 4, 2, 24, 40, 16, attrs={"causal_mask": True},
+             runtime_scale=True)
+    sdpa_bwd("decline_sdpa_bwd_dbias", 1, 2, 2, 16, 16, 16, bias_dims=[1, 2, 16, 16], dbias=True)
+    sdpa_bwd("decline_sdpa_bwd_dropout", 1, 2, 2, 16, 16, 16, dropout=True)
+    sdpa_bwd("decline_sdpa_bwd_seq_len", 1, 2, 2, 16, 16, 16, seq_len=True)
+    sdpa_bwd("pass_sdpa_bwd_half_stats_staged", 1, 2, 2, 16, 16, 16, stats_type="half")
     # Batch normalization inference (inv_variance and variance forms).
     for variant in ("inv", "var"):
         g = G("pass_bn_inference_%s_nhwc" % variant)

@@ -27,6 +27,7 @@ const OpFamilyRow kOpFamilies[] = {
     {NA::ResampleFwdAttributes, &PB::poolingForward, poolingForwardInputs},
     {NA::ResampleBwdAttributes, &PB::poolingBackward, poolingBackwardInputs},
     {NA::SdpaAttributes, &PB::sdpaForward, sdpaForwardInputs},
+    {NA::SdpaBackwardAttributes, &PB::sdpaBackward, sdpaBackwardInputs},
     {NA::RMSNormAttributes, &PB::rmsnorm, rmsnormInputs},
     {NA::RMSNormBackwardAttributes, &PB::rmsnormBackward, rmsnormBackwardInputs},
 };

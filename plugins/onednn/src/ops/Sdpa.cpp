@@ -2,7 +2,7 @@
 // (+ attn_mask bias) -> softmax -> O = S V. GQA/MQA: the query heads of one KV head form an
 // extra dim that K and V broadcast over. Everything beyond plain attention with an optional
 // causal/band mask and bias is declined.
-#include "../PlanBuilder.hpp"
+#include "Sdpa.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,29 +10,6 @@
 
 namespace hipdnngo::onednn
 {
-
-// SdpaShape: Q [B, H, Sq, D], K [B, Hk, Skv, D], V [B, Hk, Skv, Dv], O [B, H, Sq, Dv]; G = H / Hk.
-struct PlanBuilder::SdpaShape
-{
-    const Tensor *q, *k, *v, *o;
-    int64_t B, H, Sq, D, Hk, Skv, Dv, G;
-};
-
-// SdpaLayouts: the 5-D views [B, Hk, G, S, D] (query head h = hk * G + g) of the tensors as the
-// user holds them and as the primitives take them (dense f32 copies of non-f32 inputs).
-struct PlanBuilder::SdpaLayouts
-{
-    bool qConvert, kConvert, vConvert;
-    mdesc q5user, q5f, q5, kUser, kF32, kT, s5, maskMd, v5, vF32, o5, o5f;
-    const Tensor* bias = nullptr; // attn_mask
-    mdesc biasMd, biasUser;
-};
-
-struct PlanBuilder::SdpaPrimitives
-{
-    api::Built mm1, sm, mm2, madd, badd;
-    bool oConvert = false; // O is written as f32 and reordered into its type
-};
 
 namespace
 {
@@ -55,9 +32,9 @@ void refuseSdpaFeatures(const fbs::SdpaAttributes& a, const std::string& name)
     for(const auto& u : {a.descale_q_tensor_uid(), a.descale_k_tensor_uid(), a.descale_v_tensor_uid(),
                          a.descale_s_tensor_uid(), a.scale_s_tensor_uid(), a.scale_o_tensor_uid()})
         refuse(u, "fp8 scales");
-    for(const auto& u : {a.stats_tensor_uid(), a.max_tensor_uid(), a.sum_exp_tensor_uid(), a.rng_dump_tensor_uid(),
-                         a.amax_s_tensor_uid(), a.amax_o_tensor_uid()})
-        refuse(u, "statistics / amax / rng outputs");
+    for(const auto& u : {a.max_tensor_uid(), a.sum_exp_tensor_uid(), a.rng_dump_tensor_uid(), a.amax_s_tensor_uid(),
+                         a.amax_o_tensor_uid()})
+        refuse(u, "max / sum_exp / amax / rng outputs");
     if(a.alibi_mask() || a.padding_mask())
         throw Unsupported(name + ": SDPA with alibi or padding masks is not supported by the oneDNN engine");
     if(a.dropout_probability().has_value() && a.dropout_probability().value() != 0.f)
@@ -86,20 +63,70 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
         ~Reset() { flag = false; }
     } reset{viaF32_};
     refuseSdpaFeatures(a, name);
-    const SdpaShape shape = sdpaShape(a, name);
-    const float scale = sdpaScale(a, shape.D, name);
-    const std::optional<size_t> mask = sdpaBandMask(a, shape, name);
-    const SdpaLayouts layouts = sdpaLayouts(a, shape, name);
+    const SdpaShape shape = sdpaShape(tensor(a.q_tensor_uid(), "q", name), tensor(a.k_tensor_uid(), "k", name),
+                                      tensor(a.v_tensor_uid(), "v", name), tensor(a.o_tensor_uid(), "o", name), name);
+    const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), shape.D, name);
+    const std::optional<size_t> mask = sdpaBandMask(sdpaBandOf(a), shape, name);
+    const SdpaLayouts layouts = sdpaLayouts(a.attn_mask_tensor_uid(), shape, false, name);
     const SdpaPrimitives prims = sdpaPrimitives(layouts, scale, mask.has_value(), name);
-    sdpaSteps(shape, layouts, prims, mask, name);
+    const Tensor* stats = a.stats_tensor_uid() ? &tensor(*a.stats_tensor_uid(), "stats", name) : nullptr;
+    const SdpaStats st = stats ? sdpaStatsLayout(*stats, shape, layouts, name) : SdpaStats{};
+    sdpaSteps(shape, layouts, prims, mask, stats ? &st : nullptr, name);
 }
 
-PlanBuilder::SdpaShape PlanBuilder::sdpaShape(const fbs::SdpaAttributes& a, const std::string& name)
+// sdpaStatsLayout: a stats tensor [B, H, Sq, 1] (or [B, H, Sq]) as one dense f32 row vector in
+// the order of S's rows, and the primitives of the forward with stats (see sdpaSteps). Per-row
+// operands use a [1, rows, n] view, oneDNN 2.6's vectorised per-channel broadcast.
+PlanBuilder::SdpaStats PlanBuilder::sdpaStatsLayout(const Tensor& t, const SdpaShape& s, const SdpaLayouts& l,
+                                                    const std::string& name)
 {
-    const Tensor& q = tensor(a.q_tensor_uid(), "q", name);
-    const Tensor& k = tensor(a.k_tensor_uid(), "k", name);
-    const Tensor& v = tensor(a.v_tensor_uid(), "v", name);
-    const Tensor& o = tensor(a.o_tensor_uid(), "o", name);
+    using tag = dnnl::memory::format_tag;
+    const bool dimsOk = t.dims == std::vector<int64_t>{s.B, s.H, s.Sq, 1} || t.dims == std::vector<int64_t>{s.B, s.H, s.Sq};
+    if(!dimsOk || t.dtype != fbs::DataType::FLOAT || !rowMajor(t) || t.isConstant || t.isPassByValue)
+        throw Unsupported(name + ": SDPA stats must be a dense row-major FLOAT tensor [B, H, Sq, 1]");
+    SdpaStats st;
+    st.tensor = &t;
+    st.rows = s.B * s.H * s.Sq;
+    st.row5 = mdesc({s.B, s.Hk, s.G, s.Sq, 1}, dt::f32, tag::abcde);
+    st.s3 = mdesc({1, st.rows, s.Skv}, dt::f32, tag::abc);
+    st.row3 = mdesc({1, st.rows, 1}, dt::f32, tag::abc);
+    st.o3f = mdesc({1, st.rows, s.Dv}, dt::f32, tag::abc);
+    // O is divided straight into the caller's buffer when its rows are dense in (b, h, i) order.
+    const Tensor& o = *s.o;
+    st.oDirect = o.strides[3] == 1 && o.strides[2] == s.Dv && o.strides[1] == s.Sq * s.Dv && o.strides[0] == s.H * s.Sq * s.Dv;
+    st.o3 = mdesc({1, st.rows, s.Dv}, *mapType(o.dtype), tag::abc);
+    try
+    {
+        st.rowMax = api::reduction(algorithm::reduction_max, l.s5, st.row5, 0.f, build_);
+        st.rowSum = api::reduction(algorithm::reduction_sum, l.s5, st.row5, 0.f, build_);
+        dnnl::post_ops expOps;
+        api::appendEltwise(expOps, algorithm::eltwise_exp, 0.f, 0.f);
+        dnnl::primitive_attr expAttr;
+        expAttr.set_post_ops(expOps);
+        st.expSub = api::binary(algorithm::binary_sub, st.s3, st.row3, st.s3, expAttr, build_);
+        st.ev = api::matmul(l.s5, l.vConvert ? l.vF32 : l.v5, l.o5f, {}, build_);
+        // Into a 16-bit O, oneDNN 2.6's binary is a reference kernel: divide in f32, then reorder.
+        if(st.oDirect)
+        {
+            st.divO = api::binary(algorithm::binary_div, st.o3f, st.row3, st.o3, {}, build_);
+            st.oDirect = st.divO.impl.find("ref") == std::string::npos;
+        }
+        if(!st.oDirect)
+            st.divO = api::binary(algorithm::binary_div, st.o3f, st.row3, st.o3f, {}, build_);
+    }
+    catch(const dnnl::error& e)
+    {
+        throw Unsupported(name + ": oneDNN has no reduction/binary for the SDPA statistics (" + e.what() + ")");
+    }
+    for(const api::Built* b : {&st.rowMax, &st.rowSum, &st.expSub, &st.ev, &st.divO})
+        if(b->impl.find("ref") != std::string::npos)
+            throw Unsupported(name + ": oneDNN would compute the SDPA statistics on a reference kernel (" + b->impl + ")");
+    return st;
+}
+
+PlanBuilder::SdpaShape PlanBuilder::sdpaShape(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o,
+                                              const std::string& name)
+{
     if(q.rank() != 4 || k.rank() != 4 || v.rank() != 4 || o.rank() != 4)
         throw Unsupported(name + ": SDPA tensors must be [B, H, S, D]");
     const int64_t B = q.dims[0], H = q.dims[1], Sq = q.dims[2], D = q.dims[3];
@@ -111,37 +138,54 @@ PlanBuilder::SdpaShape PlanBuilder::sdpaShape(const fbs::SdpaAttributes& a, cons
     return {&q, &k, &v, &o, B, H, Sq, D, Hk, Skv, Dv, G};
 }
 
-// sdpaScale: attn_scale_value, else the constant scale tensor, else 1/sqrt(D).
-float PlanBuilder::sdpaScale(const fbs::SdpaAttributes& a, int64_t D, const std::string& name)
+// sdpaScale: attn_scale_value, else the scale tensor (a constant, or an f32 pass-by-value scalar
+// read at execute), else 1/sqrt(D).
+PlanBuilder::SdpaScale PlanBuilder::sdpaScale(flatbuffers::Optional<float> value, flatbuffers::Optional<int64_t> scaleUid,
+                                              int64_t D, const std::string& name)
 {
-    float scale = 1.f / std::sqrt(static_cast<float>(D));
-    if(a.attn_scale_value().has_value() && a.scale_tensor_uid().has_value())
+    SdpaScale scale;
+    scale.value = 1.f / std::sqrt(static_cast<float>(D));
+    if(value.has_value() && scaleUid.has_value())
         throw Unsupported(name + ": attn_scale_value and a scale tensor are both given");
-    if(a.attn_scale_value().has_value())
-        scale = a.attn_scale_value().value();
-    else if(a.scale_tensor_uid().has_value())
-        scale = static_cast<float>(scalarValue(*a.scale_tensor_uid(), "scale", name));
+    if(value.has_value())
+        scale.value = value.value();
+    else if(scaleUid.has_value())
+    {
+        const Tensor* t = p_.tensors_.find(*scaleUid);
+        if(t && t->isPassByValue && t->dtype == fbs::DataType::FLOAT && t->elements() == 1)
+            scale.runtime = t;
+        else if(t && t->isPassByValue)
+            throw Unsupported(name + ": SDPA scale must be a constant or a one-element FLOAT pass-by-value scalar");
+        else
+            scale.value = static_cast<float>(scalarValue(*scaleUid, "scale", name));
+    }
     return scale;
+}
+
+std::vector<Arg> PlanBuilder::sdpaScaleArgs(const SdpaScale& scale, const std::string& name)
+{
+    if(!scale.runtime)
+        return {};
+    return {Arg{DNNL_ARG_ATTR_OUTPUT_SCALES, mdesc({1}, dt::f32, dnnl::memory::dims{1}), input(*scale.runtime, name)}};
 }
 
 // sdpaBandMask: the offset in the plan's constants of the additive [Sq, Skv] band mask (0 or
 // -inf), nullopt when the node has no band.
-std::optional<size_t> PlanBuilder::sdpaBandMask(const fbs::SdpaAttributes& a, const SdpaShape& s, const std::string& name)
+std::optional<size_t> PlanBuilder::sdpaBandMask(const SdpaBand& a, const SdpaShape& s, const std::string& name)
 {
     const int64_t Sq = s.Sq, Skv = s.Skv;
     // Band (reference semantics: row i sees keys [i + off - left, i + off + right]).
-    int64_t left = a.left_bound().has_value() && a.left_bound().value() >= 0 ? a.left_bound().value() : -1;
-    int64_t right = a.right_bound().has_value() && a.right_bound().value() >= 0 ? a.right_bound().value() : -1;
-    bool bottomRight = a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT;
-    if(a.causal_mask() && a.causal_mask_bottom_right())
+    int64_t left = a.left, right = a.right;
+    bool bottomRight = a.bottomRight;
+    if(a.causal && a.causalBottomRight)
         throw Unsupported(name + ": causal_mask and causal_mask_bottom_right are both set");
-    if(a.causal_mask())
+    if(a.causal)
     {
         if(bottomRight)
             throw Unsupported(name + ": causal_mask conflicts with diagonal_alignment BOTTOM_RIGHT");
         right = right < 0 ? 0 : std::min<int64_t>(right, 0);
     }
-    if(a.causal_mask_bottom_right())
+    if(a.causalBottomRight)
     {
         if(!bottomRight && (left >= 0 || right >= 0))
             throw Unsupported(name + ": causal_mask_bottom_right with explicit bounds on a TOP_LEFT alignment");
@@ -174,13 +218,17 @@ std::optional<size_t> PlanBuilder::sdpaBandMask(const fbs::SdpaAttributes& a, co
     return maskOffset;
 }
 
-PlanBuilder::SdpaLayouts PlanBuilder::sdpaLayouts(const fbs::SdpaAttributes& a, const SdpaShape& s, const std::string& name)
+// mergeRows: the layouts keep (G, Sq) of q mergeable into one dim of G * Sq rows (the backward's
+// dK = dS^T Q over all query heads of a KV head), copying q when its strides do not.
+PlanBuilder::SdpaLayouts PlanBuilder::sdpaLayouts(flatbuffers::Optional<int64_t> maskUid, const SdpaShape& s, bool mergeRows,
+                                                  const std::string& name)
 {
     const Tensor &q = *s.q, &k = *s.k, &v = *s.v, &o = *s.o;
     const int64_t B = s.B, H = s.H, Sq = s.Sq, D = s.D, Hk = s.Hk, Skv = s.Skv, Dv = s.Dv, G = s.G;
     // 5-D views: [B, Hk, G, S, D]; query head h = hk * G + g. Non-f32 q/k/v are converted to
     // dense f32 copies first (exact for bf16/fp16; oneDNN 2.6 has no fast mixed-type kernel).
-    const bool qConvert = q.dtype != fbs::DataType::FLOAT, kConvert = k.dtype != fbs::DataType::FLOAT;
+    const bool qConvert = q.dtype != fbs::DataType::FLOAT || (mergeRows && G > 1 && q.strides[1] != Sq * q.strides[2]),
+               kConvert = k.dtype != fbs::DataType::FLOAT;
     const mdesc q5user({B, Hk, G, Sq, D}, *mapType(q.dtype),
                        dnnl::memory::dims{q.strides[0], q.strides[1] * G, q.strides[1], q.strides[2], q.strides[3]});
     const mdesc q5f({B, Hk, G, Sq, D}, dt::f32, dnnl::memory::format_tag::abcde);
@@ -201,7 +249,7 @@ PlanBuilder::SdpaLayouts PlanBuilder::sdpaLayouts(const fbs::SdpaAttributes& a, 
     // attn_mask: an additive floating-point bias broadcasting (right-aligned) to [B, H, Sq, Skv],
     // viewed like S as [B, Hk, G, Sq, Skv] and added by a binary primitive. (A row whose biases
     // are all -inf gives NaN here, 0 on the reference engine.)
-    const Tensor* bias = a.attn_mask_tensor_uid() ? &tensor(*a.attn_mask_tensor_uid(), "attn_mask", name) : nullptr;
+    const Tensor* bias = maskUid ? &tensor(*maskUid, "attn_mask", name) : nullptr;
     mdesc biasMd, biasUser;
     if(bias)
     {
@@ -231,17 +279,16 @@ PlanBuilder::SdpaLayouts PlanBuilder::sdpaLayouts(const fbs::SdpaAttributes& a, 
             bias, biasMd, biasUser};
 }
 
-PlanBuilder::SdpaPrimitives PlanBuilder::sdpaPrimitives(const SdpaLayouts& l, float scale, bool masked, const std::string& name)
+PlanBuilder::SdpaPrimitives PlanBuilder::sdpaPrimitives(const SdpaLayouts& l, const SdpaScale& scale, bool masked,
+                                                        const std::string& name)
 {
     const mdesc &q5 = l.q5, &kT = l.kT, &s5 = l.s5, &maskMd = l.maskMd, &biasMd = l.biasMd, &v5 = l.v5, &vF32 = l.vF32,
                 &o5 = l.o5, &o5f = l.o5f;
     const bool vConvert = l.vConvert;
     const Tensor* bias = l.bias;
-    dnnl::post_ops ops;
-    api::appendEltwise(ops, algorithm::eltwise_linear, scale, 0.f);
-    dnnl::primitive_attr attr;
-    attr.set_post_ops(ops);
+    const dnnl::primitive_attr attr = scale.attr();
     SdpaPrimitives p;
+    p.scale = scale;
     api::Built &mm1 = p.mm1, &sm = p.sm, &mm2 = p.mm2, &madd = p.madd, &badd = p.badd;
     bool& oConvert = p.oConvert;
     try
@@ -273,59 +320,101 @@ PlanBuilder::SdpaPrimitives PlanBuilder::sdpaPrimitives(const SdpaLayouts& l, fl
     return p;
 }
 
-void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, std::optional<size_t> mask,
-                            const std::string& name)
+// sdpaScores: the steps up to S = scale * Q K^T (+ band mask) (+ bias) in its workspace buffer.
+PlanBuilder::SdpaScores PlanBuilder::sdpaScores(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p,
+                                                std::optional<size_t> mask, const std::string& name)
 {
-    const Tensor &q = *s.q, &k = *s.k, &v = *s.v, &o = *s.o;
-    const mdesc &q5user = l.q5user, &q5f = l.q5f, &q5 = l.q5, &kUser = l.kUser, &kF32 = l.kF32, &kT = l.kT, &s5 = l.s5,
-                &maskMd = l.maskMd, &biasMd = l.biasMd, &biasUser = l.biasUser, &v5 = l.v5, &vF32 = l.vF32, &o5 = l.o5,
-                &o5f = l.o5f;
-    const bool qConvert = l.qConvert, kConvert = l.kConvert, vConvert = l.vConvert, oConvert = p.oConvert;
-    const bool masked = mask.has_value();
-    const size_t maskOffset = mask.value_or(0);
-    const Tensor* bias = l.bias;
-    const api::Built &mm1 = p.mm1, &sm = p.sm, &mm2 = p.mm2, &madd = p.madd, &badd = p.badd;
-    Buffer qb = input(q, name), kb = input(k, name);
-    if(qConvert)
+    Buffer qb = input(*s.q, name), kb = input(*s.k, name);
+    if(l.qConvert)
     {
-        const Buffer t = temp(q5f);
-        addReorder(q5user, qb, q5f, t, name + " q to f32");
+        const Buffer t = temp(l.q5f);
+        addReorder(l.q5user, qb, l.q5f, t, name + " q to f32");
         qb = t;
     }
-    if(kConvert)
+    if(l.kConvert)
     {
-        const Buffer t = temp(kF32);
-        addReorder(kUser, kb, kF32, t, name + " k to f32");
+        const Buffer t = temp(l.kF32);
+        addReorder(l.kUser, kb, l.kF32, t, name + " k to f32");
         kb = t;
     }
-    const Buffer sb = temp(s5);
-    addStep(mm1, {Arg{DNNL_ARG_SRC, q5, qb}, Arg{DNNL_ARG_WEIGHTS, kT, kb}, Arg{DNNL_ARG_DST, s5, sb}},
-            "sdpa S = scale*QK^T");
-    if(masked)
-        addStep(madd,
-                {Arg{DNNL_ARG_SRC_0, s5, sb}, Arg{DNNL_ARG_SRC_1, maskMd, Buffer{Buffer::Kind::Constant, -1, maskOffset}},
-                 Arg{DNNL_ARG_DST, s5, sb}},
+    const Buffer sb = temp(l.s5);
+    std::vector<Arg> mm1Args{Arg{DNNL_ARG_SRC, l.q5, qb}, Arg{DNNL_ARG_WEIGHTS, l.kT, kb}, Arg{DNNL_ARG_DST, l.s5, sb}};
+    for(const Arg& a : sdpaScaleArgs(p.scale, name))
+        mm1Args.push_back(a);
+    addStep(p.mm1, std::move(mm1Args), "sdpa S = scale*QK^T");
+    if(mask)
+        addStep(p.madd,
+                {Arg{DNNL_ARG_SRC_0, l.s5, sb}, Arg{DNNL_ARG_SRC_1, l.maskMd, Buffer{Buffer::Kind::Constant, -1, *mask}},
+                 Arg{DNNL_ARG_DST, l.s5, sb}},
                 "sdpa mask");
-    if(bias)
+    if(l.bias)
     {
-        const Buffer t = temp(biasMd);
-        addReorder(biasUser, input(*bias, name), biasMd, t, name + " attn_mask to f32");
-        addStep(badd, {Arg{DNNL_ARG_SRC_0, s5, sb}, Arg{DNNL_ARG_SRC_1, biasMd, t}, Arg{DNNL_ARG_DST, s5, sb}}, "sdpa bias");
+        const Buffer t = temp(l.biasMd);
+        addReorder(l.biasUser, input(*l.bias, name), l.biasMd, t, name + " attn_mask to f32");
+        addStep(p.badd, {Arg{DNNL_ARG_SRC_0, l.s5, sb}, Arg{DNNL_ARG_SRC_1, l.biasMd, t}, Arg{DNNL_ARG_DST, l.s5, sb}},
+                "sdpa bias");
     }
-    addStep(sm, {Arg{DNNL_ARG_SRC, s5, sb}, Arg{DNNL_ARG_DST, s5, sb}}, "sdpa softmax");
-    Buffer vb = input(v, name);
-    if(vConvert)
+    return {qb, kb, sb};
+}
+
+// sdpaSteps: the forward. Without stats: softmax in place, O = P V. With stats: M = rowmax(S),
+// E = exp(S - M) in place, Z = rowsum(E), O = (E V) / Z and stats = M + log(Z): the passes over
+// S of a softmax, plus the sum that gives the stats, and the normalisation moved onto O (Dv
+// columns instead of Skv).
+void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, std::optional<size_t> mask,
+                            const SdpaStats* stats, const std::string& name)
+{
+    const SdpaScores sc = sdpaScores(s, l, p, mask, name);
+    Buffer rowMax, rowSum;
+    if(stats)
     {
-        const Buffer t = temp(vF32);
-        addReorder(v5, vb, vF32, t, name + " v to f32");
+        rowMax = temp(stats->row5), rowSum = temp(stats->row5);
+        addStep(stats->rowMax, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, stats->row5, rowMax}}, "sdpa M = rowmax(S)");
+        addStep(stats->expSub,
+                {Arg{DNNL_ARG_SRC_0, stats->s3, sc.s}, Arg{DNNL_ARG_SRC_1, stats->row3, rowMax},
+                 Arg{DNNL_ARG_DST, stats->s3, sc.s}},
+                "sdpa E = exp(S - M)");
+        addStep(stats->rowSum, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, stats->row5, rowSum}}, "sdpa Z = rowsum(E)");
+        const int64_t rows = stats->rows;
+        addKernel({rowMax, rowSum, output(*stats->tensor, name)},
+                  [rows](void* const* at) {
+                      const float* m = static_cast<const float*>(at[0]);
+                      const float* z = static_cast<const float*>(at[1]);
+                      float* out = static_cast<float*>(at[2]);
+                      for(int64_t r = 0; r < rows; ++r)
+                          out[r] = m[r] + std::log(z[r]);
+                  },
+                  name + " stats = M + log(Z)");
+    }
+    else
+        addStep(p.sm, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, l.s5, sc.s}}, "sdpa softmax");
+    Buffer vb = input(*s.v, name);
+    if(l.vConvert)
+    {
+        const Buffer t = temp(l.vF32);
+        addReorder(l.v5, vb, l.vF32, t, name + " v to f32");
         vb = t;
     }
-    const BoundOutput out = bindOutput(o, o5f, oConvert, name);
-    addStep(mm2,
-            {Arg{DNNL_ARG_SRC, s5, sb}, Arg{DNNL_ARG_WEIGHTS, vConvert ? vF32 : v5, vb},
-             Arg{DNNL_ARG_DST, oConvert ? o5f : o5, out.written}},
+    const mdesc& vMd = l.vConvert ? l.vF32 : l.v5;
+    if(stats)
+    {
+        const BoundOutput out = bindOutput(*s.o, l.o5f, !stats->oDirect, name);
+        const Buffer ev = stats->oDirect ? temp(l.o5f) : out.written;
+        addStep(stats->ev, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_WEIGHTS, vMd, vb}, Arg{DNNL_ARG_DST, l.o5f, ev}},
+                "sdpa EV");
+        addStep(stats->divO,
+                {Arg{DNNL_ARG_SRC_0, stats->o3f, ev}, Arg{DNNL_ARG_SRC_1, stats->row3, rowSum},
+                 Arg{DNNL_ARG_DST, stats->oDirect ? stats->o3 : stats->o3f, stats->oDirect ? out.tensor : ev}},
+                "sdpa O = EV / Z");
+        finishOutput(out, l.o5f, l.o5, name + " o from f32");
+        return;
+    }
+    const BoundOutput out = bindOutput(*s.o, l.o5f, p.oConvert, name);
+    addStep(p.mm2,
+            {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_WEIGHTS, vMd, vb},
+             Arg{DNNL_ARG_DST, p.oConvert ? l.o5f : l.o5, out.written}},
             "sdpa O = PV");
-    finishOutput(out, o5f, o5, name + " o from f32");
+    finishOutput(out, l.o5f, l.o5, name + " o from f32");
 }
 
 } // namespace hipdnngo::onednn

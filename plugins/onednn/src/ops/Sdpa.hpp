@@ -1,0 +1,68 @@
+// The SDPA planning structures shared by the forward (Sdpa.cpp) and the backward
+// (SdpaBackward.cpp): shapes, the 5-D layouts [B, Hk, G, S, D] and the score primitives.
+#pragma once
+
+#include "../PlanBuilder.hpp"
+
+namespace hipdnngo::onednn
+{
+
+// SdpaShape: Q [B, H, Sq, D], K [B, Hk, Skv, D], V [B, Hk, Skv, Dv], O [B, H, Sq, Dv]; G = H / Hk.
+struct PlanBuilder::SdpaShape
+{
+    const Tensor *q, *k, *v, *o;
+    int64_t B, H, Sq, D, Hk, Skv, Dv, G;
+};
+
+// SdpaLayouts: the 5-D views [B, Hk, G, S, D] (query head h = hk * G + g) of the tensors as the
+// user holds them and as the primitives take them (dense f32 copies of non-f32 inputs).
+struct PlanBuilder::SdpaLayouts
+{
+    bool qConvert, kConvert, vConvert;
+    mdesc q5user, q5f, q5, kUser, kF32, kT, s5, maskMd, v5, vF32, o5, o5f;
+    const Tensor* bias = nullptr; // attn_mask
+    mdesc biasMd, biasUser;
+};
+
+// SdpaScale: the attention scale, baked into the matmuls as an eltwise post-op, or a runtime
+// f32 pass-by-value scalar that oneDNN reads at execute as the matmul's output scale.
+struct PlanBuilder::SdpaScale
+{
+    float value = 1.f;
+    const Tensor* runtime = nullptr;
+
+    dnnl::primitive_attr attr() const
+    {
+        dnnl::primitive_attr a;
+        if(runtime)
+            a.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
+        else
+        {
+            dnnl::post_ops ops;
+            api::appendEltwise(ops, algorithm::eltwise_linear, value, 0.f);
+            a.set_post_ops(ops);
+        }
+        return a;
+    }
+};
+
+struct PlanBuilder::SdpaPrimitives
+{
+    SdpaScale scale;
+    api::Built mm1, sm, mm2, madd, badd;
+    bool oConvert = false; // O is written as f32 and reordered into its type
+};
+
+// SdpaStats: the forward with a stats output (rows in S's order b, h, i): M = rowmax(S),
+// E = exp(S - M), Z = rowsum(E), O = (E V) / Z, stats = M + log(Z).
+struct PlanBuilder::SdpaStats
+{
+    const Tensor* tensor = nullptr;
+    int64_t rows = 0;
+    mdesc row5; // [B, Hk, G, Sq, 1]
+    mdesc s3, row3, o3f, o3; // [1, rows, Skv], [1, rows, 1], [1, rows, Dv] f32 and in O's type
+    bool oDirect = false; // O's rows are dense: the division writes O itself
+    api::Built rowMax, expSub, rowSum, ev, divO;
+};
+
+} // namespace hipdnngo::onednn
