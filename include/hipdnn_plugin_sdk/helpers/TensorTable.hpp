@@ -1,7 +1,8 @@
 // hipdnn_plugin_sdk/helpers/TensorTable.hpp
 //
 // One reader of a verified Graph's tensor list, with the checks every engine needs before it
-// can trust a tensor: no null entries, unique uids, no ragged tensors, as many strides as dims,
+// can trust a tensor: no null entries, unique uids, no ragged tensors (unless the engine takes
+// them: TensorRules::allowRagged), as many strides as dims,
 // a rank the engine handles, dims >= 1 and strides >= 0, and scalars (a constant value or a
 // runtime pass-by-value tensor) holding one element and not virtual. Data types are left to the
 // engine: a node may carry a tensor the engine never addresses. Optional, header-only, C++17.
@@ -43,6 +44,10 @@ struct TensorRecord
     bool isConstant = false; // TensorAttributes.value present: a compile-time scalar
     double value = 0.0; // the constant, when isConstant
     bool isPassByValue = false; // a host pointer to one element arrives at execute
+    // Ragged tensors (only with TensorRules::allowRagged): the uid of the per-batch offsets
+    // tensor (-1: not ragged) and the factor that turns a stored offset into elements.
+    int64_t raggedOffsetUid = -1;
+    int64_t raggedOffsetMultiplier = 1;
 
     int rank() const { return static_cast<int>(dims.size()); }
 
@@ -68,6 +73,9 @@ struct TensorRules
     // scalarStride, when set, replaces every stride of a scalar tensor (its declared strides
     // mean nothing for one element; engines want 0 to broadcast or 1 to address it densely).
     std::optional<int64_t> scalarStride;
+    // allowRagged keeps ragged tensors (recorded in TensorRecord) instead of declining them;
+    // the engine then checks where they appear.
+    bool allowRagged = false;
 };
 
 // TensorTable indexes a graph's tensors by uid. Building it runs every check; Unsupported is
@@ -124,7 +132,12 @@ private:
         }
         if(t.ragged_offset_tensor_uid().has_value() || t.ragged_offset_multiplier() != 1)
         {
-            throw Unsupported(what + ": ragged tensors are not supported");
+            if(!rules.allowRagged)
+            {
+                throw Unsupported(what + ": ragged tensors are not supported");
+            }
+            r.raggedOffsetUid = t.ragged_offset_tensor_uid().has_value() ? t.ragged_offset_tensor_uid().value() : -1;
+            r.raggedOffsetMultiplier = t.ragged_offset_multiplier();
         }
         const size_t rank = t.dims() ? t.dims()->size() : 0;
         const size_t strideCount = t.strides() ? t.strides()->size() : 0;
