@@ -164,7 +164,9 @@ void scalarValue(const fbs::TensorAttributes& t, const hipdnn_plugin_sdk::Tensor
 void readTensors(const fbs::Graph& graph, ReadState& state)
 {
     Model& m = state.model;
-    const hipdnn_plugin_sdk::TensorTable<Unsupported> table(graph, {0, 8, std::nullopt}); // cuDNN: at most 8 dims
+    // cuDNN: at most 8 dims. Ragged tensors are kept for SDPA's lowering (checkModel declines
+    // any it did not take).
+    const hipdnn_plugin_sdk::TensorTable<Unsupported> table(graph, {0, 8, std::nullopt, true});
     int maxRank = 0;
     for(const hipdnn_plugin_sdk::TensorRecord& r : table.all())
         maxRank = std::max(maxRank, r.rank());
@@ -204,6 +206,8 @@ void readTensors(const fbs::Graph& graph, ReadState& state)
         }
         if(s.byValue)
             std::fill(s.strides.begin(), s.strides.end(), 1);
+        // TensorTable refuses a ragged_offset_multiplier other than 1; cuDNN reads element offsets.
+        s.raggedOffset = r.raggedOffsetUid.value_or(-1);
         m.tensors.push_back(std::move(s));
     }
 }
@@ -263,6 +267,20 @@ void checkModel(const fbs::Graph& graph, Model& m)
     // Pointwise-only graphs keep their rank: rank-3 coalesced views built plans that failed at
     // execute or gave wrong results on the H200 (corpus run 2, commit 8b1048d withdrew them).
 
+    // Ragged tensors: only where SDPA's lowering took them (its Q, K, V, O, stats and
+    // gradients), with an offsets tensor that exists.
+    for(const TensorSpec& t : m.tensors)
+    {
+        if(t.raggedOffset < 0)
+            continue;
+        if(!t.raggedTaken)
+            throw Unsupported("tensor uid " + std::to_string(t.uid)
+                              + ": a ragged tensor is translated only as SDPA's Q, K, V, O, stats, dO, dQ, dK or dV");
+        if(m.find(t.raggedOffset) == nullptr)
+            throw Unsupported("tensor uid " + std::to_string(t.uid) + ": ragged offset tensor uid "
+                              + std::to_string(t.raggedOffset) + " is not in the graph");
+    }
+
     // Check every op references tensors that exist; shift gen_index axes by the padding.
     for(OpSpec& op : m.ops)
     {
@@ -310,6 +328,7 @@ std::string modelKey(const Model& m)
         if(t.constant)
             k.append(t.value);
         k.append(t.wsOffset);
+        k.append(t.raggedOffset);
     }
     for(const OpSpec& op : m.ops)
     {
@@ -378,6 +397,8 @@ const Desc& BuildContext::tensor(int64_t uid)
         if(u == uid)
             return *d;
     const TensorSpec* s = model_.find(uid);
+    // A ragged tensor names its offsets tensor's descriptor, which must exist (finalized) first.
+    const Desc* offsets = s->raggedOffset >= 0 ? &tensor(s->raggedOffset) : nullptr;
     auto d = std::make_shared<Desc>(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
     const std::string what = "tensor uid " + std::to_string(uid);
     cudnnDataType_t dt = s->dtype;
@@ -392,6 +413,8 @@ const Desc& BuildContext::tensor(int64_t uid)
     d->set(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &v, what.c_str());
     if(bv)
         d->set(CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &bv, what.c_str());
+    if(offsets != nullptr)
+        d->setDesc(CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, *offsets, what.c_str());
     d->finalize(what.c_str());
     tensors_.emplace_back(uid, d);
     graph_.keep.push_back(d);

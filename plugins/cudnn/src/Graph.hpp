@@ -62,6 +62,11 @@ struct TensorSpec
     // >= 0: an intermediate cuDNN needs in memory (not virtual) that no graph tensor holds; it
     // lives at this offset in the engine's part of the workspace (Model::wsBytes).
     int64_t wsOffset = -1;
+    // Ragged (packed variable-length) layouts: the uid of the tensor of per-batch element
+    // offsets (cuDNN's RAGGED_OFFSET_DESC), -1 when the tensor is not ragged. Only SDPA's
+    // lowering takes ragged tensors; it sets raggedTaken on those it accepts.
+    int64_t raggedOffset = -1;
+    bool raggedTaken = false;
 };
 
 enum class OpKind
@@ -76,6 +81,7 @@ enum class OpKind
     NormBwd,
     Reshape, // a view: x and y share memory, y's strides permute x's
     Rng, // Bernoulli mask from a Philox seed and offset
+    PagedCacheLoad, // K or V gathered from a paged cache by a page table (SDPA forward)
     ResampleFwd,
     ResampleBwd,
     Composite, // placeholder while reading (SDPA, batchnorm inference); lowered into the kinds above
@@ -97,6 +103,7 @@ struct OpSpec
     //   conv fwd x w y | dgrad dy w dx | wgrad x dy dw | matmul a b c | pointwise in0 in1 in2 out
     //   reduction x y | norm x scale bias eps y mean invvar | norm bwd x dy scale mean invvar eps dx
     //   reshape x y | resample fwd x y | resample bwd dy dx | rng seed offset y
+    //   paged cache load container pageTable seqLen y
     std::array<int64_t, 7> t{-1, -1, -1, -1, -1, -1, -1};
     std::vector<int64_t> prePad, postPad, stride, dilation, window; // window: resample
     // pointwise scalars (NaN = unset)

@@ -49,6 +49,70 @@ def sdpa_bwd(name, dtype, b, hq, hk, sq, skv, d, causal=False, bias=False, left=
             "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
 
 
+def sdpa_fwd(name, dtype, b, hq, hk, sq, skv, d, params, extra_tensors=(), inputs=None, outputs=None):
+    """A plain SDPA forward (Q 1, K 2, V 3, O 4, stats 5) that the cases below extend."""
+    q, k = [b, hq, sq, d], [b, hk, skv, d]
+    ts = [tensor(1, "q", q, dtype), tensor(2, "k", k, dtype), tensor(3, "v", k, dtype),
+          tensor(4, "o", q, dtype), tensor(5, "stats", [b, hq, sq, 1], "float"), *extra_tensors]
+    node = {"name": "sdpa", "type": "SdpaAttributes", "compute_data_type": "float",
+            "inputs": {"q_tensor_uid": 1, "k_tensor_uid": 2, "v_tensor_uid": 3, **(inputs or {})},
+            "outputs": {"o_tensor_uid": 4, "stats_tensor_uid": 5, **(outputs or {})},
+            "parameters": {"diagonal_alignment": "TOP_LEFT", **params}}
+    return {"name": name, "compute_data_type": "float", "io_data_type": dtype,
+            "intermediate_data_type": "float", "tensors": ts, "nodes": [node]}
+
+
+def lengths(g, uid_q=11, uid_kv=12):
+    """seq_len_q / seq_len_kv [b] int32 on g's SDPA node, with the padding mask."""
+    b = g["tensors"][0]["dims"][0]
+    g["tensors"] += [tensor(uid_q, "seq_len_q", [b], "int32"), tensor(uid_kv, "seq_len_kv", [b], "int32")]
+    node = g["nodes"][0]
+    node["inputs"].update(seq_len_q_tensor_uid=uid_q, seq_len_kv_tensor_uid=uid_kv)
+    node["parameters"]["padding_mask"] = True
+    return g
+
+
+def ragged(g, q_uids, kv_uids):
+    """Packed (THD) layouts: the tensors q_uids take offsets tensor 20, kv_uids tensor 21 (b + 1
+    int32 each); strides [s*h*d, d, h*d, 1] (device_check.sh's attention step fills the offsets
+    as b * s * h * d, so the packed and the padded layouts address the same elements)."""
+    b = g["tensors"][0]["dims"][0]
+    g["tensors"] += [tensor(20, "ragged_offsets_q", [b + 1], "int32"),
+                     tensor(21, "ragged_offsets_kv", [b + 1], "int32")]
+    for t in g["tensors"]:
+        if t["uid"] in q_uids or t["uid"] in kv_uids:
+            _, h, s, d = t["dims"]
+            t["strides"] = [s * h * d, d, h * d, 1]
+            t["ragged_offset_tensor_uid"] = 20 if t["uid"] in q_uids else 21
+    return g
+
+
+def paged(name, dtype, b, hq, hk, sq, skv, d, block, blocks):
+    """Paged K and V caches [blocks, h_k, block, d] with page tables [b, skv / block]."""
+    g = lengths(sdpa_fwd(name, dtype, b, hq, hk, sq, skv, d, {"causal_mask": True, "max_seq_len_kv": skv},
+                         inputs={"page_table_k_tensor_uid": 13, "page_table_v_tensor_uid": 14}))
+    for t in g["tensors"]:
+        if t["uid"] in (2, 3):
+            t["dims"], t["strides"] = [blocks, hk, block, d], contiguous([blocks, hk, block, d])
+    g["tensors"] += [tensor(13, "page_table_k", [b, skv // block], "int32"),
+                     tensor(14, "page_table_v", [b, skv // block], "int32")]
+    return g
+
+
+def with_dbias(g):
+    """The bias gradient (uid 13, the bias's [1, h, s_q, s_kv]) as an output of the backward."""
+    bias = next(t for t in g["tensors"] if t["uid"] == 10)
+    g["tensors"].append(tensor(13, "dbias", bias["dims"], bias["data_type"]))
+    g["nodes"][0]["outputs"]["dbias_tensor_uid"] = 13
+    return g
+
+
+def bottom_right(g):
+    """Causal on the BOTTOM_RIGHT diagonal (right bound 0)."""
+    g["nodes"][0]["parameters"].update(diagonal_alignment="BOTTOM_RIGHT", right_bound=0, causal_mask=False)
+    return g
+
+
 def constant(uid, name, value):
     return {"uid": uid, "name": name, "dims": [1], "strides": [1], "data_type": "float", "virtual": False,
             "value_type": "Float32Value", "value": value}
@@ -257,6 +321,21 @@ GRAPHS = [
     sdpa_ragged("sdpa_bwd_ragged_thd_causal_gqa_bf16_b3_hq4_hk2_s64_d32", "bfloat16", True, 3, 4, 2, 64, 32),
     sdpa_paged_sinks("sdpa_fwd_paged_kv_sinks_causal_br_gqa_fp16_b2_hq4_hk2_block16_d32", "half", 2, 4, 2, 16, 16, 16, 4,
                      32),
+    # Attention features lowered as cudnn-frontend does (device_check.sh's attention step checks
+    # them with numpy: hipdnn-run has no reference for ragged, paged, sink or dbias graphs).
+    ragged(lengths(sdpa_fwd("sdpa_fwd_ragged_bf16_b2_h2_s64_d64", "bfloat16", 2, 2, 2, 64, 64, 64, {})),
+           (1, 4), (2, 3)),
+    ragged(lengths(sdpa_bwd("sdpa_bwd_ragged_bf16_b2_h2_s64_d64", "bfloat16", 2, 2, 2, 64, 64, 64)),
+           (1, 4, 5, 7), (2, 3, 8, 9)),
+    paged("sdpa_fwd_paged_fp16_b2_hq4_hk2_s64_skv128_d64_block16", "half", 2, 4, 2, 64, 128, 64, 16, 20),
+    sdpa_fwd("sdpa_fwd_sink_bf16_b1_h4_s128_d64", "bfloat16", 1, 4, 4, 128, 128, 64, {"causal_mask": True},
+             [tensor(20, "sink", [4], "float")], inputs={"sink_token_tensor_uid": 20}),
+    with_dbias(sdpa_bwd("sdpa_bwd_dbias_fp16_b2_h2_s128_d64", "half", 2, 2, 2, 128, 128, 64, bias=True)),
+    # BOTTOM_RIGHT with sequence lengths (per-batch diagonal): hipdnn-run's reference checks these.
+    lengths(sdpa_fwd("sdpa_fwd_varlen_bottomright_fp16_b3_h2_sq64_skv128_d64", "half", 3, 2, 2, 64, 128, 64,
+                     {"causal_mask_bottom_right": True})),
+    bottom_right(sdpa_bwd("sdpa_bwd_varlen_bottomright_bf16_b3_h2_sq64_skv128_d64", "bfloat16", 3, 2, 2, 64, 128,
+                          64, seqlens=True)),
     # fp8 (Hopper): e4m3 / e5m2 inputs, fp32 accumulation, wider outputs; attention with scaling.
     sdpa_fwd_fp8("sdpa_fwd_fp8_e4m3_causal_b2_h4_s128_d64", 2, 4, 128, 64),
     matmul("matmul_fp8_e4m3_bf16out_256x256x128", "fp8_e4m3", "fp8_e4m3", "bfloat16", 256, 256, 128),

@@ -52,6 +52,13 @@ struct CompositeBuilder
         op.keepProbability = keep;
         ops.push_back(op);
     }
+    void pagedCacheLoad(int64_t container, int64_t pageTable, int64_t seqLen, int64_t y)
+    {
+        OpSpec op;
+        op.kind = OpKind::PagedCacheLoad;
+        op.t = {container, pageTable, seqLen, y, -1, -1, -1};
+        ops.push_back(op);
+    }
     void reshape(int64_t x, int64_t y)
     {
         OpSpec op;

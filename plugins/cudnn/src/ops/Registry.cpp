@@ -42,6 +42,7 @@ const OpBuilderRow kOpBuilders[] = {
     {OpKind::NormBwd, buildNormBwd},
     {OpKind::Reshape, buildReshape},
     {OpKind::Rng, buildRng},
+    {OpKind::PagedCacheLoad, buildPagedCacheLoad},
     {OpKind::ResampleFwd, buildResample},
     {OpKind::ResampleBwd, buildResample},
 };

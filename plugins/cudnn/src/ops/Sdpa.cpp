@@ -69,18 +69,38 @@ struct Softmax
 };
 
 // softmaxWithStats emits max, sub, exp, sum over the scores s, and the statistics max + log(sum)
-// into the node's stats output (or a virtual tensor).
+// into the node's stats output (or a virtual tensor). Sink tokens ([1, h, 1, 1], one logit per
+// head that joins every row's softmax without a value) as cudnn-frontend's softmax adds them
+// for cuDNN 9.13+: max = max(row max, sink), sum = row sum + exp(sink - max).
 Softmax softmaxWithStats(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& g, int64_t s,
-                         const std::vector<int64_t>& sDims, const std::vector<int64_t>& rowDims)
+                         const std::vector<int64_t>& sDims, const std::vector<int64_t>& rowDims, int64_t sink)
 {
-    const int64_t mx = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+    int64_t mx = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
     g.reduce(CUDNN_REDUCE_TENSOR_MAX, s, mx);
+    if(sink >= 0)
+    {
+        const int64_t withSink = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+        g.pointwise(CUDNN_POINTWISE_MAX, mx, sink, -1, withSink);
+        mx = withSink;
+    }
     const int64_t sub = g.add(CUDNN_DATA_FLOAT, sDims).uid;
     g.pointwise(CUDNN_POINTWISE_SUB, s, mx, -1, sub);
     const int64_t ex = g.add(CUDNN_DATA_FLOAT, sDims).uid;
     g.pointwise(CUDNN_POINTWISE_EXP, sub, -1, -1, ex);
-    const int64_t sum = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
-    g.reduce(CUDNN_REDUCE_TENSOR_ADD, ex, sum);
+    int64_t sum = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+    if(sink >= 0)
+    {
+        const int64_t sinkSub = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+        g.pointwise(CUDNN_POINTWISE_SUB, sink, mx, -1, sinkSub);
+        const int64_t sinkExp = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+        g.pointwise(CUDNN_POINTWISE_EXP, sinkSub, -1, -1, sinkExp);
+        g.reduce(CUDNN_REDUCE_TENSOR_ADD, ex, sum);
+        const int64_t total = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+        g.pointwise(CUDNN_POINTWISE_ADD, sum, sinkExp, -1, total);
+        sum = total;
+    }
+    else
+        g.reduce(CUDNN_REDUCE_TENSOR_ADD, ex, sum);
     // Stats (max + log(sum)) are part of the pattern even when the graph does not ask for
     // them: without the log/add pair cuDNN 9.14 tags no fused-attention mode ("The mode for
     // fused attention was not found"; H200 probe, also what cudnn-frontend emits). Unasked,
@@ -102,13 +122,13 @@ Softmax softmaxWithStats(Model& m, const fbs::SdpaAttributes& a, CompositeBuilde
 }
 
 // lowerSdpaFwdNode: S = Q.K^T; S *= scale; S += bias; padding and band masks; softmax as max, sub,
-// exp, sum, div (log + add for stats); O = P.V.
+// exp, sum, div (log + add for stats; sink tokens in max and sum); O = P.V. Paged K / V come
+// from paged-cache loads; ragged tensors keep their offsets (Graph.cpp sets them on cuDNN's
+// tensor descriptors).
 void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& g)
 {
     Dropout drop = dropoutOf(a, a.rng_dump_tensor_uid().has_value() ? a.rng_dump_tensor_uid().value() : -1);
-    refuse(a.page_table_k_tensor_uid().has_value() || a.page_table_v_tensor_uid().has_value(), "a paged KV cache");
     refuse(a.block_mask_tensor_uid().has_value(), "a block mask");
-    refuse(a.sink_token_tensor_uid().has_value(), "sink tokens");
     const Fp8Scales fp8 = fp8ScalesOf(a, m);
     refuse(fp8.on && drop.on, "fp8 attention with dropout");
     refuse(a.max_tensor_uid().has_value() || a.sum_exp_tensor_uid().has_value(), "max / sum_exp outputs");
@@ -116,12 +136,25 @@ void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& 
     if(o == nullptr || o->dims.size() != 4)
         throw Unsupported("sdpa: O must be a rank-4 tensor [b, h, s, d]");
     const int64_t oUid = o->uid;
-    const Qkv x = transposeKv(m, a.q_tensor_uid(), a.k_tensor_uid(), a.v_tensor_uid(), false);
+    PagedKv paged;
+    if(a.page_table_k_tensor_uid().has_value() || a.page_table_v_tensor_uid().has_value())
+        paged = pagedKvOf(m, a);
+    const Qkv x = paged.k || paged.v ? paged.x : transposeKv(m, a.q_tensor_uid(), a.k_tensor_uid(), a.v_tensor_uid(), false);
     const Band band = bandOf(a, m, x);
+    const bool ragged = takeRagged(m,
+                                   {a.q_tensor_uid(), paged.k ? -1 : a.k_tensor_uid(), paged.v ? -1 : a.v_tensor_uid(), oUid,
+                                    uidOrAbsent(a.stats_tensor_uid()), uidOrAbsent(a.page_table_k_tensor_uid()),
+                                    uidOrAbsent(a.page_table_v_tensor_uid())},
+                                   x.b);
+    requireLengthsForRagged(ragged, band);
+    const int64_t sink = uidOrAbsent(a.sink_token_tensor_uid());
+    if(sink >= 0)
+        headVector(m, sink, x.hq, "sink_token");
 
     const std::vector<int64_t> sDims{x.b, x.hq, x.sq, x.skv}, rowDims{x.b, x.hq, x.sq, 1};
+    const int64_t kT = paged.k ? pagedKT(m, a, g, x, band.seqKv) : a.k_tensor_uid();
     int64_t s = g.add(CUDNN_DATA_FLOAT, sDims).uid;
-    OpSpec& bmm1 = g.matmul(a.q_tensor_uid(), a.k_tensor_uid(), s);
+    OpSpec& bmm1 = g.matmul(a.q_tensor_uid(), kT, s);
     bmm1.mOverride = band.seqQ;
     bmm1.nOverride = band.seqKv;
     const int64_t scale = scaleOf(a, g, x.d);
@@ -150,7 +183,7 @@ void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& 
         mask.row = mask.col = -1; // the band gets its own indices after padding: with shared ones
             // cuDNN 9.14 offers no config (H200, causal + sequence lengths)
     s = mask.bounds(s);
-    const Softmax sm = softmaxWithStats(m, a, g, s, sDims, rowDims);
+    const Softmax sm = softmaxWithStats(m, a, g, s, sDims, rowDims, sink);
     const int64_t ex = sm.ex, sum = sm.sum;
     // cuDNN takes the second matmul's A (the probabilities) in the I/O type of Q.
     m.sdpaNarrowP = m.sdpaNarrowP || x.qType != CUDNN_DATA_FLOAT;
@@ -179,9 +212,10 @@ void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& 
         p = g.add(x.qType, sDims).uid;
         g.pointwise(CUDNN_POINTWISE_MUL, t, second, -1, p);
     }
+    const int64_t vIn = paged.v ? pagedV(m, a, g, x, band.seqKv) : a.v_tensor_uid();
     if(!fp8.on)
     {
-        OpSpec& bmm2 = g.matmul(p, a.v_tensor_uid(), oUid);
+        OpSpec& bmm2 = g.matmul(p, vIn, oUid);
         bmm2.mOverride = band.seqQ;
         bmm2.kOverride = band.seqKv;
         return;
@@ -189,7 +223,7 @@ void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& 
     // fp8: O = (P·V)·descale_s·descale_v, amax_o of that, then ·scale_o into O's type.
     const std::vector<int64_t> oDims = m.find(oUid)->dims;
     int64_t acc = g.add(CUDNN_DATA_FLOAT, oDims).uid;
-    OpSpec& bmm2 = g.matmul(p, a.v_tensor_uid(), acc);
+    OpSpec& bmm2 = g.matmul(p, vIn, acc);
     bmm2.mOverride = band.seqQ;
     bmm2.kOverride = band.seqKv;
     for(int64_t factor : {fp8.descaleS, fp8.descaleV})
@@ -203,7 +237,9 @@ void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& 
     g.pointwise(CUDNN_POINTWISE_MUL, acc, fp8.scaleO, -1, oUid);
 }
 
-// sdpaBwdDq emits dQ = dS.K: K^T viewed back as K, an fp32 accumulator, then dQ's type.
+// sdpaBwdDq emits dQ = dS.K: K^T viewed back as K (ragged as K is), an fp32 accumulator, then
+// dQ's type. With a dbias output the matmul writes dQ directly: cudnn-frontend then picks
+// cuDNN's dP-workspace form, the only one with dbias.
 void sdpaBwdDq(Model& m, const fbs::SdpaBackwardAttributes& a, CompositeBuilder& g, const Qkv& x, const Band& band,
                int64_t dS)
 {
@@ -211,9 +247,18 @@ void sdpaBwdDq(Model& m, const fbs::SdpaBackwardAttributes& a, CompositeBuilder&
     {
         const TensorSpec* kt = m.find(a.k_tensor_uid());
         kView.strides = {kt->strides[0], kt->strides[1], kt->strides[3], kt->strides[2]};
+        kView.raggedOffset = kt->raggedOffset;
+        kView.raggedTaken = kt->raggedOffset >= 0;
     }
     const int64_t kUid = kView.uid;
     g.reshape(a.k_tensor_uid(), kUid);
+    if(a.dbias_tensor_uid().has_value())
+    {
+        OpSpec& bmm3 = g.matmul(dS, kUid, a.dq_tensor_uid());
+        bmm3.mOverride = band.seqQ;
+        bmm3.kOverride = band.seqKv;
+        return;
+    }
     const int64_t dQacc = g.addWorkspace(CUDNN_DATA_FLOAT, {x.b, x.hq, x.sq, x.d}).uid;
     OpSpec& bmm3 = g.matmul(dS, kUid, dQacc);
     bmm3.mOverride = band.seqQ;
@@ -227,14 +272,14 @@ void sdpaBwdDq(Model& m, const fbs::SdpaBackwardAttributes& a, CompositeBuilder&
 // fp32 accumulator. Δ and the dQ accumulator are real memory (the engine's workspace); P^T and
 // dS^T are reshape views in Q's type. GQA/MQA: full-head dK/dV, then summed per shared head.
 // Dropout: the forward's mask (the same Philox draw, or the node's mask) and scale on P and dP,
-// and Δ times the inverse scale.
+// and Δ times the inverse scale. dbias: dS before the softmax scale, summed over the dims the
+// bias broadcasts (dQ then written without the accumulator). Ragged tensors as in the forward.
 void lowerSdpaBwdNode(Model& m, const fbs::SdpaBackwardAttributes& a, CompositeBuilder& g)
 {
     Dropout drop = dropoutOf(a, -1);
     if(drop.on && !drop.philox)
         throw Unsupported("sdpa backward with a given dropout_mask is not run on cuDNN: 9.14 leaves dropout_scale_inv off "
                           "the softmax sum there (H200: dQ and dK came out as P·(M·dP - Δ)·scale; a seed/offset draw is right)");
-    refuse(a.dbias_tensor_uid().has_value(), "a dbias output");
     const Qkv x = transposeKv(m, a.q_tensor_uid(), a.k_tensor_uid(), a.v_tensor_uid(), true);
     refuse(x.qType == CUDNN_DATA_FP8_E4M3 || x.qType == CUDNN_DATA_FP8_E5M2,
            "an fp8 backward (cuDNN's needs descale / scale tensors that hipDNN's SdpaBackward does not have)");
@@ -247,7 +292,22 @@ void lowerSdpaBwdNode(Model& m, const fbs::SdpaBackwardAttributes& a, CompositeB
     if(x.hq % x.hk != 0 || x.hq % x.hv != 0)
         throw Unsupported("sdpa backward: query heads must be a multiple of key and value heads");
     const Band band = bandOf(a, m, x);
+    requireLengthsForRagged(takeRagged(m,
+                                       {a.q_tensor_uid(), a.k_tensor_uid(), a.v_tensor_uid(), a.o_tensor_uid(),
+                                        a.do_tensor_uid(), a.stats_tensor_uid(), a.dq_tensor_uid(), a.dk_tensor_uid(),
+                                        a.dv_tensor_uid()},
+                                       x.b),
+                            band);
     const std::vector<int64_t> sDims{x.b, x.hq, x.sq, x.skv}, rowDims{x.b, x.hq, x.sq, 1};
+    const int64_t dbias = uidOrAbsent(a.dbias_tensor_uid());
+    if(dbias >= 0)
+    {
+        const TensorSpec* t = m.find(dbias);
+        const bool fits = t != nullptr && t->dims.size() == 4 && (t->dims[0] == 1 || t->dims[0] == x.b)
+                          && (t->dims[1] == 1 || t->dims[1] == x.hq) && t->dims[2] == x.sq && t->dims[3] == x.skv;
+        if(!fits)
+            throw Unsupported("sdpa backward: dbias must be [1 or b, 1 or h_q, s_q, s_kv]");
+    }
     rowVector(m, a.stats_tensor_uid(), rowDims, "stats");
     if(m.find(a.stats_tensor_uid())->dtype != CUDNN_DATA_FLOAT)
         throw Unsupported("sdpa backward: stats must be fp32");
@@ -330,6 +390,8 @@ void lowerSdpaBwdNode(Model& m, const fbs::SdpaBackwardAttributes& a, CompositeB
     dS = pointwiseNew(CUDNN_POINTWISE_MUL, dS, p);
     if(drop.on)
         dS = pointwiseNew(CUDNN_POINTWISE_MUL, dS, drop.scale);
+    if(dbias >= 0) // the bias enters after the scale: its gradient is dS before it, summed over broadcast dims
+        g.reduce(CUDNN_REDUCE_TENSOR_ADD, dS, dbias);
     dS = pointwiseNew(CUDNN_POINTWISE_MUL, dS, scale);
 
     // dK = dS^T.Q.

@@ -48,6 +48,65 @@ void batchVector(Model& m, int64_t uid, int64_t b)
     t->strides = {stride, 1, 1, 1};
 }
 
+// headVector makes a per-head tensor of h values (sink tokens: [h], rank-padded to
+// [1, 1, 1, h]) the [1, h, 1, 1] cuDNN broadcasts against [b, h, s_q, 1].
+void headVector(Model& m, int64_t uid, int64_t h, const char* what)
+{
+    TensorSpec* t = m.find(uid);
+    if(t == nullptr)
+        throw Unsupported(std::string("sdpa: unknown ") + what + " tensor");
+    int64_t n = 1, stride = 1;
+    for(size_t d = 0; d < t->dims.size(); ++d)
+    {
+        n *= t->dims[d];
+        if(t->dims[d] == h)
+            stride = t->strides[d];
+    }
+    if(n != h)
+        throw Unsupported(std::string("sdpa: ") + what + " must hold one value per query head (" + std::to_string(h) + ")");
+    t->dims = {1, h, 1, 1};
+    t->strides = {h * stride, stride, 1, 1};
+}
+
+bool takeRagged(Model& m, std::initializer_list<int64_t> uids, int64_t b)
+{
+    bool any = false;
+    for(int64_t uid : uids)
+    {
+        TensorSpec* t = uid >= 0 ? m.find(uid) : nullptr;
+        if(t == nullptr || t->raggedOffset < 0)
+            continue;
+        any = true;
+        t->raggedTaken = true;
+        TensorSpec* off = m.find(t->raggedOffset);
+        if(off == nullptr)
+            throw Unsupported("sdpa: tensor uid " + std::to_string(uid) + " names ragged offset tensor uid "
+                              + std::to_string(t->raggedOffset) + ", which is not in the graph");
+        int64_t n = 1, stride = 1;
+        for(size_t d = 0; d < off->dims.size(); ++d)
+        {
+            n *= off->dims[d];
+            if(off->dims[d] == b + 1)
+                stride = off->strides[d];
+        }
+        if(n != b + 1)
+            throw Unsupported("sdpa: ragged offset tensor uid " + std::to_string(off->uid) + " must hold b + 1 = "
+                              + std::to_string(b + 1) + " offsets");
+        if(off->dtype != CUDNN_DATA_INT32 && off->dtype != CUDNN_DATA_INT64)
+            throw Unsupported("sdpa: ragged offset tensor uid " + std::to_string(off->uid) + " must be int32 or int64");
+        off->dims = {b + 1, 1, 1, 1};
+        off->strides = {stride, 1, 1, 1};
+    }
+    return any;
+}
+
+void requireLengthsForRagged(bool ragged, const Band& band)
+{
+    if(ragged && (band.seqQ < 0 || band.seqKv < 0))
+        throw Unsupported("sdpa: ragged (packed) tensors need seq_len_q and seq_len_kv: cuDNN masks each packed sequence "
+                          "by its lengths");
+}
+
 // transposeKv reads the geometry and turns K (and V when `vt`) into the transposed views cuDNN's
 // matmuls take: K^T [b, h_k, d, s_kv], V^T [b, h_v, d_v, s_kv], strides swapped, same memory.
 Qkv transposeKv(Model& m, int64_t qUid, int64_t kUid, int64_t vUid, bool vt)

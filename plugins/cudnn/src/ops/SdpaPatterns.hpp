@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 
 namespace hipdnngo::cudnn::sdpa
 {
@@ -83,6 +84,15 @@ int64_t dropMask(Model& m, CompositeBuilder& g, const Dropout& d, const std::vec
 
 
 
+// headVector makes a per-head tensor of h values (sink tokens: [h], rank-padded to
+// [1, 1, 1, h]) the [1, h, 1, 1] cuDNN broadcasts against [b, h, s_q, 1].
+void headVector(Model& m, int64_t uid, int64_t h, const char* what);
+
+// takeRagged accepts the ragged (packed, THD) layouts among an SDPA's tensors `uids`: each
+// ragged one is marked taken and its offsets tensor made the [b + 1, 1, 1, 1] cuDNN reads.
+// Returns whether any of them is ragged.
+bool takeRagged(Model& m, std::initializer_list<int64_t> uids, int64_t b);
+
 // Qkv is the attention geometry of Q [b, h_q, s_q, d], K [b, h_k, s_kv, d], V [b, h_v, s_kv, d_v].
 struct Qkv
 {
@@ -94,6 +104,21 @@ struct Qkv
 // matmuls take: K^T [b, h_k, d, s_kv], V^T [b, h_v, d_v, s_kv], strides swapped, same memory.
 Qkv transposeKv(Model& m, int64_t qUid, int64_t kUid, int64_t vUid, bool vt);
 
+// PagedKv is an SDPA forward's K and V when either lives in a paged cache (PagedCache.cpp):
+// the geometry, with s_kv from max_seq_len_kv, an unpaged K or V, or the page tables, and the
+// containers and page tables checked (a page table becomes the [b, 1, pages, 1] cuDNN reads).
+struct PagedKv
+{
+    bool k = false, v = false; // which cache is paged
+    Qkv x;
+};
+PagedKv pagedKvOf(Model& m, const fbs::SdpaAttributes& a);
+
+// pagedKT / pagedV emit a paged-cache load of K^T [b, h_k, d, s_kv] / V [b, h_v, s_kv, d_v]
+// into a virtual tensor, gathered from the node's container through its page table for the
+// lengths seq_len_kv, and return that tensor's uid (cudnn-frontend's layouts for both).
+int64_t pagedKT(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& g, const Qkv& x, int64_t seqKv);
+int64_t pagedV(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& g, const Qkv& x, int64_t seqKv);
 
 // Band is an SDPA node's masking in hipDNN's convention (docs/compatibility.md): keep key j of
 // row i when j < seq_len_kv, i < seq_len_q, and j in [i + off - left, i + off + right] (a bound
@@ -103,6 +128,8 @@ struct Band
 {
     int64_t left = -1, right = -1, off = 0;
     int64_t seqQ = -1, seqKv = -1; // tensor uids
+    bool bottomRight = false;
+    int64_t sq = 0, skv = 0; // the extents, standing in for a missing sequence length
     bool seqLens() const { return seqQ >= 0 || seqKv >= 0; }
     bool bounded() const { return left >= 0 || right >= 0; }
 };
@@ -130,14 +157,20 @@ Band bandOf(const A& a, Model& m, const Qkv& x)
         b.right = b.right < 0 ? 0 : std::min<int64_t>(b.right, 0);
     }
     refuse(a.padding_mask() && !b.seqLens(), "padding_mask without sequence lengths");
-    refuse(bottomRight && b.seqLens() && b.bounded(), "a BOTTOM_RIGHT band with sequence lengths");
     refuse(a.alibi_mask(), "an ALiBi mask");
     b.off = bottomRight ? skv - sq : 0;
+    b.bottomRight = bottomRight;
+    b.sq = sq;
+    b.skv = skv;
     for(int64_t uid : {b.seqQ, b.seqKv})
         if(uid >= 0)
             batchVector(m, uid, x.b);
     return b;
 }
+
+// requireLengthsForRagged declines ragged tensors without both sequence lengths: cuDNN's packed
+// layouts are masked by them (cudnn-frontend: ragged offsets only with the padding mask).
+void requireLengthsForRagged(bool ragged, const Band& band);
 
 // Masker applies a Band to score tensors of shape sDims, as cuDNN's pattern spells masks:
 // gen_index rows and columns, compares, and binary_select with -inf.
@@ -183,9 +216,43 @@ struct Masker
         }
         return select(s, keep);
     }
+    int64_t integer(int mode, int64_t a, int64_t b)
+    {
+        const int64_t t = g.add(CUDNN_DATA_INT32, sDims).uid;
+        g.pointwise(mode, a, b, -1, t, CUDNN_DATA_INT32);
+        return t;
+    }
+    // lengthOr is a sequence-length tensor, or the extent as an int32 constant when it is absent.
+    int64_t lengthOr(int64_t uid, int64_t extent) { return uid >= 0 ? uid : g.constantInt(static_cast<int32_t>(extent)); }
+    // perBatchBounds: the BOTTOM_RIGHT band with sequence lengths, whose diagonal moves per batch
+    // (off_b = s_kv[b] - s_q[b]), in the form cudnn-frontend's diagonal band mask gives cuDNN:
+    // keep row + s_kv - s_q (+ right) >= col, and col + (left + 1) - s_kv + s_q > row.
+    int64_t perBatchBounds(int64_t s)
+    {
+        if(band.right >= 0)
+        {
+            indices(s);
+            int64_t r = integer(CUDNN_POINTWISE_ADD, row, lengthOr(band.seqKv, band.skv));
+            r = integer(CUDNN_POINTWISE_SUB, r, lengthOr(band.seqQ, band.sq));
+            if(band.right != 0)
+                r = integer(CUDNN_POINTWISE_ADD, r, g.constantInt(static_cast<int32_t>(band.right)));
+            s = select(s, boolean(CUDNN_POINTWISE_CMP_GE, r, col));
+        }
+        if(band.left >= 0)
+        {
+            indices(s);
+            int64_t c = integer(CUDNN_POINTWISE_ADD, col, g.constantInt(static_cast<int32_t>(band.left + 1)));
+            c = integer(CUDNN_POINTWISE_SUB, c, lengthOr(band.seqKv, band.skv));
+            c = integer(CUDNN_POINTWISE_ADD, c, lengthOr(band.seqQ, band.sq));
+            s = select(s, boolean(CUDNN_POINTWISE_CMP_GT, c, row));
+        }
+        return s;
+    }
     // bounds masks keys outside the diagonal band.
     int64_t bounds(int64_t s)
     {
+        if(band.bottomRight && band.seqLens())
+            return perBatchBounds(s);
         if(band.right >= 0)
         {
             indices(s);
