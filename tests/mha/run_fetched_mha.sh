@@ -14,6 +14,10 @@
 #   --torch    also dump every run's tensors (OUT/dump_cpu|cuda) and check them against PyTorch
 #              (compare_torch.py; needs python3 with torch). On the H200, the one command is:
 #                tests/mha/run_fetched_mha.sh /path/to/MHA.cpp --cuda --torch
+#   --bench    (with --cuda) instead of the checks, time MHA.cpp's dense entry points and the
+#              driver's graphs (mha_bench.cpp) against PyTorch's own cuDNN attention
+#              (bench_torch.py) on the same shapes, alternating the two processes twice, and
+#              print the ratio table (bench_compare.py; exit 1 under 0.98x).
 #   DRIVER ARGS go to the driver: --path graph|aten|both, --only SUBSTRING, --dump DIR.
 #
 # MHA.cpp is read where it lies and never copied into the tree. The compile lines are printed.
@@ -28,11 +32,13 @@ stage="$repo/build/stage"
 out="$repo/build/mha"
 cuda=0
 torch=0
+bench=0
 cuda_home="${CUDA_HOME:-/usr/local/cuda}"
 while [ $# -gt 0 ]; do
     case "$1" in
         --cuda) cuda=1; shift ;;
         --torch) torch=1; shift ;;
+        --bench) bench=1; shift ;;
         --stage) stage="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --cuda-home) cuda_home="$2"; shift 2 ;;
@@ -40,6 +46,7 @@ while [ $# -gt 0 ]; do
         *) echo "run_fetched_mha.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
+[ "$bench" = 0 ] || [ "$cuda" = 1 ] || { echo "run_fetched_mha.sh: --bench needs --cuda" >&2; exit 2; }
 [ -f "$mha" ] || { echo "run_fetched_mha.sh: $mha: no such file" >&2; exit 2; }
 [ -f "$stage/include/hipdnn_backend.h" ] || { echo "run_fetched_mha.sh: no staged install in $stage (run make stage)" >&2; exit 2; }
 stage="$(cd "$stage" && pwd)"
@@ -63,6 +70,19 @@ run() { echo "+ $*"; "$@"; }
 run "$cxx" "${flags[@]}" -c "$mha" -o "$out/MHA_$suffix.o"
 run "$cxx" "${flags[@]}" -Wall -Wextra -Werror -DMHA_DRIVER_ENTRY_POINTS -I "$here" -c "$here/mha_driver.cpp" -o "$out/mha_driver_pt_$suffix.o"
 run "$cxx" "$out/mha_driver_pt_$suffix.o" "$out/MHA_$suffix.o" -o "$out/mha_driver_pt_$suffix" "${libs[@]}"
+if [ "$bench" = 1 ]; then
+    run "$cxx" "${flags[@]}" -Wall -Wextra -Werror -DMHA_DRIVER_ENTRY_POINTS -I "$here" "$here/mha_bench.cpp" "$out/MHA_$suffix.o" \
+        -o "$out/mha_bench_pt" "${libs[@]}"
+    export HIPDNN_PREFERRED_ENGINE="${HIPDNN_PREFERRED_ENGINE:-HIPDNNGO_CUDNN}"
+    logs=()
+    for r in 1 2; do
+        "$out/mha_bench_pt" "$@" | tee "$out/bench_ours_$r.log"
+        python3 "$here/bench_torch.py" | tee "$out/bench_torch_$r.log"
+        logs+=("$out/bench_ours_$r.log" "$out/bench_torch_$r.log")
+    done
+    python3 "$here/bench_compare.py" "${logs[@]}" | tee "$out/bench.md"
+    exit "${PIPESTATUS[0]}"
+fi
 
 export MHA_STANDIN_QUIET_WARNINGS="${MHA_STANDIN_QUIET_WARNINGS:-1}"  # MHA.cpp's nested backward warns on every call
 if [ "$cuda" = 1 ]; then

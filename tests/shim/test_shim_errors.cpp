@@ -127,6 +127,24 @@ unsupported() {
         (void)g2.block_scale_dequantize(X2, S2, fe::graph::Block_scale_dequantize_attributes().set_block_size(32));
         CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "block_scale_dequantize '0': no hipDNN engine implements", g2.validate());
     }
+    {  // a value the backend cannot express (a BOOLEAN compute type: hipDNN's graph schema has no
+       // BOOLEAN DataType) makes the graph unsupported, naming the node and the reason
+        fe::graph::Graph g;
+        g.set_io_data_type(fe::DataType_t::FLOAT);
+        auto X = st_tensor(g, "X", {2, 3});
+        (void)g.pointwise(X, fe::graph::Pointwise_attributes().set_name("relu").set_mode(fe::PointwiseMode_t::RELU_FWD)
+                                 .set_compute_data_type(fe::DataType_t::BOOLEAN))
+            ->set_output(true);
+        CHECK_FE_ERR(EC::GRAPH_NOT_SUPPORTED, "pointwise 'relu': setting attribute", g.build_operation_graph(st_handle()));
+        fe::graph::Graph g2;
+        g2.set_io_data_type(fe::DataType_t::FLOAT);
+        auto X2 = st_tensor(g2, "X", {2, 3});
+        (void)g2.pointwise(X2, fe::graph::Pointwise_attributes().set_name("relu").set_mode(fe::PointwiseMode_t::RELU_FWD)
+                                   .set_compute_data_type(fe::DataType_t::BOOLEAN))
+            ->set_output(true);
+        fe::error_t e = g2.build_operation_graph(st_handle());
+        CHECK(e.get_message().find("HIPDNN_DATA_BOOLEAN") != std::string::npos);
+    }
     {  // every node declared as a Tier-2 stub is refused by name
         struct Case {
             const char* want;

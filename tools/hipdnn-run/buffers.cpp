@@ -548,4 +548,28 @@ std::vector<double> Buffers::dense(const Tensor& t) const
     return out;
 }
 
+int64_t Buffers::nonFinite(const Tensor& t, const std::vector<int64_t>* rows) const
+{
+    const HostBuffer* b = find(t.uid);
+    if(b == nullptr || t.passByValue)
+    {
+        return 0;
+    }
+    const bool byRow = rows != nullptr && t.dims.size() == 4 && static_cast<int64_t>(rows->size()) >= t.dims[0];
+    const int64_t perBatch = byRow && t.dims[0] > 0 ? t.numel() / t.dims[0] : 1;
+    int64_t n = 0;
+    forEachElement(t, [&](int64_t lin, int64_t off) {
+        if(off < 0)
+        {
+            return;
+        }
+        if(byRow && (lin / t.dims[3]) % t.dims[2] >= (*rows)[static_cast<size_t>(lin / perBatch)])
+        {
+            return;
+        }
+        n += std::isfinite(loadElement(t.dtype, b->data, off)) ? 0 : 1;
+    });
+    return n;
+}
+
 } // namespace hdrun

@@ -146,6 +146,12 @@ public:
     // fall outside its span read as NaN and are not written.
     std::vector<double> dense(const Tensor& t) const;
     void setDense(const Tensor& t, const std::vector<double>& v);
+    // nonFinite counts the NaN or infinite elements of t among those an engine defines. rows, when
+    // given, holds per batch how many rows (dim 2 of a rank-4 [B, H, S, D] tensor) exist, as
+    // sequence lengths do for attention: rows past it are not data (they keep the output
+    // poison). Elements of a ragged tensor outside its buffer (dense's NaN placeholders) are never
+    // counted.
+    int64_t nonFinite(const Tensor& t, const std::vector<int64_t>* rows = nullptr) const;
 
 private:
     std::vector<int64_t> raggedOffsets(const Tensor& t) const;

@@ -349,6 +349,36 @@ bool writeNpy(const std::string& path, const std::vector<int64_t>& dims, const s
     return std::fclose(f) == 0 && ok;
 }
 
+// definedRows: for attention outputs, how many rows of each batch an engine writes when the
+// graph gives sequence lengths (O, stats and dQ follow seq_len_q; dK and dV follow seq_len_kv);
+// the rows past them are undefined and keep the output poison.
+std::map<int64_t, std::vector<int64_t>> definedRows(const hdrun::Graph& g, const hdrun::Buffers& buffers)
+{
+    std::map<int64_t, std::vector<int64_t>> out;
+    auto lengths = [&](int64_t uid) {
+        std::vector<int64_t> v;
+        const hdrun::Tensor* t = uid >= 0 ? g.tensor(uid) : nullptr;
+        if(t != nullptr)
+            for(double x : buffers.dense(*t))
+                v.push_back(static_cast<int64_t>(x));
+        return v;
+    };
+    for(const hdrun::Node& n : g.nodes)
+    {
+        const bool fwd = n.type == "SdpaAttributes", bwd = n.type == "SdpaBackwardAttributes";
+        if(!fwd && !bwd)
+            continue;
+        const std::vector<int64_t> q = lengths(n.uid("seq_len_q_tensor_uid")), kv = lengths(n.uid("seq_len_kv_tensor_uid"));
+        for(const char* key : {"o_tensor_uid", "stats_tensor_uid", "dq_tensor_uid"})
+            if(!q.empty() && n.uid(key) >= 0 && (fwd || std::string(key) == "dq_tensor_uid"))
+                out[n.uid(key)] = q;
+        for(const char* key : {"dk_tensor_uid", "dv_tensor_uid"})
+            if(bwd && !kv.empty() && n.uid(key) >= 0)
+                out[n.uid(key)] = kv;
+    }
+    return out;
+}
+
 bool dumpTensors(const std::string& dir, const hdrun::Graph& g, const hdrun::Buffers& buffers,
                  const std::map<int64_t, hdrun::RefTensor>* refs)
 {
@@ -779,13 +809,14 @@ int runMain(Run& r)
     {
         if(!opt.dumpDir.empty() && !dumpTensors(opt.dumpDir, g, buffers, nullptr))
             return r.result(kFail, "ERROR", "cannot write the dump to " + opt.dumpDir);
+        const std::map<int64_t, std::vector<int64_t>> rows = definedRows(g, buffers);
         int64_t nonFinite = 0;
         for(const auto& b : buffers.all())
         {
             if(!b.output || !hdrun::dtypeIsFloat(b.tensor->dtype))
                 continue;
-            for(double v : buffers.dense(*b.tensor))
-                nonFinite += std::isfinite(v) ? 0 : 1;
+            auto it = rows.find(b.tensor->uid);
+            nonFinite += buffers.nonFinite(*b.tensor, it == rows.end() ? nullptr : &it->second);
         }
         if(nonFinite > 0)
             return r.result(kFail, "FAIL", std::to_string(nonFinite) + " non-finite output values");

@@ -51,9 +51,11 @@ typedef struct CUgraph_st* cudaGraph_t;
 extern "C" {
 #endif
 
-/* cuDNN feature level claimed: the API surface of cuDNN 9.10 that cudnn-frontend 1.23 uses. */
+/* cuDNN feature level claimed: cuDNN 9.14, the newest level whose graph features cudnn-frontend
+ * 1.23 gates on (sink tokens and max/sum-exp outputs need 9.13). What hipDNN lacks at this level
+ * is refused by name at validate(), not hidden behind a lower version. */
 #define CUDNN_MAJOR 9
-#define CUDNN_MINOR 10
+#define CUDNN_MINOR 14
 #define CUDNN_PATCHLEVEL 0
 #define CUDNN_VERSION (CUDNN_MAJOR * 10000 + CUDNN_MINOR * 100 + CUDNN_PATCHLEVEL)
 

@@ -68,10 +68,14 @@ Generated genPointwise(const Program& p, const Knobs& k)
         vec /= 2;
     const int block = k.threads != 0 ? k.threads : 256;
     const int64_t chunks = total / vec;
-    const int64_t grid = std::min<int64_t>((chunks + block - 1) / block, int64_t{1} << 20);
+    // Four chunks per thread once there are enough for every SM to stay full (H100/H200: 2.76 ->
+    // 2.90 TB/s on a 1 GiB add -> mul -> GELU, bf16, against a 3.0 TB/s copy on the H100).
+    const int unroll = chunks >= (int64_t{1} << 20) ? 4 : 1;
+    const int64_t grid = std::min<int64_t>((chunks + static_cast<int64_t>(block) * unroll - 1) / (static_cast<int64_t>(block) * unroll),
+                                           int64_t{1} << 20);
 
     Params prm(p);
-    const std::string ind = "            ";
+    const std::string ind = "                ";
     std::vector<int64_t> vecIn, vecOut;
     for(int64_t uid : mem)
         if(dense.count(uid) != 0 && vec > 1)
@@ -80,7 +84,7 @@ Generated genPointwise(const Program& p, const Knobs& k)
     for(int64_t uid : vecIn)
     {
         const Tensor& t = p.t(uid);
-        ch.val[uid] = "hd_ld_" + std::string(dtypeName(t.dt)) + "(r" + std::to_string(prm.index(uid)) + ".v[e])";
+        ch.val[uid] = "hd_ld_" + std::string(dtypeName(t.dt)) + "(r" + std::to_string(prm.index(uid)) + "[u].v[e])";
     }
     ch.load = [&](int64_t uid) {
         const Tensor& t = p.t(uid);
@@ -106,6 +110,26 @@ Generated genPointwise(const Program& p, const Knobs& k)
             P *= space[static_cast<size_t>(d)];
         return "(float)((li / " + std::to_string(P) + ") % " + std::to_string(space[static_cast<size_t>(axis)]) + ")";
     };
+    // Broadcast inputs whose value is the same for a whole chunk (their stride is 0 over inner
+    // dims whose extent is a multiple of the vector width, as a per-channel bias is over H x W)
+    // are loaded and converted once per chunk, not once per element.
+    std::vector<int64_t> perChunk;
+    if(vec > 1)
+        for(int64_t uid : mem)
+        {
+            if(dense.count(uid) != 0 || produced.count(uid) != 0)
+                continue;
+            const std::vector<int64_t> e = effStrides(p.t(uid), space);
+            int64_t run = 1;
+            for(int d = R - 1; d >= 0 && (e[static_cast<size_t>(d)] == 0 || space[static_cast<size_t>(d)] == 1); --d)
+                run *= space[static_cast<size_t>(d)];
+            if(run % vec == 0)
+            {
+                perChunk.push_back(uid);
+                prm.name(uid, false);
+                ch.val[uid] = "h" + std::to_string(prm.index(uid)) + "[u]";
+            }
+        }
     // Vector inputs are declared before the chain so that their loads are issued first.
     for(int64_t uid : vecIn)
         prm.name(uid, false);
@@ -117,34 +141,54 @@ Generated genPointwise(const Program& p, const Knobs& k)
     os << prelude() << "\n";
     os << "extern \"C\" __global__ void __launch_bounds__(" << (block) << ") hd_pointwise(" << prm.signature() << ")\n{\n";
     os << "    typedef " << idx << " idx_t;\n";
-    os << "    for(idx_t c = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; c < (idx_t)" << chunks
-       << "; c += (idx_t)gridDim.x * blockDim.x)\n    {\n";
-    os << "        const idx_t base = c * " << vec << ";\n";
+    // Each thread takes `unroll` chunks a grid stride apart, loading all of them before it
+    // computes: more loads in flight per thread, which a long chain (GELU's erf) needs to keep
+    // the memory system busy.
+    const std::string U = std::to_string(unroll);
+    os << "    const idx_t stride = (idx_t)gridDim.x * blockDim.x;\n";
+    os << "    for(idx_t c0 = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; c0 < (idx_t)" << chunks << "; c0 += stride * " << U
+       << ")\n    {\n";
+    for(int64_t uid : vecIn)
+        os << "        hd_vec<" << storageType(p.t(uid).dt) << ", " << vec << "> r" << prm.index(uid) << "[" << U << "];\n";
+    for(int64_t uid : perChunk)
+        os << "        float h" << prm.index(uid) << "[" << U << "];\n";
+    os << "#pragma unroll\n        for(int u = 0; u < " << U << "; ++u)\n        {\n";
+    os << "            const idx_t base = (c0 + u * stride) * " << vec << ";\n";
+    os << "            if(base >= (idx_t)" << total << ")\n                break;\n";
     for(int64_t uid : vecIn)
     {
-        const Tensor& t = p.t(uid);
-        const std::string vt = std::string("hd_vec<") + storageType(t.dt) + ", " + std::to_string(vec) + ">";
-        os << "        const " << vt << " r" << prm.index(uid) << " = *reinterpret_cast<const " << vt << "*>("
-           << prm.names[uid] << " + base);\n";
+        const std::string vt = std::string("hd_vec<") + storageType(p.t(uid).dt) + ", " + std::to_string(vec) + ">";
+        os << "            r" << prm.index(uid) << "[u] = *reinterpret_cast<const " << vt << "*>(" << prm.names[uid] << " + base);\n";
     }
-    for(int64_t uid : vecOut)
-        os << "        hd_vec<" << storageType(p.t(uid).dt) << ", " << vec << "> w" << prm.index(uid) << ";\n";
-    os << "#pragma unroll\n        for(int e = 0; e < " << vec << "; ++e)\n        {\n";
-    os << "            const idx_t li = base + e;\n";
-    os << "            (void)li;\n";
-    os << chain;
+    for(int64_t uid : perChunk)
+    {
+        const Tensor& t = p.t(uid);
+        os << "            h" << prm.index(uid) << "[u] = hd_ld_" << dtypeName(t.dt) << "(" << prm.names[uid] << "["
+           << offsetExpr(t, space, 0, R, "base") << "]);\n";
+    }
     os << "        }\n";
+    os << "#pragma unroll\n        for(int u = 0; u < " << U << "; ++u)\n        {\n";
+    os << "            const idx_t base = (c0 + u * stride) * " << vec << ";\n";
+    os << "            if(base >= (idx_t)" << total << ")\n                break;\n";
+    for(int64_t uid : vecOut)
+        os << "            hd_vec<" << storageType(p.t(uid).dt) << ", " << vec << "> w" << prm.index(uid) << ";\n";
+    os << "#pragma unroll\n            for(int e = 0; e < " << vec << "; ++e)\n            {\n";
+    os << "                const idx_t li = base + e;\n";
+    os << "                (void)li;\n";
+    os << chain;
+    os << "            }\n";
     for(int64_t uid : vecOut)
     {
         const std::string vt = std::string("hd_vec<") + storageType(p.t(uid).dt) + ", " + std::to_string(vec) + ">";
-        os << "        *reinterpret_cast<" << vt << "*>(" << prm.names[uid] << " + base) = w" << prm.index(uid) << ";\n";
+        os << "            *reinterpret_cast<" << vt << "*>(" << prm.names[uid] << " + base) = w" << prm.index(uid) << ";\n";
     }
+    os << "        }\n";
     os << "    }\n}\n";
 
     Generated g;
     g.source = os.str();
     g.launches.push_back({"hd_pointwise", static_cast<unsigned>(std::max<int64_t>(grid, 1)), static_cast<unsigned>(block), prm.args});
-    g.config = "vector_width=" + std::to_string(vec) + ",threads=" + std::to_string(block);
+    g.config = "vector_width=" + std::to_string(vec) + ",threads=" + std::to_string(block) + ",chunks_per_thread=" + U;
     return g;
 }
 

@@ -136,10 +136,11 @@ struct RtcEngine : hipdnn_plugin_sdk::EngineDefaults
         b.name(kEngineName);
     }
 
-    static size_t workspaceSize(Handle&, const hipdnnPluginConstData_t* config, const hipdnnPluginConstData_t* graph)
+    static size_t workspaceSize(Handle& h, const hipdnnPluginConstData_t* config, const hipdnnPluginConstData_t* graph)
     {
         requireAvailable();
-        const Knobs k = knobsOf(config);
+        Knobs k = knobsOf(config);
+        k.sms = deviceFor(h.get()).sms; // as createContext sees it, so the workspace matches
         return generate(readProgram(*hipdnn_plugin_sdk::verifyGraph(graph)), k).workspace;
     }
 
@@ -152,12 +153,13 @@ struct RtcEngine : hipdnn_plugin_sdk::EngineDefaults
                                                   const hipdnnPluginConstData_t* graph)
     {
         requireAvailable();
-        const Knobs k = knobsOf(config);
-        const Program p = readProgram(*hipdnn_plugin_sdk::verifyGraph(graph));
-        const Generated g = generate(p, k);
         auto ctx = std::make_unique<Context>();
         ctx->planStream = h.get();
         ctx->dev = deviceFor(ctx->planStream);
+        Knobs k = knobsOf(config);
+        k.sms = ctx->dev.sms;
+        const Program p = readProgram(*hipdnn_plugin_sdk::verifyGraph(graph));
+        const Generated g = generate(p, k);
         std::vector<std::string> names;
         for(const Launch& l : g.launches)
         {

@@ -118,9 +118,10 @@ sys.exit(0 if ok else 1)
 PY
 fi
 if has attention; then
-  # Ragged (THD), paged KV, sink-token and dbias graphs: hipdnn-run has no reference for them,
-  # so attention_check.py picks consistent inputs (lengths, offsets, page tables; O and stats
-  # of the backward from its own forward) and recomputes the outputs in float64.
+  # Ragged (THD), paged KV, sink-token and dbias graphs, checked twice: by hipdnn-run's own
+  # reference (--check, which skips the rows a graph leaves undefined) and by attention_check.py,
+  # which picks consistent inputs (lengths, offsets, page tables; O and stats of the backward
+  # from its own forward) and recomputes the outputs in float64 with numpy.
   echo "== attention: ragged, paged, sink, dbias against numpy"
   for name in sdpa_fwd_ragged_bf16_b2_h2_s64_d64 sdpa_bwd_ragged_bf16_b2_h2_s64_d64 \
               sdpa_fwd_paged_fp16_b2_hq4_hk2_s64_skv128_d64_block16 sdpa_fwd_sink_bf16_b1_h4_s128_d64 \
@@ -130,7 +131,7 @@ if has attention; then
     rm -rf "$d" && mkdir -p "$d/in" "$d/out"
     python3 "$here/attention_check.py" "$f" "$d" inputs || { rc=1; continue; }
     if HIPDNN_LOG_LEVEL=info "$stage/bin/hipdnn-run" "$f" --engine HIPDNNGO_CUDNN --device --iters 1 --load "$d/in" \
-         --dump "$d/out" > "$d/run.log" 2>&1; then
+         --check --dump "$d/out" > "$d/run.log" 2>&1; then
       python3 "$here/attention_check.py" "$f" "$d" verify || rc=1
     else
       echo "FAIL $name: hipdnn-run (log: $d/run.log)"; grep -i "cudnn\|declin\|applicab" "$d/run.log" | tail -5; rc=1

@@ -122,21 +122,45 @@ using c10::kInt;
 using c10::kLong;
 using c10::ScalarType;
 
-// Buffer owns one allocation: host (calloc) or, with MHA_STANDIN_CUDA, device (cudaMalloc).
+#ifdef MHA_STANDIN_CUDA
+// Device memory is pooled by exact size, as PyTorch's caching allocator keeps freed blocks: a
+// tensor or workspace made on every call (MHA.cpp does both) then costs no cudaMalloc/cudaFree,
+// which would synchronize the device and swamp a timing (tests/mha/mha_bench.cpp).
+// zeroNewTensors: every allocation starts zeroed (the driver's checks rely on it); the bench turns
+// it off, since PyTorch's empty() does not clear memory either.
+inline bool& zeroNewTensors() {
+    static bool z = true;
+    return z;
+}
+inline std::unordered_multimap<size_t, void*>& devicePool() {
+    static std::unordered_multimap<size_t, void*> pool;  // never freed: the process owns the device
+    return pool;
+}
+#endif
+
+// Buffer owns one allocation: host (calloc) or, with MHA_STANDIN_CUDA, pooled device memory.
 struct Buffer {
     void* ptr = nullptr;
-    explicit Buffer(size_t bytes) {
+    size_t size = 0;
+    explicit Buffer(size_t bytes) : size(bytes ? bytes : 1) {
 #ifdef MHA_STANDIN_CUDA
-        if (cudaMalloc(&ptr, bytes ? bytes : 1) != cudaSuccess) throw c10::Error("cudaMalloc failed");
-        cudaMemset(ptr, 0, bytes ? bytes : 1);
+        auto& pool = devicePool();
+        auto it    = pool.find(size);
+        if (it != pool.end()) {
+            ptr = it->second;
+            pool.erase(it);
+        } else if (cudaMalloc(&ptr, size) != cudaSuccess) {
+            throw c10::Error("cudaMalloc failed");
+        }
+        if (zeroNewTensors()) cudaMemset(ptr, 0, size);
 #else
-        ptr = std::calloc(bytes ? bytes : 1, 1);
+        ptr = std::calloc(size, 1);
         if (!ptr) throw c10::Error("out of host memory");
 #endif
     }
     ~Buffer() {
 #ifdef MHA_STANDIN_CUDA
-        cudaFree(ptr);
+        devicePool().emplace(size, ptr);
 #else
         std::free(ptr);
 #endif

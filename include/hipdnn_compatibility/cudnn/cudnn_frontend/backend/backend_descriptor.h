@@ -88,6 +88,9 @@ make_descriptor(hipdnnBackendDescriptorType_t kind, std::string const& what, man
 }
 
 // set_attr sets one attribute; the error names `what` (the node or tensor) and the attribute.
+// A value hipDNN cannot express (HIPDNN_STATUS_NOT_SUPPORTED, say a BOOLEAN compute type, which
+// the graph schema lacks) makes the graph unsupported, as upstream reports what cuDNN cannot run;
+// any other failure is an API failure.
 inline error_t
 set_attr(managed_descriptor const& d,
          hipdnnBackendAttributeName_t name,
@@ -97,8 +100,10 @@ set_attr(managed_descriptor const& d,
          std::string const& what) {
     hipdnnStatus_t st = hipdnnBackendSetAttribute(d->get_ptr(), name, type, count, value);
     if (st != HIPDNN_STATUS_SUCCESS)
-        return backend_error(
-            st, error_code_t::CUDNN_BACKEND_API_FAILED, what + ": setting attribute " + std::to_string(int(name)));
+        return backend_error(st,
+                             st == HIPDNN_STATUS_NOT_SUPPORTED ? error_code_t::GRAPH_NOT_SUPPORTED
+                                                               : error_code_t::CUDNN_BACKEND_API_FAILED,
+                             what + ": setting attribute " + std::to_string(int(name)));
     return {error_code_t::OK, ""};
 }
 
