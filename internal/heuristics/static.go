@@ -1,8 +1,11 @@
 package heuristics
 
 import (
+	"slices"
 	"sort"
 	"strconv"
+
+	"github.com/hipdnn-go/backend/internal/fb"
 )
 
 // static.go: SelectionHeuristic::StaticOrdering, the policy that always has an answer.
@@ -23,10 +26,17 @@ const (
 	// where cuDNN and a CUDA device are present, so ranking it first puts the GPU first there
 	// and changes nothing elsewhere.
 	EngineCUDNN = "HIPDNNGO_CUDNN"
+	// EngineCUDARTC is this project's runtime-compiled engine for memory-bound graphs on NVIDIA
+	// GPUs (plugins/cuda_rtc). Where it goes depends on the graph: see cudaRTCLeads.
+	EngineCUDARTC = "HIPDNNGO_CUDA_RTC"
 )
 
-// classCUDNN sorts before AMD's classes (which keep their numbers).
-const classCUDNN = -1
+// classCUDNN sorts before AMD's classes (which keep their numbers); classCUDARTCLead before
+// it, for the graphs where the runtime-compiled engine measured faster.
+const (
+	classCUDARTCLead = -2
+	classCUDNN       = -1
+)
 
 // Static classes, lowest first. AMD's classes 0–4 are kept exactly; the CPU reference engine
 // gets a class of its own after all of them, because a reference implementation goes after
@@ -59,12 +69,61 @@ func staticClass(id int64) int {
 }
 
 // StaticOrder returns candidates stably sorted by static class: HIPDNNGO_CUDNN, MIOPEN_ENGINE,
-// ASM_SDPA_ENGINE, ROCKE_ENGINE, every other engine (in input order),
-// MIOPEN_ENGINE_DETERMINISTIC, HIPDNNGO_ONEDNN, and HIPDNNGO_CPU_REFERENCE last. It allocates the result.
+// ASM_SDPA_ENGINE, ROCKE_ENGINE, every other engine (in input order, HIPDNNGO_CUDA_RTC among
+// them), MIOPEN_ENGINE_DETERMINISTIC, HIPDNNGO_ONEDNN, and HIPDNNGO_CPU_REFERENCE last. It
+// allocates the result.
 func StaticOrder(candidates []int64) []int64 {
+	return StaticOrderFor(candidates, nil)
+}
+
+// StaticOrderFor is StaticOrder for one graph (its FlatBuffer): where cudaRTCLeads says the
+// runtime-compiled engine measured faster than cuDNN, HIPDNNGO_CUDA_RTC goes first.
+func StaticOrderFor(candidates []int64, graph []byte) []int64 {
 	out := append([]int64(nil), candidates...)
-	sort.SliceStable(out, func(a, b int) bool { return staticClass(out[a]) < staticClass(out[b]) })
+	rtc, lead := PolicyNameToID(EngineCUDARTC), false
+	if slices.Contains(out, rtc) {
+		lead = cudaRTCLeads(graph)
+	}
+	class := func(id int64) int {
+		if lead && id == rtc {
+			return classCUDARTCLead
+		}
+		return staticClass(id)
+	}
+	sort.SliceStable(out, func(a, b int) bool { return class(out[a]) < class(out[b]) })
 	return out
+}
+
+// cudaRTCLeads reports whether a graph is of a family where HIPDNNGO_CUDA_RTC measured faster
+// than HIPDNNGO_CUDNN, or the only GPU engine that takes it (bench/gpu_memory_bench.cpp, H100
+// and H200, the README's table): graphs of pointwise, reduction and layernorm / RMSNorm forward
+// nodes only. Forward norms ran 1.05-3.3x cuDNN's speed (bf16 and fp32 scales, 8192^2 and
+// 32768x4096); cuDNN offers no config for the pointwise chain. Norm backward (cuDNN 1.2-1.4x
+// faster) and every family not measured keep cuDNN first. A graph that cannot be read leads
+// nowhere.
+func cudaRTCLeads(graph []byte) (lead bool) {
+	if len(graph) < 8 {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			lead = false
+		}
+	}()
+	g := fb.GetRootAsGraph(graph, 0)
+	var n fb.Node
+	for i := 0; i < g.NodesLength(); i++ {
+		if !g.Nodes(&n, i) {
+			return false
+		}
+		switch n.AttributesType() {
+		case fb.NodeAttributesPointwiseAttributes, fb.NodeAttributesReductionAttributes,
+			fb.NodeAttributesLayernormAttributes, fb.NodeAttributesRMSNormAttributes:
+		default:
+			return false
+		}
+	}
+	return g.NodesLength() > 0
 }
 
 // rankStaticOrdering is the built-in's finalize. When HIPDNN_HEUR_FALLBACK_ENGINE_ORDER holds
@@ -78,7 +137,7 @@ func rankStaticOrdering(c *rankCall) ([]int64, map[int64][]byte, bool, string) {
 	}
 	toks := splitList(getenv(EnvFallbackEngineOrder))
 	if len(toks) == 0 {
-		return StaticOrder(c.candidates), nil, true, ""
+		return StaticOrderFor(c.candidates, c.graph), nil, true, ""
 	}
 	var out []int64
 	taken := map[int64]bool{}

@@ -3,6 +3,8 @@ package heuristics
 import (
 	"slices"
 	"testing"
+
+	"github.com/hipdnn-go/backend/internal/wire"
 )
 
 func runBuiltin(t *testing.T, rank rankFunc, req Request) ([]int64, map[int64][]byte, bool, string) {
@@ -98,5 +100,39 @@ func TestEngineNameOrID(t *testing.T) {
 		if got := EngineNameOrID(give); got != want {
 			t.Errorf("EngineNameOrID(%q) = %d, want %d", give, got, want)
 		}
+	}
+}
+
+func TestStaticOrderForCudaRTC(t *testing.T) {
+	t.Parallel()
+	rtc, cudnn := PolicyNameToID(EngineCUDARTC), PolicyNameToID(EngineCUDNN)
+	x, y := tensor(1, 8, 64), tensor(2, 8, 64)
+	graph := func(nodes ...wire.Node) []byte {
+		return encode(t, &wire.Graph{Name: "g", Tensors: []wire.Tensor{x, y, tensor(3, 8, 64), tensor(4, 1, 64), tensor(5, 8, 1)}, Nodes: nodes})
+	}
+	relu := node(t, "PointwiseAttributes", map[string]int64{"operation": 34, "in_0_tensor_uid": 1, "out_0_tensor_uid": 2})
+	ln := node(t, "LayernormAttributes", map[string]int64{"x_tensor_uid": 1, "scale_tensor_uid": 4, "bias_tensor_uid": 4,
+		"epsilon_tensor_uid": 5, "y_tensor_uid": 2})
+	lnBwd := node(t, "LayernormBackwardAttributes", map[string]int64{"dy_tensor_uid": 1, "x_tensor_uid": 3, "scale_tensor_uid": 4,
+		"mean_tensor_uid": 5, "inv_variance_tensor_uid": 5, "dx_tensor_uid": 2, "dscale_tensor_uid": 4, "dbias_tensor_uid": 4})
+	tests := []struct {
+		desc  string
+		graph []byte
+		want  []int64
+	}{
+		{"pointwise: cuda_rtc first", graph(relu), []int64{rtc, cudnn, idCPURef}},
+		{"layernorm forward with an epilogue: cuda_rtc first", graph(ln, relu), []int64{rtc, cudnn, idCPURef}},
+		{"layernorm backward: cuDNN first", graph(lnBwd), []int64{cudnn, rtc, idCPURef}},
+		{"convolution: cuDNN first", encode(t, convGraph(t)), []int64{cudnn, rtc, idCPURef}},
+		{"no graph: cuDNN first", nil, []int64{cudnn, rtc, idCPURef}},
+		{"unreadable graph: cuDNN first", []byte("not a flatbuffer graph"), []int64{cudnn, rtc, idCPURef}},
+	}
+	for _, tt := range tests {
+		if got := StaticOrderFor([]int64{idCPURef, rtc, cudnn}, tt.graph); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: StaticOrderFor = %v, want %v", tt.desc, got, tt.want)
+		}
+	}
+	if got := StaticOrderFor([]int64{idCPURef, cudnn}, graph(relu)); !slices.Equal(got, []int64{cudnn, idCPURef}) {
+		t.Errorf("without cuda_rtc: %v", got)
 	}
 }
