@@ -118,7 +118,7 @@ Generated genNormFwd(const Program& p, const Knobs& k)
         o << "    for(int c = 0; c < " << nch << "; ++c)\n    {\n";
         o << in1 << "const idx_t col0 = ((idx_t)c * " << tpr << " + lane) * " << vec << ";\n";
         o << in1 << "if(" << colGuard("col0") << ")\n" << in1 << "{\n";
-        o << in1 << "    const " << vt << " xv = hd_ld_stream(reinterpret_cast<const " << vt << "*>(" << xs << " + xrow + col0));\n";
+        o << in1 << "    const " << vt << " xv = *reinterpret_cast<const " << vt << "*>(" << xs << " + xrow + col0);\n";
     };
     if(cached)
     {
@@ -290,7 +290,7 @@ Generated genNormFwd(const Program& p, const Knobs& k)
     body << epilogue;
     body << in1 << "    }\n";
     if(!ys.empty())
-        body << in1 << "    hd_st_stream(reinterpret_cast<" << yvt << "*>(" << ys << " + yrow + col0), yw);\n";
+        body << in1 << "    *reinterpret_cast<" << yvt << "*>(" << ys << " + yrow + col0) = yw;\n";
     body << in1 << "}\n    }\n";
 
     os << "extern \"C\" __global__ void __launch_bounds__(" << (tpr * rpb) << ") " << kname << "(" << prm.signature() << ")\n{\n" << body.str() << "}\n";
