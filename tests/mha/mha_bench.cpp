@@ -106,16 +106,6 @@ check(fe::error_t e, std::string const& what) {
     if (!e.is_good()) die(what + ": " + e.get_message());
 }
 
-// runPlan executes candidate plan k of g on ts.
-fe::error_t
-runPlan(fe::graph::Graph& g, Tensors& ts, cudnnHandle_t h, int64_t k) {
-    std::unordered_map<int64_t, void*> pack;
-    for (auto& [uid, t] : ts.t) pack[uid] = t.data_ptr();
-    pack[kScale] = &ts.scale;
-    auto ws = c10::cuda::CUDACachingAllocator::get()->allocate(static_cast<size_t>(g.get_workspace_size()));
-    return g.execute_plan_at_index(h, pack, ws.get(), k);
-}
-
 void
 benchShape(Shape const& sh, std::string const& which, int rounds, int iters, bool allPlans) {
     std::mt19937 rng(7);
@@ -155,7 +145,7 @@ benchShape(Shape const& sh, std::string const& which, int rounds, int iters, boo
             for (auto [g, ts, pass] : {std::tuple{gInf, &tsInf, "fwd"}, {gTrain, &tsTrain, "fwd_train"}, {gBwd, &tsBwd, "bwd"}}) {
                 check(g->build_plans(fe::BuildPlanPolicy_t::ALL), std::string(sh.name) + " build_plans(ALL)");
                 for (int64_t k = 0; k < g->get_execution_plan_count(); ++k) {
-                    auto run = [h, g = g, ts = ts, k] { return runPlan(*g, *ts, h, k); };
+                    auto run = [h, g = g, ts = ts, k] { return execute(*g, *ts, h, k); };
                     if (run().is_good()) paths.push_back({"graph#" + std::to_string(k), pass, [run] { check(run(), "execute_plan_at_index"); }, {}});
                 }
             }

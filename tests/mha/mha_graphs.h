@@ -162,14 +162,15 @@ buildBackward(fe::graph::Graph& g, Case const& c, Tensors& ts, cudnnHandle_t h) 
     return finish(g, h);
 }
 
-// execute: runs the built graph on ts (every UID the graph has must be in ts).
+// execute: runs the built graph on ts (every UID the graph has must be in ts): its chosen plan,
+// or candidate plan `plan` when one is given.
 inline fe::error_t
-execute(fe::graph::Graph& g, Tensors& ts, cudnnHandle_t h) {
+execute(fe::graph::Graph& g, Tensors& ts, cudnnHandle_t h, int64_t plan = -1) {
     std::unordered_map<int64_t, void*> pack;
     for (auto& [uid, t] : ts.t) pack[uid] = t.data_ptr();
     pack[kScale] = &ts.scale;
     auto ws      = c10::cuda::CUDACachingAllocator::get()->allocate(static_cast<size_t>(g.get_workspace_size()));
-    return g.execute(h, pack, ws.get());
+    return plan < 0 ? g.execute(h, pack, ws.get()) : g.execute_plan_at_index(h, pack, ws.get(), plan);
 }
 
 }  // namespace mha
