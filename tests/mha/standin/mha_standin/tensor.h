@@ -132,9 +132,22 @@ inline bool& zeroNewTensors() {
     static bool z = true;
     return z;
 }
+// The pool gives its blocks back at exit, so leak checkers see none; a Buffer that outlives it
+// (another static) frees its block directly.
+inline bool& devicePoolClosed() {
+    static bool closed = false;  // trivially destructible: still readable during static teardown
+    return closed;
+}
+struct DevicePool {
+    std::unordered_multimap<size_t, void*> blocks;
+    ~DevicePool() {
+        for (auto& block : blocks) cudaFree(block.second);
+        devicePoolClosed() = true;
+    }
+};
 inline std::unordered_multimap<size_t, void*>& devicePool() {
-    static std::unordered_multimap<size_t, void*> pool;  // never freed: the process owns the device
-    return pool;
+    static DevicePool pool;
+    return pool.blocks;
 }
 #endif
 
@@ -160,7 +173,10 @@ struct Buffer {
     }
     ~Buffer() {
 #ifdef MHA_STANDIN_CUDA
-        devicePool().emplace(size, ptr);
+        if (devicePoolClosed())
+            cudaFree(ptr);
+        else
+            devicePool().emplace(size, ptr);
 #else
         std::free(ptr);
 #endif
