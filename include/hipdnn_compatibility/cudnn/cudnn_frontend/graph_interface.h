@@ -1177,11 +1177,12 @@ class Graph {
         plans.candidate           = -1;
         plans.alternatives_listed = false;
         CHECK_CUDNN_FRONTEND_ERROR(query_heuristic(plans, "create_execution_plans"));
-        if (plans.candidates.empty())
+        if (plans.candidates.empty()) {
+            std::string const why = detail::last_backend_error();  // read once: reading clears it
             return {error_code_t::HEURISTIC_QUERY_FAILED,
-                    "create_execution_plans: no engine of hipDNN can run this graph" +
-                        std::string(detail::last_backend_error().empty() ? "" : ": " + detail::last_backend_error()) +
+                    "create_execution_plans: no engine of hipDNN can run this graph" + (why.empty() ? "" : ": " + why) +
                         " (each engine logs why it does not apply at HIPDNN_LOG_LEVEL=info)"};
+        }
         return {error_code_t::OK, ""};
     }
 
