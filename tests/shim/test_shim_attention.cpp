@@ -1,12 +1,13 @@
-// Attention through the shim: Graph::sdpa (with and without stats, no scale / a scale value / a
-// scale tensor, causal top-left and bottom-right, sliding windows, padding through sequence
-// lengths, GQA and MQA, additive bias, BSHD layouts, the deprecated alias) and
-// Graph::sdpa_backward, on every CPU engine that takes them, against double-precision attention
-// computed here: S = scale·QKᵀ + bias, masked; P = softmax(S); O = P·V; Stats = logsumexp(S);
+// Attention through the shim: Graph::sdpa (with and without stats, the max and sum-exp outputs,
+// no scale / a scale value / a scale tensor, causal top-left and bottom-right, sliding windows,
+// padding through sequence lengths, GQA and MQA, additive bias, ALiBi, BSHD layouts, the
+// deprecated alias) and Graph::sdpa_backward, on every CPU engine that takes them, against
+// double-precision attention computed here: S = scale·QKᵀ + bias (+ ALiBi), masked;
+// P = softmax(S); O = P·V; Stats = logsumexp(S), Max = max S, Sum_exp = Σ exp(S − Max);
 // backward dV = Pᵀ·dO, dP = dO·Vᵀ, dS = P·(dP − rowsum(dO·O)), dQ = scale·dS·K,
 // dK = scale·dSᵀ·Q (dK, dV summed over the query heads sharing a key/value head).
-// Then what hipDNN's CPU engines do not run (dropout, paged caches, sink tokens, alibi, ragged
-// offsets) is checked to lower, and every setter hipDNN cannot express to be refused by name.
+// Then what is not checked numerically here (dropout, sink tokens) is checked to lower, and
+// every setter hipDNN cannot express to be refused by name.
 #include "shim_test.h"
 
 #include <cstdint>
@@ -65,6 +66,8 @@ struct Case {
     const char* name;
     int64_t b = 2, hq = 2, hk = 2, hv = 2, sq = 5, skv = 7, d = 8, dv = 8;
     bool bs = false, stats = true, causal = false, bottom_right = false, bias = false, bias_bcast = false;
+    bool max_sum = false;  // set_logit_max and set_score_sum_exp (forward)
+    bool alibi = false;    // set_alibi_mask
     std::optional<int> window;
     Scale scale = Scale::Value;
     std::vector<int32_t> seq_q, seq_kv;  // padding when not empty
@@ -72,15 +75,26 @@ struct Case {
 
 const float kScale = 0.35f;
 
-// Ref is the double-precision attention of a case: P per (b, h, i, j), O and logsumexp.
+// Ref is the double-precision attention of a case: P per (b, h, i, j), O, logsumexp, row max and
+// sum of exponentials.
 struct Ref {
-    std::vector<double> P, O, lse;  // P [b, hq, sq, skv], O [b, hq, sq, dv] packed, lse [b, hq, sq]
+    std::vector<double> P, O, lse, max, sum_exp;  // P [b, hq, sq, skv], O [b, hq, sq, dv] packed, the rest [b, hq, sq]
     std::vector<bool> row;          // valid rows [b, hq, sq]
 };
 
 double
 scale_of(Case const& c) {
     return c.scale == Scale::None ? 1.0 : kScale;  // upstream: no scale set multiplies by nothing
+}
+
+// alibi_slope is cudnn-frontend's ALiBi slope of head h of hq (its get_alibi_slope): with n the
+// largest power of two <= hq, 2^(-8(h + 1)/n) for h < n, else 2^(-8(h - n + 1/2)/n).
+double
+alibi_slope(int64_t h, int64_t hq) {
+    int64_t n = 1;
+    while (n * 2 <= hq) n *= 2;
+    double const e = h < n ? double(h + 1) : double(h - n) + 0.5;
+    return std::exp2(-8.0 * e / double(n));
 }
 
 bool
@@ -100,6 +114,8 @@ reference(Case const& c, T4 const& Q, T4 const& K, T4 const& V, T4 const* B) {
     r.P.assign(rows * c.skv, 0);
     r.O.assign(rows * c.dv, 0);
     r.lse.assign(rows, -std::numeric_limits<double>::infinity());
+    r.max.assign(rows, -std::numeric_limits<double>::infinity());
+    r.sum_exp.assign(rows, 0);
     r.row.assign(rows, false);
     double const sc = scale_of(c);
     for (int64_t bi = 0; bi < c.b; ++bi)
@@ -115,13 +131,16 @@ reference(Case const& c, T4 const& Q, T4 const& K, T4 const& V, T4 const* B) {
                     for (int64_t e = 0; e < c.d; ++e) dot += double(Q(bi, h, i, e)) * K(bi, hk, j, e);
                     s[j] = sc * dot;
                     if (B) s[j] += (*B)(B->dim[0] == 1 ? 0 : bi, B->dim[1] == 1 ? 0 : h, i, j);
+                    if (c.alibi) s[j] += alibi_slope(h, c.hq) * double(j - i);  // positions in the padded scores
                     m = std::max(m, s[j]);
                 }
                 if (m == -std::numeric_limits<double>::infinity()) continue;  // padded row
                 r.row[row] = true;
                 double l = 0;
                 for (int64_t j = 0; j < c.skv; ++j) l += std::exp(s[j] - m);
-                r.lse[row] = m + std::log(l);
+                r.lse[row]     = m + std::log(l);
+                r.max[row]     = m;
+                r.sum_exp[row] = l;
                 for (int64_t j = 0; j < c.skv; ++j) {
                     double const p = std::exp(s[j] - m) / l;
                     r.P[row * c.skv + j] = p;
@@ -204,6 +223,7 @@ configure(A& a, Case const& c, Inputs const& in) {
     if (c.bottom_right) a.set_causal_mask_bottom_right(true);
     if (c.window) a.set_sliding_window_length(*c.window);
     if (c.bias) a.set_bias(in.bias);
+    if (c.alibi) a.set_alibi_mask(true);
     if (!c.seq_q.empty()) a.set_padding_mask(true).set_seq_len_q(in.seq_q).set_seq_len_kv(in.seq_kv);
 }
 
@@ -230,6 +250,14 @@ forward(Case const& c) {
     Inputs in = inputs(g, c, 100);
     auto a    = SDPA_attributes().set_name("attn").set_generate_stats(c.stats);
     configure(a, c, in);
+    TP Mx, Se;  // upstream's forms: stats, or max and sum_exp (both given since cuDNN 9.21)
+    if (c.max_sum) {
+        Mx = std::make_shared<Tensor_attributes>();
+        Se = std::make_shared<Tensor_attributes>();
+        Mx->set_name("Max").set_output(true).set_data_type(fe::DataType_t::FLOAT);
+        Se->set_name("Sum_exp").set_output(true).set_data_type(fe::DataType_t::FLOAT);
+        a.set_logit_max(Mx).set_score_sum_exp(Se);
+    }
     auto out = g.sdpa(in.q, in.k, in.v, a);
     auto O = out[0], S = out[1];
     O->set_output(true);
@@ -243,16 +271,27 @@ forward(Case const& c) {
         CHECK(S->get_dim() == (std::vector<int64_t>{c.b, c.hq, c.sq, 1}));
         CHECK(S->get_stride() == (std::vector<int64_t>{c.hq * c.sq, c.sq, 1, 1}));
     }
+    for (TP const& t : {Mx, Se})
+        if (t) CHECK(t->get_dim() == (std::vector<int64_t>{c.b, c.hq, c.sq, 1}) && t->get_stride() == (std::vector<int64_t>{c.hq * c.sq, c.sq, 1, 1}));
     Ref r = reference(c, in.Q, in.K, in.V, c.bias ? &in.B : nullptr);
     T4 o{O->get_dim(), O->get_stride(), std::vector<float>(r.O.size(), -7.f)};
     std::vector<float> stats(r.lse.size(), -7.f);
     Binding b{{O, o.v.data()}};
     if (S) b[S] = stats.data();
+    std::vector<float> mx(r.lse.size(), -7.f), se(r.lse.size(), -7.f);
+    if (Mx) {
+        b[Mx] = mx.data();
+        b[Se] = se.data();
+    }
     bind_inputs(b, in, c);
     std::string const what = std::string("sdpa: ") + c.name;
     st_run_all(g, b, what.c_str(), [&](std::string const& e) {
         st_close("O", e, rows_only(packed_of(o), r.row, c.dv), rows_only(r.O, r.row, c.dv));
         if (S) st_close("Stats", e, rows_only(stats, r.row, 1), rows_only(r.lse, r.row, 1));
+        if (Mx) {
+            st_close("Max", e, rows_only(mx, r.row, 1), rows_only(r.max, r.row, 1));
+            st_close("Sum_exp", e, rows_only(se, r.row, 1), rows_only(r.sum_exp, r.row, 1));
+        }
     });
     check_context = nullptr;
 }
@@ -398,6 +437,37 @@ cases() {
     c        = Case();
     c.name   = "padding and causal";
     c.causal = true;
+    c.seq_q  = {4, 5};
+    c.seq_kv = {6, 5};
+    cs.push_back(c);
+    c         = Case();
+    c.name    = "max and sum_exp instead of stats, causal, padding, bias";
+    c.max_sum = true;
+    c.stats   = false;
+    c.causal  = true;
+    c.bias    = true;
+    c.seq_q   = {5, 3};
+    c.seq_kv  = {7, 4};
+    cs.push_back(c);
+    c         = Case();
+    c.name    = "stats, max and sum_exp";
+    c.max_sum = true;
+    cs.push_back(c);
+    c        = Case();
+    c.name   = "ALiBi, causal, 6 query heads over 2 (slopes past the power of two)";
+    c.alibi  = true;
+    c.causal = true;
+    c.hq     = 6;
+    c.sq = c.skv = 6;
+    cs.push_back(c);
+    c        = Case();
+    c.name   = "ALiBi with bias, padding, causal, max and sum_exp (NVIDIA's max/sum-exp sample)";
+    c.alibi  = true;
+    c.causal = true;
+    c.bias   = true;
+    c.max_sum = true;
+    c.stats  = false;
+    c.hq = c.hk = c.hv = 4;
     c.seq_q  = {4, 5};
     c.seq_kv = {6, 5};
     cs.push_back(c);
@@ -555,8 +625,9 @@ paged() {
     check_context = nullptr;
 }
 
-// lowers: what hipDNN's descriptors express but the CPU engines decline still lowers to one SDPA
-// operation (the cuDNN engine is where these run).
+// lowers: what hipDNN's descriptors express, but this test does not check numerically (dropout,
+// which no CPU engine runs; sink tokens, checked in the reference engine's own tests), still
+// lowers to one SDPA operation.
 void
 lowers() {
     struct L {
@@ -581,14 +652,6 @@ lowers() {
         {"sink token",
          [](Graph& g, SDPA_attributes& a, TP) {
              a.set_sink_token(g.tensor(Tensor_attributes().set_name("sink").set_dim({1, 2, 1, 1}).set_stride({2, 1, 1, 1}).set_data_type(fe::DataType_t::FLOAT)));
-         }},
-        {"alibi with causal", [](Graph&, SDPA_attributes& a, TP) { a.set_alibi_mask(true).set_causal_mask(true); }},
-        {"logit max and score sum-exp",
-         [](Graph&, SDPA_attributes& a, TP) {
-             auto mx = std::make_shared<Tensor_attributes>(), se = std::make_shared<Tensor_attributes>();
-             mx->set_name("max").set_output(true).set_data_type(fe::DataType_t::FLOAT);
-             se->set_name("sum_exp").set_output(true).set_data_type(fe::DataType_t::FLOAT);
-             a.set_logit_max(mx).set_score_sum_exp(se);
          }},
         {"implementation COMPOSITE",
          [](Graph&, SDPA_attributes& a, TP) { a.set_implementation(fe::AttentionImplementation_t::COMPOSITE); }},

@@ -559,7 +559,7 @@ namespace
 // sdpaGraph builds a forward SDPA graph (q [2,4,5,8], k/v [2,2,7,8]) after `edit` changed the
 // attributes. Extra tensors the edits may name: 20 float scalar, 21 int32 [2,4] (page table),
 // 22 float [2,4,5,7] (mask-shaped), 23 int8 [2,4,5,7], 24 float [4] (sinks), 25 float pass-by-value
-// scalar, 26 int32 [2] (lengths), 27 k with 3 heads.
+// scalar, 26 int32 [2] (lengths), 27 k with 3 heads, 28 / 29 float [2,4,5,1] (per-row outputs).
 std::vector<uint8_t> sdpaGraph(const std::function<void(fbs::SdpaAttributesT&)>& edit)
 {
     GraphBuilder g;
@@ -576,6 +576,8 @@ std::vector<uint8_t> sdpaGraph(const std::function<void(fbs::SdpaAttributesT&)>&
     g.tensor(25, fbs::DataType::FLOAT, {1}, {1}, false, std::nullopt, true);
     g.tensor(26, fbs::DataType::INT32, {2}, {1});
     g.tensor(27, fbs::DataType::HALF, {2, 3, 7, 8}, packed({2, 3, 7, 8}));
+    g.tensor(28, fbs::DataType::FLOAT, {2, 4, 5, 1}, {20, 5, 1, 1});
+    g.tensor(29, fbs::DataType::FLOAT, {2, 4, 5, 1}, {20, 5, 1, 1});
     fbs::SdpaAttributesT a;
     a.q_tensor_uid = 1;
     a.k_tensor_uid = 2;
@@ -669,6 +671,21 @@ CPUREF_TEST(plugin_sdpa_applicability_feature_by_feature)
              a.seq_len_kv_tensor_uid = 26;
          }},
         {"sink tokens (one float logit per query head)", [](A& a) { a.sink_token_tensor_uid = 24; }},
+        {"alibi with causal", [](A& a) {
+             a.alibi_mask = true;
+             a.causal_mask = true;
+         }},
+        {"max and sum_exp outputs without stats",
+         [](A& a) {
+             a.stats_tensor_uid.reset();
+             a.max_tensor_uid = 28;
+             a.sum_exp_tensor_uid = 29;
+         }},
+        {"stats, max and sum_exp outputs",
+         [](A& a) {
+             a.max_tensor_uid = 28;
+             a.sum_exp_tensor_uid = 29;
+         }},
         {"paged K (4 blocks of 7 keys per batch) with seq_len_kv",
          [](A& a) {
              a.page_table_k_tensor_uid = 21;
@@ -703,7 +720,6 @@ CPUREF_TEST(plugin_sdpa_applicability_feature_by_feature)
          }},
         {"block mask", [](A& a) { a.block_mask_tensor_uid = 22; }},
         {"sink tokens of 1 value for 4 heads", [](A& a) { a.sink_token_tensor_uid = 20; }},
-        {"alibi", [](A& a) { a.alibi_mask = true; }},
         {"fp8 descale_q", [](A& a) { a.descale_q_tensor_uid = 20; }},
         {"fp8 descale_k", [](A& a) { a.descale_k_tensor_uid = 20; }},
         {"fp8 descale_v", [](A& a) { a.descale_v_tensor_uid = 20; }},
@@ -712,8 +728,8 @@ CPUREF_TEST(plugin_sdpa_applicability_feature_by_feature)
         {"fp8 scale_o", [](A& a) { a.scale_o_tensor_uid = 20; }},
         {"amax_s output", [](A& a) { a.amax_s_tensor_uid = 20; }},
         {"amax_o output", [](A& a) { a.amax_o_tensor_uid = 20; }},
-        {"max output", [](A& a) { a.max_tensor_uid = 20; }},
-        {"sum_exp output", [](A& a) { a.sum_exp_tensor_uid = 20; }},
+        {"max output of one value, not one per row", [](A& a) { a.max_tensor_uid = 20; }},
+        {"sum_exp output of one value, not one per row", [](A& a) { a.sum_exp_tensor_uid = 20; }},
         {"rng_dump output", [](A& a) { a.rng_dump_tensor_uid = 22; }},
         {"both causal flags",
          [](A& a) {
@@ -748,7 +764,7 @@ CPUREF_TEST(plugin_sdpa_applicability_feature_by_feature)
     expectApplicable(sdpaBackwardGraph([](BA& a) { a.dbias_tensor_uid = 20; }), 0, "backward dbias");
     expectApplicable(sdpaBackwardGraph([](BA& a) { a.dropout_probability = 0.2f; }), 0, "backward dropout");
     expectApplicable(sdpaBackwardGraph([](BA& a) { a.dropout_scale_inv_tensor_uid = 21; }), 0, "backward dropout scale_inv");
-    expectApplicable(sdpaBackwardGraph([](BA& a) { a.alibi_mask = true; }), 0, "backward alibi");
+    expectApplicable(sdpaBackwardGraph([](BA& a) { a.alibi_mask = true; }), 1, "backward alibi");
 }
 
 CPUREF_TEST(plugin_norm_applicability_corpus_shapes_and_refusals)

@@ -287,9 +287,9 @@ namespace
 {
 
 // pagedGraph: q [2,4,3,8] dense, k / v containers [7,2,4,8] paged by tables 21 / 22
-// ([2,1,3,1] int32 unless `tableType`), seq lens 10 / 11, o [2,4,3,8], optional sink 24
-// [1,4,1,1] float and bottom-right causal mask.
-std::vector<uint8_t> pagedGraph(bool sink, bool causal, fbs::DataType tableType = fbs::DataType::INT32)
+// ([2,1,3,1] int32 unless `tableType`), seq lens 10 / 11, o [2,4,3,8], stats 5, optional sink 24
+// [1,4,1,1] float, bottom-right causal mask, and max 6 / sum_exp 7 outputs [2,4,3,1].
+std::vector<uint8_t> pagedGraph(bool sink, bool causal, fbs::DataType tableType = fbs::DataType::INT32, bool rowOutputs = false)
 {
     GraphBuilder g;
     g.tensor(1, fbs::DataType::FLOAT, {2, 4, 3, 8}, {96, 24, 8, 1});
@@ -297,6 +297,8 @@ std::vector<uint8_t> pagedGraph(bool sink, bool causal, fbs::DataType tableType 
     g.tensor(3, fbs::DataType::FLOAT, {7, 2, 4, 8}, {64, 32, 8, 1});
     g.tensor(4, fbs::DataType::FLOAT, {2, 4, 3, 8}, {96, 24, 8, 1});
     g.tensor(5, fbs::DataType::FLOAT, {2, 4, 3, 1}, {12, 3, 1, 1});
+    g.tensor(6, fbs::DataType::FLOAT, {2, 4, 3, 1}, {12, 3, 1, 1});
+    g.tensor(7, fbs::DataType::FLOAT, {2, 4, 3, 1}, {12, 3, 1, 1});
     g.tensor(10, fbs::DataType::INT32, {2, 1, 1, 1}, {1, 1, 1, 1});
     g.tensor(11, fbs::DataType::INT32, {2, 1, 1, 1}, {1, 1, 1, 1});
     g.tensor(21, tableType, {2, 1, 3, 1}, {3, 3, 1, 1});
@@ -318,13 +320,18 @@ std::vector<uint8_t> pagedGraph(bool sink, bool causal, fbs::DataType tableType 
     a.causal_mask_bottom_right = causal;
     if(sink)
         a.sink_token_tensor_uid = 24;
+    if(rowOutputs)
+    {
+        a.max_tensor_uid = 6;
+        a.sum_exp_tensor_uid = 7;
+    }
     g.node("sdpa", fbs::NodeAttributes::SdpaAttributes, pack(g, a));
     return g.finish();
 }
 
 struct PagedRun
 {
-    std::vector<float> q, k, v, o, stats;
+    std::vector<float> q, k, v, o, stats, max, sumExp;
 };
 
 // runPaged executes pagedGraph with fixed inputs and the given tables / sinks.
@@ -342,12 +349,16 @@ PagedRun runPaged(bool sink, bool causal, const std::vector<int32_t>& tableK, co
             x = u(rng);
     r.o.assign(2 * 4 * 3 * 8, kSentinel);
     r.stats.assign(2 * 4 * 3, kSentinel);
-    Context c(pagedGraph(sink, causal), engineConfig(kEngineId));
+    r.max.assign(2 * 4 * 3, kSentinel);
+    r.sumExp.assign(2 * 4 * 3, kSentinel);
+    Context c(pagedGraph(sink, causal, fbs::DataType::INT32, true), engineConfig(kEngineId));
     execute(c, {{1, r.q.data()},
                 {2, r.k.data()},
                 {3, r.v.data()},
                 {4, r.o.data()},
                 {5, r.stats.data()},
+                {6, r.max.data()},
+                {7, r.sumExp.data()},
                 {10, const_cast<int32_t*>(lensQ.data())},
                 {11, const_cast<int32_t*>(lensKv.data())},
                 {21, const_cast<int32_t*>(tableK.data())},
@@ -373,7 +384,8 @@ void checkPaged(const char* what, const PagedRun& r, bool sink, bool causal, con
                 const size_t row = static_cast<size_t>((b * 4 + h) * 3 + i);
                 if(i >= lensQ[b])
                 {
-                    CPUREF_CHECK(r.stats[row] == -kInf && r.o[row * 8] == 0.0f, what << ": padded row must be o 0, stats -inf");
+                    CPUREF_CHECK(r.stats[row] == -kInf && r.o[row * 8] == 0.0f && r.max[row] == -kInf && r.sumExp[row] == 0.0f,
+                                 what << ": padded row must be o 0, stats and max -inf, sum_exp 0");
                     continue;
                 }
                 std::vector<double> s;
@@ -394,6 +406,11 @@ void checkPaged(const char* what, const PagedRun& r, bool sink, bool causal, con
                 const double lse = m == -kInf ? -kInf : m + std::log(l);
                 CPUREF_CHECK(lse == -kInf ? r.stats[row] == -kInf : std::fabs(r.stats[row] - lse) <= 2e-5 * (1 + std::fabs(lse)),
                              what << " stats[" << b << "," << h << "," << i << "] " << r.stats[row] << " vs " << lse);
+                // max and sum_exp: the softmax's row max (sink included) and the sum of exp(s - max).
+                CPUREF_CHECK(m == -kInf ? r.max[row] == -kInf : std::fabs(r.max[row] - m) <= 2e-5 * (1 + std::fabs(m)),
+                             what << " max[" << b << "," << h << "," << i << "] " << r.max[row] << " vs " << m);
+                CPUREF_CHECK(std::fabs(r.sumExp[row] - l) <= 2e-5 * (1 + l),
+                             what << " sum_exp[" << b << "," << h << "," << i << "] " << r.sumExp[row] << " vs " << l);
                 for(int64_t x = 0; x < 8; ++x)
                 {
                     double acc = 0;

@@ -57,7 +57,19 @@ struct Problem
     bool hasScale = false;
     double scale = 0.0;
     bool stats3 = false; // stats as [B,H,Sq] instead of [B,H,Sq,1]
+    bool alibi = false;
 };
+
+// alibiSlope: cudnn-frontend's ALiBi slope of head h of hq, stated here in double: with n the
+// largest power of two <= hq, 2^(-8(h + 1)/n) for h < n, else 2^(-8(h - n + 1/2)/n).
+double alibiSlope(int64_t h, int64_t hq)
+{
+    int64_t n = 1;
+    while(n * 2 <= hq)
+        n *= 2;
+    const double e = h < n ? static_cast<double>(h + 1) : static_cast<double>(h - n) + 0.5;
+    return std::exp2(-8.0 * e / static_cast<double>(n));
+}
 
 Layout bhsdLayout(const std::string& name)
 {
@@ -154,8 +166,9 @@ struct Inputs
                 absDot += std::fabs(q->at({b, h, i, d}) * k->at({b, hk, j, d}));
             }
             const double bj = biasAt(b, h, i, j);
-            s[static_cast<size_t>(j)] = scale * dot + bj;
-            mag[static_cast<size_t>(j)] = std::fabs(scale) * absDot + (std::isinf(bj) ? 0.0 : std::fabs(bj));
+            const double alibi = p.alibi ? alibiSlope(h, p.Hq) * static_cast<double>(j - i) : 0.0;
+            s[static_cast<size_t>(j)] = scale * dot + bj + alibi;
+            mag[static_cast<size_t>(j)] = std::fabs(scale) * absDot + (std::isinf(bj) ? 0.0 : std::fabs(bj)) + std::fabs(alibi);
         }
     }
 };
@@ -167,6 +180,7 @@ struct RowRef
     std::vector<double> o; // [Dv]
     std::vector<double> oScale; // [Dv] tolerance magnitude
     double lse = -kInf;
+    double max = -kInf, sumExp = 0; // the softmax's row max and sum of exp(s - max)
     double A = 1;
 };
 
@@ -212,6 +226,8 @@ RowRef forwardRow(const Inputs& in, int64_t b, int64_t h, int64_t i)
     for(double& x : r.oScale)
         x *= r.A + static_cast<double>(p.Skv);
     r.lse = m + std::log(l);
+    r.max = m;
+    r.sumExp = l;
     return r;
 }
 
@@ -231,6 +247,7 @@ cr::SdpaParams paramsOf(const Problem& p)
     prm.mask.leftBound = p.left;
     prm.mask.rightBound = p.right;
     prm.mask.bottomRight = p.bottomRight;
+    prm.alibi = p.alibi;
     return prm;
 }
 
@@ -312,6 +329,16 @@ std::vector<Problem> forwardProblems()
     add(p);
     p = Problem("head dim 64", 1, 2, 2, 2, 3, 9, 64, 32);
     add(p);
+    p = Problem("alibi + causal, 6 heads (slopes past the power of two)", 2, 6, 3, 3, 5, 7, 8, 8);
+    p.alibi = true;
+    p.right = 0;
+    add(p);
+    p = Problem("alibi + bias + padding, no band", 2, 4, 2, 2, 5, 6, 8, 8);
+    p.alibi = true;
+    p.biasDims = {1, 4, 5, 6};
+    p.lensQ = {5, 3};
+    p.lensKv = {6, 4};
+    add(p);
     return ps;
 }
 
@@ -330,12 +357,14 @@ CPUREF_TEST(sdpa_forward_masks_heads_layouts_types)
             Tensor o(t, {p.B, p.Hq, p.Sq, p.Dv}, bhsdLayout(layouts[li % 4]));
             o.fillUniform(rng, 5, 6); // garbage that must be overwritten (padding rows too)
             const DataType statsType = t == DataType::Double ? DataType::Double : DataType::Float;
-            Tensor stats(statsType, statsDims(p));
+            Tensor stats(statsType, statsDims(p)), max(statsType, statsDims(p)), sumExp(statsType, statsDims(p));
             cr::SdpaForwardViews views{in.q->view, in.k->view, in.v->view, o.view};
             views.bias = in.bias ? &in.bias->view : nullptr;
             views.seqLenQ = in.lensQ ? &in.lensQ->view : nullptr;
             views.seqLenKv = in.lensKv ? &in.lensKv->view : nullptr;
             views.stats = &stats.view;
+            views.max = &max.view;
+            views.sumExp = &sumExp.view;
             cr::sdpaForward(views, paramsOf(p));
 
             const std::string what = "sdpa fwd '" + p.name + "'/" + cr::dataTypeName(t) + "/" + layout.name;
@@ -354,7 +383,27 @@ CPUREF_TEST(sdpa_forward_masks_heads_layouts_types)
             expectClose(
                 what + " stats", stats, [&](const Dims& x) { return row(x[0], x[1], x[2]).lse; },
                 [&](const Dims& x) { return row(x[0], x[1], x[2]).A + 1; }, tolFor(statsType, dbl));
+            expectClose(
+                what + " max", max, [&](const Dims& x) { return row(x[0], x[1], x[2]).max; },
+                [&](const Dims& x) { return row(x[0], x[1], x[2]).A + 1; }, tolFor(statsType, dbl));
+            expectClose(
+                what + " sum_exp", sumExp, [&](const Dims& x) { return row(x[0], x[1], x[2]).sumExp; },
+                [&](const Dims& x) { return row(x[0], x[1], x[2]).sumExp * (row(x[0], x[1], x[2]).A + 1); },
+                tolFor(statsType, dbl));
         }
+}
+
+CPUREF_TEST(sdpa_alibi_slopes_are_cudnn_frontends)
+{
+    // 8 heads: 2^-1 .. 2^-8; 6 heads: n = 4 gives 2^-2, 2^-4, 2^-6, 2^-8, then 2^-1, 2^-3.
+    const std::vector<float> eight = cr::sdpaAlibiSlopes(8), six = cr::sdpaAlibiSlopes(6);
+    const std::vector<float> wantEight{0.5f, 0.25f, 0.125f, 0.0625f, 0.03125f, 0.015625f, 0.0078125f, 0.00390625f};
+    const std::vector<float> wantSix{0.25f, 0.0625f, 0.015625f, 0.00390625f, 0.5f, 0.125f};
+    CPUREF_CHECK(eight == wantEight, "alibi slopes for 8 heads");
+    CPUREF_CHECK(six == wantSix, "alibi slopes for 6 heads");
+    for(int64_t h = 0; h < 12; ++h)
+        CPUREF_CHECK(std::fabs(cr::sdpaAlibiSlopes(12)[static_cast<size_t>(h)] - alibiSlope(h, 12)) <= 1e-7 * alibiSlope(h, 12),
+                     "alibi slope of head " << h << " of 12");
 }
 
 namespace

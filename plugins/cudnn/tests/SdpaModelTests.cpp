@@ -167,7 +167,7 @@ int main()
         p.tensor(3, fbs::DataType::INT32, {3}, {1});
         pointwise(p, fbs::PointwiseMode::RELU_FWD, 1, -1, 2);
         CHECK(declineOf(p.finish())
-              == "tensor uid 1: a ragged tensor is translated only as SDPA's Q, K, V, O, stats, dO, dQ, dK or dV");
+              == "tensor uid 1: a ragged tensor is translated only as SDPA's Q, K, V, O, stats, max, sum_exp, dO, dQ, dK or dV");
     }
     { // ragged backward: every input and gradient keeps its offsets; so does the K view of dQ = dS.K;
         // the softmax sum and the dQ accumulator stay padded [b, h, s, *] (no max_total_seq_len)
@@ -275,6 +275,79 @@ int main()
         CHECK(declineOf(sdpaGraph(h, fbs::DataType::BFLOAT16, {1, 4, 64, 64}, {16384, 4096, 64, 1},
                                   [](fbs::SdpaAttributesBuilder& b) { b.add_sink_token_tensor_uid(20); }))
               == "sdpa: sink_token must hold one value per query head (4)");
+    }
+    { // max and sum_exp outputs instead of stats (cudnn-frontend's softmax before cuDNN 9.21): the
+        // row max reduces straight into Max, the sum of exp(S - max) into Sum_exp, no log / add
+        TestGraph g;
+        g.tensor(21, fbs::DataType::FLOAT, {1, 4, 64, 1}, {256, 64, 1, 1});
+        g.tensor(22, fbs::DataType::FLOAT, {1, 4, 64, 1}, {256, 64, 1, 1});
+        const Model m = readModel(*sdpaGraph(g, fbs::DataType::BFLOAT16, {1, 4, 64, 64}, {16384, 4096, 64, 1},
+                                             [](fbs::SdpaAttributesBuilder& b) {
+                                                 b.add_max_tensor_uid(21);
+                                                 b.add_sum_exp_tensor_uid(22);
+                                             }));
+        const std::vector<int> want{-1, CUDNN_POINTWISE_MUL, -2, CUDNN_POINTWISE_SUB, CUDNN_POINTWISE_EXP, -2, CUDNN_POINTWISE_DIV, -1};
+        CHECK(kinds(m) == want);
+        if(kinds(m) == want)
+        {
+            CHECK(m.ops[2].t[1] == 21 && m.ops[3].t[1] == 21); // max into Max, S - Max
+            CHECK(m.ops[5].t[1] == 22 && m.ops[6].t[1] == 22); // sum into Sum_exp, exp / Sum_exp
+        }
+        // With a sink: max(row max, sink) and sum + exp(sink - max) are the outputs.
+        TestGraph h;
+        h.tensor(20, fbs::DataType::FLOAT, {1, 4, 1, 1}, {4, 1, 1, 1});
+        h.tensor(21, fbs::DataType::FLOAT, {1, 4, 64, 1}, {256, 64, 1, 1});
+        h.tensor(22, fbs::DataType::FLOAT, {1, 4, 64, 1}, {256, 64, 1, 1});
+        const Model n = readModel(*sdpaGraph(h, fbs::DataType::BFLOAT16, {1, 4, 64, 64}, {16384, 4096, 64, 1},
+                                             [](fbs::SdpaAttributesBuilder& b) {
+                                                 b.add_sink_token_tensor_uid(20);
+                                                 b.add_max_tensor_uid(21);
+                                                 b.add_sum_exp_tensor_uid(22);
+                                             }));
+        const std::vector<int> sinkWant{-1,
+                                        CUDNN_POINTWISE_MUL,
+                                        -2,
+                                        CUDNN_POINTWISE_MAX,
+                                        CUDNN_POINTWISE_SUB,
+                                        CUDNN_POINTWISE_EXP,
+                                        CUDNN_POINTWISE_SUB,
+                                        CUDNN_POINTWISE_EXP,
+                                        -2,
+                                        CUDNN_POINTWISE_ADD,
+                                        CUDNN_POINTWISE_DIV,
+                                        -1};
+        CHECK(kinds(n) == sinkWant);
+        if(kinds(n) == sinkWant)
+        {
+            CHECK(n.ops[2].t[1] != 21 && n.ops[3].t[3] == 21); // Max = max(row max, sink)
+            CHECK(n.ops[8].t[1] != 22 && n.ops[9].t[3] == 22 && n.ops[10].t[1] == 22); // Sum_exp includes the sink
+        }
+        // What cuDNN's softmax cannot write: one without the other, both with stats, fp16.
+        TestGraph d1, d2, d3;
+        for(TestGraph* t : {&d1, &d2, &d3})
+        {
+            t->tensor(5, fbs::DataType::FLOAT, {1, 4, 64, 1}, {256, 64, 1, 1});
+            t->tensor(21, fbs::DataType::FLOAT, {1, 4, 64, 1}, {256, 64, 1, 1});
+            t->tensor(22, t == &d3 ? fbs::DataType::HALF : fbs::DataType::FLOAT, {1, 4, 64, 1}, {256, 64, 1, 1});
+        }
+        CHECK(declineOf(sdpaGraph(d1, fbs::DataType::BFLOAT16, {1, 4, 64, 64}, {16384, 4096, 64, 1},
+                                  [](fbs::SdpaAttributesBuilder& b) { b.add_max_tensor_uid(21); }))
+              == "sdpa: a max output without sum_exp, or sum_exp without max (cuDNN's softmax writes both or neither) is not "
+                 "translated to cuDNN by this engine yet");
+        CHECK(declineOf(sdpaGraph(d2, fbs::DataType::BFLOAT16, {1, 4, 64, 64}, {16384, 4096, 64, 1},
+                                  [](fbs::SdpaAttributesBuilder& b) {
+                                      b.add_stats_tensor_uid(5);
+                                      b.add_max_tensor_uid(21);
+                                      b.add_sum_exp_tensor_uid(22);
+                                  }))
+              == "sdpa: stats together with max and sum_exp (cuDNN before 9.21 writes one or the other) is not translated to "
+                 "cuDNN by this engine yet");
+        CHECK(declineOf(sdpaGraph(d3, fbs::DataType::BFLOAT16, {1, 4, 64, 64}, {16384, 4096, 64, 1},
+                                  [](fbs::SdpaAttributesBuilder& b) {
+                                      b.add_max_tensor_uid(21);
+                                      b.add_sum_exp_tensor_uid(22);
+                                  }))
+              == "sdpa: sum_exp must be fp32 (cuDNN writes it as fp32)");
     }
     { // BOTTOM_RIGHT band with sequence lengths: the diagonal moves per batch, row + s_kv - s_q >= col
         // (right bound 0) and col + (left + 1) - s_kv + s_q > row (left bound 8), after the padding

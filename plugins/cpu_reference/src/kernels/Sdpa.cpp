@@ -76,6 +76,17 @@ int64_t kvLength(const TensorView& k, const TensorView& v, const TensorView* bia
     return std::min(paged.pagesK * k.dims[2], paged.pagesV * v.dims[2]);
 }
 
+// rowOutputOk checks a per-row output (stats, max, sum_exp): [B, Hq, Sq, 1] or [B, Hq, Sq].
+std::string rowOutputOk(const TensorView* t, const char* role, const Geometry& g)
+{
+    if(t == nullptr)
+        return "";
+    const std::string r4 = dimsOk(*t, role, {g.b, g.hq, g.sq, 1});
+    if(!r4.empty() && !dimsOk(*t, role, {g.b, g.hq, g.sq}).empty())
+        return r4 + " (or [B, Hq, Sq])";
+    return "";
+}
+
 std::string checkCommon(const TensorView& k, const TensorView& v, const TensorView& o, const Geometry& g,
                         const PagedKv& paged, const TensorView* bias, const TensorView* seqLenQ, const TensorView* seqLenKv,
                         const TensorView* stats)
@@ -123,13 +134,7 @@ std::string checkCommon(const TensorView& k, const TensorView& v, const TensorVi
             return std::string("sdpa: ") + role + " " + t->describe() + " must hold one length per batch (" + std::to_string(g.b)
                    + ")";
     }
-    if(stats != nullptr)
-    {
-        const std::string r4 = dimsOk(*stats, "stats", {g.b, g.hq, g.sq, 1});
-        if(!r4.empty() && !dimsOk(*stats, "stats", {g.b, g.hq, g.sq}).empty())
-            return r4 + " (or [B, Hq, Sq])";
-    }
-    return "";
+    return rowOutputOk(stats, "stats", g);
 }
 
 // checkRagged checks each tensor's offsets; q-side tensors need seq_len_q, k-side seq_len_kv.
@@ -207,6 +212,7 @@ struct Scorer
     const TensorView* bias; // broadcast to [B, Hq, Sq, Skv] or null
     Acc scale;
     int64_t groupK;
+    std::vector<Acc> alibi; // a slope per query head, or empty
 
     Acc score(int64_t b, int64_t h, int64_t i, int64_t j) const
     {
@@ -218,9 +224,21 @@ struct Scorer
         Acc s = dot * scale;
         if(bias != nullptr)
             s += bias->load<Acc>(b * bias->strides[0] + h * bias->strides[1] + i * bias->strides[2] + j * bias->strides[3]);
+        if(!alibi.empty())
+            s += alibi[static_cast<size_t>(h)] * static_cast<Acc>(j - i);
         return s;
     }
 };
+
+template <typename Acc>
+std::vector<Acc> alibiOf(const SdpaParams& p, int64_t heads)
+{
+    std::vector<Acc> slopes;
+    if(p.alibi)
+        for(float x : sdpaAlibiSlopes(heads))
+            slopes.push_back(static_cast<Acc>(x));
+    return slopes;
+}
 
 template <typename Acc>
 Acc resolveScale(const SdpaParams& p, int64_t headDim)
@@ -251,13 +269,19 @@ void runForward(const SdpaForwardViews& t, const SdpaParams& p)
     const std::vector<int64_t> skvLen = lengths(t.seqLenKv, g.b, g.skv, "seq_len_kv");
     const SdpaRows qRows{t.q, t.ragged.q}, kRows{t.k, t.ragged.k, t.pageTableK, paged.pagesK},
         vRows{t.v, t.ragged.v, t.pageTableV, paged.pagesV}, oRows{t.o, t.ragged.o};
-    const SdpaRows statsRows{t.stats != nullptr ? statsRank4(*t.stats) : TensorView(), t.ragged.stats};
+    const SdpaRows statsRows{t.stats != nullptr ? statsRank4(*t.stats) : TensorView(), t.ragged.stats},
+        maxRows{t.max != nullptr ? statsRank4(*t.max) : TensorView(), t.ragged.max},
+        sumExpRows{t.sumExp != nullptr ? statsRank4(*t.sumExp) : TensorView(), t.ragged.sumExp};
     validateRows(qRows, sqLen, "q", false);
     validateRows(kRows, skvLen, "k", false);
     validateRows(vRows, skvLen, "v", false);
     validateRows(oRows, sqLen, "o", true);
     if(t.stats != nullptr)
         validateRows(statsRows, sqLen, "stats", true);
+    if(t.max != nullptr)
+        validateRows(maxRows, sqLen, "max", true);
+    if(t.sumExp != nullptr)
+        validateRows(sumExpRows, sqLen, "sum_exp", true);
     const Dense<Acc> q(qRows, g.b, g.hq, g.sq, g.d, sqLen), k(kRows, g.b, g.hk, g.skv, g.d, skvLen),
         v(vRows, g.b, g.hv, g.skv, g.dv, skvLen);
     TensorView bias;
@@ -266,7 +290,7 @@ void runForward(const SdpaForwardViews& t, const SdpaParams& p)
         const int64_t full[4] = {g.b, g.hq, g.sq, g.skv};
         bias = broadcastTo(*t.bias, 4, full);
     }
-    const Scorer<Acc> scorer{q, k, t.bias ? &bias : nullptr, resolveScale<Acc>(p, g.d), g.hq / g.hk};
+    const Scorer<Acc> scorer{q, k, t.bias ? &bias : nullptr, resolveScale<Acc>(p, g.d), g.hq / g.hk, alibiOf<Acc>(p, g.hq)};
     const int64_t groupV = g.hq / g.hv;
     const TensorView& o = t.o;
     const Acc negInf = -std::numeric_limits<Acc>::infinity();
@@ -312,6 +336,10 @@ void runForward(const SdpaForwardViews& t, const SdpaParams& p)
             }
             if(t.stats != nullptr && (real || !statsRows.holdsOnlyValidRows()))
                 t.stats->store(statsRows.rowOffset(b, h, i), mAll != negInf ? mAll + std::log(l) : negInf);
+            if(t.max != nullptr && (real || !maxRows.holdsOnlyValidRows()))
+                t.max->store(maxRows.rowOffset(b, h, i), mAll);
+            if(t.sumExp != nullptr && (real || !sumExpRows.holdsOnlyValidRows()))
+                t.sumExp->store(sumExpRows.rowOffset(b, h, i), l);
         }
     });
 }
@@ -346,7 +374,7 @@ void runBackward(const SdpaBackwardViews& t, const SdpaParams& p)
         bias = broadcastTo(*t.bias, 4, full);
     }
     const Acc scale = resolveScale<Acc>(p, g.d);
-    const Scorer<Acc> scorer{q, k, t.bias ? &bias : nullptr, scale, g.hq / g.hk};
+    const Scorer<Acc> scorer{q, k, t.bias ? &bias : nullptr, scale, g.hq / g.hk, alibiOf<Acc>(p, g.hq)};
     const int64_t groupK = g.hq / g.hk, groupV = g.hq / g.hv;
     const Acc negInf = -std::numeric_limits<Acc>::infinity();
 
@@ -472,10 +500,17 @@ std::string checkSdpaForward(const SdpaForwardViews& t)
     const Geometry g(t.q, t.k, t.v, kvLength(t.k, t.v, t.bias, paged, t.maxSeqLenKv));
     err = checkCommon(t.k, t.v, t.o, g, paged, t.bias, t.seqLenQ, t.seqLenKv, t.stats);
     if(err.empty())
-        err = checkRagged({{t.ragged.q, "q"}, {t.ragged.o, "o"}, {t.ragged.stats, "stats"}}, {{t.ragged.k, "k"}, {t.ragged.v, "v"}},
-                          g.b, t.seqLenQ != nullptr, t.seqLenKv != nullptr);
-    if(err.empty() && t.ragged.stats != nullptr && t.stats == nullptr)
-        err = "sdpa: ragged offsets for a stats output that is not given";
+        err = rowOutputOk(t.max, "max", g);
+    if(err.empty())
+        err = rowOutputOk(t.sumExp, "sum_exp", g);
+    if(err.empty())
+        err = checkRagged({{t.ragged.q, "q"}, {t.ragged.o, "o"}, {t.ragged.stats, "stats"}, {t.ragged.max, "max"},
+                           {t.ragged.sumExp, "sum_exp"}},
+                          {{t.ragged.k, "k"}, {t.ragged.v, "v"}}, g.b, t.seqLenQ != nullptr, t.seqLenKv != nullptr);
+    for(const auto& [offsets, out, role] : {std::tuple{t.ragged.stats, t.stats, "stats"}, std::tuple{t.ragged.max, t.max, "max"},
+                                            std::tuple{t.ragged.sumExp, t.sumExp, "sum_exp"}})
+        if(err.empty() && offsets != nullptr && out == nullptr)
+            err = std::string("sdpa: ragged offsets for a ") + role + " output that is not given";
     if(err.empty() && t.sink != nullptr)
     {
         const TensorView& s = *t.sink;
@@ -509,10 +544,25 @@ std::string checkSdpaBackward(const SdpaBackwardViews& t)
     return err;
 }
 
+std::vector<float> sdpaAlibiSlopes(int64_t heads)
+{
+    int n = 1;
+    while(n * 2 <= heads)
+        n *= 2;
+    std::vector<float> slopes;
+    for(int i = 0; i < n; ++i)
+        slopes.push_back(static_cast<float>(i + 1));
+    for(int64_t i = 0; i < 2 * (heads - n); i += 2)
+        slopes.push_back(static_cast<float>(i + 1) * 0.5f);
+    for(float& x : slopes)
+        x = std::pow(2.0f, x * -8.0f / static_cast<float>(n));
+    return slopes;
+}
+
 void sdpaForward(const SdpaForwardViews& t, const SdpaParams& p)
 {
     throwIf(checkSdpaForward(t));
-    if(wantsDouble(p.accumulator, {&t.q, &t.k, &t.v, &t.o, t.bias, t.stats, t.sink}))
+    if(wantsDouble(p.accumulator, {&t.q, &t.k, &t.v, &t.o, t.bias, t.stats, t.max, t.sumExp, t.sink}))
         runForward<double>(t, p);
     else
         runForward<float>(t, p);

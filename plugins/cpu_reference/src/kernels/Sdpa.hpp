@@ -5,20 +5,25 @@
 //   Hq must be a multiple of Hk and of Hv (GQA / MQA): query head h reads key head h / (Hq/Hk)
 //   and value head h / (Hq/Hv). D and Dv may differ.
 //   stats [B, Hq, Sq, 1] (or [B, Hq, Sq]): per row logsumexp of the masked, scaled scores.
+//   max, sum_exp (optional forward outputs, the same shape): the row's max m and Σ exp(s − m),
+//   cuDNN's softmax outputs (stats = max + log sum_exp); any of the three may be asked for.
 //   bias (optional) broadcasts to [B, Hq, Sq, Skv] (NumPy, right-aligned, rank 1–4) and is ADDED
 //   to the scaled scores; -inf entries mask.
 //   seq_len_q / seq_len_kv (optional, integer, B elements in logical row-major order): valid
 //   lengths per batch, sq_b <= Sq and skv_b <= Skv (else KernelError at execute).
-//   Ragged / paged layouts (kernels/SdpaLayout.hpp): any of q, k, v, o, stats (and dO, dQ, dK,
+//   Ragged / paged layouts (kernels/SdpaLayout.hpp): any of q, k, v, o, stats, max, sum_exp (and dO, dQ, dK,
 //   dV backward) may carry [B+1] ragged offsets; those need their seq_len tensor. Forward k / v
 //   may be paged containers [num_blocks, Hk, block, D] with a page table each; then Skv is
 //   max_seq_len_kv when given, else the other (unpaged) tensor's S, else bias dims[3], else
 //   min over the paged ones of P·block (cuDNN's inference), and seq_len_kv is required.
 //   sink (optional, forward, Hq elements, e.g. [1, Hq, 1, 1]): a logit per head that joins every
 //   row's softmax denominator and has no value: cuDNN's softmax sink, not scaled, not masked.
+//   alibi (SdpaParams::alibi): ALiBi as cudnn-frontend builds it, slope_h · (j − i) added after
+//   the bias, with j and i the key and query positions in the padded [Sq, Skv] scores and
+//   cudnn-frontend's slopes (sdpaAlibiSlopes).
 //
 // Score of query row i and key j of batch b, head h:
-//   s = scale · Σ_d q[b,h,i,d]·k[b,h/(Hq/Hk),j,d] + bias[b,h,i,j]
+//   s = scale · Σ_d q[b,h,i,d]·k[b,h/(Hq/Hk),j,d] + bias[b,h,i,j] (+ slope_h · (j − i))
 // Key j is visible from row i when j < skv_b and it lies in the diagonal band
 //   (rightBound < 0  or  j <= i + off + rightBound)  and  (leftBound < 0  or  j >= i + off − leftBound)
 // with off = 0 for TOP_LEFT alignment and off = skv_b − sq_b for BOTTOM_RIGHT (per batch, so
@@ -28,12 +33,13 @@
 // cuDNN left_bound = hipDNN leftBound + 1.
 //
 // Forward, per row:  m = max visible s,  l = Σ exp(s − m),  o = Σ exp(s − m)·v / l,
-//   stats = m + log(l) (cuDNN / hipDNN: max + log Σ exp). A row with no visible key (fully
-//   masked, or all its biases -inf) writes o = 0 and stats = -inf. Rows i >= sq_b (padding) are
-//   written as o = 0, stats = -inf, except in ragged tensors, where they do not exist (the
-//   offsets pack the next batch there) and are not written, as cuDNN's THD layouts.
-//   With a sink σ_h: m = max(m, σ_h), l = Σ exp(s − m) + exp(σ_h − m), so stats includes the
-//   sink; a row with no visible key writes o = 0 and stats = σ_h.
+//   stats = m + log(l) (cuDNN / hipDNN: max + log Σ exp), max = m, sum_exp = l. A row with no
+//   visible key (fully masked, or all its biases -inf) writes o = 0, stats = max = -inf and
+//   sum_exp = 0. Rows i >= sq_b (padding) are written the same way, except in ragged tensors,
+//   where they do not exist (the offsets pack the next batch there) and are not written, as
+//   cuDNN's THD layouts.
+//   With a sink σ_h: m = max(m, σ_h), l = Σ exp(s − m) + exp(σ_h − m), so stats, max and sum_exp
+//   include the sink; a row with no visible key writes o = 0, stats = max = σ_h, sum_exp = 1.
 // Backward (recomputes P from stats; flash-attention form):
 //   P = exp(s − stats),  Δ_i = Σ_d dO[i,d]·O[i,d],  dP = dO·vᵀ,  dS = P·(dP − Δ_i),
 //   dQ = scale·dS·k,  dK = scale·dSᵀ·q,  dV = Pᵀ·dO,
@@ -50,6 +56,7 @@
 #include "core/TensorView.hpp"
 
 #include <string>
+#include <vector>
 
 namespace hipdnngo::cpu_reference
 {
@@ -66,14 +73,21 @@ struct SdpaParams
     bool hasScale = false; // false: 1/√D
     double scale = 0.0;
     SdpaMask mask;
+    bool alibi = false;
     Accumulator accumulator = Accumulator::Auto;
 };
+
+// sdpaAlibiSlopes: cudnn-frontend's ALiBi slopes for `heads` query heads, in float as it
+// computes them. With n the largest power of two <= heads: 2^(−8(h + 1)/n) for head h < n,
+// then 2^(−8(k + ½)/n) for the k-th head after those.
+std::vector<float> sdpaAlibiSlopes(int64_t heads);
 
 // SdpaRagged: the ragged offsets of each tensor ([B+1] integers), null for dense batches.
 struct SdpaRagged
 {
     const TensorView *q = nullptr, *k = nullptr, *v = nullptr, *o = nullptr, *stats = nullptr;
     const TensorView *dO = nullptr, *dQ = nullptr, *dK = nullptr, *dV = nullptr; // backward
+    const TensorView *max = nullptr, *sumExp = nullptr; // forward
 };
 
 struct SdpaForwardViews
@@ -82,7 +96,9 @@ struct SdpaForwardViews
     const TensorView* bias = nullptr;
     const TensorView* seqLenQ = nullptr;
     const TensorView* seqLenKv = nullptr;
-    const TensorView* stats = nullptr; // optional output
+    const TensorView* stats = nullptr; // optional outputs
+    const TensorView* max = nullptr;
+    const TensorView* sumExp = nullptr;
     SdpaRagged ragged = {};
     const TensorView* pageTableK = nullptr; // k is a block container
     const TensorView* pageTableV = nullptr; // v is a block container

@@ -68,18 +68,38 @@ struct Softmax
     int64_t ex, sum;
 };
 
-// softmaxWithStats emits max, sub, exp, sum over the scores s, and the statistics max + log(sum)
-// into the node's stats output (or a virtual tensor). Sink tokens ([1, h, 1, 1], one logit per
-// head that joins every row's softmax without a value) as cudnn-frontend's softmax adds them
-// for cuDNN 9.13+: max = max(row max, sink), sum = row sum + exp(sink - max).
+// rowOutput is the node's fp32 per-row output `uid` ([b, h, s_q, 1]), or a new virtual tensor.
+int64_t rowOutput(Model& m, CompositeBuilder& g, const flatbuffers::Optional<int64_t>& uid,
+                  const std::vector<int64_t>& rowDims, const char* what)
+{
+    if(!uid.has_value())
+        return g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+    rowVector(m, uid.value(), rowDims, what);
+    if(m.find(uid.value())->dtype != CUDNN_DATA_FLOAT)
+        throw Unsupported(std::string("sdpa: ") + what + " must be fp32 (cuDNN writes it as fp32)");
+    return uid.value();
+}
+
+// softmaxWithStats emits max, sub, exp, sum over the scores s, and either the statistics
+// max + log(sum) into the node's stats output (or a virtual tensor), or the max and sum
+// themselves into its max and sum_exp outputs: cudnn-frontend's two forms before cuDNN 9.21.
+// Sink tokens ([1, h, 1, 1], one logit per head that joins every row's softmax without a value)
+// as cudnn-frontend's softmax adds them for cuDNN 9.13+: max = max(row max, sink),
+// sum = row sum + exp(sink - max).
 Softmax softmaxWithStats(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& g, int64_t s,
                          const std::vector<int64_t>& sDims, const std::vector<int64_t>& rowDims, int64_t sink)
 {
-    int64_t mx = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+    const bool split = a.max_tensor_uid().has_value() || a.sum_exp_tensor_uid().has_value();
+    refuse(a.max_tensor_uid().has_value() != a.sum_exp_tensor_uid().has_value(),
+           "a max output without sum_exp, or sum_exp without max (cuDNN's softmax writes both or neither)");
+    refuse(split && a.stats_tensor_uid().has_value(), "stats together with max and sum_exp (cuDNN before 9.21 writes one or the other)");
+    const int64_t maxOut = split ? rowOutput(m, g, a.max_tensor_uid(), rowDims, "max") : -1;
+    const int64_t sumOut = split ? rowOutput(m, g, a.sum_exp_tensor_uid(), rowDims, "sum_exp") : -1;
+    int64_t mx = sink < 0 && split ? maxOut : g.add(CUDNN_DATA_FLOAT, rowDims).uid;
     g.reduce(CUDNN_REDUCE_TENSOR_MAX, s, mx);
     if(sink >= 0)
     {
-        const int64_t withSink = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+        const int64_t withSink = split ? maxOut : g.add(CUDNN_DATA_FLOAT, rowDims).uid;
         g.pointwise(CUDNN_POINTWISE_MAX, mx, sink, -1, withSink);
         mx = withSink;
     }
@@ -87,7 +107,7 @@ Softmax softmaxWithStats(Model& m, const fbs::SdpaAttributes& a, CompositeBuilde
     g.pointwise(CUDNN_POINTWISE_SUB, s, mx, -1, sub);
     const int64_t ex = g.add(CUDNN_DATA_FLOAT, sDims).uid;
     g.pointwise(CUDNN_POINTWISE_EXP, sub, -1, -1, ex);
-    int64_t sum = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+    int64_t sum = sink < 0 && split ? sumOut : g.add(CUDNN_DATA_FLOAT, rowDims).uid;
     if(sink >= 0)
     {
         const int64_t sinkSub = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
@@ -95,26 +115,19 @@ Softmax softmaxWithStats(Model& m, const fbs::SdpaAttributes& a, CompositeBuilde
         const int64_t sinkExp = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
         g.pointwise(CUDNN_POINTWISE_EXP, sinkSub, -1, -1, sinkExp);
         g.reduce(CUDNN_REDUCE_TENSOR_ADD, ex, sum);
-        const int64_t total = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+        const int64_t total = split ? sumOut : g.add(CUDNN_DATA_FLOAT, rowDims).uid;
         g.pointwise(CUDNN_POINTWISE_ADD, sum, sinkExp, -1, total);
         sum = total;
     }
     else
         g.reduce(CUDNN_REDUCE_TENSOR_ADD, ex, sum);
+    if(split)
+        return {ex, sum};
     // Stats (max + log(sum)) are part of the pattern even when the graph does not ask for
     // them: without the log/add pair cuDNN 9.14 tags no fused-attention mode ("The mode for
     // fused attention was not found"; H200 probe, also what cudnn-frontend emits). Unasked,
     // they go to a virtual tensor.
-    int64_t stats = -1;
-    if(a.stats_tensor_uid().has_value())
-    {
-        rowVector(m, a.stats_tensor_uid().value(), rowDims, "stats");
-        if(m.find(a.stats_tensor_uid().value())->dtype != CUDNN_DATA_FLOAT)
-            throw Unsupported("sdpa: stats must be fp32 (cuDNN writes them as fp32)");
-        stats = a.stats_tensor_uid().value();
-    }
-    else
-        stats = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
+    const int64_t stats = rowOutput(m, g, a.stats_tensor_uid(), rowDims, "stats");
     const int64_t lg = g.add(CUDNN_DATA_FLOAT, rowDims).uid;
     g.pointwise(CUDNN_POINTWISE_LOG, sum, -1, -1, lg);
     g.pointwise(CUDNN_POINTWISE_ADD, mx, lg, -1, stats);
@@ -131,7 +144,6 @@ void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& 
     refuse(a.block_mask_tensor_uid().has_value(), "a block mask");
     const Fp8Scales fp8 = fp8ScalesOf(a, m);
     refuse(fp8.on && drop.on, "fp8 attention with dropout");
-    refuse(a.max_tensor_uid().has_value() || a.sum_exp_tensor_uid().has_value(), "max / sum_exp outputs");
     const TensorSpec* o = m.find(a.o_tensor_uid());
     if(o == nullptr || o->dims.size() != 4)
         throw Unsupported("sdpa: O must be a rank-4 tensor [b, h, s, d]");
@@ -143,7 +155,8 @@ void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& 
     const Band band = bandOf(a, m, x);
     const bool ragged = takeRagged(m,
                                    {a.q_tensor_uid(), paged.k ? -1 : a.k_tensor_uid(), paged.v ? -1 : a.v_tensor_uid(), oUid,
-                                    uidOrAbsent(a.stats_tensor_uid()), uidOrAbsent(a.page_table_k_tensor_uid()),
+                                    uidOrAbsent(a.stats_tensor_uid()), uidOrAbsent(a.max_tensor_uid()),
+                                    uidOrAbsent(a.sum_exp_tensor_uid()), uidOrAbsent(a.page_table_k_tensor_uid()),
                                     uidOrAbsent(a.page_table_v_tensor_uid())},
                                    x.b);
     requireLengthsForRagged(ragged, band);

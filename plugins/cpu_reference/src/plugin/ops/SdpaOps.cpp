@@ -12,17 +12,20 @@
 //              on a TOP_LEFT diagonal_alignment (which diagonal would they use?).
 //   padding    seq_len_q / seq_len_kv apply whenever given (padding_mask may be false, as in
 //              real graphs); padding_mask without either tensor: not applicable.
-//   ragged     q, k, v, o, stats (backward also do, dq, dk, dv) may carry ragged offsets
+//   ragged     q, k, v, o, stats, max, sum_exp (backward also do, dq, dk, dv) may carry ragged offsets
 //              (kernels/SdpaLayout.hpp); they need seq_len_q / seq_len_kv.
 //   paged      page_table_k / page_table_v (forward): k / v are block containers; seq_len_kv
 //              required; max_seq_len_kv sets Skv (Sdpa.hpp has cuDNN's inference without it).
 //   sink       sink_token (forward): one softmax logit per query head, no value.
+//   max / sum_exp  (forward): the softmax's row max and sum of exponentials, with stats or not.
+//   alibi      alibi_mask: cudnn-frontend's ALiBi bias (kernels/Sdpa.hpp), forward and backward,
+//              with any band (upstream asks for right bound 0; the sum is defined without it).
 //   ignored    implementation, mma_core_mode (we always compute in fp32/fp64), max_seq_len_kv
 //              without page tables, generate_stats (the stats tensor decides), seed / offset
 //              when dropout is off.
 //   not applicable: dropout_probability > 0, dropout mask / scale tensors, rng_dump, block
-//              mask, alibi_mask, fp8 descale / scale tensors, amax outputs, max / sum_exp
-//              outputs, dbias (backward), a non-floating attn_mask.
+//              mask, fp8 descale / scale tensors, amax outputs, dbias (backward), a non-floating
+//              attn_mask.
 #include "kernels/Sdpa.hpp"
 #include "plugin/OpRegistry.hpp"
 
@@ -71,7 +74,6 @@ template <typename Attrs>
 CommonInputs commonInputs(NodeContext& ctx, const Attrs& a)
 {
     CommonInputs c;
-    ctx.require(!a.alibi_mask(), "alibi_mask is not supported");
     ctx.require(!a.dropout_probability().has_value() || a.dropout_probability().value() == 0.0f,
                 "dropout (probability " + std::to_string(a.dropout_probability().value_or(0.0f))
                     + ") is not supported: its random mask is not reproducible on the host");
@@ -82,6 +84,7 @@ CommonInputs commonInputs(NodeContext& ctx, const Attrs& a)
     ctx.require(!a.padding_mask() || a.seq_len_q_tensor_uid().has_value() || a.seq_len_kv_tensor_uid().has_value(),
                 "padding_mask is set but there is no seq_len_q / seq_len_kv tensor");
     c.params.mask = maskOf(ctx, a);
+    c.params.alibi = a.alibi_mask();
     c.params.accumulator = ctx.accumulator();
     if(a.attn_scale_value().has_value())
     {
@@ -131,24 +134,29 @@ struct OptionalView
 // RaggedIndices are the offsets tensors of each role (-1: dense).
 struct RaggedIndices
 {
-    int q = -1, k = -1, v = -1, o = -1, stats = -1, dO = -1, dQ = -1, dK = -1, dV = -1;
+    int q = -1, k = -1, v = -1, o = -1, stats = -1, dO = -1, dQ = -1, dK = -1, dV = -1, max = -1, sumExp = -1;
 };
 
 SdpaRagged raggedShapes(NodeContext& ctx, const RaggedIndices& r)
 {
     return {shapeOrNull(ctx, r.q),  shapeOrNull(ctx, r.k),  shapeOrNull(ctx, r.v),  shapeOrNull(ctx, r.o), shapeOrNull(ctx, r.stats),
-            shapeOrNull(ctx, r.dO), shapeOrNull(ctx, r.dQ), shapeOrNull(ctx, r.dK), shapeOrNull(ctx, r.dV)};
+            shapeOrNull(ctx, r.dO), shapeOrNull(ctx, r.dQ), shapeOrNull(ctx, r.dK), shapeOrNull(ctx, r.dV),
+            shapeOrNull(ctx, r.max), shapeOrNull(ctx, r.sumExp)};
 }
 
 // BoundRagged binds the offsets tensors inside a node lambda.
 struct BoundRagged
 {
-    OptionalView q, k, v, o, stats, dO, dQ, dK, dV;
+    OptionalView q, k, v, o, stats, dO, dQ, dK, dV, max, sumExp;
     BoundRagged(const TensorBindings& t, const RaggedIndices& r)
-        : q(t, r.q), k(t, r.k), v(t, r.v), o(t, r.o), stats(t, r.stats), dO(t, r.dO), dQ(t, r.dQ), dK(t, r.dK), dV(t, r.dV)
+        : q(t, r.q), k(t, r.k), v(t, r.v), o(t, r.o), stats(t, r.stats), dO(t, r.dO), dQ(t, r.dQ), dK(t, r.dK), dV(t, r.dV),
+          max(t, r.max), sumExp(t, r.sumExp)
     {
     }
-    SdpaRagged views() const { return {q.ptr, k.ptr, v.ptr, o.ptr, stats.ptr, dO.ptr, dQ.ptr, dK.ptr, dV.ptr}; }
+    SdpaRagged views() const
+    {
+        return {q.ptr, k.ptr, v.ptr, o.ptr, stats.ptr, dO.ptr, dQ.ptr, dK.ptr, dV.ptr, max.ptr, sumExp.ptr};
+    }
 };
 
 SdpaParams runtimeParams(const CommonInputs& c, const TensorBindings& t)
@@ -173,8 +181,6 @@ std::unique_ptr<PreparedNode> prepareSdpaForward(NodeContext& ctx)
     refuseIf(ctx, a.scale_o_tensor_uid(), "fp8 scale_o");
     refuseIf(ctx, a.amax_s_tensor_uid(), "an amax_s output");
     refuseIf(ctx, a.amax_o_tensor_uid(), "an amax_o output");
-    refuseIf(ctx, a.max_tensor_uid(), "a max output");
-    refuseIf(ctx, a.sum_exp_tensor_uid(), "a sum_exp output");
     refuseIf(ctx, a.rng_dump_tensor_uid(), "an rng_dump output");
     const CommonInputs c = commonInputs(ctx, a);
     const int q = ctx.input(a.q_tensor_uid(), "q");
@@ -182,18 +188,23 @@ std::unique_ptr<PreparedNode> prepareSdpaForward(NodeContext& ctx)
     const int v = ctx.input(a.v_tensor_uid(), "v");
     const int o = ctx.output(a.o_tensor_uid(), "o");
     const int stats = a.stats_tensor_uid().has_value() ? ctx.output(a.stats_tensor_uid().value(), "stats") : -1;
+    const int max = a.max_tensor_uid().has_value() ? ctx.output(a.max_tensor_uid().value(), "max") : -1;
+    const int sumExp = a.sum_exp_tensor_uid().has_value() ? ctx.output(a.sum_exp_tensor_uid().value(), "sum_exp") : -1;
     const int pageK = a.page_table_k_tensor_uid().has_value() ? ctx.input(a.page_table_k_tensor_uid().value(), "page_table_k") : -1;
     const int pageV = a.page_table_v_tensor_uid().has_value() ? ctx.input(a.page_table_v_tensor_uid().value(), "page_table_v") : -1;
     const int sink = a.sink_token_tensor_uid().has_value() ? ctx.input(a.sink_token_tensor_uid().value(), "sink_token") : -1;
     ctx.requireFloating({q, k, v, o});
-    if(stats >= 0)
-        ctx.requireFloating({stats});
+    for(int rowOutput : {stats, max, sumExp})
+        if(rowOutput >= 0)
+            ctx.requireFloating({rowOutput});
     RaggedIndices r;
     r.q = ctx.raggedOffsets(q, "q");
     r.k = ctx.raggedOffsets(k, "k");
     r.v = ctx.raggedOffsets(v, "v");
     r.o = ctx.raggedOffsets(o, "o");
     r.stats = stats >= 0 ? ctx.raggedOffsets(stats, "stats") : -1;
+    r.max = max >= 0 ? ctx.raggedOffsets(max, "max") : -1;
+    r.sumExp = sumExp >= 0 ? ctx.raggedOffsets(sumExp, "sum_exp") : -1;
     const int64_t maxSeqLenKv = a.max_seq_len_kv().has_value() ? a.max_seq_len_kv().value() : -1;
     ctx.require(!a.max_seq_len_kv().has_value() || maxSeqLenKv > 0,
                 "max_seq_len_kv " + std::to_string(maxSeqLenKv) + " must be positive");
@@ -202,6 +213,8 @@ std::unique_ptr<PreparedNode> prepareSdpaForward(NodeContext& ctx)
     shapes.seqLenQ = shapeOrNull(ctx, c.seqLenQ);
     shapes.seqLenKv = shapeOrNull(ctx, c.seqLenKv);
     shapes.stats = shapeOrNull(ctx, stats);
+    shapes.max = shapeOrNull(ctx, max);
+    shapes.sumExp = shapeOrNull(ctx, sumExp);
     shapes.ragged = raggedShapes(ctx, r);
     shapes.pageTableK = shapeOrNull(ctx, pageK);
     shapes.pageTableV = shapeOrNull(ctx, pageV);
@@ -209,14 +222,16 @@ std::unique_ptr<PreparedNode> prepareSdpaForward(NodeContext& ctx)
     shapes.maxSeqLenKv = maxSeqLenKv;
     ctx.check(checkSdpaForward(shapes));
     return ctx.makeNode([=](const TensorBindings& t) {
-        const OptionalView bias(t, c.bias), lq(t, c.seqLenQ), lkv(t, c.seqLenKv), st(t, stats), ptK(t, pageK), ptV(t, pageV),
-            sk(t, sink);
+        const OptionalView bias(t, c.bias), lq(t, c.seqLenQ), lkv(t, c.seqLenKv), st(t, stats), mx(t, max), se(t, sumExp),
+            ptK(t, pageK), ptV(t, pageV), sk(t, sink);
         const BoundRagged ragged(t, r);
         SdpaForwardViews views{t.view(q), t.view(k), t.view(v), t.view(o)};
         views.bias = bias.ptr;
         views.seqLenQ = lq.ptr;
         views.seqLenKv = lkv.ptr;
         views.stats = st.ptr;
+        views.max = mx.ptr;
+        views.sumExp = se.ptr;
         views.ragged = ragged.views();
         views.pageTableK = ptK.ptr;
         views.pageTableV = ptV.ptr;
