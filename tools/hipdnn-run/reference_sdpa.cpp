@@ -10,7 +10,11 @@
 // (diagonal_alignment BOTTOM_RIGHT or causal_mask_bottom_right), 0 for top-left; causal masks set
 // the right bound to 0; key j is masked for query i when j > i + offset + right_bound, when
 // j < i + offset - left_bound, or when j >= skv_b. Query rows i >= sq_b are padding: not compared.
-// Forward: a row with every key masked gives O = 0; stats (optional) = max + log(Σ exp(S - max)).
+// ALiBi (alibi_mask, cudnn-frontend's score modifier): S += slope_h · (j − i), after the mask, with
+// i, j positions in the padded scores; slope_h = 2^(−8(h + 1)/n) for h < n, 2^(−8(h − n + ½)/n)
+// after those, n the largest power of two <= H.
+// Forward: a row with every key masked gives O = 0; stats (optional) = max + log(Σ exp(S - max));
+// the max and sum_exp outputs (optional) are that max and that sum.
 // Backward (cuDNN's definition, with the statistics and O as given): P = exp(S - stats),
 // Δ = Σ dO·O, dS = P·(dO·Vᵀ - Δ), dQ = scale·dS·K, dK = scale·dSᵀ·Q, dV = Pᵀ·dO, the key and
 // value gradients summed over the query heads that share a key / value head.
@@ -58,6 +62,7 @@ struct Sdpa
     double oScale = 1, scaleO = 1;
     int64_t B = 0, H = 0, Sq = 0, D = 0, Hk = 0, Skv = 0, Hv = 0, Dv = 0;
     double scale = 1;
+    std::vector<double> alibi; // a slope per query head, or empty
     bool bottomRight = false, hasRight = false, hasLeft = false;
     int64_t right = 0, left = 0;
 
@@ -104,6 +109,8 @@ struct Sdpa
             s += mask->v[static_cast<size_t>(mi)];
             e += mask->err(mi);
         }
+        if(!alibi.empty())
+            s += alibi[static_cast<size_t>(h)] * static_cast<double>(j - i);
         *err = e + kOpFactor * u * std::fabs(s);
         return s;
     }
@@ -250,15 +257,12 @@ std::string setup(OpContext& c, bool backward, Sdpa* a)
 {
     const Node& n = c.node;
     static const char* kUnsupported[][2] = {{"block_mask_tensor_uid", "a block mask"},
-                                            {"max_tensor_uid", "a max output"},       {"sum_exp_tensor_uid", "a sum_exp output"},
                                             {"dbias_tensor_uid", "a dbias output"}};
     for(const auto& u : kUnsupported)
     {
         if(n.uid(u[0]) >= 0)
             return std::string("no reference for SDPA with ") + u[1];
     }
-    if(n.flag("alibi_mask"))
-        return "no reference for SDPA with an ALiBi mask";
     a->q = c.in(n.uid("q_tensor_uid"));
     a->k = c.in(n.uid("k_tensor_uid"));
     a->v = c.in(n.uid("v_tensor_uid"));
@@ -345,6 +349,15 @@ std::string setup(OpContext& c, bool backward, Sdpa* a)
             return "no reference: SDPA sink tokens are not one value per query head";
         note << ", sink tokens";
     }
+    if(n.flag("alibi_mask"))
+    {
+        int64_t pow2 = 1;
+        while(pow2 * 2 <= a->H)
+            pow2 *= 2;
+        for(int64_t h = 0; h < a->H; ++h)
+            a->alibi.push_back(std::exp2(-8.0 * (h < pow2 ? double(h + 1) : double(h - pow2) + 0.5) / double(pow2)));
+        note << ", ALiBi";
+    }
     std::string why = setupDropout(c, backward, a, &note);
     if(why.empty())
         why = setupFp8(c, backward, a, &note);
@@ -395,14 +408,22 @@ std::string refSdpaFwd(OpContext& c)
     const int64_t B = a.B, H = a.H, Sq = a.Sq, Skv = a.Skv, Dv = a.Dv;
     RefTensor* o = c.out(c.node.uid("o_tensor_uid"));
     o->skip.assign(o->v.size(), 0);
-    RefTensor* stats = nullptr;
-    if(const Tensor* st = c.tensor(c.node.uid("stats_tensor_uid")))
-    {
-        if(st->numel() != B * H * Sq)
-            return "no reference: SDPA stats tensor is not [B,H,Sq,1]";
-        stats = c.out(st->uid);
-        stats->skip.assign(stats->v.size(), 0);
-    }
+    // Per-row outputs: the statistics, the max and the sum of exponentials.
+    RefTensor *stats = nullptr, *rowMax = nullptr, *sumExp = nullptr;
+    for(auto [key, out] : {std::pair{"stats_tensor_uid", &stats}, std::pair{"max_tensor_uid", &rowMax},
+                           std::pair{"sum_exp_tensor_uid", &sumExp}})
+        if(const Tensor* st = c.tensor(c.node.uid(key)))
+        {
+            if(st->numel() != B * H * Sq)
+                return std::string("no reference: SDPA ") + key + " tensor is not [B,H,Sq,1]";
+            *out = c.out(st->uid);
+            (*out)->skip.assign((*out)->v.size(), 0);
+        }
+    auto skipRow = [&](size_t row) {
+        for(RefTensor* t : {stats, rowMax, sumExp})
+            if(t)
+                t->skip[row] = 1;
+    };
     RefTensor *amaxS = nullptr, *amaxO = nullptr;
     if(a.fp8)
     {
@@ -434,11 +455,10 @@ std::string refSdpaFwd(OpContext& c)
                 {
                     std::fill(o->skip.begin() + static_cast<std::ptrdiff_t>(rowO),
                               o->skip.begin() + static_cast<std::ptrdiff_t>(rowO + static_cast<size_t>(Dv)), 1);
-                    if(stats)
-                        stats->skip[rowS] = 1;
+                    skipRow(rowS);
                     continue;
                 }
-                double m = kNegInf;
+                double m = kNegInf, em = 0; // the row max and its error
                 int64_t valid = 0;
                 for(int64_t j = 0; j < Skv; ++j)
                 {
@@ -448,19 +468,26 @@ std::string refSdpaFwd(OpContext& c)
                         continue;
                     }
                     s[static_cast<size_t>(j)] = a.score(b, h, i, j, u, &es[static_cast<size_t>(j)]);
-                    m = std::max(m, s[static_cast<size_t>(j)]);
+                    if(s[static_cast<size_t>(j)] > m)
+                    {
+                        m = s[static_cast<size_t>(j)];
+                        em = es[static_cast<size_t>(j)];
+                    }
                     ++valid;
                 }
                 if(m == kNegInf && !a.sink)
                 {
-                    // Every key masked: the output row is zero; the statistic is -inf.
-                    if(stats)
-                        stats->skip[rowS] = 1;
+                    // Every key masked: the output row is zero; the statistics are -inf.
+                    skipRow(rowS);
                     continue;
                 }
                 // A sink joins the denominator (and the running max) without a value.
                 const double sink = a.sink ? a.sink->v[static_cast<size_t>(h)] : kNegInf;
-                m = std::max(m, sink);
+                if(sink > m)
+                {
+                    m = sink;
+                    em = 0;
+                }
                 double z = a.sink ? std::exp(sink - m) : 0.0, pes = 0;
                 for(int64_t j = 0; j < Skv; ++j)
                 {
@@ -521,6 +548,17 @@ std::string refSdpaFwd(OpContext& c)
                     stats->v[rowS] = lse;
                     stats->e[rowS] =
                         pes + kOpFactor * u * std::fabs(lse) + kSumFactor * std::sqrt(static_cast<double>(valid)) * u;
+                }
+                if(rowMax)
+                {
+                    rowMax->v[rowS] = m;
+                    rowMax->e[rowS] = em + kOpFactor * u * std::fabs(m);
+                }
+                if(sumExp)
+                {
+                    // Each term exp(s_j - m) carries s_j's error and m's, relatively.
+                    sumExp->v[rowS] = z;
+                    sumExp->e[rowS] = z * (pes + em + kSumFactor * std::sqrt(static_cast<double>(valid)) * u);
                 }
             }
     }

@@ -113,6 +113,18 @@ def bottom_right(g):
     return g
 
 
+def max_sum_exp(g):
+    """The max and sum-exp outputs (uids 21, 22) instead of stats, as cudnn-frontend's softmax
+    writes them before cuDNN 9.21."""
+    b, hq, sq = g["tensors"][0]["dims"][:3]
+    g["tensors"] = [t for t in g["tensors"] if t["uid"] != 5]
+    g["tensors"] += [tensor(21, "max", [b, hq, sq, 1], "float"), tensor(22, "sum_exp", [b, hq, sq, 1], "float")]
+    outputs = g["nodes"][0]["outputs"]
+    del outputs["stats_tensor_uid"]
+    outputs.update(max_tensor_uid=21, sum_exp_tensor_uid=22)
+    return g
+
+
 def constant(uid, name, value):
     return {"uid": uid, "name": name, "dims": [1], "strides": [1], "data_type": "float", "virtual": False,
             "value_type": "Float32Value", "value": value}
@@ -331,6 +343,14 @@ GRAPHS = [
     sdpa_fwd("sdpa_fwd_sink_bf16_b1_h4_s128_d64", "bfloat16", 1, 4, 4, 128, 128, 64, {"causal_mask": True},
              [tensor(20, "sink", [4], "float")], inputs={"sink_token_tensor_uid": 20}),
     with_dbias(sdpa_bwd("sdpa_bwd_dbias_fp16_b2_h2_s128_d64", "half", 2, 2, 2, 128, 128, 64, bias=True)),
+    # Max and sum-exp outputs with sinks and lengths; ALiBi with a bias (hipdnn-run's reference
+    # checks both; the cuDNN engine declines ALiBi).
+    max_sum_exp(lengths(sdpa_fwd("sdpa_fwd_max_sumexp_sink_varlen_causal_bf16_b2_h4_s128_d64", "bfloat16", 2, 4, 4,
+                                 128, 128, 64, {"causal_mask": True}, [tensor(20, "sink", [1, 4, 1, 1], "float")],
+                                 inputs={"sink_token_tensor_uid": 20}))),
+    sdpa_fwd("sdpa_fwd_alibi_bias_causal_fp16_b2_h6_s128_d64", "half", 2, 6, 6, 128, 128, 64,
+             {"causal_mask": True, "alibi_mask": True}, [tensor(10, "bias", [1, 6, 128, 128], "half")],
+             inputs={"attn_mask_tensor_uid": 10}),
     # BOTTOM_RIGHT with sequence lengths (per-batch diagonal): hipdnn-run's reference checks these.
     lengths(sdpa_fwd("sdpa_fwd_varlen_bottomright_fp16_b3_h2_sq64_skv128_d64", "half", 3, 2, 2, 64, 128, 64,
                      {"causal_mask_bottom_right": True})),
