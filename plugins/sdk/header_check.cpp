@@ -12,6 +12,7 @@
 #include <hipdnn_plugin_sdk/PluginExport.h>
 #include <hipdnn_plugin_sdk/engine_api_version.h>
 #include <hipdnn_plugin_sdk/heuristic_api_version.h>
+#include <hipdnn_plugin_sdk/helpers/Attention.hpp>
 #include <hipdnn_plugin_sdk/helpers/ContextPayload.hpp>
 #include <hipdnn_plugin_sdk/helpers/EngineId.h>
 #include <hipdnn_plugin_sdk/helpers/LastError.h>

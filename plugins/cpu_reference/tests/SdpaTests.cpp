@@ -28,6 +28,8 @@
 
 #include "kernels/Sdpa.hpp"
 
+#include <hipdnn_plugin_sdk/helpers/Attention.hpp>
+
 #include <cmath>
 #include <limits>
 #include <map>
@@ -396,13 +398,13 @@ CPUREF_TEST(sdpa_forward_masks_heads_layouts_types)
 CPUREF_TEST(sdpa_alibi_slopes_are_cudnn_frontends)
 {
     // 8 heads: 2^-1 .. 2^-8; 6 heads: n = 4 gives 2^-2, 2^-4, 2^-6, 2^-8, then 2^-1, 2^-3.
-    const std::vector<float> eight = cr::sdpaAlibiSlopes(8), six = cr::sdpaAlibiSlopes(6);
+    const std::vector<float> eight = hipdnn_plugin_sdk::alibiSlopes(8), six = hipdnn_plugin_sdk::alibiSlopes(6);
     const std::vector<float> wantEight{0.5f, 0.25f, 0.125f, 0.0625f, 0.03125f, 0.015625f, 0.0078125f, 0.00390625f};
     const std::vector<float> wantSix{0.25f, 0.0625f, 0.015625f, 0.00390625f, 0.5f, 0.125f};
     CPUREF_CHECK(eight == wantEight, "alibi slopes for 8 heads");
     CPUREF_CHECK(six == wantSix, "alibi slopes for 6 heads");
     for(int64_t h = 0; h < 12; ++h)
-        CPUREF_CHECK(std::fabs(cr::sdpaAlibiSlopes(12)[static_cast<size_t>(h)] - alibiSlope(h, 12)) <= 1e-7 * alibiSlope(h, 12),
+        CPUREF_CHECK(std::fabs(hipdnn_plugin_sdk::alibiSlopes(12)[static_cast<size_t>(h)] - alibiSlope(h, 12)) <= 1e-7 * alibiSlope(h, 12),
                      "alibi slope of head " << h << " of 12");
 }
 

@@ -95,6 +95,9 @@ Api load()
         return a;
     }
     a.cudaStreamGetDevice = reinterpret_cast<cudaStreamGetDevice_fn>(dlsym(rt, "cudaStreamGetDevice"));
+    a.cudaMalloc = reinterpret_cast<cudaMalloc_fn>(dlsym(rt, "cudaMalloc"));
+    a.cudaFree = reinterpret_cast<cudaFree_fn>(dlsym(rt, "cudaFree"));
+    a.cudaMemcpy = reinterpret_cast<cudaMemcpy_fn>(dlsym(rt, "cudaMemcpy"));
     if(auto v = reinterpret_cast<cudaRuntimeGetVersion_fn>(dlsym(rt, "cudaRuntimeGetVersion")))
     {
         v(&a.cudartVersion);

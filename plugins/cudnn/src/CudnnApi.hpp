@@ -427,6 +427,9 @@ using cudaRuntimeGetVersion_fn = cudaError_t (*)(int*);
 using cudaDriverGetVersion_fn = cudaError_t (*)(int*);
 using cudaGetErrorString_fn = const char* (*)(cudaError_t);
 using cudaStreamGetDevice_fn = cudaError_t (*)(cudaStream_t, int*); // CUDA >= 12.8; optional
+using cudaMalloc_fn = cudaError_t (*)(void**, size_t);
+using cudaFree_fn = cudaError_t (*)(void*);
+using cudaMemcpy_fn = cudaError_t (*)(void*, const void*, size_t, cudaMemcpyKind_t);
 
 // Api is the resolved function table. api() opens the libraries on the first call and keeps
 // the answer (also a failure) for the life of the process.
@@ -458,6 +461,10 @@ struct Api
     cudaSetDevice_fn cudaSetDevice = nullptr;
     cudaGetErrorString_fn cudaGetErrorString = nullptr;
     cudaStreamGetDevice_fn cudaStreamGetDevice = nullptr; // may stay null
+    // For device constants (TensorSpec::deviceValues); a graph with some is declined without them.
+    cudaMalloc_fn cudaMalloc = nullptr;
+    cudaFree_fn cudaFree = nullptr;
+    cudaMemcpy_fn cudaMemcpy = nullptr;
 };
 
 // api returns the process-wide table, loading it on first use (thread-safe).

@@ -351,6 +351,37 @@ cudnnHandle_t buildHandle(int device)
     return h;
 }
 
+// placeDeviceConstants copies the model's device constants to the current device, once per
+// translated graph and device; they stay there for the entry's life.
+void placeDeviceConstants(GraphEntry& e)
+{
+    for(const TensorSpec& t : e.model.tensors)
+    {
+        if(t.deviceValues.empty())
+            continue;
+        if(api().cudaMalloc == nullptr || api().cudaFree == nullptr || api().cudaMemcpy == nullptr)
+            throw Unsupported("tensor uid " + std::to_string(t.uid) + ": constants in device memory need cudaMalloc, cudaMemcpy and cudaFree, which "
+                              + api().cudartPath + " lacks");
+        const size_t bytes = t.deviceValues.size() * sizeof(float);
+        void* p = nullptr;
+        cudaError_t err = api().cudaMalloc(&p, bytes);
+        if(err == 0)
+        {
+            e.deviceConsts.emplace_back(t.uid, p);
+            err = api().cudaMemcpy(p, t.deviceValues.data(), bytes, cudaMemcpyHostToDevice);
+        }
+        if(err != 0)
+            throw Unsupported("tensor uid " + std::to_string(t.uid) + ": placing " + std::to_string(bytes) + " bytes of constants in device memory failed: "
+                              + api().cudaGetErrorString(err));
+    }
+}
+
+GraphEntry::~GraphEntry()
+{
+    for(const auto& c : deviceConsts)
+        api().cudaFree(c.second); // at process exit the runtime may be gone: nothing to do then
+}
+
 std::shared_ptr<GraphEntry> entryFor(Model&& model, int device)
 {
     std::string key = model.key;
@@ -372,6 +403,7 @@ std::shared_ptr<GraphEntry> entryFor(Model&& model, int device)
     try
     {
         DeviceGuard guard(device);
+        placeDeviceConstants(*e);
         e->og = buildOpGraph(e->model, buildHandle(device));
         std::string whyA, whyF;
         std::vector<Config> a = heuristics(*e->og, e->model, CUDNN_HEUR_MODE_A, "heuristics A", &whyA);

@@ -90,6 +90,13 @@ struct GraphEntry
     std::string error; // non-empty: cuDNN rejected the graph (the reason)
     std::shared_ptr<OpGraph> og;
     std::vector<Config> configs;
+    // The model's device constants (TensorSpec::deviceValues) on `device`: uid and pointer.
+    std::vector<std::pair<int64_t, void*>> deviceConsts;
+
+    GraphEntry() = default;
+    GraphEntry(const GraphEntry&) = delete;
+    GraphEntry& operator=(const GraphEntry&) = delete;
+    ~GraphEntry();
 
     // plan returns the plan of `choice` (built once and cached), or throws Unsupported.
     std::shared_ptr<Plan> plan(const Choice& choice);

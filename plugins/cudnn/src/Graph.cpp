@@ -89,10 +89,11 @@ struct KeyWriter
     {
         s.append(reinterpret_cast<const char*>(&v), sizeof v);
     }
-    void append(const std::vector<int64_t>& v)
+    template <typename T>
+    void append(const std::vector<T>& v)
     {
         append(static_cast<uint64_t>(v.size()));
-        s.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(int64_t));
+        s.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
     }
 };
 
@@ -327,6 +328,7 @@ std::string modelKey(const Model& m)
         k.append(static_cast<char>(t.isVirtual * 1 + t.byValue * 2 + t.constant * 4));
         if(t.constant)
             k.append(t.value);
+        k.append(t.deviceValues);
         k.append(t.wsOffset);
         k.append(t.raggedOffset);
     }

@@ -62,6 +62,9 @@ struct TensorSpec
     // >= 0: an intermediate cuDNN needs in memory (not virtual) that no graph tensor holds; it
     // lives at this offset in the engine's part of the workspace (Model::wsBytes).
     int64_t wsOffset = -1;
+    // Non-empty: fp32 constants the engine keeps in device memory, one copy per translated graph
+    // and device (GraphEntry), fed through the variant pack (ALiBi slopes).
+    std::vector<float> deviceValues;
     // Ragged (packed variable-length) layouts: the uid of the tensor of per-batch element
     // offsets (cuDNN's RAGGED_OFFSET_DESC), -1 when the tensor is not ragged. Only SDPA's
     // lowering takes ragged tensors; it sets raggedTaken on those it accepts.

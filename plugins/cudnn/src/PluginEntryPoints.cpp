@@ -358,6 +358,11 @@ private:
                 ctx->wsOffsets.push_back(t.wsOffset);
             }
         }
+        for(const auto& [uid, ptr] : ctx->entry->deviceConsts)
+        {
+            ctx->constUids.push_back(uid);
+            ctx->constPtrs.push_back(ptr);
+        }
         ctx->wsBytes = ctx->entry->model.wsBytes;
         Plugin::log()(HIPDNN_SEV_INFO, "execution context: " + ctx->entry->model.summary + ", " + ctx->plan->config.label()
                                            + ", workspace " + std::to_string(ctx->plan->workspace) + " bytes");

@@ -4,6 +4,8 @@
 // makes of the descriptors is checked on the GPU machine (tests/device_check.sh).
 #include "ModelTestGraph.hpp"
 
+#include <hipdnn_plugin_sdk/helpers/Attention.hpp>
+
 #include <algorithm>
 
 namespace
@@ -275,6 +277,47 @@ int main()
         CHECK(declineOf(sdpaGraph(h, fbs::DataType::BFLOAT16, {1, 4, 64, 64}, {16384, 4096, 64, 1},
                                   [](fbs::SdpaAttributesBuilder& b) { b.add_sink_token_tensor_uid(20); }))
               == "sdpa: sink_token must hold one value per query head (4)");
+    }
+    { // ALiBi after the scale, as cudnn-frontend's alibi_mask score modifier: int32 gen_index rows
+        // and columns, col - row, times the slopes (a [1, h, 1, 1] device constant), added to S
+        TestGraph g;
+        const Model m = readModel(*sdpaGraph(g, fbs::DataType::HALF, {2, 6, 64, 64}, {24576, 4096, 64, 1},
+                                             [](fbs::SdpaAttributesBuilder& b) {
+                                                 b.add_causal_mask(true);
+                                                 b.add_alibi_mask(true);
+                                             }));
+        const std::vector<int> k = kinds(m);
+        const std::vector<int> want{-1,
+                                    CUDNN_POINTWISE_MUL,
+                                    CUDNN_POINTWISE_GEN_INDEX,
+                                    CUDNN_POINTWISE_GEN_INDEX,
+                                    CUDNN_POINTWISE_SUB,
+                                    CUDNN_POINTWISE_MUL,
+                                    CUDNN_POINTWISE_ADD};
+        CHECK(k.size() > want.size() && std::equal(want.begin(), want.end(), k.begin()));
+        if(k.size() > want.size() && std::equal(want.begin(), want.end(), k.begin()))
+        {
+            CHECK(m.ops[2].axis == 2 && m.ops[3].axis == 3 && m.ops[2].compute == CUDNN_DATA_INT32
+                  && m.ops[4].compute == CUDNN_DATA_INT32);
+            CHECK(m.ops[4].t[0] == m.ops[3].t[3] && m.ops[4].t[1] == m.ops[2].t[3]); // col - row
+            const TensorSpec* slopes = m.find(m.ops[5].t[1]);
+            CHECK(slopes != nullptr && !slopes->isVirtual && slopes->dims == std::vector<int64_t>({1, 6, 1, 1})
+                  && slopes->deviceValues == hipdnn_plugin_sdk::alibiSlopes(6));
+            CHECK(m.ops[6].t[0] == m.ops[1].t[3] && m.ops[6].t[1] == m.ops[5].t[3]); // S + slope * (col - row)
+        }
+        // cudnn-frontend builds ALiBi only with a top-left causal mask.
+        TestGraph h, i;
+        CHECK(declineOf(sdpaGraph(h, fbs::DataType::HALF, {2, 6, 64, 64}, {24576, 4096, 64, 1},
+                                  [](fbs::SdpaAttributesBuilder& b) { b.add_alibi_mask(true); }))
+              == "sdpa: ALiBi without a top-left causal mask (the only ALiBi cudnn-frontend builds) is not translated to "
+                 "cuDNN by this engine yet");
+        CHECK(declineOf(sdpaGraph(i, fbs::DataType::HALF, {2, 6, 64, 64}, {24576, 4096, 64, 1},
+                                  [](fbs::SdpaAttributesBuilder& b) {
+                                      b.add_alibi_mask(true);
+                                      b.add_causal_mask_bottom_right(true);
+                                  }))
+              == "sdpa: ALiBi without a top-left causal mask (the only ALiBi cudnn-frontend builds) is not translated to "
+                 "cuDNN by this engine yet");
     }
     { // max and sum_exp outputs instead of stats (cudnn-frontend's softmax before cuDNN 9.21): the
         // row max reduces straight into Max, the sum of exp(S - max) into Sum_exp, no log / add

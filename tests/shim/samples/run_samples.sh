@@ -136,6 +136,8 @@ long_case_reason() {
     case "$1" in
         "Convolution fprop large")
             echo "runner: long benchmark on the CPU (3-D conv of 2.2 G outputs x 3456 MACs = 7.5 T MACs on 8.6 GB of fp16 tensors)" ;;
+        "Toy sdpa forward with paged caches")
+            echo "runner: long benchmark on the CPU (1000 timed runs of each of 48 paged decode shapes, b up to 8 and s_kv up to 32768: 9.5 T FLOP)" ;;
     esac
 }
 

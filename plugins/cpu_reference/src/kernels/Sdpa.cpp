@@ -4,6 +4,8 @@
 
 #include "core/Parallel.hpp"
 
+#include <hipdnn_plugin_sdk/helpers/Attention.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -235,7 +237,7 @@ std::vector<Acc> alibiOf(const SdpaParams& p, int64_t heads)
 {
     std::vector<Acc> slopes;
     if(p.alibi)
-        for(float x : sdpaAlibiSlopes(heads))
+        for(float x : hipdnn_plugin_sdk::alibiSlopes(heads))
             slopes.push_back(static_cast<Acc>(x));
     return slopes;
 }
@@ -542,21 +544,6 @@ std::string checkSdpaBackward(const SdpaBackwardViews& t)
                           {{t.ragged.k, "k"}, {t.ragged.v, "v"}, {t.ragged.dK, "dK"}, {t.ragged.dV, "dV"}}, g.b,
                           t.seqLenQ != nullptr, t.seqLenKv != nullptr);
     return err;
-}
-
-std::vector<float> sdpaAlibiSlopes(int64_t heads)
-{
-    int n = 1;
-    while(n * 2 <= heads)
-        n *= 2;
-    std::vector<float> slopes;
-    for(int i = 0; i < n; ++i)
-        slopes.push_back(static_cast<float>(i + 1));
-    for(int64_t i = 0; i < 2 * (heads - n); i += 2)
-        slopes.push_back(static_cast<float>(i + 1) * 0.5f);
-    for(float& x : slopes)
-        x = std::pow(2.0f, x * -8.0f / static_cast<float>(n));
-    return slopes;
 }
 
 void sdpaForward(const SdpaForwardViews& t, const SdpaParams& p)

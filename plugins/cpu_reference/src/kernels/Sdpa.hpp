@@ -20,7 +20,7 @@
 //   row's softmax denominator and has no value: cuDNN's softmax sink, not scaled, not masked.
 //   alibi (SdpaParams::alibi): ALiBi as cudnn-frontend builds it, slope_h · (j − i) added after
 //   the bias, with j and i the key and query positions in the padded [Sq, Skv] scores and
-//   cudnn-frontend's slopes (sdpaAlibiSlopes).
+//   cudnn-frontend's slopes (hipdnn_plugin_sdk::alibiSlopes).
 //
 // Score of query row i and key j of batch b, head h:
 //   s = scale · Σ_d q[b,h,i,d]·k[b,h/(Hq/Hk),j,d] + bias[b,h,i,j] (+ slope_h · (j − i))
@@ -56,7 +56,6 @@
 #include "core/TensorView.hpp"
 
 #include <string>
-#include <vector>
 
 namespace hipdnngo::cpu_reference
 {
@@ -77,10 +76,6 @@ struct SdpaParams
     Accumulator accumulator = Accumulator::Auto;
 };
 
-// sdpaAlibiSlopes: cudnn-frontend's ALiBi slopes for `heads` query heads, in float as it
-// computes them. With n the largest power of two <= heads: 2^(−8(h + 1)/n) for head h < n,
-// then 2^(−8(k + ½)/n) for the k-th head after those.
-std::vector<float> sdpaAlibiSlopes(int64_t heads);
 
 // SdpaRagged: the ragged offsets of each tensor ([B+1] integers), null for dense batches.
 struct SdpaRagged

@@ -73,6 +73,13 @@ struct CompositeBuilder
         std::memcpy(s.value.data(), &v, sizeof v);
         return s.uid;
     }
+    // deviceConstant adds fp32 constants that live in device memory (TensorSpec::deviceValues).
+    int64_t deviceConstant(std::vector<int64_t> dims, std::vector<float> values)
+    {
+        TensorSpec& s = add(CUDNN_DATA_FLOAT, std::move(dims), false);
+        s.deviceValues = std::move(values);
+        return s.uid;
+    }
     int64_t constantInt(int32_t v)
     {
         TensorSpec& s = add(CUDNN_DATA_INT32, std::vector<int64_t>(4, 1), false);

@@ -1,9 +1,9 @@
 // Scaled dot-product attention, forward and backward. cuDNN has no single SDPA operation in its
 // backend API, so each node is lowered (expandComposites) into the pattern cuDNN's fused
 // attention engines recognise, the pattern NVIDIA's cudnn-frontend emits for cuDNN 9 before the
-// unified softmax/mask operations: S = Q.K^T; S *= scale; S += bias; padding and band masks as
-// gen_index / compare / binary_select; softmax as max, sub, exp, sum, div (log + add for stats);
-// O = P.V. Intermediates are virtual fp32 (indices int32, masks boolean). The Rng (dropout) and
+// unified softmax/mask operations: S = Q.K^T; S *= scale; S += bias (+ ALiBi); padding and band
+// masks as gen_index / compare / binary_select; softmax as max, sub, exp, sum, div (log + add for
+// stats); O = P.V. Intermediates are virtual fp32 (indices int32, masks boolean). The Rng (dropout) and
 // Reshape (transposed views) operations exist for this lowering and are built here too.
 #include "SdpaPatterns.hpp"
 
@@ -134,8 +134,8 @@ Softmax softmaxWithStats(Model& m, const fbs::SdpaAttributes& a, CompositeBuilde
     return {ex, sum};
 }
 
-// lowerSdpaFwdNode: S = Q.K^T; S *= scale; S += bias; padding and band masks; softmax as max, sub,
-// exp, sum, div (log + add for stats; sink tokens in max and sum); O = P.V. Paged K / V come
+// lowerSdpaFwdNode: S = Q.K^T; S *= scale; S += bias (+ ALiBi); padding and band masks; softmax
+// as max, sub, exp, sum, div (log + add for stats; sink tokens in max and sum); O = P.V. Paged K / V come
 // from paged-cache loads; ragged tensors keep their offsets (Graph.cpp sets them on cuDNN's
 // tensor descriptors).
 void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& g)
@@ -185,6 +185,8 @@ void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& 
         g.pointwise(CUDNN_POINTWISE_ADD, s, a.attn_mask_tensor_uid().value(), -1, t);
         s = t;
     }
+    if(a.alibi_mask())
+        s = alibi(g, s, sDims, x.hq);
     Masker mask{g, sDims, band};
     if(band.seqLens() || band.bounded())
     {
@@ -357,6 +359,8 @@ void lowerSdpaBwdNode(Model& m, const fbs::SdpaBackwardAttributes& a, CompositeB
     s = pointwiseNew(CUDNN_POINTWISE_MUL, s, scale);
     if(a.attn_mask_tensor_uid().has_value())
         s = pointwiseNew(CUDNN_POINTWISE_ADD, s, a.attn_mask_tensor_uid().value());
+    if(a.alibi_mask())
+        s = alibi(g, s, sDims, x.hq);
     Masker pad{g, sDims, band};
     if(band.seqLens() || band.bounded())
         pad.negInf = g.constant(-std::numeric_limits<float>::infinity());

@@ -1,6 +1,8 @@
 // The non-template pieces of SdpaPatterns.hpp.
 #include "SdpaPatterns.hpp"
 
+#include <hipdnn_plugin_sdk/helpers/Attention.hpp>
+
 namespace hipdnngo::cudnn::sdpa
 {
 
@@ -8,6 +10,22 @@ void refuse(bool cond, const char* what)
 {
     if(cond)
         throw Unsupported(std::string("sdpa: ") + what + " is not translated to cuDNN by this engine yet");
+}
+
+int64_t alibi(CompositeBuilder& g, int64_t s, const std::vector<int64_t>& sDims, int64_t heads)
+{
+    const int64_t row = g.add(CUDNN_DATA_INT32, sDims).uid;
+    g.pointwise(CUDNN_POINTWISE_GEN_INDEX, s, -1, -1, row, CUDNN_DATA_INT32).axis = 2;
+    const int64_t col = g.add(CUDNN_DATA_INT32, sDims).uid;
+    g.pointwise(CUDNN_POINTWISE_GEN_INDEX, s, -1, -1, col, CUDNN_DATA_INT32).axis = 3;
+    const int64_t distance = g.add(CUDNN_DATA_INT32, sDims).uid;
+    g.pointwise(CUDNN_POINTWISE_SUB, col, row, -1, distance, CUDNN_DATA_INT32);
+    const int64_t slopes = g.deviceConstant({1, heads, 1, 1}, hipdnn_plugin_sdk::alibiSlopes(heads));
+    const int64_t bias = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+    g.pointwise(CUDNN_POINTWISE_MUL, distance, slopes, -1, bias);
+    const int64_t out = g.add(CUDNN_DATA_FLOAT, sDims).uid;
+    g.pointwise(CUDNN_POINTWISE_ADD, s, bias, -1, out);
+    return out;
 }
 
 // rowVector makes a per-row tensor [b, h, s_q] (rank-padded to [1, b, h, s_q]) the

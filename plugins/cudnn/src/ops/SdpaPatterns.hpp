@@ -157,7 +157,8 @@ Band bandOf(const A& a, Model& m, const Qkv& x)
         b.right = b.right < 0 ? 0 : std::min<int64_t>(b.right, 0);
     }
     refuse(a.padding_mask() && !b.seqLens(), "padding_mask without sequence lengths");
-    refuse(a.alibi_mask(), "an ALiBi mask");
+    refuse(a.alibi_mask() && (b.right != 0 || bottomRight),
+           "ALiBi without a top-left causal mask (the only ALiBi cudnn-frontend builds)");
     b.off = bottomRight ? skv - sq : 0;
     b.bottomRight = bottomRight;
     b.sq = sq;
@@ -167,6 +168,11 @@ Band bandOf(const A& a, Model& m, const Qkv& x)
             batchVector(m, uid, x.b);
     return b;
 }
+
+// alibi adds cudnn-frontend's ALiBi bias to the scores s (dims sDims, h query heads):
+// slope_h * (col - row) from gen_index rows and columns, with the slopes a [1, h, 1, 1] device
+// constant, as its attn::score_modifiers::alibi_mask builds it. Returns the new scores.
+int64_t alibi(CompositeBuilder& g, int64_t s, const std::vector<int64_t>& sDims, int64_t heads);
 
 // requireLengthsForRagged declines ragged tensors without both sequence lengths: cuDNN's packed
 // layouts are masked by them (cudnn-frontend: ragged offsets only with the padding mask).
