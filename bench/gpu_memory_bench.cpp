@@ -150,7 +150,9 @@ int main(int argc, char** argv)
     {
         if(!only.empty() && g.name.find(only) == std::string::npos)
             continue;
-        Path rtc{"cuda_rtc"}, cudnn{"cuDNN"};
+        Path rtc, cudnn;
+        rtc.label = "cuda_rtc";
+        cudnn.label = "cuDNN";
         const double b0 = nowUs();
         rtc.ok = buildPlan(h, g, "HIPDNNGO_CUDA_RTC", {}, &rtc.plan, &rtc.why);
         const double firstBuildMs = (nowUs() - b0) / 1000;
