@@ -334,8 +334,8 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
     outputs = {"o_tensor_uid": o}
     if stats:
         outputs["stats_tensor_uid"] = g.t("stats", [b, h, sq, 1], dtype="float")
-    if extra_out:
-        outputs[extra_out + "_tensor_uid"] = g.t(extra_out, [b, h, sq, 1], dtype="float")
+    for extra in ([extra_out] if isinstance(extra_out, str) else extra_out or []):
+        outputs[extra + "_tensor_uid"] = g.t(extra, [b, h, sq, 1], dtype="float")
     inputs = {"q_tensor_uid": q, "k_tensor_uid": k, "v_tensor_uid": v}
     if bias_dims:
         inputs["attn_mask_tensor_uid"] = g.t("attn_mask", bias_dims)
@@ -465,7 +465,12 @@ def main():
     sdpa("pass_sdpa_gqa_bias_per_head", 2, 4, 2, 24, 40, 16, bias_dims=[1, 4, 24, 40])
     sdpa("pass_sdpa_bias_2d_bf16_causal", 1, 2, 2, 32, 32, 32, io="bfloat16", bias_dims=[32, 32],
          attrs={"causal_mask": True})
-    sdpa("decline_sdpa_max_output", 1, 2, 2, 16, 16, 16, stats=True, extra_out="max")
+    sdpa("decline_sdpa_rng_dump_output", 1, 2, 2, 16, 16, 16, stats=True, extra_out="rng_dump")
+    # The row max and sum of exponentials instead of (or beside) the stats.
+    sdpa("pass_sdpa_fwd_max_sumexp_fp32_causal", 2, 4, 2, 33, 47, 32, attrs={"causal_mask": True},
+         extra_out=["max", "sum_exp"])
+    sdpa("pass_sdpa_fwd_stats_max_sumexp_bf16_bias", 1, 4, 4, 24, 40, 16, io="bfloat16", bias_dims=[1, 4, 24, 40],
+         stats=True, extra_out=["max", "sum_exp"])
     # SDPA forward with stats (training) and backward.
     sdpa("pass_sdpa_fwd_stats_fp32", 2, 4, 4, 33, 47, 32, stats=True)
     sdpa("pass_sdpa_fwd_stats_gqa_bf16_causal", 1, 8, 2, 40, 40, 64, io="bfloat16", attrs={"causal_mask": True},

@@ -32,9 +32,8 @@ void refuseSdpaFeatures(const fbs::SdpaAttributes& a, const std::string& name)
     for(const auto& u : {a.descale_q_tensor_uid(), a.descale_k_tensor_uid(), a.descale_v_tensor_uid(),
                          a.descale_s_tensor_uid(), a.scale_s_tensor_uid(), a.scale_o_tensor_uid()})
         refuse(u, "fp8 scales");
-    for(const auto& u : {a.max_tensor_uid(), a.sum_exp_tensor_uid(), a.rng_dump_tensor_uid(), a.amax_s_tensor_uid(),
-                         a.amax_o_tensor_uid()})
-        refuse(u, "max / sum_exp / amax / rng outputs");
+    for(const auto& u : {a.rng_dump_tensor_uid(), a.amax_s_tensor_uid(), a.amax_o_tensor_uid()})
+        refuse(u, "amax / rng outputs");
     if(a.alibi_mask() || a.padding_mask())
         throw Unsupported(name + ": SDPA with alibi or padding masks is not supported by the oneDNN engine");
     if(a.dropout_probability().has_value() && a.dropout_probability().value() != 0.f)
@@ -70,22 +69,34 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
     const SdpaLayouts layouts = sdpaLayouts(a.attn_mask_tensor_uid(), shape, false, name);
     const SdpaPrimitives prims = sdpaPrimitives(layouts, scale, mask.has_value(), name);
     const Tensor* stats = a.stats_tensor_uid() ? &tensor(*a.stats_tensor_uid(), "stats", name) : nullptr;
-    const SdpaStats st = stats ? sdpaStatsLayout(*stats, shape, layouts, name) : SdpaStats{};
-    sdpaSteps(shape, layouts, prims, mask, stats ? &st : nullptr, name);
+    const Tensor* max = a.max_tensor_uid() ? &tensor(*a.max_tensor_uid(), "max", name) : nullptr;
+    const Tensor* sumExp = a.sum_exp_tensor_uid() ? &tensor(*a.sum_exp_tensor_uid(), "sum_exp", name) : nullptr;
+    const bool rowOutputs = stats || max || sumExp;
+    const SdpaStats st = rowOutputs ? sdpaStatsLayout(stats, max, sumExp, shape, layouts, name) : SdpaStats{};
+    sdpaSteps(shape, layouts, prims, mask, rowOutputs ? &st : nullptr, name);
 }
 
-// sdpaStatsLayout: a stats tensor [B, H, Sq, 1] (or [B, H, Sq]) as one dense f32 row vector in
-// the order of S's rows, and the primitives of the forward with stats (see sdpaSteps). Per-row
-// operands use a [1, rows, n] view, oneDNN 2.6's vectorised per-channel broadcast.
-PlanBuilder::SdpaStats PlanBuilder::sdpaStatsLayout(const Tensor& t, const SdpaShape& s, const SdpaLayouts& l,
-                                                    const std::string& name)
+// sdpaStatsLayout: the row outputs (stats, max, sum_exp: tensors [B, H, Sq, 1] or [B, H, Sq])
+// as dense f32 row vectors in the order of S's rows, and the primitives of the forward that
+// writes them (see sdpaSteps). Per-row operands use a [1, rows, n] view, oneDNN 2.6's vectorised
+// per-channel broadcast.
+PlanBuilder::SdpaStats PlanBuilder::sdpaStatsLayout(const Tensor* stats, const Tensor* max, const Tensor* sumExp,
+                                                    const SdpaShape& s, const SdpaLayouts& l, const std::string& name)
 {
     using tag = dnnl::memory::format_tag;
-    const bool dimsOk = t.dims == std::vector<int64_t>{s.B, s.H, s.Sq, 1} || t.dims == std::vector<int64_t>{s.B, s.H, s.Sq};
-    if(!dimsOk || t.dtype != fbs::DataType::FLOAT || !rowMajor(t) || t.isConstant || t.isPassByValue)
-        throw Unsupported(name + ": SDPA stats must be a dense row-major FLOAT tensor [B, H, Sq, 1]");
+    for(auto [t, what] : {std::pair{stats, "stats"}, std::pair{max, "max"}, std::pair{sumExp, "sum_exp"}})
+    {
+        if(t == nullptr)
+            continue;
+        const bool dimsOk =
+            t->dims == std::vector<int64_t>{s.B, s.H, s.Sq, 1} || t->dims == std::vector<int64_t>{s.B, s.H, s.Sq};
+        if(!dimsOk || t->dtype != fbs::DataType::FLOAT || !rowMajor(*t) || t->isConstant || t->isPassByValue)
+            throw Unsupported(name + ": SDPA " + what + " must be a dense row-major FLOAT tensor [B, H, Sq, 1]");
+    }
     SdpaStats st;
-    st.tensor = &t;
+    st.stats = stats;
+    st.max = max;
+    st.sumExp = sumExp;
     st.rows = s.B * s.H * s.Sq;
     st.row5 = mdesc({s.B, s.Hk, s.G, s.Sq, 1}, dt::f32, tag::abcde);
     st.s3 = mdesc({1, st.rows, s.Skv}, dt::f32, tag::abc);
@@ -357,10 +368,10 @@ PlanBuilder::SdpaScores PlanBuilder::sdpaScores(const SdpaShape& s, const SdpaLa
     return {qb, kb, sb};
 }
 
-// sdpaSteps: the forward. Without stats: softmax in place, O = P V. With stats: M = rowmax(S),
-// E = exp(S - M) in place, Z = rowsum(E), O = (E V) / Z and stats = M + log(Z): the passes over
-// S of a softmax, plus the sum that gives the stats, and the normalisation moved onto O (Dv
-// columns instead of Skv).
+// sdpaSteps: the forward. Without row outputs: softmax in place, O = P V. With them: M = rowmax(S),
+// E = exp(S - M) in place, Z = rowsum(E), O = (E V) / Z, and stats = M + log(Z), max = M,
+// sum_exp = Z: the passes over S of a softmax, plus the sum that gives the row outputs, and the
+// normalisation moved onto O (Dv columns instead of Skv).
 void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, std::optional<size_t> mask,
                             const SdpaStats* stats, const std::string& name)
 {
@@ -375,16 +386,30 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
                  Arg{DNNL_ARG_DST, stats->s3, sc.s}},
                 "sdpa E = exp(S - M)");
         addStep(stats->rowSum, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, stats->row5, rowSum}}, "sdpa Z = rowsum(E)");
+        // The row outputs asked for, from M and Z (a missing one is a null slot).
         const int64_t rows = stats->rows;
-        addKernel({rowMax, rowSum, output(*stats->tensor, name)},
-                  [rows](void* const* at) {
+        std::vector<Buffer> bufs{rowMax, rowSum};
+        for(const Tensor* t : {stats->stats, stats->max, stats->sumExp})
+            bufs.push_back(t ? output(*t, name) : rowMax);
+        const bool want[3] = {stats->stats != nullptr, stats->max != nullptr, stats->sumExp != nullptr};
+        addKernel(std::move(bufs),
+                  [rows, want](void* const* at) {
                       const float* m = static_cast<const float*>(at[0]);
                       const float* z = static_cast<const float*>(at[1]);
-                      float* out = static_cast<float*>(at[2]);
+                      float* lse = want[0] ? static_cast<float*>(at[2]) : nullptr;
+                      float* mx = want[1] ? static_cast<float*>(at[3]) : nullptr;
+                      float* se = want[2] ? static_cast<float*>(at[4]) : nullptr;
                       for(int64_t r = 0; r < rows; ++r)
-                          out[r] = m[r] + std::log(z[r]);
+                      {
+                          if(lse)
+                              lse[r] = m[r] + std::log(z[r]);
+                          if(mx)
+                              mx[r] = m[r];
+                          if(se)
+                              se[r] = z[r];
+                      }
                   },
-                  name + " stats = M + log(Z)");
+                  name + " row outputs (stats = M + log(Z), max = M, sum_exp = Z)");
     }
     else
         addStep(p.sm, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, l.s5, sc.s}}, "sdpa softmax");

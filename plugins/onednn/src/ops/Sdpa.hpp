@@ -53,11 +53,11 @@ struct PlanBuilder::SdpaPrimitives
     bool oConvert = false; // O is written as f32 and reordered into its type
 };
 
-// SdpaStats: the forward with a stats output (rows in S's order b, h, i): M = rowmax(S),
-// E = exp(S - M), Z = rowsum(E), O = (E V) / Z, stats = M + log(Z).
+// SdpaStats: the forward with row outputs (rows in S's order b, h, i): M = rowmax(S),
+// E = exp(S - M), Z = rowsum(E), O = (E V) / Z; stats = M + log(Z), max = M, sum_exp = Z.
 struct PlanBuilder::SdpaStats
 {
-    const Tensor* tensor = nullptr;
+    const Tensor *stats = nullptr, *max = nullptr, *sumExp = nullptr; // the row outputs asked for
     int64_t rows = 0;
     mdesc row5; // [B, Hk, G, Sq, 1]
     mdesc s3, row3, o3f, o3; // [1, rows, Skv], [1, rows, 1], [1, rows, Dv] f32 and in O's type
