@@ -272,7 +272,9 @@ forward(Case const& c) {
         CHECK(S->get_stride() == (std::vector<int64_t>{c.hq * c.sq, c.sq, 1, 1}));
     }
     for (TP const& t : {Mx, Se})
-        if (t) CHECK(t->get_dim() == (std::vector<int64_t>{c.b, c.hq, c.sq, 1}) && t->get_stride() == (std::vector<int64_t>{c.hq * c.sq, c.sq, 1, 1}));
+        if (t)
+            CHECK(t->get_dim() == (std::vector<int64_t>{c.b, c.hq, c.sq, 1}) &&
+                  t->get_stride() == (std::vector<int64_t>{c.hq * c.sq, c.sq, 1, 1}));
     Ref r = reference(c, in.Q, in.K, in.V, c.bias ? &in.B : nullptr);
     T4 o{O->get_dim(), O->get_stride(), std::vector<float>(r.O.size(), -7.f)};
     std::vector<float> stats(r.lse.size(), -7.f);

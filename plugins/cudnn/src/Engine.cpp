@@ -360,8 +360,9 @@ void placeDeviceConstants(GraphEntry& e)
         if(t.deviceValues.empty())
             continue;
         if(api().cudaMalloc == nullptr || api().cudaFree == nullptr || api().cudaMemcpy == nullptr)
-            throw Unsupported("tensor uid " + std::to_string(t.uid) + ": constants in device memory need cudaMalloc, cudaMemcpy and cudaFree, which "
-                              + api().cudartPath + " lacks");
+            throw Unsupported("tensor uid " + std::to_string(t.uid)
+                              + ": constants in device memory need cudaMalloc, cudaMemcpy and cudaFree, which " + api().cudartPath
+                              + " lacks");
         const size_t bytes = t.deviceValues.size() * sizeof(float);
         void* p = nullptr;
         cudaError_t err = api().cudaMalloc(&p, bytes);
@@ -371,8 +372,8 @@ void placeDeviceConstants(GraphEntry& e)
             err = api().cudaMemcpy(p, t.deviceValues.data(), bytes, cudaMemcpyHostToDevice);
         }
         if(err != 0)
-            throw Unsupported("tensor uid " + std::to_string(t.uid) + ": placing " + std::to_string(bytes) + " bytes of constants in device memory failed: "
-                              + api().cudaGetErrorString(err));
+            throw Unsupported("tensor uid " + std::to_string(t.uid) + ": placing " + std::to_string(bytes)
+                              + " bytes of constants in device memory failed: " + api().cudaGetErrorString(err));
     }
 }
 

@@ -276,7 +276,8 @@ void checkModel(const fbs::Graph& graph, Model& m)
             continue;
         if(!t.raggedTaken)
             throw Unsupported("tensor uid " + std::to_string(t.uid)
-                              + ": a ragged tensor is translated only as SDPA's Q, K, V, O, stats, max, sum_exp, dO, dQ, dK or dV");
+                              + ": a ragged tensor is translated only as SDPA's Q, K, V, O, stats, max, sum_exp, dO, dQ, dK "
+                                "or dV");
         if(m.find(t.raggedOffset) == nullptr)
             throw Unsupported("tensor uid " + std::to_string(t.uid) + ": ragged offset tensor uid "
                               + std::to_string(t.raggedOffset) + " is not in the graph");

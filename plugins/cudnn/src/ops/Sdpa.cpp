@@ -3,8 +3,9 @@
 // attention engines recognise, the pattern NVIDIA's cudnn-frontend emits for cuDNN 9 before the
 // unified softmax/mask operations: S = Q.K^T; S *= scale; S += bias (+ ALiBi); padding and band
 // masks as gen_index / compare / binary_select; softmax as max, sub, exp, sum, div (log + add for
-// stats); O = P.V. Intermediates are virtual fp32 (indices int32, masks boolean). The Rng (dropout) and
-// Reshape (transposed views) operations exist for this lowering and are built here too.
+// stats); O = P.V. Intermediates are virtual fp32 (indices int32, masks boolean). The Rng
+// (dropout) and Reshape (transposed views) operations exist for this lowering and are built here
+// too.
 #include "SdpaPatterns.hpp"
 
 #include <algorithm>
@@ -92,7 +93,8 @@ Softmax softmaxWithStats(Model& m, const fbs::SdpaAttributes& a, CompositeBuilde
     const bool split = a.max_tensor_uid().has_value() || a.sum_exp_tensor_uid().has_value();
     refuse(a.max_tensor_uid().has_value() != a.sum_exp_tensor_uid().has_value(),
            "a max output without sum_exp, or sum_exp without max (cuDNN's softmax writes both or neither)");
-    refuse(split && a.stats_tensor_uid().has_value(), "stats together with max and sum_exp (cuDNN before 9.21 writes one or the other)");
+    refuse(split && a.stats_tensor_uid().has_value(),
+           "stats together with max and sum_exp (cuDNN before 9.21 writes one or the other)");
     const int64_t maxOut = split ? rowOutput(m, g, a.max_tensor_uid(), rowDims, "max") : -1;
     const int64_t sumOut = split ? rowOutput(m, g, a.sum_exp_tensor_uid(), rowDims, "sum_exp") : -1;
     int64_t mx = sink < 0 && split ? maxOut : g.add(CUDNN_DATA_FLOAT, rowDims).uid;
@@ -135,9 +137,9 @@ Softmax softmaxWithStats(Model& m, const fbs::SdpaAttributes& a, CompositeBuilde
 }
 
 // lowerSdpaFwdNode: S = Q.K^T; S *= scale; S += bias (+ ALiBi); padding and band masks; softmax
-// as max, sub, exp, sum, div (log + add for stats; sink tokens in max and sum); O = P.V. Paged K / V come
-// from paged-cache loads; ragged tensors keep their offsets (Graph.cpp sets them on cuDNN's
-// tensor descriptors).
+// as max, sub, exp, sum, div (log + add for stats; sink tokens in max and sum); O = P.V. Paged
+// K / V come from paged-cache loads; ragged tensors keep their offsets (Graph.cpp sets them on
+// cuDNN's tensor descriptors).
 void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& g)
 {
     Dropout drop = dropoutOf(a, a.rng_dump_tensor_uid().has_value() ? a.rng_dump_tensor_uid().value() : -1);
