@@ -471,6 +471,11 @@ def main():
          extra_out=["max", "sum_exp"])
     sdpa("pass_sdpa_fwd_stats_max_sumexp_bf16_bias", 1, 4, 4, 24, 40, 16, io="bfloat16", bias_dims=[1, 4, 24, 40],
          stats=True, extra_out=["max", "sum_exp"])
+    # ALiBi (the engine's kernel on the scores), 6 heads: slopes past the power of two.
+    sdpa("pass_sdpa_fwd_stats_alibi_gqa_causal", 2, 6, 2, 33, 47, 32, attrs={"causal_mask": True, "alibi_mask": True},
+         stats=True)
+    sdpa_bwd("pass_sdpa_bwd_alibi_causal_bf16", 1, 6, 3, 40, 40, 32, io="bfloat16",
+             attrs={"causal_mask": True, "alibi_mask": True})
     # SDPA forward with stats (training) and backward.
     sdpa("pass_sdpa_fwd_stats_fp32", 2, 4, 4, 33, 47, 32, stats=True)
     sdpa("pass_sdpa_fwd_stats_gqa_bf16_causal", 1, 8, 2, 40, 40, 64, io="bfloat16", attrs={"causal_mask": True},

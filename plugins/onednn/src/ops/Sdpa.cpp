@@ -1,8 +1,10 @@
 // Scaled dot-product attention forward as oneDNN primitives: S = scale * Q K^T (+ band mask)
-// (+ attn_mask bias) -> softmax -> O = S V. GQA/MQA: the query heads of one KV head form an
-// extra dim that K and V broadcast over. Everything beyond plain attention with an optional
-// causal/band mask and bias is declined.
+// (+ attn_mask bias) (+ ALiBi, an engine kernel) -> softmax -> O = S V. GQA/MQA: the query heads
+// of one KV head form an extra dim that K and V broadcast over. Everything beyond plain attention
+// with an optional causal/band mask, bias and ALiBi is declined.
 #include "Sdpa.hpp"
+
+#include <hipdnn_plugin_sdk/helpers/Attention.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -34,8 +36,8 @@ void refuseSdpaFeatures(const fbs::SdpaAttributes& a, const std::string& name)
         refuse(u, "fp8 scales");
     for(const auto& u : {a.rng_dump_tensor_uid(), a.amax_s_tensor_uid(), a.amax_o_tensor_uid()})
         refuse(u, "amax / rng outputs");
-    if(a.alibi_mask() || a.padding_mask())
-        throw Unsupported(name + ": SDPA with alibi or padding masks is not supported by the oneDNN engine");
+    if(a.padding_mask())
+        throw Unsupported(name + ": SDPA with a padding mask is not supported by the oneDNN engine");
     if(a.dropout_probability().has_value() && a.dropout_probability().value() != 0.f)
         throw Unsupported(name + ": SDPA with dropout is not supported by the oneDNN engine");
 }
@@ -62,8 +64,9 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
         ~Reset() { flag = false; }
     } reset{viaF32_};
     refuseSdpaFeatures(a, name);
-    const SdpaShape shape = sdpaShape(tensor(a.q_tensor_uid(), "q", name), tensor(a.k_tensor_uid(), "k", name),
-                                      tensor(a.v_tensor_uid(), "v", name), tensor(a.o_tensor_uid(), "o", name), name);
+    SdpaShape shape = sdpaShape(tensor(a.q_tensor_uid(), "q", name), tensor(a.k_tensor_uid(), "k", name),
+                                tensor(a.v_tensor_uid(), "v", name), tensor(a.o_tensor_uid(), "o", name), name);
+    shape.alibi = a.alibi_mask();
     const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), shape.D, name);
     const std::optional<size_t> mask = sdpaBandMask(sdpaBandOf(a), shape, name);
     const SdpaLayouts layouts = sdpaLayouts(a.attn_mask_tensor_uid(), shape, false, name);
@@ -364,6 +367,27 @@ PlanBuilder::SdpaScores PlanBuilder::sdpaScores(const SdpaShape& s, const SdpaLa
         addReorder(l.biasUser, input(*l.bias, name), l.biasMd, t, name + " attn_mask to f32");
         addStep(p.badd, {Arg{DNNL_ARG_SRC_0, l.s5, sb}, Arg{DNNL_ARG_SRC_1, l.biasMd, t}, Arg{DNNL_ARG_DST, l.s5, sb}},
                 "sdpa bias");
+    }
+    if(s.alibi)
+    {
+        // S [B, Hk, G, Sq, Skv] dense: row r is query i = r % Sq of head h = (r / Sq) % H.
+        const std::vector<float> slopes = hipdnn_plugin_sdk::alibiSlopes(s.H);
+        const int64_t rows = s.B * s.H * s.Sq, H = s.H, Sq = s.Sq, Skv = s.Skv;
+        addKernel({sb},
+                  [slopes, rows, H, Sq, Skv](void* const* at) {
+                      float* scores = static_cast<float*>(at[0]);
+#pragma omp parallel for schedule(static)
+                      for(int64_t r = 0; r < rows; ++r)
+                      {
+                          const float slope = slopes[static_cast<size_t>((r / Sq) % H)];
+                          const float i = static_cast<float>(r % Sq);
+                          float* row = scores + r * Skv;
+#pragma omp simd
+                          for(int64_t j = 0; j < Skv; ++j)
+                              row[j] += slope * (static_cast<float>(j) - i);
+                      }
+                  },
+                  name + " sdpa S += ALiBi slope_h * (j - i)");
     }
     return {qb, kb, sb};
 }

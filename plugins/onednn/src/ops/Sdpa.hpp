@@ -12,6 +12,7 @@ struct PlanBuilder::SdpaShape
 {
     const Tensor *q, *k, *v, *o;
     int64_t B, H, Sq, D, Hk, Skv, Dv, G;
+    bool alibi = false; // add cudnn-frontend's ALiBi bias to the scores
 };
 
 // SdpaLayouts: the 5-D views [B, Hk, G, S, D] (query head h = hk * G + g) of the tensors as the

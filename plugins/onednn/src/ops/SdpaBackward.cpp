@@ -1,6 +1,6 @@
 // Scaled dot-product attention backward as oneDNN primitives, from the forward's stats
 // (Stats = log-sum-exp of each row of S):
-//   S = scale * Q K^T (+ band mask) (+ bias)      the forward's score steps (Sdpa.cpp)
+//   S = scale * Q K^T (+ band mask) (+ bias) (+ ALiBi)   the forward's score steps (Sdpa.cpp)
 //   P = exp(S - Stats)                            binary sub with a per-row operand + exp post-op
 //   dV = P^T dO                                   matmul, (G, Sq) merged: sums over a KV head's query heads
 //   dP = dO V^T                                   matmul
@@ -31,8 +31,8 @@ void refuseSdpaBackwardFeatures(const fbs::SdpaBackwardAttributes& a, const std:
     refuse(a.dropout_scale_tensor_uid(), "dropout");
     refuse(a.dropout_scale_inv_tensor_uid(), "dropout");
     refuse(a.dbias_tensor_uid(), "a dbias output");
-    if(a.alibi_mask() || a.padding_mask())
-        throw Unsupported(name + ": SDPA backward with alibi or padding masks is not supported by the oneDNN engine");
+    if(a.padding_mask())
+        throw Unsupported(name + ": SDPA backward with a padding mask is not supported by the oneDNN engine");
     if(a.dropout_probability().has_value() && a.dropout_probability().value() != 0.f)
         throw Unsupported(name + ": SDPA backward with dropout is not supported by the oneDNN engine");
 }
@@ -72,8 +72,9 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
         ~Reset() { flag = false; }
     } reset{viaF32_};
     refuseSdpaBackwardFeatures(a, name);
-    const SdpaShape s = sdpaShape(tensor(a.q_tensor_uid(), "q", name), tensor(a.k_tensor_uid(), "k", name),
-                                  tensor(a.v_tensor_uid(), "v", name), tensor(a.o_tensor_uid(), "o", name), name);
+    SdpaShape s = sdpaShape(tensor(a.q_tensor_uid(), "q", name), tensor(a.k_tensor_uid(), "k", name),
+                            tensor(a.v_tensor_uid(), "v", name), tensor(a.o_tensor_uid(), "o", name), name);
+    s.alibi = a.alibi_mask();
     const Tensor& dO = tensor(a.do_tensor_uid(), "dO", name);
     const Tensor& dQ = tensor(a.dq_tensor_uid(), "dQ", name);
     const Tensor& dK = tensor(a.dk_tensor_uid(), "dK", name);
