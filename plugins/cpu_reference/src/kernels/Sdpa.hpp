@@ -11,8 +11,8 @@
 //   to the scaled scores; -inf entries mask.
 //   seq_len_q / seq_len_kv (optional, integer, B elements in logical row-major order): valid
 //   lengths per batch, sq_b <= Sq and skv_b <= Skv (else KernelError at execute).
-//   Ragged / paged layouts (kernels/SdpaLayout.hpp): any of q, k, v, o, stats, max, sum_exp (and dO, dQ, dK,
-//   dV backward) may carry [B+1] ragged offsets; those need their seq_len tensor. Forward k / v
+//   Ragged / paged layouts (kernels/SdpaLayout.hpp): any of q, k, v, o, stats, max, sum_exp (and
+//   dO, dQ, dK, dV backward) may carry [B+1] ragged offsets; those need their seq_len tensor. Forward k / v
 //   may be paged containers [num_blocks, Hk, block, D] with a page table each; then Skv is
 //   max_seq_len_kv when given, else the other (unpaged) tensor's S, else bias dims[3], else
 //   min over the paged ones of P·block (cuDNN's inference), and seq_len_kv is required.
@@ -75,7 +75,6 @@ struct SdpaParams
     bool alibi = false;
     Accumulator accumulator = Accumulator::Auto;
 };
-
 
 // SdpaRagged: the ragged offsets of each tensor ([B+1] integers), null for dense batches.
 struct SdpaRagged

@@ -12,8 +12,8 @@
 //              on a TOP_LEFT diagonal_alignment (which diagonal would they use?).
 //   padding    seq_len_q / seq_len_kv apply whenever given (padding_mask may be false, as in
 //              real graphs); padding_mask without either tensor: not applicable.
-//   ragged     q, k, v, o, stats, max, sum_exp (backward also do, dq, dk, dv) may carry ragged offsets
-//              (kernels/SdpaLayout.hpp); they need seq_len_q / seq_len_kv.
+//   ragged     q, k, v, o, stats, max, sum_exp (backward also do, dq, dk, dv) may carry ragged
+//              offsets (kernels/SdpaLayout.hpp); they need seq_len_q / seq_len_kv.
 //   paged      page_table_k / page_table_v (forward): k / v are block containers; seq_len_kv
 //              required; max_seq_len_kv sets Skv (Sdpa.hpp has cuDNN's inference without it).
 //   sink       sink_token (forward): one softmax logit per query head, no value.
