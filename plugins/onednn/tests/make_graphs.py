@@ -320,7 +320,7 @@ def pooling_bwd(name, xd, window, stride, pre, post, mode, layout=nchw, io="floa
 
 
 def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=True, bias_dims=None, extra_out=None,
-         runtime_scale=False):
+         runtime_scale=False, sink=False):
     g = G(name, io)
     def dims_strides(heads, seq, dim):
         dims = [b, heads, seq, dim]
@@ -341,6 +341,8 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
         inputs["attn_mask_tensor_uid"] = g.t("attn_mask", bias_dims)
     if runtime_scale:
         inputs["scale_tensor_uid"] = g.t("scale", [1], dtype="float", by_value=True)
+    if sink:
+        inputs["sink_token_tensor_uid"] = g.t("sink", [1, h, 1, 1], dtype="float")
     g.node("SdpaAttributes", "sdpa", inputs, outputs)
     a = {"alibi_mask": False, "padding_mask": False, "causal_mask": False, "causal_mask_bottom_right": False,
          "diagonal_alignment": "TOP_LEFT"}
@@ -476,6 +478,10 @@ def main():
          stats=True)
     sdpa_bwd("pass_sdpa_bwd_alibi_causal_bf16", 1, 6, 3, 40, 40, 32, io="bfloat16",
              attrs={"causal_mask": True, "alibi_mask": True})
+    # Sink tokens: one logit per query head in the softmax's max and sum.
+    sdpa("pass_sdpa_fwd_sink_gqa_causal", 2, 4, 2, 24, 40, 16, attrs={"causal_mask": True}, sink=True)
+    sdpa("pass_sdpa_fwd_stats_max_sumexp_sink_bf16", 1, 4, 4, 33, 47, 32, io="bfloat16", stats=True,
+         extra_out=["max", "sum_exp"], sink=True)
     # SDPA forward with stats (training) and backward.
     sdpa("pass_sdpa_fwd_stats_fp32", 2, 4, 4, 33, 47, 32, stats=True)
     sdpa("pass_sdpa_fwd_stats_gqa_bf16_causal", 1, 8, 2, 40, 40, 64, io="bfloat16", attrs={"causal_mask": True},

@@ -1,7 +1,8 @@
 // Scaled dot-product attention forward as oneDNN primitives: S = scale * Q K^T (+ band mask)
-// (+ attn_mask bias) (+ ALiBi, an engine kernel) -> softmax -> O = S V. GQA/MQA: the query heads
-// of one KV head form an extra dim that K and V broadcast over. Everything beyond plain attention
-// with an optional causal/band mask, bias and ALiBi is declined.
+// (+ attn_mask bias) (+ ALiBi, an engine kernel) -> softmax (with sink tokens) -> O = S V.
+// GQA/MQA: the query heads of one KV head form an extra dim that K and V broadcast over.
+// Everything beyond attention with an optional causal/band mask, bias, ALiBi and sinks is
+// declined.
 #include "Sdpa.hpp"
 
 #include <hipdnn_plugin_sdk/helpers/Attention.hpp>
@@ -30,7 +31,6 @@ void refuseSdpaFeatures(const fbs::SdpaAttributes& a, const std::string& name)
     refuse(a.page_table_k_tensor_uid(), "page tables");
     refuse(a.page_table_v_tensor_uid(), "page tables");
     refuse(a.block_mask_tensor_uid(), "a block mask");
-    refuse(a.sink_token_tensor_uid(), "sink tokens");
     for(const auto& u : {a.descale_q_tensor_uid(), a.descale_k_tensor_uid(), a.descale_v_tensor_uid(),
                          a.descale_s_tensor_uid(), a.scale_s_tensor_uid(), a.scale_o_tensor_uid()})
         refuse(u, "fp8 scales");
@@ -50,6 +50,8 @@ void sdpaForwardInputs(const fbs::Node& n, const InputCounter& reads)
     reads(a->q_tensor_uid()), reads(a->k_tensor_uid()), reads(a->v_tensor_uid());
     if(a->attn_mask_tensor_uid())
         reads(*a->attn_mask_tensor_uid());
+    if(a->sink_token_tensor_uid())
+        reads(*a->sink_token_tensor_uid());
 }
 
 // SDPA's q/k/v are converted to f32 by the plan itself, so tensor() accepts types oneDNN has no
@@ -74,9 +76,16 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
     const Tensor* stats = a.stats_tensor_uid() ? &tensor(*a.stats_tensor_uid(), "stats", name) : nullptr;
     const Tensor* max = a.max_tensor_uid() ? &tensor(*a.max_tensor_uid(), "max", name) : nullptr;
     const Tensor* sumExp = a.sum_exp_tensor_uid() ? &tensor(*a.sum_exp_tensor_uid(), "sum_exp", name) : nullptr;
-    const bool rowOutputs = stats || max || sumExp;
-    const SdpaStats st = rowOutputs ? sdpaStatsLayout(stats, max, sumExp, shape, layouts, name) : SdpaStats{};
-    sdpaSteps(shape, layouts, prims, mask, rowOutputs ? &st : nullptr, name);
+    const Tensor* sink = a.sink_token_tensor_uid() ? &tensor(*a.sink_token_tensor_uid(), "sink_token", name) : nullptr;
+    if(sink && (sink->dtype != fbs::DataType::FLOAT || sink->elements() != shape.H || !rowMajor(*sink) || sink->isConstant
+                || sink->isPassByValue))
+        throw Unsupported(name + ": SDPA sink tokens must be a dense FLOAT tensor of one logit per query head ([1, "
+                          + std::to_string(shape.H) + ", 1, 1])");
+    // Row outputs and sinks take the softmax apart (M, E, Z); plain attention keeps oneDNN's softmax.
+    const bool rows = stats || max || sumExp || sink;
+    SdpaStats st = rows ? sdpaStatsLayout(stats, max, sumExp, shape, layouts, name) : SdpaStats{};
+    st.sink = sink;
+    sdpaSteps(shape, layouts, prims, mask, rows ? &st : nullptr, name);
 }
 
 // sdpaStatsLayout: the row outputs (stats, max, sum_exp: tensors [B, H, Sq, 1] or [B, H, Sq])
@@ -405,13 +414,34 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
     {
         rowMax = temp(stats->row5), rowSum = temp(stats->row5);
         addStep(stats->rowMax, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, stats->row5, rowMax}}, "sdpa M = rowmax(S)");
+        // Sinks: row r of head h = (r / Sq) % H joins max(M, sink_h) and, below, Z += exp(sink_h - M).
+        const Buffer sink = stats->sink ? input(*stats->sink, name) : Buffer{};
+        const int64_t rows = stats->rows, H = s.H, Sq = s.Sq;
+        if(stats->sink)
+            addKernel({rowMax, sink},
+                      [rows, H, Sq](void* const* at) {
+                          float* m = static_cast<float*>(at[0]);
+                          const float* sk = static_cast<const float*>(at[1]);
+                          for(int64_t r = 0; r < rows; ++r)
+                              m[r] = std::max(m[r], sk[(r / Sq) % H]);
+                      },
+                      name + " sdpa M = max(M, sink)");
         addStep(stats->expSub,
                 {Arg{DNNL_ARG_SRC_0, stats->s3, sc.s}, Arg{DNNL_ARG_SRC_1, stats->row3, rowMax},
                  Arg{DNNL_ARG_DST, stats->s3, sc.s}},
                 "sdpa E = exp(S - M)");
         addStep(stats->rowSum, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, stats->row5, rowSum}}, "sdpa Z = rowsum(E)");
+        if(stats->sink)
+            addKernel({rowMax, rowSum, sink},
+                      [rows, H, Sq](void* const* at) {
+                          const float* m = static_cast<const float*>(at[0]);
+                          float* z = static_cast<float*>(at[1]);
+                          const float* sk = static_cast<const float*>(at[2]);
+                          for(int64_t r = 0; r < rows; ++r)
+                              z[r] += std::exp(sk[(r / Sq) % H] - m[r]);
+                      },
+                      name + " sdpa Z += exp(sink - M)");
         // The row outputs asked for, from M and Z (a missing one is a null slot).
-        const int64_t rows = stats->rows;
         std::vector<Buffer> bufs{rowMax, rowSum};
         for(const Tensor* t : {stats->stats, stats->max, stats->sumExp})
             bufs.push_back(t ? output(*t, name) : rowMax);

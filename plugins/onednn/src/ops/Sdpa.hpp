@@ -54,11 +54,13 @@ struct PlanBuilder::SdpaPrimitives
     bool oConvert = false; // O is written as f32 and reordered into its type
 };
 
-// SdpaStats: the forward with row outputs (rows in S's order b, h, i): M = rowmax(S),
-// E = exp(S - M), Z = rowsum(E), O = (E V) / Z; stats = M + log(Z), max = M, sum_exp = Z.
+// SdpaStats: the forward with row outputs or sink tokens (rows in S's order b, h, i):
+// M = rowmax(S) (max(M, sink_h)), E = exp(S - M), Z = rowsum(E) (+ exp(sink_h - M)),
+// O = (E V) / Z; stats = M + log(Z), max = M, sum_exp = Z.
 struct PlanBuilder::SdpaStats
 {
     const Tensor *stats = nullptr, *max = nullptr, *sumExp = nullptr; // the row outputs asked for
+    const Tensor* sink = nullptr; // sink tokens: one FLOAT logit per query head in M and Z
     int64_t rows = 0;
     mdesc row5; // [B, Hk, G, Sq, 1]
     mdesc s3, row3, o3f, o3; // [1, rows, Skv], [1, rows, 1], [1, rows, Dv] f32 and in O's type
