@@ -344,7 +344,7 @@ private:
     std::optional<size_t> sdpaBandMask(const SdpaBand& band, const SdpaShape& s, const std::string& name);
     SdpaLayouts sdpaLayouts(flatbuffers::Optional<int64_t> maskUid, const SdpaShape& s, bool mergeRows, const std::string& name);
     SdpaPrimitives sdpaPrimitives(const SdpaLayouts& l, const SdpaScale& scale, bool masked, const std::string& name);
-    SdpaStats sdpaStatsLayout(const Tensor* stats, const Tensor* max, const Tensor* sumExp, const SdpaShape& s,
+    SdpaStats sdpaStatsLayout(const Tensor* stats, const Tensor* max, const Tensor* sumExp, bool padded, const SdpaShape& s,
                               const SdpaLayouts& l, const std::string& name);
     SdpaScores sdpaScores(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, std::optional<size_t> mask,
                           const std::string& name);

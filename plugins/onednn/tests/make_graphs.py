@@ -320,7 +320,7 @@ def pooling_bwd(name, xd, window, stride, pre, post, mode, layout=nchw, io="floa
 
 
 def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=True, bias_dims=None, extra_out=None,
-         runtime_scale=False, sink=False):
+         runtime_scale=False, sink=False, seq_len=False):
     g = G(name, io)
     def dims_strides(heads, seq, dim):
         dims = [b, heads, seq, dim]
@@ -343,6 +343,9 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
         inputs["scale_tensor_uid"] = g.t("scale", [1], dtype="float", by_value=True)
     if sink:
         inputs["sink_token_tensor_uid"] = g.t("sink", [1, h, 1, 1], dtype="float")
+    if seq_len:
+        inputs["seq_len_q_tensor_uid"] = g.t("seq_len_q", [b, 1, 1, 1], dtype="int32")
+        inputs["seq_len_kv_tensor_uid"] = g.t("seq_len_kv", [b, 1, 1, 1], dtype="int32")
     g.node("SdpaAttributes", "sdpa", inputs, outputs)
     a = {"alibi_mask": False, "padding_mask": False, "causal_mask": False, "causal_mask_bottom_right": False,
          "diagonal_alignment": "TOP_LEFT"}
@@ -482,6 +485,12 @@ def main():
     sdpa("pass_sdpa_fwd_sink_gqa_causal", 2, 4, 2, 24, 40, 16, attrs={"causal_mask": True}, sink=True)
     sdpa("pass_sdpa_fwd_stats_max_sumexp_sink_bf16", 1, 4, 4, 33, 47, 32, io="bfloat16", stats=True,
          extra_out=["max", "sum_exp"], sink=True)
+    # Sequence lengths (padding): keys past seq_len_kv masked, rows past seq_len_q written as 0.
+    sdpa("pass_sdpa_fwd_varlen_causal_stats_half", 3, 4, 2, 24, 40, 16, io="half", attrs={"causal_mask": True},
+         stats=True, extra_out=["max", "sum_exp"], seq_len=True)
+    sdpa("pass_sdpa_fwd_varlen_bias_fp32", 2, 4, 4, 33, 47, 32, bias_dims=[2, 4, 33, 47], seq_len=True,
+         attrs={"padding_mask": True})
+    sdpa("decline_sdpa_varlen_bottom_right", 2, 4, 4, 16, 24, 16, attrs={"causal_mask_bottom_right": True}, seq_len=True)
     # SDPA forward with stats (training) and backward.
     sdpa("pass_sdpa_fwd_stats_fp32", 2, 4, 4, 33, 47, 32, stats=True)
     sdpa("pass_sdpa_fwd_stats_gqa_bf16_causal", 1, 8, 2, 40, 40, 64, io="bfloat16", attrs={"causal_mask": True},

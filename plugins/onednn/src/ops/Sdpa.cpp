@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace hipdnngo::onednn
 {
@@ -24,8 +25,6 @@ void refuseSdpaFeatures(const fbs::SdpaAttributes& a, const std::string& name)
         if(uid.has_value())
             throw Unsupported(name + ": SDPA with " + what + " is not supported by the oneDNN engine");
     };
-    refuse(a.seq_len_q_tensor_uid(), "sequence lengths (padding)");
-    refuse(a.seq_len_kv_tensor_uid(), "sequence lengths (padding)");
     refuse(a.dropout_mask_tensor_uid(), "dropout");
     refuse(a.dropout_scale_tensor_uid(), "dropout");
     refuse(a.page_table_k_tensor_uid(), "page tables");
@@ -36,8 +35,14 @@ void refuseSdpaFeatures(const fbs::SdpaAttributes& a, const std::string& name)
         refuse(u, "fp8 scales");
     for(const auto& u : {a.rng_dump_tensor_uid(), a.amax_s_tensor_uid(), a.amax_o_tensor_uid()})
         refuse(u, "amax / rng outputs");
-    if(a.padding_mask())
-        throw Unsupported(name + ": SDPA with a padding mask is not supported by the oneDNN engine");
+    const bool lengths = a.seq_len_q_tensor_uid().has_value() || a.seq_len_kv_tensor_uid().has_value();
+    if(a.padding_mask() && !lengths)
+        throw Unsupported(name + ": SDPA padding_mask is set but there is no seq_len_q / seq_len_kv tensor");
+    if(lengths && (a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT || a.causal_mask_bottom_right()))
+        throw Unsupported(name + ": SDPA with sequence lengths and a BOTTOM_RIGHT diagonal (one diagonal per batch) is not "
+                                 "supported by the oneDNN engine");
+    if(lengths && a.sink_token_tensor_uid().has_value())
+        throw Unsupported(name + ": SDPA with sequence lengths and sink tokens is not supported by the oneDNN engine");
     if(a.dropout_probability().has_value() && a.dropout_probability().value() != 0.f)
         throw Unsupported(name + ": SDPA with dropout is not supported by the oneDNN engine");
 }
@@ -50,8 +55,9 @@ void sdpaForwardInputs(const fbs::Node& n, const InputCounter& reads)
     reads(a->q_tensor_uid()), reads(a->k_tensor_uid()), reads(a->v_tensor_uid());
     if(a->attn_mask_tensor_uid())
         reads(*a->attn_mask_tensor_uid());
-    if(a->sink_token_tensor_uid())
-        reads(*a->sink_token_tensor_uid());
+    for(const auto& uid : {a->sink_token_tensor_uid(), a->seq_len_q_tensor_uid(), a->seq_len_kv_tensor_uid()})
+        if(uid)
+            reads(*uid);
 }
 
 // SDPA's q/k/v are converted to f32 by the plan itself, so tensor() accepts types oneDNN has no
@@ -81,10 +87,24 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
                 || sink->isPassByValue))
         throw Unsupported(name + ": SDPA sink tokens must be a dense FLOAT tensor of one logit per query head ([1, "
                           + std::to_string(shape.H) + ", 1, 1])");
-    // Row outputs and sinks take the softmax apart (M, E, Z); plain attention keeps oneDNN's softmax.
-    const bool rows = stats || max || sumExp || sink;
-    SdpaStats st = rows ? sdpaStatsLayout(stats, max, sumExp, shape, layouts, name) : SdpaStats{};
+    const Tensor* lengths[2] = {nullptr, nullptr};
+    int side = 0;
+    for(const auto& [uid, role] : {std::pair{a.seq_len_q_tensor_uid(), "seq_len_q"}, std::pair{a.seq_len_kv_tensor_uid(), "seq_len_kv"}})
+    {
+        const Tensor* t = uid ? &tensor(*uid, role, name) : nullptr;
+        if(t && (t->dtype != fbs::DataType::INT32 || t->elements() != shape.B || !rowMajor(*t) || t->isConstant || t->isPassByValue))
+            throw Unsupported(name + ": SDPA " + role + " must be a dense INT32 tensor of one length per batch ("
+                              + std::to_string(shape.B) + ")");
+        lengths[side++] = t;
+    }
+    // Row outputs, sinks and lengths take the softmax apart (M, E, Z); plain attention keeps
+    // oneDNN's softmax.
+    const bool padded = lengths[0] || lengths[1];
+    const bool rows = stats || max || sumExp || sink || padded;
+    SdpaStats st = rows ? sdpaStatsLayout(stats, max, sumExp, padded, shape, layouts, name) : SdpaStats{};
     st.sink = sink;
+    st.seqQ = lengths[0];
+    st.seqKv = lengths[1];
     sdpaSteps(shape, layouts, prims, mask, rows ? &st : nullptr, name);
 }
 
@@ -92,7 +112,7 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
 // as dense f32 row vectors in the order of S's rows, and the primitives of the forward that
 // writes them (see sdpaSteps). Per-row operands use a [1, rows, n] view, oneDNN 2.6's vectorised
 // per-channel broadcast.
-PlanBuilder::SdpaStats PlanBuilder::sdpaStatsLayout(const Tensor* stats, const Tensor* max, const Tensor* sumExp,
+PlanBuilder::SdpaStats PlanBuilder::sdpaStatsLayout(const Tensor* stats, const Tensor* max, const Tensor* sumExp, bool padded,
                                                     const SdpaShape& s, const SdpaLayouts& l, const std::string& name)
 {
     using tag = dnnl::memory::format_tag;
@@ -114,9 +134,10 @@ PlanBuilder::SdpaStats PlanBuilder::sdpaStatsLayout(const Tensor* stats, const T
     st.s3 = mdesc({1, st.rows, s.Skv}, dt::f32, tag::abc);
     st.row3 = mdesc({1, st.rows, 1}, dt::f32, tag::abc);
     st.o3f = mdesc({1, st.rows, s.Dv}, dt::f32, tag::abc);
-    // O is divided straight into the caller's buffer when its rows are dense in (b, h, i) order.
+    // O is divided straight into the caller's buffer when its rows are dense in (b, h, i) order
+    // (with padding it stays f32 until its dead rows are zeroed).
     const Tensor& o = *s.o;
-    st.oDirect = o.strides[3] == 1 && o.strides[2] == s.Dv && o.strides[1] == s.Sq * s.Dv && o.strides[0] == s.H * s.Sq * s.Dv;
+    st.oDirect = !padded && o.strides[3] == 1 && o.strides[2] == s.Dv && o.strides[1] == s.Sq * s.Dv && o.strides[0] == s.H * s.Sq * s.Dv;
     st.o3 = mdesc({1, st.rows, s.Dv}, *mapType(o.dtype), tag::abc);
     try
     {
@@ -409,7 +430,50 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
                             const SdpaStats* stats, const std::string& name)
 {
     const SdpaScores sc = sdpaScores(s, l, p, mask, name);
-    Buffer rowMax, rowSum;
+    Buffer rowMax, rowSum, dead = Buffer::none();
+    if(stats && (stats->seqQ || stats->seqKv))
+    {
+        // Padding: keys past seq_len_kv[b] get -inf; a row past seq_len_q[b], or one left with no
+        // visible key, is marked dead (1 in `dead`) and its scores set to 0 so that the softmax
+        // stays finite; its outputs are overwritten below.
+        dead = temp(stats->row5);
+        const int64_t B = s.B, H = s.H, Sq = s.Sq, Skv = s.Skv;
+        const bool haveQ = stats->seqQ != nullptr, haveKv = stats->seqKv != nullptr;
+        addKernel({sc.s, haveQ ? input(*stats->seqQ, name) : Buffer::none(), haveKv ? input(*stats->seqKv, name) : Buffer::none(),
+                   dead},
+                  [B, H, Sq, Skv, name](void* const* at) {
+                      float* scores = static_cast<float*>(at[0]);
+                      const int32_t* lq = static_cast<const int32_t*>(at[1]); // null: full length
+                      const int32_t* lkv = static_cast<const int32_t*>(at[2]);
+                      float* deadRow = static_cast<float*>(at[3]);
+                      for(int64_t b = 0; b < B; ++b)
+                          for(const auto& [len, extent, role] : {std::tuple{lq, Sq, "seq_len_q"}, std::tuple{lkv, Skv, "seq_len_kv"}})
+                              if(len && (len[b] < 0 || len[b] > extent))
+                                  hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                                                          name + ": " + role + "[" + std::to_string(b) + "] = " + std::to_string(len[b])
+                                                              + " is outside [0, " + std::to_string(extent) + "]");
+                      const int64_t rows = B * H * Sq;
+#pragma omp parallel for schedule(static)
+                      for(int64_t r = 0; r < rows; ++r)
+                      {
+                          const int64_t b = r / (H * Sq), i = r % Sq;
+                          const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv;
+                          float* row = scores + r * Skv;
+                          bool visible = false;
+                          if(i < sq)
+                          {
+                              for(int64_t j = 0; j < skv; ++j)
+                                  visible = visible || row[j] != -std::numeric_limits<float>::infinity();
+                              for(int64_t j = skv; j < Skv; ++j)
+                                  row[j] = -std::numeric_limits<float>::infinity();
+                          }
+                          if(!visible)
+                              std::fill(row, row + Skv, 0.f);
+                          deadRow[r] = visible ? 0.f : 1.f;
+                      }
+                  },
+                  name + " sdpa padding: keys past seq_len_kv masked, dead rows marked");
+    }
     if(stats)
     {
         rowMax = temp(stats->row5), rowSum = temp(stats->row5);
@@ -441,26 +505,29 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
                               z[r] += std::exp(sk[(r / Sq) % H] - m[r]);
                       },
                       name + " sdpa Z += exp(sink - M)");
-        // The row outputs asked for, from M and Z (a missing one is a null slot).
+        // The row outputs asked for, from M and Z (a missing one is a null operand).
         std::vector<Buffer> bufs{rowMax, rowSum};
         for(const Tensor* t : {stats->stats, stats->max, stats->sumExp})
-            bufs.push_back(t ? output(*t, name) : rowMax);
-        const bool want[3] = {stats->stats != nullptr, stats->max != nullptr, stats->sumExp != nullptr};
+            bufs.push_back(t ? output(*t, name) : Buffer::none());
+        bufs.push_back(dead);
         addKernel(std::move(bufs),
-                  [rows, want](void* const* at) {
+                  [rows](void* const* at) {
                       const float* m = static_cast<const float*>(at[0]);
                       const float* z = static_cast<const float*>(at[1]);
-                      float* lse = want[0] ? static_cast<float*>(at[2]) : nullptr;
-                      float* mx = want[1] ? static_cast<float*>(at[3]) : nullptr;
-                      float* se = want[2] ? static_cast<float*>(at[4]) : nullptr;
+                      float* lse = static_cast<float*>(at[2]); // null when not asked for
+                      float* mx = static_cast<float*>(at[3]);
+                      float* se = static_cast<float*>(at[4]);
+                      const float* deadRow = static_cast<const float*>(at[5]); // null without padding
+                      constexpr float negInf = -std::numeric_limits<float>::infinity();
                       for(int64_t r = 0; r < rows; ++r)
                       {
+                          const bool off = deadRow && deadRow[r] != 0.f;
                           if(lse)
-                              lse[r] = m[r] + std::log(z[r]);
+                              lse[r] = off ? negInf : m[r] + std::log(z[r]);
                           if(mx)
-                              mx[r] = m[r];
+                              mx[r] = off ? negInf : m[r];
                           if(se)
-                              se[r] = z[r];
+                              se[r] = off ? 0.f : z[r];
                       }
                   },
                   name + " row outputs (stats = M + log(Z), max = M, sum_exp = Z)");
@@ -485,6 +552,20 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
                 {Arg{DNNL_ARG_SRC_0, stats->o3f, ev}, Arg{DNNL_ARG_SRC_1, stats->row3, rowSum},
                  Arg{DNNL_ARG_DST, stats->oDirect ? stats->o3 : stats->o3f, stats->oDirect ? out.tensor : ev}},
                 "sdpa O = EV / Z");
+        if(dead.kind != Buffer::Kind::None)
+        {
+            // O stays f32 with padding (sdpaStatsLayout): dead rows become 0 before it is converted.
+            const int64_t rows = stats->rows, Dv = s.Dv;
+            addKernel({ev, dead},
+                      [rows, Dv](void* const* at) {
+                          float* o = static_cast<float*>(at[0]);
+                          const float* deadRow = static_cast<const float*>(at[1]);
+                          for(int64_t r = 0; r < rows; ++r)
+                              if(deadRow[r] != 0.f)
+                                  std::fill(o + r * Dv, o + (r + 1) * Dv, 0.f);
+                      },
+                      name + " sdpa padding: dead rows of O = 0");
+        }
         finishOutput(out, l.o5f, l.o5, name + " o from f32");
         return;
     }

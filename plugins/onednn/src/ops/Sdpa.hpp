@@ -56,11 +56,14 @@ struct PlanBuilder::SdpaPrimitives
 
 // SdpaStats: the forward with row outputs or sink tokens (rows in S's order b, h, i):
 // M = rowmax(S) (max(M, sink_h)), E = exp(S - M), Z = rowsum(E) (+ exp(sink_h - M)),
-// O = (E V) / Z; stats = M + log(Z), max = M, sum_exp = Z.
+// O = (E V) / Z; stats = M + log(Z), max = M, sum_exp = Z. With sequence lengths, keys past
+// seq_len_kv are masked, and rows past seq_len_q or without a visible key are written as the
+// reference engine writes them (O = 0, stats and max -inf, sum_exp 0).
 struct PlanBuilder::SdpaStats
 {
     const Tensor *stats = nullptr, *max = nullptr, *sumExp = nullptr; // the row outputs asked for
     const Tensor* sink = nullptr; // sink tokens: one FLOAT logit per query head in M and Z
+    const Tensor *seqQ = nullptr, *seqKv = nullptr; // padding: INT32 lengths per batch
     int64_t rows = 0;
     mdesc row5; // [B, Hk, G, Sq, 1]
     mdesc s3, row3, o3f, o3; // [1, rows, Skv], [1, rows, 1], [1, rows, Dv] f32 and in O's type
