@@ -9,6 +9,15 @@
 namespace hipdnngo::cuda_rtc::model
 {
 
+// splitRows: x's elements as rows (the axes before `from`) of n normalized elements each.
+static void splitRows(const Tensor& x, int from, int64_t* rows, int64_t* n)
+{
+    *rows = 1;
+    *n = 1;
+    for(int d = 0; d < x.rank(); ++d)
+        (d < from ? *rows : *n) *= x.dims[static_cast<size_t>(d)];
+}
+
 NormFwd readLayernorm(const fbs::LayernormAttributes& a, const Program& p)
 {
     NormFwd n;
@@ -116,10 +125,7 @@ void checkNormFwd(Program& p)
     const int r = x.rank();
     const int from = r - n.k;
     p.space = x.dims;
-    n.rows = 1;
-    n.n = 1;
-    for(int d = 0; d < r; ++d)
-        (d < from ? n.rows : n.n) *= x.dims[static_cast<size_t>(d)];
+    splitRows(x, from, &n.rows, &n.n);
     if(!denseOver(x, from) || (!y.isVirtual && !denseOver(y, from)))
         throw Unsupported(std::string(what) + ": the normalized axes of x and y must be packed (contiguous rows)");
     for(int64_t uid : {n.scale, n.bias})
@@ -228,10 +234,7 @@ void checkNormBwd(Program& p)
     const int r = x.rank();
     const int from = r - b.k;
     p.space = x.dims;
-    b.rows = 1;
-    b.n = 1;
-    for(int d = 0; d < r; ++d)
-        (d < from ? b.rows : b.n) *= x.dims[static_cast<size_t>(d)];
+    splitRows(x, from, &b.rows, &b.n);
     if(!denseOver(x, from) || !denseOver(p.t(b.dy), from) || !denseOver(p.t(b.dx), from))
         throw Unsupported(std::string(what) + ": the normalized axes of x, dy and dx must be packed (contiguous rows)");
     // scale and its gradients: one value per normalized position, broadcast over the rows.
