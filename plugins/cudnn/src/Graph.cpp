@@ -369,9 +369,10 @@ const TensorSpec* Model::find(int64_t uid) const
 
 TensorSpec* Model::find(int64_t uid) { return const_cast<TensorSpec*>(static_cast<const Model&>(*this).find(uid)); }
 
-Model readModel(const fbs::Graph& graph)
+Model readModel(const fbs::Graph& graph, bool unifiedSdpa)
 {
     Model m;
+    m.unifiedSdpa = unifiedSdpa;
     if(graph.tensors() == nullptr || graph.nodes() == nullptr || graph.nodes()->size() == 0)
         throw Unsupported("graph has no tensors or no nodes");
 

@@ -87,6 +87,7 @@ enum class OpKind
     PagedCacheLoad, // K or V gathered from a paged cache by a page table (SDPA forward)
     ResampleFwd,
     ResampleBwd,
+    SdpaFwd, // cuDNN's single SDPA forward operation (9.13.1+): q k v o stats scale
     Composite, // placeholder while reading (SDPA, batchnorm inference); lowered into the kinds above
 };
 
@@ -141,13 +142,21 @@ struct Model
     bool matmulGelu = false; // a matmul's output feeds exact (erf) GELU_FWD directly
     bool fp8Gemm = false; // a convolution or matmul reading fp8 (Hopper accumulates it in ~14 bits)
     int64_t wsBytes = 0; // workspace of the tensors with wsOffset >= 0; cuDNN's own follows it
+    // Translation choices: SDPA forward nodes may become cuDNN's single SDPA operation
+    // (unifiedSdpa, set by the caller before reading); unifiedSdpaAuto: an AUTO node did, so the
+    // composite pattern is the fallback when cuDNN offers no config for it.
+    bool unifiedSdpa = false;
+    bool unifiedSdpaAuto = false;
 
     const TensorSpec* find(int64_t uid) const;
     TensorSpec* find(int64_t uid);
 };
 
-// readModel throws Unsupported for anything the engine does not translate.
-Model readModel(const fbs::Graph& graph);
+// readModel throws Unsupported for anything the engine does not translate. unifiedSdpa: the
+// loaded cuDNN has the single SDPA forward operation (9.13.1+), which nodes with implementation
+// AUTO use where they fit it, as cudnn-frontend does; UNIFIED needs it.
+Model readModel(const fbs::Graph& graph, bool unifiedSdpa = false);
+constexpr size_t kUnifiedSdpaVersion = 91301;
 
 // OpGraph is a finalized cuDNN operation graph and every descriptor it references.
 struct OpGraph

@@ -80,7 +80,17 @@ std::shared_ptr<GraphEntry> graphEntry(CudnnHandle& h, const fbs::Graph& graph)
     const std::string v = hipdnn_plugin_sdk::hostFeatureProblem(graph);
     if(!v.empty())
         throw Unsupported(v);
-    return entryFor(readModel(graph), deviceOf(streamOf(h)));
+    const int device = deviceOf(streamOf(h));
+    // cuDNN's single SDPA forward operation first where it applies (as cudnn-frontend's AUTO
+    // picks it); the composite pattern when cuDNN offers nothing for it.
+    std::shared_ptr<GraphEntry> e = entryFor(readModel(graph, api().cudnnVersion >= kUnifiedSdpaVersion), device);
+    if(!e->error.empty() && e->model.unifiedSdpaAuto)
+    {
+        std::shared_ptr<GraphEntry> composite = entryFor(readModel(graph, false), device);
+        if(composite->error.empty())
+            return composite;
+    }
+    return e;
 }
 
 // CudnnContext is one execution context: a built plan plus the constants it feeds by value.

@@ -495,5 +495,77 @@ int main()
         CHECK(declineOf(sdpaBwdNode(h, [](fbs::SdpaBackwardAttributesBuilder& b) { b.add_dbias_tensor_uid(11); }))
               == "sdpa backward: dbias must be [1 or b, 1 or h_q, s_q, s_kv]");
     }
+    { // cuDNN's single SDPA forward operation (9.13.1+): nodes with implementation AUTO that fit
+        // it (no masks, bias, dropout, lengths; fp16 / bf16) take it, as cudnn-frontend's AUTO does
+        auto unifiedDecline = [](const fbs::Graph* graph) -> std::string {
+            try
+            {
+                readModel(*graph, true);
+            }
+            catch(const Unsupported& e)
+            {
+                return e.what();
+            }
+            return "";
+        };
+        auto hasSdpaOp = [](const Model& m) {
+            return std::any_of(m.ops.begin(), m.ops.end(), [](const OpSpec& op) { return op.kind == OpKind::SdpaFwd; });
+        };
+        const std::vector<int64_t> d{1, 4, 64, 64}, st{16384, 4096, 64, 1};
+        TestGraph g;
+        g.tensor(5, fbs::DataType::FLOAT, {1, 4, 64, 1}, {256, 64, 1, 1});
+        const fbs::Graph* fits = sdpaGraph(g, fbs::DataType::BFLOAT16, d, st, [](fbs::SdpaAttributesBuilder& b) { b.add_stats_tensor_uid(5); });
+        const Model m = readModel(*fits, true);
+        CHECK(m.ops.size() == 1 && m.ops[0].kind == OpKind::SdpaFwd && m.unifiedSdpaAuto);
+        if(m.ops.size() == 1)
+        {
+            const OpSpec& op = m.ops[0];
+            CHECK(op.t[0] == 1 && op.t[1] == 2 && op.t[2] == 3 && op.t[3] == 4 && op.t[4] == 5);
+            const TensorSpec* sc = m.find(op.t[5]);
+            float v = 0;
+            if(sc != nullptr && sc->constant && sc->byValue)
+                std::memcpy(&v, sc->value.data(), sizeof v);
+            CHECK(v == 0.125f); // 1 / sqrt(64)
+            CHECK(m.find(2)->dims == d && m.find(2)->strides == st); // K as given, not a transposed view
+        }
+        const Model c = readModel(*fits, false); // a cuDNN before 9.13.1: the composite pattern
+        CHECK(c.ops.size() > 1 && !hasSdpaOp(c) && !c.unifiedSdpaAuto);
+        CHECK(m.key != c.key);
+        TestGraph h; // inference: no stats output
+        const Model n = readModel(*sdpaGraph(h, fbs::DataType::HALF, d, st, [](fbs::SdpaAttributesBuilder&) {}), true);
+        CHECK(n.ops.size() == 1 && n.ops[0].kind == OpKind::SdpaFwd && n.ops[0].t[4] == -1);
+        TestGraph k; // COMPOSITE asks for the pattern
+        CHECK(!hasSdpaOp(readModel(*sdpaGraph(k, fbs::DataType::HALF, d, st,
+                                              [](fbs::SdpaAttributesBuilder& b) {
+                                                  b.add_implementation(fbs::AttentionImplementation::COMPOSITE);
+                                              }),
+                                   true)));
+        TestGraph cz; // a causal mask needs cuDNN 9.21 on the single operation: the pattern
+        const Model z = readModel(*sdpaGraph(cz, fbs::DataType::HALF, d, st, [](fbs::SdpaAttributesBuilder& b) { b.add_causal_mask(true); }),
+                                  true);
+        CHECK(!hasSdpaOp(z) && !z.unifiedSdpaAuto);
+        TestGraph f; // fp32 Q: the pattern
+        CHECK(!hasSdpaOp(readModel(*sdpaGraph(f, fbs::DataType::FLOAT, d, st, [](fbs::SdpaAttributesBuilder&) {}), true)));
+        TestGraph u; // UNIFIED: the operation, or declined with the feature it lacks
+        const Model un = readModel(*sdpaGraph(u, fbs::DataType::HALF, d, st,
+                                              [](fbs::SdpaAttributesBuilder& b) {
+                                                  b.add_implementation(fbs::AttentionImplementation::UNIFIED);
+                                              }),
+                                   true);
+        CHECK(un.ops.size() == 1 && un.ops[0].kind == OpKind::SdpaFwd && !un.unifiedSdpaAuto);
+        TestGraph ub;
+        const fbs::Graph* unifiedCausal = sdpaGraph(ub, fbs::DataType::HALF, d, st, [](fbs::SdpaAttributesBuilder& b) {
+            b.add_implementation(fbs::AttentionImplementation::UNIFIED);
+            b.add_causal_mask(true);
+        });
+        CHECK(unifiedDecline(unifiedCausal)
+              == "sdpa: implementation UNIFIED with a causal or band mask (cuDNN's single SDPA operation takes neither "
+                 "before 9.21; implementation AUTO or COMPOSITE runs it as the composite pattern)");
+        TestGraph uo;
+        CHECK(declineOf(sdpaGraph(uo, fbs::DataType::HALF, d, st,
+                                  [](fbs::SdpaAttributesBuilder& b) { b.add_implementation(fbs::AttentionImplementation::UNIFIED); }))
+              == "sdpa: implementation UNIFIED needs cuDNN's single SDPA operation, which the loaded cuDNN does not have "
+                 "(9.13.1 or newer)");
+    }
     return check_finish("hipdnn_cudnn_sdpa_model_tests");
 }

@@ -134,6 +134,7 @@ void readSdpaFwd(const fbs::Node& node, OpSpec& op, ReadState& state);
 void readSdpaBwd(const fbs::Node& node, OpSpec& op, ReadState& state);
 DescPtr buildRng(const OpSpec& op, BuildContext& ctx);
 DescPtr buildReshape(const OpSpec& op, BuildContext& ctx);
+DescPtr buildSdpaFwd(const OpSpec& op, BuildContext& ctx);
 
 // ops/PagedCache.cpp (the paged K/V caches of SDPA forward)
 DescPtr buildPagedCacheLoad(const OpSpec& op, BuildContext& ctx);

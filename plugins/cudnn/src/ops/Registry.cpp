@@ -41,6 +41,7 @@ const OpBuilderRow kOpBuilders[] = {
     {OpKind::NormFwd, buildNormFwd},
     {OpKind::NormBwd, buildNormBwd},
     {OpKind::Reshape, buildReshape},
+    {OpKind::SdpaFwd, buildSdpaFwd},
     {OpKind::Rng, buildRng},
     {OpKind::PagedCacheLoad, buildPagedCacheLoad},
     {OpKind::ResampleFwd, buildResample},

@@ -136,12 +136,99 @@ Softmax softmaxWithStats(Model& m, const fbs::SdpaAttributes& a, CompositeBuilde
     return {ex, sum};
 }
 
+// unifiedMiss is what keeps an SDPA forward node from cuDNN's single SDPA operation as cuDNN
+// 9.13.1 to 9.20 take it (Q, K, V, O, optional stats, the scale; fp16 / bf16, fp32 compute), the
+// set cudnn-frontend's AUTO checks before it picks that operation; "" when the node fits.
+std::string unifiedMiss(const Model& m, const fbs::SdpaAttributes& a, cudnnDataType_t compute)
+{
+    struct Feature
+    {
+        bool on;
+        const char* name;
+    };
+    const Feature features[] = {
+        {a.attn_mask_tensor_uid().has_value(), "a bias"},
+        {a.alibi_mask(), "an ALiBi mask"},
+        {a.causal_mask() || a.causal_mask_bottom_right() || a.left_bound().has_value() || a.right_bound().has_value()
+             || a.diagonal_alignment() != fbs::DiagonalAlignment::TOP_LEFT,
+         "a causal or band mask"},
+        {a.padding_mask() || a.seq_len_q_tensor_uid().has_value() || a.seq_len_kv_tensor_uid().has_value(),
+         "sequence lengths"},
+        {a.page_table_k_tensor_uid().has_value() || a.page_table_v_tensor_uid().has_value(), "a paged KV cache"},
+        {a.dropout_probability().has_value() || a.seed_tensor_uid().has_value() || a.dropout_mask_tensor_uid().has_value()
+             || a.rng_dump_tensor_uid().has_value(),
+         "dropout"},
+        {a.block_mask_tensor_uid().has_value(), "a block mask"},
+        {a.sink_token_tensor_uid().has_value(), "sink tokens"},
+        {a.max_tensor_uid().has_value() || a.sum_exp_tensor_uid().has_value(), "max / sum_exp outputs"},
+        {a.descale_q_tensor_uid().has_value() || a.scale_o_tensor_uid().has_value() || a.amax_s_tensor_uid().has_value()
+             || a.amax_o_tensor_uid().has_value(),
+         "fp8 scaling"},
+        {compute != CUDNN_DATA_FLOAT, "a compute type other than fp32"},
+    };
+    for(const Feature& f : features)
+        if(f.on)
+            return f.name;
+    const TensorSpec* q = m.find(a.q_tensor_uid());
+    for(int64_t uid : {a.q_tensor_uid(), a.k_tensor_uid(), a.v_tensor_uid(), a.o_tensor_uid()})
+    {
+        const TensorSpec* t = m.find(uid);
+        if(t == nullptr || t->dims.size() != 4)
+            return "tensors that are not rank 4";
+        if(t->dtype != q->dtype || (t->dtype != CUDNN_DATA_HALF && t->dtype != CUDNN_DATA_BFLOAT16))
+            return "Q, K, V and O not all fp16 or all bf16";
+        if(t->raggedOffset >= 0)
+            return "ragged tensors";
+    }
+    if(a.stats_tensor_uid().has_value())
+    {
+        const TensorSpec* st = m.find(a.stats_tensor_uid().value());
+        if(st == nullptr || st->dtype != CUDNN_DATA_FLOAT || st->raggedOffset >= 0)
+            return "stats that are not fp32";
+    }
+    return "";
+}
+
+// lowerUnified emits the node as cuDNN's single SDPA forward operation (OpKind::SdpaFwd).
+void lowerUnified(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& g)
+{
+    const TensorSpec* q = m.find(a.q_tensor_uid());
+    const std::vector<int64_t> rowDims{q->dims[0], q->dims[1], q->dims[2], 1};
+    OpSpec op;
+    op.kind = OpKind::SdpaFwd;
+    op.t = {a.q_tensor_uid(), a.k_tensor_uid(), a.v_tensor_uid(), a.o_tensor_uid(), -1, scaleOf(a, g, q->dims[3]), -1};
+    if(a.stats_tensor_uid().has_value())
+    {
+        rowVector(m, a.stats_tensor_uid().value(), rowDims, "stats");
+        op.t[4] = a.stats_tensor_uid().value();
+    }
+    g.ops.push_back(op);
+    m.summary += "(cuDNN's single SDPA operation)";
+    m.unifiedSdpaAuto = m.unifiedSdpaAuto || a.implementation() == fbs::AttentionImplementation::AUTO;
+}
+
+
 // lowerSdpaFwdNode: S = Q.K^T; S *= scale; S += bias (+ ALiBi); padding and band masks; softmax
 // as max, sub, exp, sum, div (log + add for stats; sink tokens in max and sum); O = P.V. Paged
 // K / V come from paged-cache loads; ragged tensors keep their offsets (Graph.cpp sets them on
 // cuDNN's tensor descriptors).
-void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& g)
+void lowerSdpaFwdNode(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& g, cudnnDataType_t compute)
 {
+    if(a.implementation() != fbs::AttentionImplementation::COMPOSITE)
+    {
+        const std::string miss = unifiedMiss(m, a, compute);
+        if(a.implementation() == fbs::AttentionImplementation::UNIFIED)
+        {
+            if(!m.unifiedSdpa)
+                throw Unsupported("sdpa: implementation UNIFIED needs cuDNN's single SDPA operation, which the loaded "
+                                  "cuDNN does not have (9.13.1 or newer)");
+            if(!miss.empty())
+                throw Unsupported("sdpa: implementation UNIFIED with " + miss + " (cuDNN's single SDPA operation takes "
+                                  "neither before 9.21; implementation AUTO or COMPOSITE runs it as the composite pattern)");
+        }
+        if(m.unifiedSdpa && miss.empty())
+            return lowerUnified(m, a, g);
+    }
     Dropout drop = dropoutOf(a, a.rng_dump_tensor_uid().has_value() ? a.rng_dump_tensor_uid().value() : -1);
     refuse(a.block_mask_tensor_uid().has_value(), "a block mask");
     const Fp8Scales fp8 = fp8ScalesOf(a, m);
@@ -424,14 +511,11 @@ void lowerSdpaBwdNode(Model& m, const fbs::SdpaBackwardAttributes& a, CompositeB
 void readSdpaFwd(const fbs::Node& node, OpSpec& op, ReadState& state)
 {
     op.kind = OpKind::Composite;
-    op.lower = [](Model& m, const OpSpec& o, CompositeBuilder& g) { lowerSdpaFwdNode(m, *o.sdpa, g); };
+    op.lower = [](Model& m, const OpSpec& o, CompositeBuilder& g) { lowerSdpaFwdNode(m, *o.sdpa, g, o.compute); };
     op.sdpa = node.attributes_as_SdpaAttributes();
     requireKnown(op.sdpa->diagonal_alignment(), fbs::DiagonalAlignment::MAX, "sdpa diagonal_alignment");
     requireKnown(op.sdpa->implementation(), fbs::AttentionImplementation::MAX, "sdpa implementation");
     requireKnown(op.sdpa->mma_core_mode(), fbs::DataType::MAX, "sdpa mma_core_mode");
-    if(op.sdpa->implementation() == fbs::AttentionImplementation::UNIFIED)
-        throw Unsupported(
-            "sdpa implementation UNIFIED is not offered: this engine lowers SDPA to cuDNN's composite pattern");
     // mma_core_mode asks for an accumulator precision (docs/compatibility.md). cuDNN's
     // attention accumulates in fp32, which meets FLOAT and anything coarser.
     switch(op.sdpa->mma_core_mode())
@@ -476,6 +560,21 @@ DescPtr buildRng(const OpSpec& op, BuildContext& ctx)
     node->setDesc(CUDNN_ATTR_OPERATION_RNG_SEED, ctx.tensor(op.t[0]), "rng");
     node->setDesc(CUDNN_ATTR_OPERATION_RNG_OFFSET_DESC, ctx.tensor(op.t[1]), "rng");
     node->finalize("rng operation");
+    return node;
+}
+
+// buildSdpaFwd: cuDNN's single SDPA forward operation; OpSpec t = q k v o stats scale.
+DescPtr buildSdpaFwd(const OpSpec& op, BuildContext& ctx)
+{
+    auto node = std::make_shared<Desc>(CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR);
+    node->setDesc(CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC, ctx.tensor(op.t[0]), "sdpa");
+    node->setDesc(CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC, ctx.tensor(op.t[1]), "sdpa");
+    node->setDesc(CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC, ctx.tensor(op.t[2]), "sdpa");
+    node->setDesc(CUDNN_ATTR_OPERATION_SDPA_FWD_ODESC, ctx.tensor(op.t[3]), "sdpa");
+    if(op.t[4] >= 0)
+        node->setDesc(CUDNN_ATTR_OPERATION_SDPA_FWD_STATSDESC, ctx.tensor(op.t[4]), "sdpa");
+    node->setDesc(CUDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC, ctx.tensor(op.t[5]), "sdpa");
+    node->finalize("sdpa operation");
     return node;
 }
 
