@@ -155,14 +155,16 @@ std::string unifiedMiss(const Model& m, const fbs::SdpaAttributes& a, cudnnDataT
         {a.padding_mask() || a.seq_len_q_tensor_uid().has_value() || a.seq_len_kv_tensor_uid().has_value(),
          "sequence lengths"},
         {a.page_table_k_tensor_uid().has_value() || a.page_table_v_tensor_uid().has_value(), "a paged KV cache"},
-        {a.dropout_probability().has_value() || a.seed_tensor_uid().has_value() || a.dropout_mask_tensor_uid().has_value()
+        {a.dropout_probability().has_value() || a.seed_tensor_uid().has_value() || a.offset_tensor_uid().has_value()
+             || a.dropout_mask_tensor_uid().has_value() || a.dropout_scale_tensor_uid().has_value()
              || a.rng_dump_tensor_uid().has_value(),
          "dropout"},
         {a.block_mask_tensor_uid().has_value(), "a block mask"},
         {a.sink_token_tensor_uid().has_value(), "sink tokens"},
         {a.max_tensor_uid().has_value() || a.sum_exp_tensor_uid().has_value(), "max / sum_exp outputs"},
-        {a.descale_q_tensor_uid().has_value() || a.scale_o_tensor_uid().has_value() || a.amax_s_tensor_uid().has_value()
-             || a.amax_o_tensor_uid().has_value(),
+        {a.descale_q_tensor_uid().has_value() || a.descale_k_tensor_uid().has_value() || a.descale_v_tensor_uid().has_value()
+             || a.descale_s_tensor_uid().has_value() || a.scale_s_tensor_uid().has_value() || a.scale_o_tensor_uid().has_value()
+             || a.amax_s_tensor_uid().has_value() || a.amax_o_tensor_uid().has_value(),
          "fp8 scaling"},
         {compute != CUDNN_DATA_FLOAT, "a compute type other than fp32"},
     };
@@ -206,7 +208,6 @@ void lowerUnified(Model& m, const fbs::SdpaAttributes& a, CompositeBuilder& g)
     m.summary += "(cuDNN's single SDPA operation)";
     m.unifiedSdpaAuto = m.unifiedSdpaAuto || a.implementation() == fbs::AttentionImplementation::AUTO;
 }
-
 
 // lowerSdpaFwdNode: S = Q.K^T; S *= scale; S += bias (+ ALiBi); padding and band masks; softmax
 // as max, sub, exp, sum, div (log + add for stats; sink tokens in max and sum); O = P.V. Paged
