@@ -299,6 +299,22 @@ std::string rowSumFunction(int tpr)
         os << "    (void)sh;\n    (void)lane;\n";
     }
     os << "    return v;\n}\n\n";
+    // Two sums with one pair of barriers (sh holds 2 * NW floats).
+    os << "__device__ inline void hd_row_sum2(float& a, float& b, float* sh, int lane)\n{\n";
+    os << "#pragma unroll\n    for(int o = " << W / 2 << "; o > 0; o >>= 1)\n    {\n";
+    os << "        a += __shfl_xor_sync(0xffffffffu, a, o);\n        b += __shfl_xor_sync(0xffffffffu, b, o);\n    }\n";
+    if(NW > 1)
+    {
+        os << "    __syncthreads();\n    if((lane & 31) == 0)\n    {\n        sh[lane >> 5] = a;\n        sh[" << NW
+           << " + (lane >> 5)] = b;\n    }\n    __syncthreads();\n";
+        os << "    a = 0.0f;\n    b = 0.0f;\n#pragma unroll\n    for(int w = 0; w < " << NW << "; ++w)\n    {\n";
+        os << "        a += sh[w];\n        b += sh[" << NW << " + w];\n    }\n";
+    }
+    else
+    {
+        os << "    (void)sh;\n    (void)lane;\n";
+    }
+    os << "}\n\n";
     return os.str();
 }
 
@@ -384,6 +400,8 @@ void checkKnobs(const Knobs& k)
         throw Unsupported("knob rows_per_block " + std::to_string(k.rowsPerBlock) + " (allowed: 0 auto, 1 to 32, a power of two)");
     if(k.twoPass < -1 || k.twoPass > 1)
         throw Unsupported("knob two_pass " + std::to_string(k.twoPass) + " (allowed: -1 auto, 0, 1)");
+    if(k.blocksPerSm < 0 || k.blocksPerSm > 8)
+        throw Unsupported("knob blocks_per_sm " + std::to_string(k.blocksPerSm) + " (allowed: 0 auto, 1 to 8)");
 }
 
 const std::string& prelude()

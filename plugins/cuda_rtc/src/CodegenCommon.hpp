@@ -23,6 +23,10 @@ std::string offsetExpr(const Tensor& t, const std::vector<int64_t>& space, int f
 int64_t extent(const Tensor& t);
 std::string pwExpr(const PwOp& op, const std::string& a, const std::string& b, const std::string& c);
 bool isPow2(int v);
+// The SM count grids of walking blocks assume when the device's is unknown (host-side tests).
+constexpr int64_t kUnknownSms = 132;
+// rowSumFunction: hd_row_sum (a row's sum across its TPR threads; sh holds TPR / 32 floats) and
+// hd_row_sum2 (two sums at once; sh holds 2 * TPR / 32 floats).
 std::string rowSumFunction(int tpr);
 std::string offsetMaskExpr(const Tensor& t, const std::vector<int64_t>& space, const std::vector<bool>& mask, const std::string& var);
 std::string rowReduceFunction(int tpr, const std::string& name, const std::string& comb);

@@ -65,6 +65,7 @@ constexpr const char* kKnobVec = "cuda_rtc.vector_width";
 constexpr const char* kKnobThreads = "cuda_rtc.threads";
 constexpr const char* kKnobRows = "cuda_rtc.rows_per_block";
 constexpr const char* kKnobTwoPass = "cuda_rtc.two_pass";
+constexpr const char* kKnobBlocksPerSm = "cuda_rtc.blocks_per_sm";
 
 std::once_flag gAvailabilityLogged;
 
@@ -132,6 +133,8 @@ struct RtcEngine : hipdnn_plugin_sdk::EngineDefaults
         b.knob(KnobSpec::integer(kKnobTwoPass,
                                  "layernorm statistics: 1 two passes (mean, then squared deviations), 0 one pass, -1 default", -1)
                    .allowed({-1, 0, 1}));
+        b.knob(KnobSpec::integer(kKnobBlocksPerSm, "norms: blocks per SM of a grid that walks over the rows; 0: by shape", 0)
+                   .allowed({0, 1, 2, 3, 4, 5, 6, 7, 8}));
         b.note(HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION);
         b.name(kEngineName);
     }
@@ -283,6 +286,7 @@ private:
                          : id == kKnobThreads ? &k.threads
                          : id == kKnobRows    ? &k.rowsPerBlock
                          : id == kKnobTwoPass ? &k.twoPass
+                         : id == kKnobBlocksPerSm ? &k.blocksPerSm
                                               : nullptr;
             if(slot == nullptr)
                 fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, "unknown knob " + id + " for HIPDNNGO_CUDA_RTC");

@@ -721,6 +721,9 @@ std::vector<Case> cases()
         out.push_back({"layernorm_epilogue_" + d + "_16x4096", layernormGraph(dt, D::FLOAT, {16, 4096}, 1, true, true), ln(true)});
         out.push_back({"layernorm_big_row_" + d + "_3x40000", layernormGraph(dt, dt, {3, 40000}, 1, true), ln(false)});
         out.push_back({"rmsnorm_" + d + "_64x4096", rmsnormGraph(dt, D::FLOAT, {64, 4096}, false, true), rms});
+        // More row blocks than a grid of blocks_per_sm blocks has: blocks walk over the rows.
+        out.push_back({"layernorm_walk_" + d + "_1001x1000", layernormGraph(dt, dt, {1001, 1000}, 1, true), ln(false)});
+        out.push_back({"rmsnorm_walk_" + d + "_700x2048", rmsnormGraph(dt, D::FLOAT, {700, 2048}, false, true), rms});
         out.push_back({"rmsnorm_bias_" + d + "_3x7x512", rmsnormGraph(dt, dt, {3, 7, 512}, true, false), rms});
         out.push_back({"layernorm_bwd_saved_" + d + "_64x1024", layernormBwdGraph(dt, D::FLOAT, {64, 1024}, true), lnBwd});
         out.push_back({"layernorm_bwd_recompute_" + d + "_37x1000", layernormBwdGraph(dt, dt, {37, 1000}, false), lnBwdRecompute});
@@ -883,6 +886,9 @@ int main(int argc, char** argv)
         {"threads=32,rows_per_block=4", {{"cuda_rtc.threads", 32}, {"cuda_rtc.rows_per_block", 4}}},
         {"threads=128,two_pass=0", {{"cuda_rtc.threads", 128}, {"cuda_rtc.two_pass", 0}}},
         {"vector_width=1,threads=1024", {{"cuda_rtc.vector_width", 1}, {"cuda_rtc.threads", 1024}}},
+        {"blocks_per_sm=1", {{"cuda_rtc.blocks_per_sm", 1}}},
+        {"threads=64,rows_per_block=2,blocks_per_sm=2",
+         {{"cuda_rtc.threads", 64}, {"cuda_rtc.rows_per_block", 2}, {"cuda_rtc.blocks_per_sm", 2}}},
     };
     const char* only = std::getenv("HIPDNNGO_CUDA_RTC_TEST_ONLY"); // a substring of case names
     int run = 0, failedRuns = 0;

@@ -81,6 +81,11 @@ std::vector<Case> cases()
         out.push_back({"ln_onepass_" + d, layernormGraph(dt, dt, {8, 8192}, 1, true), {0, 256, 1, 0}});
         out.push_back({"ln_warp_rows_" + d, layernormGraph(dt, dt, {100, 256}, 1, true), {0, 32, 4, 1}});
         out.push_back({"ln_reread_" + d, layernormGraph(dt, dt, {4, 20000}, 1, true), {0, 32, 0, 1}});
+        // Blocks that walk over the rows (blocks_per_sm): the registers path with scale and
+        // bias held and the next row prefetched, with partial rows and columns; and rereading.
+        out.push_back({"ln_walk_" + d, layernormGraph(dt, dt, {1001, 1000}, 1, true), {0, 64, 2, 0, 1}});
+        out.push_back({"ln_walk_reread_" + d, layernormGraph(dt, dt, {1200, 20000}, 1, true), {0, 32, 0, 1, 1}});
+        out.push_back({"rms_walk_" + d, rmsnormGraph(dt, fbs::DataType::FLOAT, {700, 2048}, false, true), {0, 0, 0, -1, 2}});
         out.push_back({"ln_reread_onepass_" + d, layernormGraph(dt, dt, {4, 20000}, 1, true), {0, 32, 0, 0}});
         out.push_back({"ln_odd_" + d, layernormGraph(dt, dt, {5, 1023}, 1, false), {}});
         out.push_back({"rms_" + d, rmsnormGraph(dt, fbs::DataType::FLOAT, {8, 4096}, false, true), {}});
@@ -104,6 +109,7 @@ std::vector<Case> cases()
         out.push_back({"ln_bwd_recompute_" + d, layernormBwdGraph(dt, dt, {37, 1000}, false), {}});
         out.push_back({"ln_bwd_warp_" + d, layernormBwdGraph(dt, dt, {100, 256}, true), {0, 32, 4, -1}});
         out.push_back({"ln_bwd_big_" + d, layernormBwdGraph(dt, dt, {8, 8192}, true), {0, 256, 1, -1}});
+        out.push_back({"ln_bwd_walk_" + d, layernormBwdGraph(dt, fbs::DataType::FLOAT, {600, 4096}, true), {0, 0, 0, -1, 2}});
         out.push_back({"rms_bwd_" + d, rmsnormBwdGraph(dt, fbs::DataType::FLOAT, {64, 4096}, false), {}});
         out.push_back({"rms_bwd_bias_odd_" + d, rmsnormBwdGraph(dt, dt, {5, 1023}, true), {}});
     }
@@ -221,8 +227,9 @@ void declineTests()
         const Generated g = generate(readProgram(view(layernormBwdGraph(fbs::DataType::BFLOAT16, fbs::DataType::FLOAT,
                                                                            {8192, 8192}, true))),
                                      Knobs{});
-        CHECK_MSG(g.launches.size() == 2 && g.workspace == 256u * 8192 * 2 * 4, "backward: two kernels and %zu bytes of partials",
-                  g.workspace);
+        // One block per SM (132 where the device is unknown), a row of dscale and dbias partials each.
+        CHECK_MSG(g.launches.size() == 2 && g.workspace == 132u * 8192 * 2 * 4 && g.launches[0].grid == 132,
+                  "backward: two kernels, %u blocks and %zu bytes of partials", g.launches[0].grid, g.workspace);
     }
     {
         const Program p = readProgram(view(layernormGraph(fbs::DataType::FLOAT, fbs::DataType::FLOAT, {4, 3, 768}, 1, true)));
