@@ -12,7 +12,7 @@
 //
 // usage: hipdnn-gpu-memory-bench [--quick] [--sweep] [--only SUBSTRING]
 //   --sweep   also time every cuda_rtc configuration of the norm graphs (threads, rows per
-//             block, blocks per SM, vector width), to see what the engine's default leaves on the table
+//             block, blocks per SM, one or two passes), to see what the engine's default leaves on the table
 #include "GpuBench.hpp"
 
 #include <cmath>
@@ -215,18 +215,20 @@ int main(int argc, char** argv)
         // round, against the default measured above.
         if(sweep && rtc.ok && g.name.find("GELU") == std::string::npos)
         {
-            std::printf("|  sweep | threads | rows/block | blocks/SM | vector | ms | TB/s |\n");
+            std::printf("|  sweep | threads | rows/block | blocks/SM | two-pass | ms | TB/s |\n");
             for(int64_t threads : {128, 256, 512, 1024})
                 for(int64_t rpb : {1, 2, 4})
                     for(int64_t bps : {0, 1, 2, 3, 4})
-                        for(int64_t vec : {4, 8})
+                        for(int64_t twoPass : {1, 0})
                         {
+                            if(twoPass == 0 && g.name.find("layernorm fwd") == std::string::npos)
+                                continue; // the statistics knob is the layernorm forward's
                             Plan p;
                             std::string why;
                             const Knobs knobs{{"cuda_rtc.threads", threads},
                                               {"cuda_rtc.rows_per_block", rpb},
                                               {"cuda_rtc.blocks_per_sm", bps},
-                                              {"cuda_rtc.vector_width", vec}};
+                                              {"cuda_rtc.two_pass", twoPass}};
                             if(!buildPlan(h, g, "HIPDNNGO_CUDA_RTC", knobs, &p, &why))
                                 continue;
                             bindPlan(p, b);
@@ -235,7 +237,7 @@ int main(int argc, char** argv)
                             for(int r = 0; r < (quick ? 3 : 7); ++r)
                                 t.push_back(timer.ms(batch, run));
                             std::printf("|  | %lld | %lld | %lld | %lld | %.4f | %.2f |\n", static_cast<long long>(threads),
-                                        static_cast<long long>(rpb), static_cast<long long>(bps), static_cast<long long>(vec),
+                                        static_cast<long long>(rpb), static_cast<long long>(bps), static_cast<long long>(twoPass),
                                         median(t), g.traffic / median(t) / 1e9);
                             destroyPlan(p);
                         }

@@ -70,7 +70,7 @@ Generated genBatchnorm(const Program& p, const Knobs& k)
     b1 << "    typedef " << idx << " idx_t;\n";
     b1 << "    const idx_t c = blockIdx.x;\n";
     b1 << "    const int lane = threadIdx.x;\n";
-    b1 << "    __shared__ float hd_sh[" << std::max(tpr / 32, 1) << "];\n";
+    b1 << "    __shared__ float hd_sh[" << 2 * std::max(tpr / 32, 1) << "];\n";
     b1 << "    float* sh = hd_sh;\n";
     if(fwd)
     {
@@ -121,7 +121,7 @@ Generated genBatchnorm(const Program& p, const Knobs& k)
         b1 << in1 << "const float g = hd_ld_" << dtypeName(p.t(bn.dy).dt) << "(" << member(p.t(bn.dy), dys) << ");\n";
         b1 << in1 << "sb += g;\n";
         b1 << in1 << "ss += g * (hd_ld_" << dtypeName(x.dt) << "(" << member(x, xs) << ") - mean) * rinv;\n    }\n";
-        b1 << "    sb = hd_row_sum(sb, sh, lane);\n    ss = hd_row_sum(ss, sh, lane);\n";
+        b1 << "    hd_row_sum2(sb, ss, sh, lane);\n";
         b1 << "    if(lane == 0)\n    {\n";
         b1 << in1 << "hd_ws[c] = mean;\n" << in1 << "hd_ws[" << C << " + c] = rinv;\n";
         b1 << in1 << "hd_ws[" << 2 * C << " + c] = sb;\n" << in1 << "hd_ws[" << 3 * C << " + c] = ss;\n";
