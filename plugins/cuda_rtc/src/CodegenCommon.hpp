@@ -23,8 +23,8 @@ std::string offsetExpr(const Tensor& t, const std::vector<int64_t>& space, int f
 int64_t extent(const Tensor& t);
 std::string pwExpr(const PwOp& op, const std::string& a, const std::string& b, const std::string& c);
 bool isPow2(int v);
-// The SM count grids of walking blocks assume when the device's is unknown (host-side tests).
-constexpr int64_t kUnknownSms = 132;
+// smCount: the device's SM count for grids of walking blocks, 132 where it is unknown (host-side tests).
+inline int64_t smCount(const Knobs& k) { return k.sms > 0 ? k.sms : 132; }
 // rowSumFunction: hd_row_sum (a row's sum across its TPR threads; sh holds TPR / 32 floats) and
 // hd_row_sum2 (two sums at once; sh holds 2 * TPR / 32 floats).
 std::string rowSumFunction(int tpr);

@@ -64,8 +64,7 @@ Generated genNormBwd(const Program& p, const Knobs& k)
     // One block per SM by default: the blocks hold a row's columns in registers, so no second one
     // fits, and a second wave would leave most SMs idle at its end (H100, layernorm 8192^2 bf16:
     // 256 blocks 1.80 TB/s, 132 blocks 2.13 TB/s).
-    const int64_t sms = k.sms > 0 ? static_cast<int64_t>(k.sms) : kUnknownSms;
-    const int64_t grid = std::min(nrb, std::max(k.blocksPerSm, 1) * sms);
+    const int64_t grid = std::min(nrb, std::max(k.blocksPerSm, 1) * smCount(k));
     const int64_t slots = grid * rpb;
     const bool withBias = nb.dbias >= 0;
     // A block with more rows to walk issues the loads of its next row before it reduces the

@@ -80,10 +80,9 @@ Generated genNormFwd(const Program& p, const Knobs& k)
     // walking over the rows. A walking block loads scale and bias into registers once and
     // issues the loads of its next row before it reduces the current one.
     const int64_t nrb = (rows + rpb - 1) / rpb;
-    const int64_t sms = k.sms > 0 ? k.sms : kUnknownSms;
-    const int64_t grid = k.blocksPerSm > 0 ? std::min(nrb, k.blocksPerSm * sms) : nrb;
+    const int64_t grid = k.blocksPerSm > 0 ? std::min(nrb, k.blocksPerSm * smCount(k)) : nrb;
     const bool walk = grid < nrb;
-    const bool prefetch = walk && cached;
+    const bool prefetch = walk && cached; // also: packed scale / bias held in registers for the whole row
 
     std::ostringstream os;
     os << prelude() << "\n" << rowSumFunction(tpr);
@@ -104,7 +103,7 @@ Generated genNormFwd(const Program& p, const Knobs& k)
         body << "    const float eps = hd_ld_" << dtypeName(eps.dt) << "(" << es << "[0]);\n";
 
     // scale / bias packed along the row: `vec` of them per chunk with the widest aligned vector
-    // accesses (at most 16 bytes each), into dest[c * vec + e] when held for the whole row, else
+    // accesses (at most 16 bytes each), into dest[c * vec + e] when prefetch for the whole row, else
     // into dest[e] for chunk c alone.
     const Tensor& sc = p.t(nf.scale);
     const std::string scOff = offsetExpr(sc, space, from, R, "col");
@@ -122,7 +121,6 @@ Generated genNormFwd(const Program& p, const Knobs& k)
     };
     const int scW = paramWidth(sc, scOff);
     const int biW = nf.bias >= 0 ? paramWidth(p.t(nf.bias), biOff) : 1;
-    const bool held = walk && cached; // scale / bias (the packed ones) in registers for the whole row
     auto paramLoads = [&](std::ostream& o, const std::string& in, const Tensor& t, const std::string& name, int w,
                           const std::string& dest, const std::string& at) {
         const std::string pvt = std::string("hd_vec<") + storageType(t.dt) + ", " + std::to_string(w) + ">";
@@ -132,7 +130,7 @@ Generated genNormFwd(const Program& p, const Knobs& k)
         o << in << "        " << dest << "[" << at << "h * " << w << " + e] = hd_ld_" << dtypeName(t.dt) << "(pv.v[e]);\n";
         o << in << "}\n";
     };
-    if(held && (scW > 1 || biW > 1))
+    if(prefetch && (scW > 1 || biW > 1))
     {
         if(scW > 1)
             body << "    float sv[" << NV << "];\n";
@@ -318,8 +316,8 @@ Generated genNormFwd(const Program& p, const Knobs& k)
     std::string biE = nf.bias >= 0 ? "hd_ld_" + std::string(dtypeName(p.t(nf.bias).dt)) + "(" + bs + "[" + biOff + "])" : "";
     if(scW > 1)
     {
-        scE = held ? "sv[c * " + V + " + e]" : "sv[e]";
-        if(!held)
+        scE = prefetch ? "sv[c * " + V + " + e]" : "sv[e]";
+        if(!prefetch)
         {
             body << i3 << "float sv[" << V << "];\n";
             paramLoads(body, i3, sc, ss, scW, "sv", "");
@@ -327,8 +325,8 @@ Generated genNormFwd(const Program& p, const Knobs& k)
     }
     if(biW > 1)
     {
-        biE = held ? "bv[c * " + V + " + e]" : "bv[e]";
-        if(!held)
+        biE = prefetch ? "bv[c * " + V + " + e]" : "bv[e]";
+        if(!prefetch)
         {
             body << i3 << "float bv[" << V << "];\n";
             paramLoads(body, i3, p.t(nf.bias), bs, biW, "bv", "");
