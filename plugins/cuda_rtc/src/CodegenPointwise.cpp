@@ -68,9 +68,10 @@ Generated genPointwise(const Program& p, const Knobs& k)
         vec /= 2;
     const int block = k.threads != 0 ? k.threads : 256;
     const int64_t chunks = total / vec;
-    // Four chunks per thread once there are enough for every SM to stay full (H100/H200: 2.76 ->
-    // 2.90 TB/s on a 1 GiB add -> mul -> GELU, bf16, against a 3.0 TB/s copy on the H100).
-    const int unroll = chunks >= (int64_t{1} << 20) ? 4 : 1;
+    // One chunk per thread and a grid that covers the space: since the conversions became single
+    // cvt instructions, four chunks per thread (loads first, then the chain) are slower (H100, 1 GiB
+    // add -> mul -> GELU bf16: 0.87-0.90 of the copy with four, 0.96-0.99 with one).
+    const int unroll = 1;
     const int64_t grid = std::min<int64_t>((chunks + static_cast<int64_t>(block) * unroll - 1) / (static_cast<int64_t>(block) * unroll),
                                            int64_t{1} << 20);
 

@@ -231,6 +231,23 @@ void declineTests()
         CHECK_MSG(g.launches.size() == 2 && g.workspace == 132u * 8192 * 2 * 4 && g.launches[0].grid == 132,
                   "backward: two kernels, %u blocks and %zu bytes of partials", g.launches[0].grid, g.workspace);
     }
+    // The default configurations the H100 / H200 sweeps chose: forward rows of 4096 and 8192 both
+    // with 256 threads (16 and 32 elements each), 16384 with 512; a pointwise chain one chunk per thread.
+    for(auto [cols, threads] : {std::pair<int64_t, unsigned>{2048, 128}, {4096, 256}, {8192, 256}, {16384, 512}})
+    {
+        const Generated g = generate(readProgram(view(layernormGraph(fbs::DataType::BFLOAT16, fbs::DataType::FLOAT,
+                                                                     {64, cols}, 1, true))),
+                                     Knobs{});
+        CHECK_MSG(g.launches.size() == 1 && g.launches[0].block == threads && g.launches[0].grid == 64,
+                  "layernorm forward, rows of %lld: %u threads, %u blocks (want %u, 64)", static_cast<long long>(cols),
+                  g.launches[0].block, g.launches[0].grid, threads);
+    }
+    {
+        const Generated g = generate(readProgram(view(pointwiseChainGraph(fbs::DataType::BFLOAT16, {32, 64, 512, 512}))), Knobs{});
+        CHECK_MSG(g.launches.size() == 1 && g.launches[0].block == 256 && g.launches[0].grid == 32u * 64 * 512 * 512 / 8 / 256
+                      && g.config.find("chunks_per_thread=1") != std::string::npos,
+                  "pointwise 1 GiB bf16: %u blocks of %u (%s)", g.launches[0].grid, g.launches[0].block, g.config.c_str());
+    }
     {
         const Program p = readProgram(view(layernormGraph(fbs::DataType::FLOAT, fbs::DataType::FLOAT, {4, 3, 768}, 1, true)));
         CHECK(p.pattern == Pattern::NormFwd && p.norm.rows == 12 && p.norm.n == 768 && p.norm.k == 1);
