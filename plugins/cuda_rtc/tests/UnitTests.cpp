@@ -244,8 +244,8 @@ void declineTests()
     }
     {
         const Generated g = generate(readProgram(view(pointwiseChainGraph(fbs::DataType::BFLOAT16, {32, 64, 512, 512}))), Knobs{});
-        CHECK_MSG(g.launches.size() == 1 && g.launches[0].block == 256 && g.launches[0].grid == 32u * 64 * 512 * 512 / 8 / 256
-                      && g.config.find("chunks_per_thread=1") != std::string::npos,
+        CHECK_MSG(g.launches.size() == 1 && g.launches[0].block == 256 && g.launches[0].grid == 32u * 64 * 512 * 512 / 8 / 256 / 4
+                      && g.config.find("chunks_per_thread=4") != std::string::npos,
                   "pointwise 1 GiB bf16: %u blocks of %u (%s)", g.launches[0].grid, g.launches[0].block, g.config.c_str());
     }
     {
