@@ -99,6 +99,12 @@ func hipdnnGo_Finalize(tok C.uintptr_t) (st C.int) {
 	if err := descriptors.FinalizeToken(o, uintptr(tok)); err != nil {
 		return fail(fn, err)
 	}
+	// A heuristic that found no engine succeeds and leaves the engines' reasons as the last error.
+	if n, isNoticer := o.(interface{ Notice() string }); isNoticer {
+		if msg := n.Notice(); msg != "" {
+			setLastError(msg)
+		}
+	}
 	return ok(fn)
 }
 

@@ -1,6 +1,7 @@
 package descriptors
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/hipdnn-go/backend/internal/api"
@@ -20,7 +21,14 @@ type EngineHeuristic struct {
 	metric  string  // resolved ranking metric
 	ranked  []int64
 	configs map[int64][]byte // exact configs supplied by the policy
+	// declined: with no candidate, why no engine took the graph (the plugins' reasons); the
+	// thread's last error after a successful finalize (Notice).
+	declined string
 }
+
+// Notice is the message a successful finalize leaves as the thread's last error: the engines'
+// reasons when none takes the graph, so that a caller finding no results can say why.
+func (e *EngineHeuristic) Notice() string { return e.declined }
 
 var _ = register(&KindSpec{
 	Kind:             api.HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR,
@@ -80,6 +88,16 @@ func finalizeHeuristic(o Object) error {
 	candidates, err := s.ApplicableEngines(e.graph.Bytes(), e.graph.engineFeatures(), findFirst)
 	if err != nil {
 		return err
+	}
+	e.declined = ""
+	if len(candidates) == 0 {
+		e.declined = "no engine applies to the graph"
+		if name := e.graph.value(api.HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT).Str(); name != "" {
+			e.declined = fmt.Sprintf("no engine applies to graph %q", name)
+		}
+		if why := s.DeclineReasons(e.graph.Bytes(), e.graph.engineFeatures()); why != "" {
+			e.declined += ": " + why
+		}
 	}
 	if len(candidates) == 0 && e.graph.opaque != nil && logging.Enabled(api.HIPDNN_SEV_WARN) {
 		// The graceful failure to match (RFC 0005): no results, and the reason in the log.

@@ -155,6 +155,9 @@ hd_result hd_get_applicable(const hd_table* t, uintptr_t h, const void* graph, s
     REQUIRE(t, HD_SLOT_GET_APPLICABLE);
     hipdnnPluginStatus_t st = FN(t, HD_SLOT_GET_APPLICABLE, hipdnnEnginePluginGetApplicableEngineIds_fn)(H(h), &g, ids, max, &n);
     r.u = n;
+    if (st == HIPDNN_PLUGIN_STATUS_SUCCESS && n == 0) {
+        r.err = hd_last_error(t); /* a decline's reason, where the plugin leaves one */
+    }
     return hd_finish(t, st, r);
 }
 

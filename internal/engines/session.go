@@ -3,6 +3,7 @@ package engines
 import (
 	"math"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -226,6 +227,38 @@ func (s *Session) IsApplicable(id int64, graph []byte, f GraphFeatures) (bool, e
 		}
 	}
 	return false, nil
+}
+
+// declinePrefix starts the last-error text a plugin on the SDK's skeleton leaves when it
+// answers a graph with no engine (helpers/EnginePlugin.hpp); other text is not a reason.
+const declinePrefix = "not applicable: "
+
+// DeclineReasons asks each plugin that may be offered the graph again and returns the reasons
+// of those that decline it, "<plugin>: <reason>" joined by "; ", for the message of a graph no
+// engine takes. Plugins that leave no reason are named as declining without one. Not a hot
+// path: only a heuristic with no candidates calls it.
+func (s *Session) DeclineReasons(graph []byte, f GraphFeatures) string {
+	if err := s.begin(); err != nil {
+		return ""
+	}
+	defer s.end()
+	var parts []string
+	for _, p := range s.m.plugins {
+		h := s.handles[p.index]
+		if h == 0 || !admits(p, f) {
+			continue
+		}
+		r := p.tbl.getApplicable(h, graph, make([]int64, len(p.declared)))
+		switch {
+		case !r.ok():
+			parts = append(parts, p.Name+": "+failure("get applicable engine ids", r).Error())
+		case r.u == 0 && strings.HasPrefix(r.err, declinePrefix):
+			parts = append(parts, p.Name+": "+strings.TrimPrefix(r.err, declinePrefix))
+		case r.u == 0:
+			parts = append(parts, p.Name+": declined without a reason")
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // applicableFrom makes the single GetApplicableEngineIds call (max = the plugin's declared

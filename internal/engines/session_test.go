@@ -319,3 +319,25 @@ func TestKnobConstraintPluginAgrees(t *testing.T) {
 	}
 	c.Destroy()
 }
+
+// DeclineReasons names each plugin that declines the graph, with the reason a plugin on the
+// SDK's skeleton leaves ("not applicable: ..."), and none that accepts it.
+func TestDeclineReasons(t *testing.T) {
+	s := session(t, "test_good_plugin", "test_no_applicable_engines_a_plugin")
+	var good, none string
+	for _, p := range s.Manager().Plugins() {
+		if len(p.Engines()) > 0 && p.Engines()[0].ID == -2 {
+			good = p.Name
+		} else {
+			none = p.Name
+		}
+	}
+	got := s.DeclineReasons(testGraph(), GraphFeatures{})
+	if want := none + ": declined without a reason"; got != want {
+		t.Errorf("DeclineReasons = %q, want %q (and nothing of %q, which accepts the graph)", got, want, good)
+	}
+	// A graph feature the good plugin is not offered: it is not asked, so not named.
+	if got := s.DeclineReasons(testGraph(), GraphFeatures{OverrideShapes: true}); got != "" {
+		t.Errorf("DeclineReasons for an override graph = %q, want none (neither plugin is offered it)", got)
+	}
+}

@@ -691,6 +691,13 @@ lowers() {
         auto e = g.create_execution_plans({fe::HeurMode_t::A});
         if (e.is_good()) e = g.check_support(st_handle());
         std::printf("%s: lowered; %s\n", l.name, e.is_good() ? "a CPU engine takes it" : e.err_msg.c_str());
+        // No CPU engine has Philox dropout or a dropout mask: the message gives each engine's reason.
+        if (std::string(l.name).rfind("dropout", 0) == 0)
+            CHECK(e.is_bad() && e.get_code() == EC::HEURISTIC_QUERY_FAILED &&
+                  e.err_msg.find("create_execution_plans: no engine applies to the graph: ") != std::string::npos &&
+                  e.err_msg.find(std::string(l.name).find("RNG") != std::string::npos ? "hipdnngo_cpu_reference: node 0 ('lw', Sdpa): an rng_dump output is not supported"
+                                                                       : "hipdnngo_cpu_reference: node 0 ('lw', Sdpa): a dropout mask tensor is not supported") != std::string::npos &&
+                  e.err_msg.find("hipdnngo_onednn: node 0 ('lw'): SDPA with") != std::string::npos);
     }
     // sdpa_fp8 with per-tensor descales and scales: the six scalars and both amax outputs go to
     // the forward operation (no CPU engine has FP8; the cuDNN engine runs it).

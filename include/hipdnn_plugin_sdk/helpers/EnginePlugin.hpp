@@ -291,9 +291,15 @@ public:
             {
                 reason = E::applicability(h, *graph);
             }
+            // A decline succeeds with no engine and leaves "not applicable: <reason>" as the
+            // thread's last error, where the host reads it (hipDNN-Go's convention; an answer
+            // with engines clears it).
+            hipdnnPluginClearLastError();
             if(!reason.empty())
             {
-                log()(HIPDNN_SEV_INFO, "not applicable: " + reason);
+                const std::string text = "not applicable: " + reason;
+                log()(HIPDNN_SEV_INFO, text);
+                hipdnnPluginSetLastError(text.c_str());
                 *count = 0;
                 return;
             }

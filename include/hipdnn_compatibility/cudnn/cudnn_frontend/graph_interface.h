@@ -1178,10 +1178,10 @@ class Graph {
         plans.alternatives_listed = false;
         CHECK_CUDNN_FRONTEND_ERROR(query_heuristic(plans, "create_execution_plans"));
         if (plans.candidates.empty()) {
-            std::string const why = detail::last_backend_error();  // read once: reading clears it
+            // The backend leaves each engine's reason as the last error; read once: reading clears it.
+            std::string const why = detail::last_backend_error();
             return {error_code_t::HEURISTIC_QUERY_FAILED,
-                    "create_execution_plans: no engine of hipDNN can run this graph" + (why.empty() ? "" : ": " + why) +
-                        " (each engine logs why it does not apply at HIPDNN_LOG_LEVEL=info)"};
+                    "create_execution_plans: " + (why.empty() ? std::string("no engine of hipDNN can run this graph") : why)};
         }
         return {error_code_t::OK, ""};
     }
