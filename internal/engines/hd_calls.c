@@ -148,14 +148,15 @@ hd_result hd_set_stream(const hd_table* t, uintptr_t h, uintptr_t stream) {
     return hd_finish(t, FN(t, HD_SLOT_SET_STREAM, hipdnnEnginePluginSetStream_fn)(H(h), (hipStream_t)stream), r);
 }
 
-hd_result hd_get_applicable(const hd_table* t, uintptr_t h, const void* graph, size_t graph_size, int64_t* ids, uint32_t max) {
+hd_result hd_get_applicable(const hd_table* t, uintptr_t h, const void* graph, size_t graph_size, int64_t* ids, uint32_t max,
+                            int want_reason) {
     hd_result r = {0};
     hipdnnPluginConstData_t g = {graph, graph_size};
     uint32_t n = 0;
     REQUIRE(t, HD_SLOT_GET_APPLICABLE);
     hipdnnPluginStatus_t st = FN(t, HD_SLOT_GET_APPLICABLE, hipdnnEnginePluginGetApplicableEngineIds_fn)(H(h), &g, ids, max, &n);
     r.u = n;
-    if (st == HIPDNN_PLUGIN_STATUS_SUCCESS && n == 0) {
+    if (want_reason && st == HIPDNN_PLUGIN_STATUS_SUCCESS && n == 0) {
         r.err = hd_last_error(t); /* a decline's reason, where the plugin leaves one */
     }
     return hd_finish(t, st, r);

@@ -177,6 +177,13 @@ func admits(p *Plugin, f GraphFeatures) bool {
 	return !f.OverrideShapes || p.overrides
 }
 
+// offered returns the session's handle of plugin p and whether p may be asked about a graph
+// with these features: it has a handle and admits them.
+func (s *Session) offered(p *Plugin, f GraphFeatures) (uintptr, bool) {
+	h := s.handles[p.index]
+	return h, h != 0 && admits(p, f)
+}
+
 // ApplicableEngines asks each usable plugin, in plugin path order, which of its engines can run
 // the graph, and concatenates the answers (each sorted ascending). Plugins below the graph's
 // API floor, or lacking the override entry point for an override graph, are not asked. With
@@ -190,8 +197,8 @@ func (s *Session) ApplicableEngines(graph []byte, f GraphFeatures, findFirst boo
 	defer s.end()
 	var out []int64
 	for _, p := range s.m.plugins {
-		h := s.handles[p.index]
-		if h == 0 || !admits(p, f) {
+		h, ok := s.offered(p, f)
+		if !ok {
 			continue
 		}
 		ids, err := s.applicableFrom(p, h, graph)
@@ -214,10 +221,14 @@ func (s *Session) IsApplicable(id int64, graph []byte, f GraphFeatures) (bool, e
 	}
 	defer s.end()
 	e := s.m.byID[id]
-	if e == nil || s.handles[e.Plugin.index] == 0 || !admits(e.Plugin, f) {
+	if e == nil {
 		return false, nil
 	}
-	ids, err := s.applicableFrom(e.Plugin, s.handles[e.Plugin.index], graph)
+	h, ok := s.offered(e.Plugin, f)
+	if !ok {
+		return false, nil
+	}
+	ids, err := s.applicableFrom(e.Plugin, h, graph)
 	if err != nil {
 		return false, err
 	}
@@ -244,11 +255,11 @@ func (s *Session) DeclineReasons(graph []byte, f GraphFeatures) string {
 	defer s.end()
 	var parts []string
 	for _, p := range s.m.plugins {
-		h := s.handles[p.index]
-		if h == 0 || !admits(p, f) {
+		h, ok := s.offered(p, f)
+		if !ok {
 			continue
 		}
-		r := p.tbl.getApplicable(h, graph, make([]int64, len(p.declared)))
+		r := p.tbl.getApplicable(h, graph, make([]int64, len(p.declared)), true)
 		switch {
 		case !r.ok():
 			parts = append(parts, p.Name+": "+failure("get applicable engine ids", r).Error())
@@ -265,7 +276,7 @@ func (s *Session) DeclineReasons(graph []byte, f GraphFeatures) string {
 // engine count) and validates the answer.
 func (s *Session) applicableFrom(p *Plugin, h uintptr, graph []byte) ([]int64, error) {
 	buf := make([]int64, len(p.declared))
-	r := p.tbl.getApplicable(h, graph, buf)
+	r := p.tbl.getApplicable(h, graph, buf, false)
 	if !r.ok() {
 		return nil, failure("get applicable engine ids from plugin "+p.Name, r)
 	}

@@ -106,7 +106,9 @@ hd_result hd_get_numerical_notes(const hd_table* t, uintptr_t h, const void* con
 hd_result hd_create(const hd_table* t);
 hd_result hd_destroy(const hd_table* t, uintptr_t h);
 hd_result hd_set_stream(const hd_table* t, uintptr_t h, uintptr_t stream);
-hd_result hd_get_applicable(const hd_table* t, uintptr_t h, const void* graph, size_t graph_size, int64_t* ids, uint32_t max);
+/* With want_reason, a decline (success, no ids) also copies the plugin's last error: its reason. */
+hd_result hd_get_applicable(const hd_table* t, uintptr_t h, const void* graph, size_t graph_size, int64_t* ids, uint32_t max,
+                            int want_reason);
 hd_result hd_get_details(const hd_table* t, uintptr_t h, int64_t id, const void* graph, size_t graph_size);
 hd_result hd_destroy_details(const hd_table* t, uintptr_t h, void* ptr, size_t size);
 hd_result hd_get_workspace(const hd_table* t, uintptr_t h, const void* config, size_t config_size, const void* graph,

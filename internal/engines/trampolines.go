@@ -157,13 +157,19 @@ func bytesArg(b []byte) (unsafe.Pointer, C.size_t) {
 	return unsafe.Pointer(&b[0]), C.size_t(len(b))
 }
 
-func (t *table) getApplicable(h uintptr, graph []byte, ids []int64) callResult {
+// getApplicable asks for the applicable engine ids; with wantReason, a decline's result also
+// carries the plugin's last error (only the message of a graph no engine takes needs it).
+func (t *table) getApplicable(h uintptr, graph []byte, ids []int64, wantReason bool) callResult {
 	gp, gn := bytesArg(graph)
 	var p *C.int64_t
 	if len(ids) > 0 {
 		p = (*C.int64_t)(unsafe.Pointer(&ids[0]))
 	}
-	return result(C.hd_get_applicable(t.c(), C.uintptr_t(h), gp, gn, p, C.uint32_t(len(ids))))
+	want := C.int(0)
+	if wantReason {
+		want = 1
+	}
+	return result(C.hd_get_applicable(t.c(), C.uintptr_t(h), gp, gn, p, C.uint32_t(len(ids)), want))
 }
 
 func (t *table) getDetails(h uintptr, id int64, graph []byte) callResult {

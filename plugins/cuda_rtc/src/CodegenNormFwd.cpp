@@ -105,7 +105,7 @@ Generated genNormFwd(const Program& p, const Knobs& k)
         body << "    const float eps = hd_ld_" << dtypeName(eps.dt) << "(" << es << "[0]);\n";
 
     // scale / bias packed along the row: `vec` of them per chunk with the widest aligned vector
-    // accesses (at most 16 bytes each), into dest[c * vec + e] when prefetch for the whole row, else
+    // accesses (at most 16 bytes each), into dest[c * vec + e] when held for the whole row (prefetch), else
     // into dest[e] for chunk c alone.
     const Tensor& sc = p.t(nf.scale);
     const std::string scOff = offsetExpr(sc, space, from, R, "col");
