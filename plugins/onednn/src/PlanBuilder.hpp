@@ -342,6 +342,8 @@ private:
     // sdpaScaleArgs: the runtime scale's argument of a matmul built with SdpaScale::attr.
     std::vector<Arg> sdpaScaleArgs(const SdpaScale& scale, const std::string& name);
     std::optional<size_t> sdpaBandMask(const SdpaBand& band, const SdpaShape& s, const std::string& name);
+    // sdpaLengths: a node's seq_len_q / seq_len_kv tensor (null when absent), INT32, one per batch.
+    const Tensor* sdpaLengths(flatbuffers::Optional<int64_t> uid, const char* role, int64_t batch, const std::string& name);
     SdpaLayouts sdpaLayouts(flatbuffers::Optional<int64_t> maskUid, const SdpaShape& s, bool mergeRows, const std::string& name);
     SdpaPrimitives sdpaPrimitives(const SdpaLayouts& l, const SdpaScale& scale, bool masked, const std::string& name);
     SdpaStats sdpaStatsLayout(const Tensor* stats, const Tensor* max, const Tensor* sumExp, bool padded, const SdpaShape& s,

@@ -370,6 +370,7 @@ def sdpa_bwd(name, b, h, hk, sq, skv, d, io="float", attrs=None, bhsd=True, bias
         inputs["scale_tensor_uid"] = g.t("scale", [1], dtype="float", by_value=True)
     if seq_len:
         inputs["seq_len_q_tensor_uid"] = g.t("seq_len_q", [b, 1, 1, 1], dtype="int32")
+        inputs["seq_len_kv_tensor_uid"] = g.t("seq_len_kv", [b, 1, 1, 1], dtype="int32")
     outputs = {"dq_tensor_uid": g.t("dq", *dims_strides(h, sq, d)), "dk_tensor_uid": g.t("dk", *dims_strides(hk, skv, d)),
                "dv_tensor_uid": g.t("dv", *dims_strides(hk, skv, d))}
     if bias_dims:
@@ -490,7 +491,12 @@ def main():
          stats=True, extra_out=["max", "sum_exp"], seq_len=True)
     sdpa("pass_sdpa_fwd_varlen_bias_fp32", 2, 4, 4, 33, 47, 32, bias_dims=[2, 4, 33, 47], seq_len=True,
          attrs={"padding_mask": True})
-    sdpa("decline_sdpa_varlen_bottom_right", 2, 4, 4, 16, 24, 16, attrs={"causal_mask_bottom_right": True}, seq_len=True)
+    # BOTTOM_RIGHT with lengths: one diagonal per batch at seq_len_kv[b] - seq_len_q[b] (rows above
+    # it see no key when seq_len_q[b] > seq_len_kv[b]); a window of left-bound keys, stats in half.
+    sdpa("pass_sdpa_fwd_varlen_bottom_right", 2, 4, 4, 16, 24, 16, attrs={"causal_mask_bottom_right": True}, seq_len=True)
+    sdpa("pass_sdpa_fwd_varlen_bottom_right_window_gqa_half", 3, 4, 2, 40, 24, 16, io="half",
+         attrs={"diagonal_alignment": "BOTTOM_RIGHT", "right_bound": 0, "left_bound": 5}, stats=True,
+         extra_out=["max", "sum_exp"], seq_len=True)
     # SDPA forward with stats (training) and backward.
     sdpa("pass_sdpa_fwd_stats_fp32", 2, 4, 4, 33, 47, 32, stats=True)
     sdpa("pass_sdpa_fwd_stats_gqa_bf16_causal", 1, 8, 2, 40, 40, 64, io="bfloat16", attrs={"causal_mask": True},
@@ -510,7 +516,13 @@ def main():
              runtime_scale=True)
     sdpa_bwd("decline_sdpa_bwd_dbias", 1, 2, 2, 16, 16, 16, bias_dims=[1, 2, 16, 16], dbias=True)
     sdpa_bwd("decline_sdpa_bwd_dropout", 1, 2, 2, 16, 16, 16, dropout=True)
-    sdpa_bwd("decline_sdpa_bwd_seq_len", 1, 2, 2, 16, 16, 16, seq_len=True)
+    # The backward with sequence lengths: the forward's masking, dead rows contribute nothing.
+    sdpa_bwd("pass_sdpa_bwd_varlen_causal_fp32", 3, 4, 2, 24, 40, 16, seq_len=True,
+             attrs={"causal_mask": True, "padding_mask": True})
+    sdpa_bwd("pass_sdpa_bwd_varlen_bottom_right_window_bf16", 3, 4, 4, 40, 24, 32, io="bfloat16", seq_len=True,
+             attrs={"diagonal_alignment": "BOTTOM_RIGHT", "right_bound": 0, "left_bound": 5})
+    sdpa_bwd("pass_sdpa_bwd_varlen_bias_bshd_half", 2, 4, 2, 33, 47, 32, io="half", seq_len=True, bhsd=False,
+             bias_dims=[2, 4, 33, 47])
     sdpa_bwd("pass_sdpa_bwd_half_stats_staged", 1, 2, 2, 16, 16, 16, stats_type="half")
     # Batch normalization inference (inv_variance and variance forms).
     for variant in ("inv", "var"):

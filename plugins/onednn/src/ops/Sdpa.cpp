@@ -1,8 +1,8 @@
 // Scaled dot-product attention forward as oneDNN primitives: S = scale * Q K^T (+ band mask)
 // (+ attn_mask bias) (+ ALiBi, an engine kernel) -> softmax (with sink tokens) -> O = S V.
 // GQA/MQA: the query heads of one KV head form an extra dim that K and V broadcast over.
-// Everything beyond attention with an optional causal/band mask, bias, ALiBi and sinks is
-// declined.
+// Sequence lengths mask S row by row (sdpaMaskRow, shared with the backward). Everything beyond
+// attention with an optional causal/band mask, bias, ALiBi, sinks and lengths is declined.
 #include "Sdpa.hpp"
 
 #include <hipdnn_plugin_sdk/helpers/Attention.hpp>
@@ -38,9 +38,6 @@ void refuseSdpaFeatures(const fbs::SdpaAttributes& a, const std::string& name)
     const bool lengths = a.seq_len_q_tensor_uid().has_value() || a.seq_len_kv_tensor_uid().has_value();
     if(a.padding_mask() && !lengths)
         throw Unsupported(name + ": SDPA padding_mask is set but there is no seq_len_q / seq_len_kv tensor");
-    if(lengths && (a.diagonal_alignment() == fbs::DiagonalAlignment::BOTTOM_RIGHT || a.causal_mask_bottom_right()))
-        throw Unsupported(name + ": SDPA with sequence lengths and a BOTTOM_RIGHT diagonal (one diagonal per batch) is not "
-                                 "supported by the oneDNN engine");
     if(lengths && a.sink_token_tensor_uid().has_value())
         throw Unsupported(name + ": SDPA with sequence lengths and sink tokens is not supported by the oneDNN engine");
     if(a.dropout_probability().has_value() && a.dropout_probability().value() != 0.f)
@@ -76,7 +73,11 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
                                 tensor(a.v_tensor_uid(), "v", name), tensor(a.o_tensor_uid(), "o", name), name);
     shape.alibi = a.alibi_mask();
     const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), shape.D, name);
-    const std::optional<size_t> mask = sdpaBandMask(sdpaBandOf(a), shape, name);
+    // With sequence lengths the padding kernel applies the band row by row: a BOTTOM_RIGHT
+    // diagonal sits at skv_b - sq_b, one per batch. Without them it is a constant added to S.
+    const bool padded = a.seq_len_q_tensor_uid().has_value() || a.seq_len_kv_tensor_uid().has_value();
+    const SdpaBand band = resolveSdpaBand(sdpaBandOf(a), name);
+    const std::optional<size_t> mask = padded ? std::nullopt : sdpaBandMask(band, shape, name);
     const SdpaLayouts layouts = sdpaLayouts(a.attn_mask_tensor_uid(), shape, false, name);
     const SdpaPrimitives prims = sdpaPrimitives(layouts, scale, mask.has_value(), name);
     const Tensor* stats = a.stats_tensor_uid() ? &tensor(*a.stats_tensor_uid(), "stats", name) : nullptr;
@@ -87,24 +88,14 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
                 || sink->isPassByValue))
         throw Unsupported(name + ": SDPA sink tokens must be a dense FLOAT tensor of one logit per query head ([1, "
                           + std::to_string(shape.H) + ", 1, 1])");
-    const Tensor* lengths[2] = {nullptr, nullptr};
-    int side = 0;
-    for(const auto& [uid, role] : {std::pair{a.seq_len_q_tensor_uid(), "seq_len_q"}, std::pair{a.seq_len_kv_tensor_uid(), "seq_len_kv"}})
-    {
-        const Tensor* t = uid ? &tensor(*uid, role, name) : nullptr;
-        if(t && (t->dtype != fbs::DataType::INT32 || t->elements() != shape.B || !rowMajor(*t) || t->isConstant || t->isPassByValue))
-            throw Unsupported(name + ": SDPA " + role + " must be a dense INT32 tensor of one length per batch ("
-                              + std::to_string(shape.B) + ")");
-        lengths[side++] = t;
-    }
     // Row outputs, sinks and lengths take the softmax apart (M, E, Z); plain attention keeps
     // oneDNN's softmax.
-    const bool padded = lengths[0] || lengths[1];
     const bool rows = stats || max || sumExp || sink || padded;
     SdpaStats st = rows ? sdpaStatsLayout(stats, max, sumExp, padded, shape, layouts, name) : SdpaStats{};
     st.sink = sink;
-    st.seqQ = lengths[0];
-    st.seqKv = lengths[1];
+    st.seqQ = sdpaLengths(a.seq_len_q_tensor_uid(), "seq_len_q", shape.B, name);
+    st.seqKv = sdpaLengths(a.seq_len_kv_tensor_uid(), "seq_len_kv", shape.B, name);
+    st.band = band;
     sdpaSteps(shape, layouts, prims, mask, rows ? &st : nullptr, name);
 }
 
@@ -213,32 +204,71 @@ std::vector<Arg> PlanBuilder::sdpaScaleArgs(const SdpaScale& scale, const std::s
     return {Arg{DNNL_ARG_ATTR_OUTPUT_SCALES, mdesc({1}, dt::f32, dnnl::memory::dims{1}), input(*scale.runtime, name)}};
 }
 
-// sdpaBandMask: the offset in the plan's constants of the additive [Sq, Skv] band mask (0 or
-// -inf), nullopt when the node has no band.
-std::optional<size_t> PlanBuilder::sdpaBandMask(const SdpaBand& a, const SdpaShape& s, const std::string& name)
+SdpaBand resolveSdpaBand(const SdpaBand& a, const std::string& name)
 {
-    const int64_t Sq = s.Sq, Skv = s.Skv;
-    // Band (reference semantics: row i sees keys [i + off - left, i + off + right]).
-    int64_t left = a.left, right = a.right;
-    bool bottomRight = a.bottomRight;
+    SdpaBand r{a.left, a.right, a.bottomRight, false, false};
     if(a.causal && a.causalBottomRight)
         throw Unsupported(name + ": causal_mask and causal_mask_bottom_right are both set");
     if(a.causal)
     {
-        if(bottomRight)
+        if(r.bottomRight)
             throw Unsupported(name + ": causal_mask conflicts with diagonal_alignment BOTTOM_RIGHT");
-        right = right < 0 ? 0 : std::min<int64_t>(right, 0);
+        r.right = r.right < 0 ? 0 : std::min<int64_t>(r.right, 0);
     }
     if(a.causalBottomRight)
     {
-        if(!bottomRight && (left >= 0 || right >= 0))
+        if(!r.bottomRight && (r.left >= 0 || r.right >= 0))
             throw Unsupported(name + ": causal_mask_bottom_right with explicit bounds on a TOP_LEFT alignment");
-        bottomRight = true;
-        right = right < 0 ? 0 : std::min<int64_t>(right, 0);
+        r.bottomRight = true;
+        r.right = r.right < 0 ? 0 : std::min<int64_t>(r.right, 0);
     }
-    const bool masked = left >= 0 || right >= 0;
-    const int64_t off = bottomRight ? Skv - Sq : 0;
-    if(!masked)
+    return r;
+}
+
+const Tensor* PlanBuilder::sdpaLengths(flatbuffers::Optional<int64_t> uid, const char* role, int64_t batch, const std::string& name)
+{
+    const Tensor* t = uid ? &tensor(*uid, role, name) : nullptr;
+    if(t && (t->dtype != fbs::DataType::INT32 || t->elements() != batch || !rowMajor(*t) || t->isConstant || t->isPassByValue))
+        throw Unsupported(name + ": SDPA " + role + " must be a dense INT32 tensor of one length per batch ("
+                          + std::to_string(batch) + ")");
+    return t;
+}
+
+void sdpaCheckLengths(const int32_t* lq, const int32_t* lkv, int64_t batch, int64_t Sq, int64_t Skv, const std::string& name)
+{
+    for(int64_t b = 0; b < batch; ++b)
+        for(const auto& [len, extent, role] : {std::tuple{lq, Sq, "seq_len_q"}, std::tuple{lkv, Skv, "seq_len_kv"}})
+            if(len && (len[b] < 0 || len[b] > extent))
+                hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, name + ": " + role + "[" + std::to_string(b)
+                                                                            + "] = " + std::to_string(len[b]) + " is outside [0, "
+                                                                            + std::to_string(extent) + "]");
+}
+
+bool sdpaMaskRow(float* row, int64_t i, int64_t sq, int64_t skv, int64_t Skv, const SdpaBand& band)
+{
+    if(i >= sq)
+        return false;
+    const int64_t off = band.bottomRight ? skv - sq : 0;
+    const int64_t begin = band.left >= 0 ? std::max<int64_t>(0, i + off - band.left) : 0;
+    const int64_t end = band.right >= 0 ? std::min<int64_t>(skv, i + off + band.right + 1) : skv;
+    constexpr float kHidden = -std::numeric_limits<float>::infinity();
+    bool visible = false;
+    for(int64_t j = begin; j < end; ++j)
+        visible = visible || row[j] != kHidden;
+    // [0, begin) and [end, Skv) hidden; an empty band (end <= begin) hides the whole row.
+    const int64_t lo = std::min(begin, Skv), hi = std::clamp<int64_t>(end, lo, Skv);
+    std::fill(row, row + lo, kHidden);
+    std::fill(row + hi, row + Skv, kHidden);
+    return visible;
+}
+
+// sdpaBandMask: the offset in the plan's constants of the additive [Sq, Skv] mask (0 or -inf) of
+// a resolved band, nullopt when the band is open on both sides.
+std::optional<size_t> PlanBuilder::sdpaBandMask(const SdpaBand& band, const SdpaShape& s, const std::string& name)
+{
+    const int64_t Sq = s.Sq, Skv = s.Skv, left = band.left, right = band.right;
+    const int64_t off = band.bottomRight ? Skv - Sq : 0;
+    if(left < 0 && right < 0)
         return std::nullopt;
     if(Sq * Skv > (int64_t{1} << 26))
         throw Unsupported(name + ": SDPA band mask larger than 64 Mi elements");
@@ -433,46 +463,36 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
     Buffer rowMax, rowSum, dead = Buffer::none();
     if(stats && (stats->seqQ || stats->seqKv))
     {
-        // Padding: keys past seq_len_kv[b] get -inf; a row past seq_len_q[b], or one left with no
-        // visible key, is marked dead (1 in `dead`) and its scores set to 0 so that the softmax
-        // stays finite; its outputs are overwritten below.
+        // Padding: keys outside the band of row i of batch b, [i + off - left, i + off + right]
+        // with off = seq_len_kv[b] - seq_len_q[b] for a BOTTOM_RIGHT diagonal, or past
+        // seq_len_kv[b], get -inf; a row past seq_len_q[b], or one left with no visible key, is
+        // marked dead (1 in `dead`) and its scores set to 0 so that the softmax stays finite; its
+        // outputs are overwritten below.
         dead = temp(stats->row5);
         const int64_t B = s.B, H = s.H, Sq = s.Sq, Skv = s.Skv;
+        const SdpaBand band = stats->band;
         const bool haveQ = stats->seqQ != nullptr, haveKv = stats->seqKv != nullptr;
         addKernel({sc.s, haveQ ? input(*stats->seqQ, name) : Buffer::none(), haveKv ? input(*stats->seqKv, name) : Buffer::none(),
                    dead},
-                  [B, H, Sq, Skv, name](void* const* at) {
+                  [B, H, Sq, Skv, band, name](void* const* at) {
                       float* scores = static_cast<float*>(at[0]);
                       const int32_t* lq = static_cast<const int32_t*>(at[1]); // null: full length
                       const int32_t* lkv = static_cast<const int32_t*>(at[2]);
                       float* deadRow = static_cast<float*>(at[3]);
-                      for(int64_t b = 0; b < B; ++b)
-                          for(const auto& [len, extent, role] : {std::tuple{lq, Sq, "seq_len_q"}, std::tuple{lkv, Skv, "seq_len_kv"}})
-                              if(len && (len[b] < 0 || len[b] > extent))
-                                  hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
-                                                          name + ": " + role + "[" + std::to_string(b) + "] = " + std::to_string(len[b])
-                                                              + " is outside [0, " + std::to_string(extent) + "]");
+                      sdpaCheckLengths(lq, lkv, B, Sq, Skv, name);
                       const int64_t rows = B * H * Sq;
 #pragma omp parallel for schedule(static)
                       for(int64_t r = 0; r < rows; ++r)
                       {
-                          const int64_t b = r / (H * Sq), i = r % Sq;
-                          const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv;
+                          const int64_t b = r / (H * Sq);
                           float* row = scores + r * Skv;
-                          bool visible = false;
-                          if(i < sq)
-                          {
-                              for(int64_t j = 0; j < skv; ++j)
-                                  visible = visible || row[j] != -std::numeric_limits<float>::infinity();
-                              for(int64_t j = skv; j < Skv; ++j)
-                                  row[j] = -std::numeric_limits<float>::infinity();
-                          }
+                          const bool visible = sdpaMaskRow(row, r % Sq, lq ? lq[b] : Sq, lkv ? lkv[b] : Skv, Skv, band);
                           if(!visible)
                               std::fill(row, row + Skv, 0.f);
                           deadRow[r] = visible ? 0.f : 1.f;
                       }
                   },
-                  name + " sdpa padding: keys past seq_len_kv masked, dead rows marked");
+                  name + " sdpa padding: keys outside the band or past seq_len_kv masked, dead rows marked");
     }
     if(stats)
     {

@@ -8,6 +8,20 @@ namespace hipdnngo::onednn
 {
 
 // SdpaShape: Q [B, H, Sq, D], K [B, Hk, Skv, D], V [B, Hk, Skv, Dv], O [B, H, Sq, Dv]; G = H / Hk.
+// resolveSdpaBand folds the causal flags into the bounds: row i sees keys [i + off - left,
+// i + off + right] (-1: that side open), off = 0 on a TOP_LEFT diagonal, Skv - Sq (or, with
+// lengths, seq_len_kv[b] - seq_len_q[b]) on a BOTTOM_RIGHT one. Contradictory flags are declined.
+SdpaBand resolveSdpaBand(const SdpaBand& a, const std::string& name);
+
+// sdpaCheckLengths fails the execution (BAD_PARAM, naming the entry) when a sequence length is
+// outside [0, extent]; a null array is the full extent.
+void sdpaCheckLengths(const int32_t* lq, const int32_t* lkv, int64_t batch, int64_t Sq, int64_t Skv, const std::string& name);
+
+// sdpaMaskRow sets the scores of query row i that a batch with lengths sq, skv hides (outside the
+// band, or past skv) to -inf, and says whether a key is left visible: a row past sq, or one whose
+// band and bias leave nothing, has none. Forward and backward must agree on this exactly.
+bool sdpaMaskRow(float* row, int64_t i, int64_t sq, int64_t skv, int64_t Skv, const SdpaBand& band);
+
 struct PlanBuilder::SdpaShape
 {
     const Tensor *q, *k, *v, *o;
@@ -64,6 +78,7 @@ struct PlanBuilder::SdpaStats
     const Tensor *stats = nullptr, *max = nullptr, *sumExp = nullptr; // the row outputs asked for
     const Tensor* sink = nullptr; // sink tokens: one FLOAT logit per query head in M and Z
     const Tensor *seqQ = nullptr, *seqKv = nullptr; // padding: INT32 lengths per batch
+    SdpaBand band; // resolved; with lengths the padding kernel applies it (no constant mask)
     int64_t rows = 0;
     mdesc row5; // [B, Hk, G, Sq, 1]
     mdesc s3, row3, o3f, o3; // [1, rows, Skv], [1, rows, 1], [1, rows, Dv] f32 and in O's type

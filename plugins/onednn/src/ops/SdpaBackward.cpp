@@ -11,7 +11,9 @@
 // broadcast (a vectorised kernel in oneDNN 2.6; the 5-D per-row pattern is a reference kernel).
 #include "Sdpa.hpp"
 
+#include <algorithm>
 #include <array>
+#include <limits>
 
 namespace hipdnngo::onednn
 {
@@ -25,14 +27,12 @@ void refuseSdpaBackwardFeatures(const fbs::SdpaBackwardAttributes& a, const std:
         if(uid.has_value())
             throw Unsupported(name + ": SDPA backward with " + what + " is not supported by the oneDNN engine");
     };
-    refuse(a.seq_len_q_tensor_uid(), "sequence lengths (padding)");
-    refuse(a.seq_len_kv_tensor_uid(), "sequence lengths (padding)");
     refuse(a.dropout_mask_tensor_uid(), "dropout");
     refuse(a.dropout_scale_tensor_uid(), "dropout");
     refuse(a.dropout_scale_inv_tensor_uid(), "dropout");
     refuse(a.dbias_tensor_uid(), "a dbias output");
-    if(a.padding_mask())
-        throw Unsupported(name + ": SDPA backward with a padding mask is not supported by the oneDNN engine");
+    if(a.padding_mask() && !a.seq_len_q_tensor_uid().has_value() && !a.seq_len_kv_tensor_uid().has_value())
+        throw Unsupported(name + ": SDPA backward padding_mask is set but there is no seq_len_q / seq_len_kv tensor");
     if(a.dropout_probability().has_value() && a.dropout_probability().value() != 0.f)
         throw Unsupported(name + ": SDPA backward with dropout is not supported by the oneDNN engine");
 }
@@ -58,8 +58,9 @@ void sdpaBackwardInputs(const fbs::Node& n, const InputCounter& reads)
     for(int64_t uid : {a->q_tensor_uid(), a->k_tensor_uid(), a->v_tensor_uid(), a->o_tensor_uid(), a->do_tensor_uid(),
                        a->stats_tensor_uid()})
         reads(uid);
-    if(a->attn_mask_tensor_uid())
-        reads(*a->attn_mask_tensor_uid());
+    for(const auto& uid : {a->attn_mask_tensor_uid(), a->seq_len_q_tensor_uid(), a->seq_len_kv_tensor_uid()})
+        if(uid)
+            reads(*uid);
 }
 
 void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
@@ -87,7 +88,12 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
     if(!statsOk || stats.dtype != fbs::DataType::FLOAT || !rowMajor(stats) || stats.isConstant || stats.isPassByValue)
         throw Unsupported(name + ": SDPA stats must be a dense row-major FLOAT tensor [B, H, Sq, 1]");
     const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), D, name);
-    const std::optional<size_t> mask = sdpaBandMask(sdpaBandOf(a), s, name);
+    // With sequence lengths the band is applied row by row, as in the forward (Sdpa.cpp).
+    const Tensor* seqQ = sdpaLengths(a.seq_len_q_tensor_uid(), "seq_len_q", B, name);
+    const Tensor* seqKv = sdpaLengths(a.seq_len_kv_tensor_uid(), "seq_len_kv", B, name);
+    const bool padded = seqQ || seqKv;
+    const SdpaBand band = resolveSdpaBand(sdpaBandOf(a), name);
+    const std::optional<size_t> mask = padded ? std::nullopt : sdpaBandMask(band, s, name);
     const SdpaLayouts l = sdpaLayouts(a.attn_mask_tensor_uid(), s, true, name);
     const SdpaPrimitives prims = sdpaPrimitives(l, scale, mask.has_value(), name);
 
@@ -171,7 +177,37 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
 
     // S, then P = exp(S - Stats) in place.
     const SdpaScores sc = sdpaScores(s, l, prims, mask, name);
-    addStep(pExp, {Arg{DNNL_ARG_SRC_0, s3, sc.s}, Arg{DNNL_ARG_SRC_1, row3, input(stats, name)}, Arg{DNNL_ARG_DST, s3, sc.s}},
+    Buffer rowStats = input(stats, name);
+    if(padded)
+    {
+        // Padding: the forward's masking of S; a row the forward wrote as dead (stats -inf) gets
+        // S = -inf and stats 0 here, so P, dS and its share of dQ, dK, dV are 0.
+        const Buffer adjusted = temp(row3);
+        addKernel({sc.s, rowStats, seqQ ? input(*seqQ, name) : Buffer::none(), seqKv ? input(*seqKv, name) : Buffer::none(),
+                   adjusted},
+                  [B, H, Sq, Skv, band, name](void* const* at) {
+                      float* scores = static_cast<float*>(at[0]);
+                      const float* st = static_cast<const float*>(at[1]);
+                      const int32_t* lq = static_cast<const int32_t*>(at[2]); // null: full length
+                      const int32_t* lkv = static_cast<const int32_t*>(at[3]);
+                      float* out = static_cast<float*>(at[4]);
+                      sdpaCheckLengths(lq, lkv, B, Sq, Skv, name);
+                      const int64_t rows = B * H * Sq;
+#pragma omp parallel for schedule(static)
+                      for(int64_t r = 0; r < rows; ++r)
+                      {
+                          const int64_t b = r / (H * Sq);
+                          float* row = scores + r * Skv;
+                          const bool visible = sdpaMaskRow(row, r % Sq, lq ? lq[b] : Sq, lkv ? lkv[b] : Skv, Skv, band);
+                          if(!visible)
+                              std::fill(row, row + Skv, -std::numeric_limits<float>::infinity());
+                          out[r] = visible ? st[r] : 0.f;
+                      }
+                  },
+                  name + " sdpa padding: keys outside the band or past seq_len_kv masked, dead rows zeroed");
+        rowStats = adjusted;
+    }
+    addStep(pExp, {Arg{DNNL_ARG_SRC_0, s3, sc.s}, Arg{DNNL_ARG_SRC_1, row3, rowStats}, Arg{DNNL_ARG_DST, s3, sc.s}},
             "sdpa P = exp(S - stats)");
     Buffer dob = input(dO, name);
     if(doConvert)
