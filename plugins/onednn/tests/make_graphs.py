@@ -497,6 +497,10 @@ def main():
     sdpa("pass_sdpa_fwd_varlen_bottom_right_window_gqa_half", 3, 4, 2, 40, 24, 16, io="half",
          attrs={"diagonal_alignment": "BOTTOM_RIGHT", "right_bound": 0, "left_bound": 5}, stats=True,
          extra_out=["max", "sum_exp"], seq_len=True)
+    # Lengths with sinks: a real row with no visible key (seq_len_q[b] > seq_len_kv[b] above the
+    # bottom-right diagonal) has the sink alone: O = 0, stats = max = sink, sum_exp = 1.
+    sdpa("pass_sdpa_fwd_varlen_sink_bottom_right_bf16", 3, 4, 2, 40, 24, 16, io="bfloat16",
+         attrs={"causal_mask_bottom_right": True}, stats=True, extra_out=["max", "sum_exp"], sink=True, seq_len=True)
     # SDPA forward with stats (training) and backward.
     sdpa("pass_sdpa_fwd_stats_fp32", 2, 4, 4, 33, 47, 32, stats=True)
     sdpa("pass_sdpa_fwd_stats_gqa_bf16_causal", 1, 8, 2, 40, 40, 64, io="bfloat16", attrs={"causal_mask": True},

@@ -38,8 +38,6 @@ void refuseSdpaFeatures(const fbs::SdpaAttributes& a, const std::string& name)
     const bool lengths = a.seq_len_q_tensor_uid().has_value() || a.seq_len_kv_tensor_uid().has_value();
     if(a.padding_mask() && !lengths)
         throw Unsupported(name + ": SDPA padding_mask is set but there is no seq_len_q / seq_len_kv tensor");
-    if(lengths && a.sink_token_tensor_uid().has_value())
-        throw Unsupported(name + ": SDPA with sequence lengths and sink tokens is not supported by the oneDNN engine");
     if(a.dropout_probability().has_value() && a.dropout_probability().value() != 0.f)
         throw Unsupported(name + ": SDPA with dropout is not supported by the oneDNN engine");
 }
@@ -465,16 +463,16 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
     {
         // Padding: keys outside the band of row i of batch b, [i + off - left, i + off + right]
         // with off = seq_len_kv[b] - seq_len_q[b] for a BOTTOM_RIGHT diagonal, or past
-        // seq_len_kv[b], get -inf; a row past seq_len_q[b], or one left with no visible key, is
-        // marked dead (1 in `dead`) and its scores set to 0 so that the softmax stays finite; its
-        // outputs are overwritten below.
+        // seq_len_kv[b], get -inf; a row past seq_len_q[b], or one left with no visible key and no
+        // sink, is marked dead (1 in `dead`) and its scores set to 0 so that the softmax stays
+        // finite; its outputs are overwritten below.
         dead = temp(stats->row5);
         const int64_t B = s.B, H = s.H, Sq = s.Sq, Skv = s.Skv;
         const SdpaBand band = stats->band;
         const bool haveQ = stats->seqQ != nullptr, haveKv = stats->seqKv != nullptr;
         addKernel({sc.s, haveQ ? input(*stats->seqQ, name) : Buffer::none(), haveKv ? input(*stats->seqKv, name) : Buffer::none(),
                    dead},
-                  [B, H, Sq, Skv, band, name](void* const* at) {
+                  [B, H, Sq, Skv, band, sunk = stats->sink != nullptr, name](void* const* at) {
                       float* scores = static_cast<float*>(at[0]);
                       const int32_t* lq = static_cast<const int32_t*>(at[1]); // null: full length
                       const int32_t* lkv = static_cast<const int32_t*>(at[2]);
@@ -486,10 +484,14 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
                       {
                           const int64_t b = r / (H * Sq);
                           float* row = scores + r * Skv;
-                          const bool visible = sdpaMaskRow(row, r % Sq, lq ? lq[b] : Sq, lkv ? lkv[b] : Skv, Skv, band);
-                          if(!visible)
+                          const int64_t sq = lq ? lq[b] : Sq;
+                          const bool visible = sdpaMaskRow(row, r % Sq, sq, lkv ? lkv[b] : Skv, Skv, band);
+                          // With a sink a real row without a visible key is computed as it is: M and Z
+                          // are the sink's alone, so O = 0, stats = max = sink, sum_exp = 1.
+                          const bool dead = r % Sq >= sq || (!visible && !sunk);
+                          if(dead)
                               std::fill(row, row + Skv, 0.f);
-                          deadRow[r] = visible ? 0.f : 1.f;
+                          deadRow[r] = dead ? 1.f : 0.f;
                       }
                   },
                   name + " sdpa padding: keys outside the band or past seq_len_kv masked, dead rows marked");

@@ -72,7 +72,8 @@ struct PlanBuilder::SdpaPrimitives
 // M = rowmax(S) (max(M, sink_h)), E = exp(S - M), Z = rowsum(E) (+ exp(sink_h - M)),
 // O = (E V) / Z; stats = M + log(Z), max = M, sum_exp = Z. With sequence lengths, keys past
 // seq_len_kv are masked, and rows past seq_len_q or without a visible key are written as the
-// reference engine writes them (O = 0, stats and max -inf, sum_exp 0).
+// reference engine writes them (O = 0, stats and max -inf, sum_exp 0; a row without a visible
+// key but with a sink: O = 0, stats = max = sink, sum_exp = 1).
 struct PlanBuilder::SdpaStats
 {
     const Tensor *stats = nullptr, *max = nullptr, *sumExp = nullptr; // the row outputs asked for
