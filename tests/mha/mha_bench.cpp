@@ -187,8 +187,10 @@ benchShape(Shape const& sh, std::string const& which, int rounds, int iters, boo
 
 }  // namespace
 
-int
-main(int argc, char** argv) {
+// benchMain: the program, called by main or, in the shared-library build (MHA_BENCH_SHARED,
+// bench_inprocess.py), by mha_bench_run from a Python process that times PyTorch's side too.
+static int
+benchMain(int argc, char** argv) {
     std::string which = "graph";
 #ifdef MHA_DRIVER_ENTRY_POINTS
     which = "both";
@@ -221,3 +223,15 @@ main(int argc, char** argv) {
     }
     return 0;
 }
+
+#ifdef MHA_BENCH_SHARED
+extern "C" __attribute__((visibility("default"))) int
+mha_bench_run(int argc, char** argv) {
+    return benchMain(argc, argv);
+}
+#else
+int
+main(int argc, char** argv) {
+    return benchMain(argc, argv);
+}
+#endif
