@@ -7,7 +7,6 @@
 namespace hipdnngo::onednn
 {
 
-// SdpaShape: Q [B, H, Sq, D], K [B, Hk, Skv, D], V [B, Hk, Skv, Dv], O [B, H, Sq, Dv]; G = H / Hk.
 // resolveSdpaBand folds the causal flags into the bounds: row i sees keys [i + off - left,
 // i + off + right] (-1: that side open), off = 0 on a TOP_LEFT diagonal, Skv - Sq (or, with
 // lengths, seq_len_kv[b] - seq_len_q[b]) on a BOTTOM_RIGHT one. Contradictory flags are declined.
@@ -22,6 +21,7 @@ void sdpaCheckLengths(const int32_t* lq, const int32_t* lkv, int64_t batch, int6
 // band and bias leave nothing, has none. Forward and backward must agree on this exactly.
 bool sdpaMaskRow(float* row, int64_t i, int64_t sq, int64_t skv, int64_t Skv, const SdpaBand& band);
 
+// SdpaShape: Q [B, H, Sq, D], K [B, Hk, Skv, D], V [B, Hk, Skv, Dv], O [B, H, Sq, Dv]; G = H / Hk.
 struct PlanBuilder::SdpaShape
 {
     const Tensor *q, *k, *v, *o;
