@@ -147,6 +147,34 @@ autotune() {
     st_close("conv after autotune", chosen, b.y, b.want);
 }
 
+// build_plan_at_index: as upstream, the plan built last is the one execute() runs (NVIDIA's
+// autotuning sample times the plans itself, builds its pick and executes with that plan's
+// workspace).
+void
+build_at_index() {
+    ConvGraph a;
+    if (!st_build(a.g, "build_plan_at_index")) return;
+    CHECK_FE_OK(a.g.build_plans(fe::BuildPlanPolicy_t::ALL));
+    std::vector<std::string> names = plan_names(a.g);
+    if (names.size() < 2) {
+        CHECK_FAIL("build_plan_at_index needs two plans; the graph has %zu", names.size());
+        return;
+    }
+    std::unordered_map<int64_t, void*> by_uid{{a.X->get_uid(), a.x.data()}, {a.Wt->get_uid(), a.w.data()}, {a.Y->get_uid(), a.y.data()}};
+    for (int64_t pick : {int64_t{1}, int64_t{0}, int64_t{1}}) {
+        CHECK_FE_OK(a.g.build_plan_at_index(pick));
+        std::string chosen;
+        CHECK_FE_OK(a.g.get_plan_name(chosen));
+        CHECK(chosen == names[static_cast<size_t>(pick)]);
+        int64_t ws = -1;
+        CHECK_FE_OK(a.g.get_workspace_size_plan_at_index(pick, ws));
+        std::vector<unsigned char> workspace(static_cast<size_t>(std::max<int64_t>(ws, 0)));
+        std::fill(a.y.begin(), a.y.end(), 0.f);
+        CHECK_FE_OK(a.g.execute(st_handle(), by_uid, ws > 0 ? workspace.data() : nullptr));
+        st_close("conv after build_plan_at_index", chosen, a.y, a.want);
+    }
+}
+
 // dynamic shapes: graphs of several shapes with dynamic shapes on and one kernel cache each
 // build and compute their own shape.
 void
@@ -182,6 +210,7 @@ int
 main() {
     engines();
     autotune();
+    build_at_index();
     dynamic_shapes();
     return st_finish("test_shim_plans");
 }

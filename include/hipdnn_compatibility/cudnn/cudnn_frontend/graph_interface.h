@@ -1477,7 +1477,7 @@ class Graph {
         CHECK_CUDNN_FRONTEND_ERROR(list_alternatives());
         plans.apply_filters();
         CHECK_CUDNN_FRONTEND_ERROR(plans.build(index));
-        if (plans.candidate < 0) plans.candidate = index;
+        plans.candidate = index;  // as upstream: execute() runs the plan built last
         return {error_code_t::OK, ""};
     }
 
