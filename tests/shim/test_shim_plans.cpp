@@ -1,6 +1,7 @@
 // Plan selection through the shim on the CPU engines: engine enumeration
-// (get_engine_count, get_knobs_for_engine, create_execution_plan by index), autotune ordering
-// the plans by measured time, and dynamic-shape graphs sharing a kernel cache.
+// (get_engine_count, get_knobs_for_engine, create_execution_plan by index), autotune ordering the
+// plans by measured time, build_plan_at_index choosing the plan execute() runs, and dynamic-shape
+// graphs sharing a kernel cache.
 #include "shim_test.h"
 
 #include <algorithm>
