@@ -73,15 +73,8 @@ run "$cxx" "$out/mha_driver_pt_$suffix.o" "$out/MHA_$suffix.o" -o "$out/mha_driv
 if [ "$bench" = 1 ]; then
     run "$cxx" "${flags[@]}" -Wall -Wextra -Werror -DMHA_DRIVER_ENTRY_POINTS -I "$here" "$here/mha_bench.cpp" "$out/MHA_$suffix.o" \
         -o "$out/mha_bench_pt" "${libs[@]}"
-    export HIPDNN_PREFERRED_ENGINE="${HIPDNN_PREFERRED_ENGINE:-HIPDNNGO_CUDNN}"
-    # The same cuDNN on both sides: PyTorch's wheels bring their own (nvidia-cudnn), often newer
-    # than the system's, and a newer cuDNN has other kernels. Unless HIPDNNGO_CUDNN_LIBRARY is
-    # set, the cuDNN engine loads PyTorch's copy (its sub-libraries sit beside it).
-    torch_cudnn="$(python3 -c 'import glob, os, nvidia.cudnn as m; d = os.path.join(list(m.__path__)[0], "lib"); print(d if glob.glob(d + "/libcudnn.so.9*") else "")' 2>/dev/null || true)"
-    if [ -z "${HIPDNNGO_CUDNN_LIBRARY:-}" ] && [ -n "$torch_cudnn" ]; then
-        export HIPDNNGO_CUDNN_LIBRARY="$torch_cudnn/libcudnn.so.9"
-        export LD_LIBRARY_PATH="$torch_cudnn${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    fi
+    # The same cuDNN on both sides.
+    . "$here/torch_cudnn.sh"
     echo "cuDNN: PyTorch's $(python3 -c 'import torch; print(torch.backends.cudnn.version())'); the cuDNN engine's ${HIPDNNGO_CUDNN_LIBRARY:-libcudnn.so.9 (system)}"
     logs=()
     for r in 1 2; do

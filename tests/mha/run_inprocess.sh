@@ -35,10 +35,5 @@ set -x
     "$here/mha_bench.cpp" -o "$lib" -L "$stage/lib" -Wl,-rpath,"$stage/lib" -lhipdnn_backend \
     -L "$cuda_home/lib64" -Wl,-rpath,"$cuda_home/lib64" -lcudart -Wl,-Bsymbolic
 { set +x; } 2>/dev/null
-export HIPDNN_PREFERRED_ENGINE="${HIPDNN_PREFERRED_ENGINE:-HIPDNNGO_CUDNN}"
-torch_cudnn="$(python3 -c 'import glob, os, nvidia.cudnn as m; d = os.path.join(list(m.__path__)[0], "lib"); print(d if glob.glob(d + "/libcudnn.so.9*") else "")' 2>/dev/null || true)"
-if [ -z "${HIPDNNGO_CUDNN_LIBRARY:-}" ] && [ -n "$torch_cudnn" ]; then
-    export HIPDNNGO_CUDNN_LIBRARY="$torch_cudnn/libcudnn.so.9"
-    export LD_LIBRARY_PATH="$torch_cudnn${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+. "$here/torch_cudnn.sh"
 exec python3 "$here/bench_inprocess.py" "$lib" "$@"

@@ -202,94 +202,6 @@ std::vector<Arg> PlanBuilder::sdpaScaleArgs(const SdpaScale& scale, const std::s
     return {Arg{DNNL_ARG_ATTR_OUTPUT_SCALES, mdesc({1}, dt::f32, dnnl::memory::dims{1}), input(*scale.runtime, name)}};
 }
 
-SdpaBand resolveSdpaBand(const SdpaBand& a, const std::string& name)
-{
-    SdpaBand r{a.left, a.right, a.bottomRight, false, false};
-    if(a.causal && a.causalBottomRight)
-        throw Unsupported(name + ": causal_mask and causal_mask_bottom_right are both set");
-    if(a.causal)
-    {
-        if(r.bottomRight)
-            throw Unsupported(name + ": causal_mask conflicts with diagonal_alignment BOTTOM_RIGHT");
-        r.right = r.right < 0 ? 0 : std::min<int64_t>(r.right, 0);
-    }
-    if(a.causalBottomRight)
-    {
-        if(!r.bottomRight && (r.left >= 0 || r.right >= 0))
-            throw Unsupported(name + ": causal_mask_bottom_right with explicit bounds on a TOP_LEFT alignment");
-        r.bottomRight = true;
-        r.right = r.right < 0 ? 0 : std::min<int64_t>(r.right, 0);
-    }
-    return r;
-}
-
-const Tensor* PlanBuilder::sdpaLengths(flatbuffers::Optional<int64_t> uid, const char* role, int64_t batch, const std::string& name)
-{
-    const Tensor* t = uid ? &tensor(*uid, role, name) : nullptr;
-    if(t && (t->dtype != fbs::DataType::INT32 || t->elements() != batch || !rowMajor(*t) || t->isConstant || t->isPassByValue))
-        throw Unsupported(name + ": SDPA " + role + " must be a dense INT32 tensor of one length per batch ("
-                          + std::to_string(batch) + ")");
-    return t;
-}
-
-void sdpaCheckLengths(const int32_t* lq, const int32_t* lkv, int64_t batch, int64_t Sq, int64_t Skv, const std::string& name)
-{
-    for(int64_t b = 0; b < batch; ++b)
-        for(const auto& [len, extent, role] : {std::tuple{lq, Sq, "seq_len_q"}, std::tuple{lkv, Skv, "seq_len_kv"}})
-            if(len && (len[b] < 0 || len[b] > extent))
-                hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM, name + ": " + role + "[" + std::to_string(b)
-                                                                            + "] = " + std::to_string(len[b]) + " is outside [0, "
-                                                                            + std::to_string(extent) + "]");
-}
-
-bool sdpaMaskRow(float* row, int64_t i, int64_t sq, int64_t skv, int64_t Skv, const SdpaBand& band)
-{
-    if(i >= sq)
-        return false;
-    const int64_t off = band.bottomRight ? skv - sq : 0;
-    const int64_t begin = band.left >= 0 ? std::max<int64_t>(0, i + off - band.left) : 0;
-    const int64_t end = band.right >= 0 ? std::min<int64_t>(skv, i + off + band.right + 1) : skv;
-    constexpr float kHidden = -std::numeric_limits<float>::infinity();
-    bool visible = false;
-    for(int64_t j = begin; j < end; ++j)
-        visible = visible || row[j] != kHidden;
-    // [0, begin) and [end, Skv) hidden; an empty band (end <= begin) hides the whole row.
-    const int64_t lo = std::min(begin, Skv), hi = std::clamp<int64_t>(end, lo, Skv);
-    std::fill(row, row + lo, kHidden);
-    std::fill(row + hi, row + Skv, kHidden);
-    return visible;
-}
-
-// sdpaBandMask: the offset in the plan's constants of the additive [Sq, Skv] mask (0 or -inf) of
-// a resolved band, nullopt when the band is open on both sides.
-std::optional<size_t> PlanBuilder::sdpaBandMask(const SdpaBand& band, const SdpaShape& s, const std::string& name)
-{
-    const int64_t Sq = s.Sq, Skv = s.Skv, left = band.left, right = band.right;
-    const int64_t off = band.bottomRight ? Skv - Sq : 0;
-    if(left < 0 && right < 0)
-        return std::nullopt;
-    if(Sq * Skv > (int64_t{1} << 26))
-        throw Unsupported(name + ": SDPA band mask larger than 64 Mi elements");
-    // The mask values are materialised only for an execution context (not for the
-    // applicability and workspace queries, which build the same plan without primitives).
-    const size_t maskOffset = p_.constants_.size();
-    if(build_)
-        p_.constants_.resize(maskOffset + static_cast<size_t>(Sq * Skv), 0.f);
-    for(int64_t i = 0; i < Sq; ++i)
-    {
-        const int64_t begin = left >= 0 ? std::max<int64_t>(0, i + off - left) : 0;
-        const int64_t end = right >= 0 ? std::min<int64_t>(Skv, i + off + right + 1) : Skv;
-        if(begin >= end)
-            throw Unsupported(name + ": SDPA mask hides every key of query row " + std::to_string(i));
-        if(!build_)
-            continue;
-        for(int64_t j = 0; j < Skv; ++j)
-            if(j < begin || j >= end)
-                p_.constants_[maskOffset + static_cast<size_t>(i * Skv + j)] = -std::numeric_limits<float>::infinity();
-    }
-    return maskOffset;
-}
-
 // mergeRows: the layouts keep (G, Sq) of q mergeable into one dim of G * Sq rows (the backward's
 // dK = dS^T Q over all query heads of a KV head), copying q when its strides do not.
 PlanBuilder::SdpaLayouts PlanBuilder::sdpaLayouts(flatbuffers::Optional<int64_t> maskUid, const SdpaShape& s, bool mergeRows,
@@ -477,22 +389,14 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
                       const int32_t* lq = static_cast<const int32_t*>(at[1]); // null: full length
                       const int32_t* lkv = static_cast<const int32_t*>(at[2]);
                       float* deadRow = static_cast<float*>(at[3]);
-                      sdpaCheckLengths(lq, lkv, B, Sq, Skv, name);
-                      const int64_t rows = B * H * Sq;
-#pragma omp parallel for schedule(static)
-                      for(int64_t r = 0; r < rows; ++r)
-                      {
-                          const int64_t b = r / (H * Sq);
-                          float* row = scores + r * Skv;
-                          const int64_t sq = lq ? lq[b] : Sq;
-                          const bool visible = sdpaMaskRow(row, r % Sq, sq, lkv ? lkv[b] : Skv, Skv, band);
+                      sdpaMaskRows(scores, lq, lkv, B, H, Sq, Skv, band, name, [&](int64_t r, float* row, bool padding, bool visible) {
                           // With a sink a real row without a visible key is computed as it is: M and Z
                           // are the sink's alone, so O = 0, stats = max = sink, sum_exp = 1.
-                          const bool dead = r % Sq >= sq || (!visible && !sunk);
+                          const bool dead = padding || (!visible && !sunk);
                           if(dead)
                               std::fill(row, row + Skv, 0.f);
                           deadRow[r] = dead ? 1.f : 0.f;
-                      }
+                      });
                   },
                   name + " sdpa padding: keys outside the band or past seq_len_kv masked, dead rows marked");
     }

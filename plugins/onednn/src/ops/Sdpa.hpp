@@ -21,6 +21,26 @@ void sdpaCheckLengths(const int32_t* lq, const int32_t* lkv, int64_t batch, int6
 // band and bias leave nothing, has none. Forward and backward must agree on this exactly.
 bool sdpaMaskRow(float* row, int64_t i, int64_t sq, int64_t skv, int64_t Skv, const SdpaBand& band);
 
+// sdpaMaskRows: an execution's row masking with sequence lengths (lq, lkv: INT32 per batch, null
+// for the full extent) over S, dense [B * H * Sq, Skv] in (b, h, i) order. It checks the lengths,
+// masks every row (sdpaMaskRow) and hands it to done(r, row, padding, visible), where padding says
+// that the row lies past seq_len_q. Rows run in parallel.
+template <typename Done>
+void sdpaMaskRows(float* scores, const int32_t* lq, const int32_t* lkv, int64_t B, int64_t H, int64_t Sq, int64_t Skv,
+                  const SdpaBand& band, const std::string& name, const Done& done)
+{
+    sdpaCheckLengths(lq, lkv, B, Sq, Skv, name);
+    const int64_t rows = B * H * Sq;
+#pragma omp parallel for schedule(static)
+    for(int64_t r = 0; r < rows; ++r)
+    {
+        const int64_t b = r / (H * Sq), i = r % Sq, sq = lq ? lq[b] : Sq;
+        float* row = scores + r * Skv;
+        const bool visible = sdpaMaskRow(row, i, sq, lkv ? lkv[b] : Skv, Skv, band);
+        done(r, row, i >= sq, visible);
+    }
+}
+
 // SdpaShape: Q [B, H, Sq, D], K [B, Hk, Skv, D], V [B, Hk, Skv, Dv], O [B, H, Sq, Dv]; G = H / Hk.
 struct PlanBuilder::SdpaShape
 {

@@ -191,18 +191,11 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
                       const int32_t* lq = static_cast<const int32_t*>(at[2]); // null: full length
                       const int32_t* lkv = static_cast<const int32_t*>(at[3]);
                       float* out = static_cast<float*>(at[4]);
-                      sdpaCheckLengths(lq, lkv, B, Sq, Skv, name);
-                      const int64_t rows = B * H * Sq;
-#pragma omp parallel for schedule(static)
-                      for(int64_t r = 0; r < rows; ++r)
-                      {
-                          const int64_t b = r / (H * Sq);
-                          float* row = scores + r * Skv;
-                          const bool visible = sdpaMaskRow(row, r % Sq, lq ? lq[b] : Sq, lkv ? lkv[b] : Skv, Skv, band);
+                      sdpaMaskRows(scores, lq, lkv, B, H, Sq, Skv, band, name, [&](int64_t r, float* row, bool, bool visible) {
                           if(!visible)
                               std::fill(row, row + Skv, -std::numeric_limits<float>::infinity());
                           out[r] = visible ? st[r] : 0.f;
-                      }
+                      });
                   },
                   name + " sdpa padding: keys outside the band or past seq_len_kv masked, dead rows zeroed");
         rowStats = adjusted;
