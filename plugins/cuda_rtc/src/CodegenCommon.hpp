@@ -99,11 +99,12 @@ struct Chain
     std::function<std::string(int64_t)> load;
     std::function<std::string(int64_t, const std::string&)> store;
     std::function<std::string(const PwOp&)> genIndex;
+    const std::vector<PwOp>* ops = nullptr; // the nodes to emit: p.pw unless set (a reduction's prologue)
 
     std::string emit(const std::string& ind)
     {
         std::ostringstream os;
-        for(const PwOp& op : p.pw)
+        for(const PwOp& op : ops != nullptr ? *ops : p.pw)
         {
             std::string in[3];
             for(int i = 0; i < pwArity(op.mode); ++i)

@@ -15,7 +15,8 @@ namespace hipdnngo::cuda_rtc::codegen
 
 // Reduction: `threads` threads per output element (rows_per_block outputs per block), each
 // striding over the reduced elements; vector loads when the reduced axes are the packed
-// trailing axes of the input. Then the pointwise epilogue on the reduced value.
+// trailing axes of the input. A pointwise prologue computes each reduced element from the
+// tensors it reads (scalar loads). Then the pointwise epilogue on the reduced value.
 Generated genReduce(const Program& p, const Knobs& k)
 {
     using M = fbs::ReductionMode;
@@ -42,7 +43,7 @@ Generated genReduce(const Program& p, const Knobs& k)
                 return false;
         return true;
     };
-    int vec = k.vec != 0 ? k.vec : 16 / dtypeBytes(in.dt);
+    int vec = !p.pre.empty() ? 1 : k.vec != 0 ? k.vec : 16 / dtypeBytes(in.dt);
     while(vec > 1 && !vecOk(vec))
         vec /= 2;
     int tpr = k.threads;
@@ -73,7 +74,7 @@ Generated genReduce(const Program& p, const Knobs& k)
     }
 
     Params prm(p);
-    const std::string ins = prm.name(rd.in, false);
+    const std::string ins = p.pre.empty() ? prm.name(rd.in, false) : std::string();
     const std::string I = dtypeName(in.dt);
     const std::string vt = std::string("hd_vec<") + storageType(in.dt) + ", " + std::to_string(vec) + ">";
     const std::string in1 = "        ", in2 = "            ";
@@ -85,7 +86,30 @@ Generated genReduce(const Program& p, const Knobs& k)
     b << "    const bool active = row < (idx_t)" << rows << ";\n";
     b << "    __shared__ float hd_sh[" << rpb << "][" << std::max(tpr / 32, 1) << "];\n";
     b << "    float* sh = hd_sh[rloc];\n";
-    b << "    const idx_t base = active ? (idx_t)" << offsetMaskExpr(in, dims, kept, "row") << " : (idx_t)0;\n";
+    // The prologue's tensors: each one's offset is its row part (once per row) plus its member part.
+    std::map<int64_t, std::string> rowBase;
+    auto basedOffset = [&](int64_t uid) {
+        const Tensor& t = p.t(uid);
+        auto it = rowBase.find(uid);
+        if(it == rowBase.end())
+        {
+            const std::string bn = "base" + std::to_string(rowBase.size());
+            b << "    const idx_t " << bn << " = active ? (idx_t)" << offsetMaskExpr(t, dims, kept, "row") << " : (idx_t)0;\n";
+            it = rowBase.emplace(uid, bn).first;
+        }
+        return it->second + " + " + offsetMaskExpr(t, dims, red, "m");
+    };
+    if(p.pre.empty())
+        b << "    const idx_t base = active ? (idx_t)" << offsetMaskExpr(in, dims, kept, "row") << " : (idx_t)0;\n";
+    else
+        for(const PwOp& op : p.pre)
+        {
+            for(int i = 0; i < pwArity(op.mode); ++i)
+                if(!p.t(op.in[i]).isVirtual && !p.t(op.in[i]).scalarArg())
+                    basedOffset(op.in[i]);
+            if(!p.t(op.out).isVirtual)
+                basedOffset(op.out);
+        }
     b << "    float a = " << init << ";\n";
     b << "    if(active)\n    {\n";
     b << in1 << "for(idx_t m0 = (idx_t)lane * " << vec << "; m0 < (idx_t)" << members << "; m0 += " << tpr * vec << ")\n"
@@ -97,10 +121,39 @@ Generated genReduce(const Program& p, const Knobs& k)
         b << in2 << "    const float v = hd_ld_" << I << "(xv.v[e]);\n";
         b << in2 << "    a = " << acc << ";\n" << in2 << "}\n";
     }
-    else
+    else if(p.pre.empty())
     {
         b << in2 << "const idx_t m = m0;\n";
         b << in2 << "const float v = hd_ld_" << I << "(" << ins << "[base + " << mOff << "]);\n";
+        b << in2 << "a = " << acc << ";\n";
+    }
+    else
+    {
+        b << in2 << "const idx_t m = m0;\n";
+        Chain pro{p, {}, {}, {}, {}, &p.pre};
+        pro.load = [&](int64_t uid) {
+            const Tensor& t = p.t(uid);
+            const std::string n = prm.name(uid, false);
+            return t.scalarArg() ? n : "hd_ld_" + std::string(dtypeName(t.dt)) + "(" + n + "[" + basedOffset(uid) + "])";
+        };
+        pro.store = [&](int64_t uid, const std::string& v) {
+            return prm.name(uid, true) + "[" + basedOffset(uid) + "] = hd_st_" + dtypeName(p.t(uid).dt) + "(" + v + ");";
+        };
+        // GEN_INDEX: the coordinate on a kept axis comes from the row, on a reduced axis from m.
+        pro.genIndex = [&](const PwOp& op) -> std::string {
+            const int64_t axis = op.axis + (R - p.t(op.out).rank());
+            if(op.axis < 0 || axis >= R)
+                throw Unsupported("pointwise gen_index: axis outside the output's rank");
+            const bool onRow = kept[static_cast<size_t>(axis)];
+            int64_t P = 1;
+            for(int d = R - 1; d > axis; --d)
+                if(kept[static_cast<size_t>(d)] == onRow)
+                    P *= dims[static_cast<size_t>(d)];
+            return std::string("(float)((") + (onRow ? "row" : "m") + " / " + std::to_string(P) + ") % "
+                   + std::to_string(dims[static_cast<size_t>(axis)]) + ")";
+        };
+        b << pro.emit(in2);
+        b << in2 << "const float v = " << pro.val.at(rd.in) << ";\n";
         b << in2 << "a = " << acc << ";\n";
     }
     b << in1 << "}\n    }\n";

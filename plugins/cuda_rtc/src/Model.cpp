@@ -225,16 +225,17 @@ PwOp readPointwise(const fbs::PointwiseAttributes& a)
     return p;
 }
 
-// checkPointwiseDag checks the pointwise nodes against the iteration space: every node's
+// checkPointwiseDag checks pointwise nodes against an iteration space: every node's
 // inputs exist and broadcast to the space, its output has the space's dims (virtual
 // intermediates may be smaller only when no GEN_INDEX reads their shape), each tensor is written
 // once, and no node reads a tensor a later node writes. `produced` holds the tensors written
-// before the first pointwise node (a norm's y).
-void checkPointwiseDag(const Program& p, std::set<int64_t> produced, std::set<int64_t> written)
+// before the first of these nodes (a norm's y), `written` those the graph writes besides them.
+void checkPointwiseDag(const Program& p, const std::vector<PwOp>& ops, const std::vector<int64_t>& space,
+                       std::set<int64_t> produced, std::set<int64_t> written)
 {
-    for(const PwOp& op : p.pw)
+    for(const PwOp& op : ops)
         written.insert(op.out);
-    for(const PwOp& op : p.pw)
+    for(const PwOp& op : ops)
     {
         const std::string what = std::string("pointwise ") + pwModeName(op.mode);
         for(int i = 0; i < pwArity(op.mode); ++i)
@@ -244,21 +245,21 @@ void checkPointwiseDag(const Program& p, std::set<int64_t> produced, std::set<in
                 throw Unsupported(what + ": input " + std::to_string(t.uid) + " is written by the graph after it is read");
             if(t.isVirtual && produced.count(t.uid) == 0)
                 throw Unsupported(what + ": virtual input " + std::to_string(t.uid) + " is read before it is written");
-            if(!broadcastsTo(t, p.space))
+            if(!broadcastsTo(t, space))
                 throw Unsupported(what + ": input " + std::to_string(t.uid) + " [" + dimsText(t.dims)
-                                  + "] does not broadcast to [" + dimsText(p.space) + "]");
+                                  + "] does not broadcast to [" + dimsText(space) + "]");
         }
         const Tensor& o = p.t(op.out);
         if(o.scalarArg())
             throw Unsupported(what + ": output " + std::to_string(o.uid) + " is a scalar argument");
         if(produced.count(o.uid) != 0)
             throw Unsupported(what + ": tensor " + std::to_string(o.uid) + " is written twice");
-        const std::vector<int64_t> a = aligned(o.dims, p.space.size());
-        if(a != p.space)
+        const std::vector<int64_t> a = aligned(o.dims, space.size());
+        if(a != space)
         {
-            if(!o.isVirtual || op.mode == static_cast<int>(fbs::PointwiseMode::GEN_INDEX) || !broadcastsTo(o, p.space))
+            if(!o.isVirtual || op.mode == static_cast<int>(fbs::PointwiseMode::GEN_INDEX) || !broadcastsTo(o, space))
                 throw Unsupported(what + ": output " + std::to_string(o.uid) + " [" + dimsText(o.dims)
-                                  + "] is not the iteration space [" + dimsText(p.space) + "]");
+                                  + "] is not the iteration space [" + dimsText(space) + "]");
         }
         produced.insert(o.uid);
     }
@@ -309,7 +310,28 @@ Program readProgram(const fbs::Graph& graph)
         throw Unsupported("graph has no nodes");
     bool maybeRows = false;
     if(isRowProgram(graph, &maybeRows))
-        return readRowProgram(graph, std::move(p));
+    {
+        if(!maybeRows)
+            return readRowProgram(graph, std::move(p));
+        // One reduction after pointwise nodes: a row program when it reduces trailing axes,
+        // otherwise a reduction with those nodes as its prologue.
+        Program single = p;
+        try
+        {
+            return readRowProgram(graph, std::move(p));
+        }
+        catch(const Unsupported& rows)
+        {
+            try
+            {
+                return readSingle(graph, std::move(single));
+            }
+            catch(const Unsupported& prologue)
+            {
+                throw Unsupported(std::string(rows.what()) + "; as a reduction with a pointwise prologue: " + prologue.what());
+            }
+        }
+    }
     if(maybeRows)
     {
         Program single = p;

@@ -69,7 +69,7 @@ enum class Pattern
     Pointwise, // a DAG of pointwise nodes over one iteration space
     NormFwd, // layernorm / RMSNorm forward over trailing axes, then pointwise nodes on y
     NormBwd, // layernorm / RMSNorm backward over trailing axes: dx, dscale, dbias
-    Reduce, // a reduction over any axes, then pointwise nodes on its output
+    Reduce, // pointwise nodes on the input (a prologue), a reduction over any axes, pointwise nodes on its output
     BnFwd, // batchnorm training forward (statistics per channel, axis 1), then pointwise nodes on y
     BnBwd, // batchnorm backward with the saved statistics
     RowProgram, // reductions over the trailing axes interleaved with pointwise nodes (softmax, ...)
@@ -145,6 +145,7 @@ struct Program
     Pattern pattern = Pattern::Pointwise;
     std::vector<Tensor> tensors;
     std::vector<PwOp> pw; // pointwise nodes in graph order (the chain, or the norm's epilogue)
+    std::vector<PwOp> pre; // Reduce: the pointwise nodes before the reduction, over its input's space
     NormFwd norm;
     NormBwd bwd;
     Reduce red;

@@ -17,7 +17,8 @@ bool sameAligned(const Tensor& t, const std::vector<int64_t>& dims);
 bool broadcastsTo(const Tensor& t, const std::vector<int64_t>& space);
 std::vector<Tensor> readTensors(const fbs::Graph& graph);
 PwOp readPointwise(const fbs::PointwiseAttributes& a);
-void checkPointwiseDag(const Program& p, std::set<int64_t> produced, std::set<int64_t> written);
+void checkPointwiseDag(const Program& p, const std::vector<PwOp>& ops, const std::vector<int64_t>& space,
+                       std::set<int64_t> produced, std::set<int64_t> written);
 
 // ModelNorm.cpp
 NormFwd readLayernorm(const fbs::LayernormAttributes& a, const Program& p);

@@ -240,7 +240,9 @@ bool isRowProgram(const fbs::Graph& graph, bool* maybe)
         else if(n->attributes_type() != fbs::NodeAttributes::PointwiseAttributes)
             return false;
     }
-    *maybe = reductions == 1 && graph.nodes()->size() > 1; // reduction -> pointwise that may read x again
+    // One reduction among pointwise nodes: a single reduction (with a prologue and an epilogue)
+    // may cover it; *maybe says to try both.
+    *maybe = reductions == 1 && graph.nodes()->size() > 1;
     return reductions > 1 || (reductions == 1 && pointwiseFirst);
 }
 

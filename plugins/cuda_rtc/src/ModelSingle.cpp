@@ -9,11 +9,49 @@
 namespace hipdnngo::cuda_rtc::model
 {
 
+// checkPrologue: the pointwise nodes before a reduction run once per element of its input
+// (dims `space`), so they may write tensors of that space, and nothing after the reduction may
+// read or write what they write; the last value they compute must be the reduction's input.
+static void checkPrologue(const Program& p, const std::vector<int64_t>& space)
+{
+    std::set<int64_t> later{p.red.out};
+    for(const PwOp& op : p.pw)
+        later.insert(op.out);
+    checkPointwiseDag(p, p.pre, space, {}, later);
+    std::set<int64_t> mine;
+    for(const PwOp& op : p.pre)
+    {
+        if(later.count(op.out) != 0)
+            throw Unsupported("pointwise " + std::string(pwModeName(op.mode)) + ": tensor " + std::to_string(op.out)
+                              + " is written twice");
+        mine.insert(op.out);
+    }
+    if(mine.count(p.red.in) == 0)
+        throw Unsupported("reduction: its input " + std::to_string(p.red.in)
+                          + " is not written by the pointwise nodes before it (a prologue must feed the reduction)");
+    for(const PwOp& op : p.pw)
+        for(int i = 0; i < pwArity(op.mode); ++i)
+            if(mine.count(op.in[i]) != 0)
+                throw Unsupported("pointwise " + std::string(pwModeName(op.mode)) + " after the reduction reads tensor "
+                                  + std::to_string(op.in[i]) + ", which is per element of the reduction's input");
+}
+
 Program readSingle(const fbs::Graph& graph, Program p)
 {
     std::set<int64_t> produced;
-    size_t first = 0;
-    const fbs::Node* head = graph.nodes()->Get(0);
+    // Pointwise nodes before a reduction are its prologue: they run per input element.
+    flatbuffers::uoffset_t at = 0;
+    const flatbuffers::uoffset_t count = graph.nodes()->size();
+    while(at < count && graph.nodes()->Get(at) != nullptr
+          && graph.nodes()->Get(at)->attributes_type() == fbs::NodeAttributes::PointwiseAttributes)
+        ++at;
+    if(at == count || graph.nodes()->Get(at) == nullptr
+       || graph.nodes()->Get(at)->attributes_type() != fbs::NodeAttributes::ReductionAttributes)
+        at = 0;
+    for(flatbuffers::uoffset_t i = 0; i < at; ++i)
+        p.pre.push_back(readPointwise(*graph.nodes()->Get(i)->attributes_as_PointwiseAttributes()));
+    size_t first = at;
+    const fbs::Node* head = graph.nodes()->Get(at);
     if(head == nullptr)
         throw Unsupported("graph has a null node");
     switch(head->attributes_type())
@@ -86,7 +124,7 @@ Program readSingle(const fbs::Graph& graph, Program p)
             throw Unsupported("reduction mode " + std::to_string(p.red.mode) + " is unknown");
         p.red.in = a.in_tensor_uid();
         p.red.out = a.out_tensor_uid();
-        first = 1;
+        first = at + 1;
         break;
     }
     case fbs::NodeAttributes::LayernormBackwardAttributes:
@@ -128,10 +166,10 @@ Program readSingle(const fbs::Graph& graph, Program p)
     default:
         throw Unsupported(std::string("node '") + (head->name() ? head->name()->str() : "") + "' ("
                           + fbs::EnumNameNodeAttributes(head->attributes_type())
-                          + ") is not a pattern this engine generates code for (pointwise chains, layernorm and RMSNorm "
-                            "forward with a pointwise epilogue)");
+                          + ") is not a pattern this engine generates code for (pointwise chains; layernorm, RMSNorm and "
+                            "batchnorm forward and backward; reductions; softmax-like row programs)");
     }
-    for(flatbuffers::uoffset_t i = static_cast<flatbuffers::uoffset_t>(first); i < graph.nodes()->size(); ++i)
+    for(flatbuffers::uoffset_t i = static_cast<flatbuffers::uoffset_t>(first); i < count; ++i)
     {
         const fbs::Node* node = graph.nodes()->Get(i);
         if(node == nullptr)
@@ -158,13 +196,16 @@ Program readSingle(const fbs::Graph& graph, Program p)
                               + ") after the first node: only pointwise nodes (and batchnorm inference in pointwise "
                                 "graphs) are fused after it");
         p.pw.push_back(readPointwise(*node->attributes_as_PointwiseAttributes()));
-        const PwOp& op = p.pw.back();
-        for(int k = 0; k < pwArity(op.mode); ++k)
-            if(!p.has(op.in[k]))
-                throw Unsupported("pointwise input uid " + std::to_string(op.in[k]) + " is not in the graph");
-        if(!p.has(op.out))
-            throw Unsupported("pointwise output uid " + std::to_string(op.out) + " is not in the graph");
     }
+    for(const std::vector<PwOp>* ops : {&p.pre, &p.pw})
+        for(const PwOp& op : *ops)
+        {
+            for(int k = 0; k < pwArity(op.mode); ++k)
+                if(!p.has(op.in[k]))
+                    throw Unsupported("pointwise input uid " + std::to_string(op.in[k]) + " is not in the graph");
+            if(!p.has(op.out))
+                throw Unsupported("pointwise output uid " + std::to_string(op.out) + " is not in the graph");
+        }
 
     if(p.pattern == Pattern::BnBwd && !p.pw.empty())
         throw Unsupported("pointwise nodes after a batchnorm backward are not fused yet");
@@ -208,8 +249,12 @@ Program readSingle(const fbs::Graph& graph, Program p)
                 throw Unsupported("reduction: tensor uid " + std::to_string(uid) + " is not in the graph");
         const Tensor& in = p.t(r.in);
         const Tensor& out = p.t(r.out);
-        if(in.isVirtual || in.scalarArg())
-            throw Unsupported("reduction: the input must be a tensor in memory (a pointwise prologue is not fused yet)");
+        if(in.scalarArg())
+            throw Unsupported("reduction: the input must be a tensor, not a scalar");
+        if(!p.pre.empty())
+            checkPrologue(p, in.dims);
+        else if(in.isVirtual)
+            throw Unsupported("reduction: its virtual input " + std::to_string(r.in) + " is written by no node before it");
         if(out.rank() != in.rank())
             throw Unsupported("reduction: input and output must have the same rank");
         for(int d = 0; d < in.rank(); ++d)
@@ -222,7 +267,9 @@ Program readSingle(const fbs::Graph& graph, Program p)
         r.rows = out.elements();
         r.members = in.elements() / r.rows;
         produced.insert(r.out);
-        p.summary = std::string("reduction_") + reductionName(r.mode) + "(" + dtypeName(in.dt) + " " + dimsText(in.dims) + " -> "
+        for(const PwOp& op : p.pre)
+            p.summary += std::string(pwModeName(op.mode)) + "+";
+        p.summary += std::string("reduction_") + reductionName(r.mode) + "(" + dtypeName(in.dt) + " " + dimsText(in.dims) + " -> "
                     + dimsText(out.dims) + ")";
     }
     else if(p.pattern == Pattern::NormFwd)
@@ -265,7 +312,7 @@ Program readSingle(const fbs::Graph& graph, Program p)
         for(int64_t uid : {p.norm.y, p.norm.mean, p.norm.inv})
             if(uid >= 0)
                 written.insert(uid);
-    checkPointwiseDag(p, produced, written);
+    checkPointwiseDag(p, p.pw, p.space, produced, written);
     // Every virtual tensor must be written by a node of the graph; every written non-virtual
     // tensor is an output in the space (checked above).
     for(const PwOp& op : p.pw)

@@ -350,6 +350,34 @@ void reductionRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vecto
     want[Epilogue ? kT0 + 1 : kY] = acc;
 }
 
+// prologueReductionGraph: d = x - mean (rounded to d's type, as the graph stores it), out = sum
+// of d * d over the elements that map to each output; d itself where the graph writes it.
+void prologueRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want)
+{
+    const HostTensor& x = t[kX];
+    const HostTensor& out = t[kY];
+    const size_t R = x.dims.size();
+    std::vector<double> acc(out.v.size(), 0.0), d(x.v.size());
+    const fbs::DataType ddt = t.count(kT0 + 3) ? t[kT0 + 3].dt : fbs::DataType::FLOAT;
+    std::vector<int64_t> idx(R, 0);
+    for(size_t i = 0; i < x.v.size(); ++i)
+    {
+        size_t o = 0;
+        for(size_t r = 0; r < R; ++r)
+            o = o * static_cast<size_t>(out.dims[r]) + (out.dims[r] == 1 ? 0 : static_cast<size_t>(idx[r]));
+        d[i] = roundTo(ddt, x.v[i] - t[kMean].v[o]);
+        acc[o] += d[i] * d[i];
+        for(size_t r = R; r-- > 0;)
+            if(++idx[r] < x.dims[r])
+                break;
+            else
+                idx[r] = 0;
+    }
+    want[kY] = acc;
+    if(t.count(kT0 + 3))
+        want[kT0 + 3] = d;
+}
+
 // Batchnorm training forward / backward per channel (axis 1), double.
 void bnTrainRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want, bool relu)
 {
@@ -738,6 +766,9 @@ std::vector<Case> cases()
                        reductionGraph(dt, fbs::ReductionMode::AVG, {8, 32, 14, 14}, {1, 32, 1, 1}), reductionRef<6, false>});
         out.push_back({"reduce_mid_max_" + d + "_6x50x9", reductionGraph(dt, fbs::ReductionMode::MAX_OP, {6, 50, 9}, {6, 1, 9}),
                        reductionRef<4, false>});
+        out.push_back({"reduce_prologue_channels_" + d + "_8x32x14x14",
+                       prologueReductionGraph(dt, {8, 32, 14, 14}, {1, 32, 1, 1}, true), prologueRef});
+        out.push_back({"reduce_prologue_mid_" + d + "_6x50x9", prologueReductionGraph(dt, {6, 50, 9}, {6, 1, 9}, false), prologueRef});
         out.push_back({"reduce_all_norm2_sqrt_" + d + "_3x5x7",
                        reductionGraph(dt, fbs::ReductionMode::NORM2, {3, 5, 7}, {1, 1, 1}, true), reductionRef<8, true>});
         out.push_back({"batchnorm_train_" + d + "_16x128x24x16", batchnormTrainingGraph(dt, {16, 128, 24, 16}, false),

@@ -338,6 +338,24 @@ inline std::vector<uint8_t> reductionGraph(fbs::DataType dt, fbs::ReductionMode 
     return g.finish();
 }
 
+// prologueReductionGraph: the sum of squared deviations from a given mean, reduced to out dims
+// (out, fp32): d = x - mean (mean fp32 of out dims; d virtual fp32, or with `writeD` written as
+// kT0 + 3 of dt), s = d * d (virtual), out = sum(s). The pointwise nodes are the reduction's
+// prologue.
+inline std::vector<uint8_t> prologueReductionGraph(fbs::DataType dt, std::vector<int64_t> xdims, std::vector<int64_t> odims,
+                                                   bool writeD)
+{
+    G g;
+    const auto F = fbs::DataType::FLOAT;
+    g.tensor({kX, "x", dt, xdims}).tensor({kMean, "mean", F, odims});
+    g.tensor({kT0 + 3, "d", writeD ? dt : F, xdims, !writeD}).tensor({kT0 + 4, "s", F, xdims, true});
+    g.tensor({kY, "out", F, odims});
+    g.pointwise({fbs::PointwiseMode::SUB, kX, kMean, -1, kT0 + 3});
+    g.pointwise({fbs::PointwiseMode::MUL, kT0 + 3, kT0 + 3, -1, kT0 + 4});
+    g.node(fbs::NodeAttributes::ReductionAttributes, fbs::CreateReductionAttributes(g.fbb(), fbs::ReductionMode::ADD, kT0 + 4, kY).Union());
+    return g.finish();
+}
+
 // Batchnorm training forward: x [n, c, h, w] of dt, per-channel fp32 scale / bias / saved mean
 // and inv_variance / running statistics (prev: kT0 + 4, kT0 + 5; next: kT0 + 6, kT0 + 7),
 // epsilon 1e-5, momentum 0.1; relu: y virtual fp32 -> relu -> kT0 + 1 (dt), else y (kY, dt).

@@ -97,6 +97,8 @@ std::vector<Case> cases()
         out.push_back({"red_channels_avg_" + d, reductionGraph(dt, fbs::ReductionMode::AVG, {4, 32, 7, 7}, {1, 32, 1, 1}), {}});
         out.push_back({"red_all_norm2_" + d, reductionGraph(dt, fbs::ReductionMode::NORM2, {3, 5, 7}, {1, 1, 1}, true), {}});
         out.push_back({"red_mid_max_" + d, reductionGraph(dt, fbs::ReductionMode::MAX_OP, {6, 50, 9}, {6, 1, 9}), {0, 64, 2, -1}});
+        out.push_back({"red_prologue_channels_" + d, prologueReductionGraph(dt, {4, 32, 7, 7}, {1, 32, 1, 1}, true), {}});
+        out.push_back({"red_prologue_mid_" + d, prologueReductionGraph(dt, {6, 50, 9}, {6, 1, 9}, false), {0, 64, 2, -1}});
         out.push_back({"bn_train_" + d, batchnormTrainingGraph(dt, {4, 16, 7, 7}, false), {}});
         out.push_back({"bn_train_relu_" + d, batchnormTrainingGraph(dt, {2, 8, 5, 3}, true), {0, 64, 0, -1}});
         out.push_back({"bn_bwd_" + d, batchnormBackwardGraph(dt, {4, 16, 7, 7}), {}});
@@ -202,6 +204,27 @@ void declineTests()
                   why.c_str());
     }
     {
+        // A prologue that does not feed the reduction, and an epilogue that reads the prologue's output.
+        G g;
+        g.tensor({kX, "x", fbs::DataType::FLOAT, {4, 8, 3}}).tensor({kT0, "x2", fbs::DataType::FLOAT, {4, 8, 3}});
+        g.tensor({kY, "out", fbs::DataType::FLOAT, {1, 8, 1}});
+        g.pointwise({fbs::PointwiseMode::NEG, kX, -1, -1, kT0});
+        g.node(fbs::NodeAttributes::ReductionAttributes, fbs::CreateReductionAttributes(g.fbb(), fbs::ReductionMode::ADD, kX, kY).Union());
+        const std::string why = declineOf(g.finish());
+        CHECK_MSG(why.find("trailing axes only") != std::string::npos
+                      && why.find("is not written by the pointwise nodes before it") != std::string::npos,
+                  "prologue that does not feed the reduction declined: %s", why.c_str());
+        G h;
+        h.tensor({kX, "x", fbs::DataType::FLOAT, {4, 8, 3}}).tensor({kT0, "x2", fbs::DataType::FLOAT, {4, 8, 3}});
+        h.tensor({kY, "out", fbs::DataType::FLOAT, {1, 8, 1}, true}).tensor({kT0 + 1, "o2", fbs::DataType::FLOAT, {4, 8, 3}});
+        h.pointwise({fbs::PointwiseMode::NEG, kX, -1, -1, kT0});
+        h.node(fbs::NodeAttributes::ReductionAttributes, fbs::CreateReductionAttributes(h.fbb(), fbs::ReductionMode::ADD, kT0, kY).Union());
+        h.pointwise({fbs::PointwiseMode::ADD, kY, kT0, -1, kT0 + 1});
+        const std::string why2 = declineOf(h.finish());
+        CHECK_MSG(why2.find("after the reduction reads tensor 10, which is per element of the reduction's input") != std::string::npos,
+                  "epilogue reading the prologue's output declined: %s", why2.c_str());
+    }
+    {
         bool threw = false;
         try
         {
@@ -253,6 +276,13 @@ void declineTests()
         CHECK(p.pattern == Pattern::NormFwd && p.norm.rows == 12 && p.norm.n == 768 && p.norm.k == 1);
         const Program r = readProgram(view(reductionGraph(fbs::DataType::FLOAT, fbs::ReductionMode::ADD, {4, 32, 7, 7}, {1, 32, 1, 1})));
         CHECK(r.pattern == Pattern::Reduce && r.red.rows == 32 && r.red.members == 4 * 49);
+        // Pointwise nodes before a reduction over non-trailing axes: its prologue; over trailing
+        // axes the same graph is a row program.
+        const Program pr = readProgram(view(prologueReductionGraph(fbs::DataType::BFLOAT16, {4, 32, 7, 7}, {1, 32, 1, 1}, true)));
+        CHECK(pr.pattern == Pattern::Reduce && pr.pre.size() == 2 && pr.pw.empty() && pr.red.rows == 32 && pr.red.members == 4 * 49);
+        CHECK_MSG(pr.summary == "sub+mul+reduction_add(fp32 4x32x7x7 -> 1x32x1x1)", "summary %s", pr.summary.c_str());
+        const Program prow = readProgram(view(prologueReductionGraph(fbs::DataType::FLOAT, {6, 50}, {6, 1}, false)));
+        CHECK(prow.pattern == Pattern::RowProgram && prow.rp.rows == 6);
         const Program sm = readProgram(view(softmaxGraph(fbs::DataType::BFLOAT16, {4096, 4096}, false)));
         CHECK(sm.pattern == Pattern::RowProgram && sm.rp.rows == 4096 && sm.rp.n == 4096 && sm.rp.ops.size() == 5);
         const Program ce = readProgram(view(centerGraph(fbs::DataType::FLOAT, {5, 3, 256})));
