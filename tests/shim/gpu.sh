@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gpu.sh - the shim's node tests on a GPU: each tests/shim node test built with ST_DEVICE_MEMORY
-# against real CUDA headers and libcudart, so its buffers go to device memory and the cuDNN
-# engine's plans run them (CPU engines' plans are skipped: they refuse device memory by name).
+# against real CUDA headers and libcudart, so its buffers go to device memory and the GPU
+# engines' plans (cuDNN, HIPDNNGO_CUDA_RTC) run them (CPU engines' plans are skipped: they
+# refuse device memory by name).
 #
 #   tests/shim/gpu.sh [--stage DIR] [--out DIR] [--cuda-home DIR]
 #
@@ -35,7 +36,7 @@ for t in conv matmul_pointwise norms reduction_resample attention; do
         continue
     fi
     if "$bin" > "$out/test_shim_$t.log" 2>&1; then
-        echo "PASS test_shim_$t: $(grep -c ': ran on HIPDNNGO_CUDNN' "$out/test_shim_$t.log") graphs ran on the cuDNN engine, $(grep -c ': not on the GPU' "$out/test_shim_$t.log") not on the GPU"
+        echo "PASS test_shim_$t: $(grep -c ': ran on HIPDNNGO_CUDNN' "$out/test_shim_$t.log") graph runs on the cuDNN engine, $(grep -c ': ran on HIPDNNGO_CUDA_RTC' "$out/test_shim_$t.log") on HIPDNNGO_CUDA_RTC, $(grep -c ': not on the GPU' "$out/test_shim_$t.log") graphs not on the GPU"
         grep ': not on the GPU' "$out/test_shim_$t.log" || true
     else
         echo "FAIL test_shim_$t"

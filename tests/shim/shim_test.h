@@ -94,7 +94,7 @@ st_tensor(fe::graph::Graph& g, const char* name, std::vector<int64_t> dim) {
         fe::DataType_t::FLOAT));
 }
 
-// st_device: built by gpu.sh (ST_DEVICE_MEMORY): buffers go to device memory, the cuDNN engine runs.
+// st_device: built by gpu.sh (ST_DEVICE_MEMORY): buffers go to device memory, the GPU engines run.
 #ifdef ST_DEVICE_MEMORY
 constexpr bool st_device = true;
 #else
@@ -108,7 +108,7 @@ st_build(fe::graph::Graph& g, const char* what) {
     auto step = [&](fe::error_t e, const char* s) {
         bool const declined = e.code == fe::error_code_t::GRAPH_NOT_SUPPORTED ||
                               e.code == fe::error_code_t::HEURISTIC_QUERY_FAILED;
-        if (e.is_bad() && st_device && declined)  // the cuDNN engine's coverage is reported, not failed
+        if (e.is_bad() && st_device && declined)  // the GPU engines' coverage is reported, not failed
             std::printf("%s: not on the GPU: %s: %s\n", what, s, e.err_msg.c_str());
         else if (e.is_bad())
             CHECK_FAIL("%s: %s: %s: %s", what, s, fe::to_string(e.code), e.err_msg.c_str());
@@ -172,11 +172,11 @@ struct DeviceCopies {
 };
 #endif
 
-// st_engine_runs: on the GPU build only the cuDNN engine's plans run (the CPU engines refuse
-// device memory by name); on the CPU build, every engine's.
+// st_engine_runs: on the GPU build only the GPU engines' plans run (cuDNN and the runtime-compiled
+// HIPDNNGO_CUDA_RTC; the CPU engines refuse device memory by name); on the CPU build, every engine's.
 inline bool
 st_engine_runs(std::string const& engine) {
-    return !st_device || engine == "HIPDNNGO_CUDNN";
+    return !st_device || engine == "HIPDNNGO_CUDNN" || engine == "HIPDNNGO_CUDA_RTC";
 }
 
 // st_exec executes the graph's chosen plan on binding b, through GPU copies on the GPU build;
@@ -204,7 +204,7 @@ st_exec(fe::graph::Graph& g, Binding& b, void* host_workspace, const char* what)
 }
 
 // st_run_all executes every built plan (one per CPU engine that took the graph; on the GPU
-// build, the cuDNN engine's) and calls check(engine name) after each; returns how many ran.
+// build, the GPU engines') and calls check(engine name) after each; returns how many ran.
 inline int
 st_run_all(fe::graph::Graph& g, Binding& b, const char* what, std::function<void(std::string const&)> const& check) {
     int ran = 0;
@@ -230,8 +230,8 @@ st_run_all(fe::graph::Graph& g, Binding& b, const char* what, std::function<void
         std::printf("%s: ran on %s\n", what, name.c_str());
         ++ran;
     }
-    if (ran == 0 && st_device)  // the cuDNN engine's coverage is reported, not failed
-        std::printf("%s: not on the GPU: the cuDNN engine built no plan for it\n", what);
+    if (ran == 0 && st_device)  // the GPU engines' coverage is reported, not failed
+        std::printf("%s: not on the GPU: no GPU engine built a plan for it\n", what);
     else if (ran == 0)
         CHECK_FAIL("%s: no CPU engine ran the graph", what);
     return ran;
