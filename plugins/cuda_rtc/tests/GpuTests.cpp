@@ -378,6 +378,30 @@ void prologueRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector
         want[kT0 + 3] = d;
 }
 
+// prologueIndexGraph: out = sum of x * (x's coordinate on Axis) over the elements that map to each output.
+template <int Axis>
+void prologueIndexRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want)
+{
+    const HostTensor& x = t[kX];
+    const HostTensor& out = t[kY];
+    const size_t R = x.dims.size();
+    std::vector<double> acc(out.v.size(), 0.0);
+    std::vector<int64_t> idx(R, 0);
+    for(size_t i = 0; i < x.v.size(); ++i)
+    {
+        size_t o = 0;
+        for(size_t r = 0; r < R; ++r)
+            o = o * static_cast<size_t>(out.dims[r]) + (out.dims[r] == 1 ? 0 : static_cast<size_t>(idx[r]));
+        acc[o] += x.v[i] * static_cast<double>(idx[Axis]);
+        for(size_t r = R; r-- > 0;)
+            if(++idx[r] < x.dims[r])
+                break;
+            else
+                idx[r] = 0;
+    }
+    want[kY] = acc;
+}
+
 // Batchnorm training forward / backward per channel (axis 1), double.
 void bnTrainRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want, bool relu)
 {
@@ -769,6 +793,10 @@ std::vector<Case> cases()
         out.push_back({"reduce_prologue_channels_" + d + "_8x32x14x14",
                        prologueReductionGraph(dt, {8, 32, 14, 14}, {1, 32, 1, 1}, true), prologueRef});
         out.push_back({"reduce_prologue_mid_" + d + "_6x50x9", prologueReductionGraph(dt, {6, 50, 9}, {6, 1, 9}, false), prologueRef});
+        out.push_back({"reduce_prologue_index_kept_" + d + "_4x6x5", prologueIndexGraph(dt, {4, 6, 5}, {1, 6, 1}, 1),
+                       prologueIndexRef<1>});
+        out.push_back({"reduce_prologue_index_reduced_" + d + "_40x6x50", prologueIndexGraph(dt, {40, 6, 50}, {1, 6, 1}, 2),
+                       prologueIndexRef<2>});
         out.push_back({"reduce_all_norm2_sqrt_" + d + "_3x5x7",
                        reductionGraph(dt, fbs::ReductionMode::NORM2, {3, 5, 7}, {1, 1, 1}, true), reductionRef<8, true>});
         out.push_back({"batchnorm_train_" + d + "_16x128x24x16", batchnormTrainingGraph(dt, {16, 128, 24, 16}, false),

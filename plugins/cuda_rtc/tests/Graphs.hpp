@@ -356,6 +356,25 @@ inline std::vector<uint8_t> prologueReductionGraph(fbs::DataType dt, std::vector
     return g.finish();
 }
 
+// prologueIndexGraph: out = sum(x * index), index = gen_index(x) along `axis` (virtual fp32),
+// reduced to out dims (fp32): the prologue's gen_index on a kept or a reduced axis.
+inline std::vector<uint8_t> prologueIndexGraph(fbs::DataType dt, std::vector<int64_t> xdims, std::vector<int64_t> odims, int64_t axis)
+{
+    G g;
+    const auto F = fbs::DataType::FLOAT;
+    g.tensor({kX, "x", dt, xdims}).tensor({kT0 + 3, "index", F, xdims, true}).tensor({kT0 + 4, "p", F, xdims, true});
+    g.tensor({kY, "out", F, odims});
+    PwSpec index;
+    index.mode = fbs::PointwiseMode::GEN_INDEX;
+    index.in0 = kX;
+    index.out = kT0 + 3;
+    index.axis = axis;
+    g.pointwise(index);
+    g.pointwise({fbs::PointwiseMode::MUL, kX, kT0 + 3, -1, kT0 + 4});
+    g.node(fbs::NodeAttributes::ReductionAttributes, fbs::CreateReductionAttributes(g.fbb(), fbs::ReductionMode::ADD, kT0 + 4, kY).Union());
+    return g.finish();
+}
+
 // Batchnorm training forward: x [n, c, h, w] of dt, per-channel fp32 scale / bias / saved mean
 // and inv_variance / running statistics (prev: kT0 + 4, kT0 + 5; next: kT0 + 6, kT0 + 7),
 // epsilon 1e-5, momentum 0.1; relu: y virtual fp32 -> relu -> kT0 + 1 (dt), else y (kY, dt).

@@ -99,6 +99,8 @@ std::vector<Case> cases()
         out.push_back({"red_mid_max_" + d, reductionGraph(dt, fbs::ReductionMode::MAX_OP, {6, 50, 9}, {6, 1, 9}), {0, 64, 2, -1}});
         out.push_back({"red_prologue_channels_" + d, prologueReductionGraph(dt, {4, 32, 7, 7}, {1, 32, 1, 1}, true), {}});
         out.push_back({"red_prologue_mid_" + d, prologueReductionGraph(dt, {6, 50, 9}, {6, 1, 9}, false), {0, 64, 2, -1}});
+        out.push_back({"red_prologue_index_kept_" + d, prologueIndexGraph(dt, {4, 6, 5}, {1, 6, 1}, 1), {}});
+        out.push_back({"red_prologue_index_reduced_" + d, prologueIndexGraph(dt, {4, 6, 5}, {1, 6, 1}, 2), {}});
         out.push_back({"bn_train_" + d, batchnormTrainingGraph(dt, {4, 16, 7, 7}, false), {}});
         out.push_back({"bn_train_relu_" + d, batchnormTrainingGraph(dt, {2, 8, 5, 3}, true), {0, 64, 0, -1}});
         out.push_back({"bn_bwd_" + d, batchnormBackwardGraph(dt, {4, 16, 7, 7}), {}});
