@@ -19,6 +19,7 @@
 #include <hipdnn_plugin_sdk/helpers/EnginePlugin.hpp>
 #include <hipdnn_plugin_sdk/helpers/EnginePluginExports.hpp>
 #include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
+#include <hipdnn_plugin_sdk/helpers/PointwiseModes.hpp>
 #include <hipdnn_plugin_sdk/helpers/TensorTable.hpp>
 
 #include <cstddef>

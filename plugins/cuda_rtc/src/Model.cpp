@@ -4,6 +4,7 @@
 #include "ModelRead.hpp"
 
 #include <hipdnn_plugin_sdk/helpers/PluginHelpers.hpp>
+#include <hipdnn_plugin_sdk/helpers/PointwiseModes.hpp>
 #include <hipdnn_plugin_sdk/helpers/TensorTable.hpp>
 
 #include <algorithm>
@@ -56,50 +57,12 @@ bool Program::has(int64_t uid) const
     return false;
 }
 
-const char* pwModeName(int mode)
-{
-    static const char* const names[] = {"unset", "abs", "add", "add_square", "binary_select", "ceil", "cmp_eq", "cmp_ge",
-                                        "cmp_gt", "cmp_le", "cmp_lt", "cmp_neq", "div", "elu_bwd", "elu_fwd", "erf", "exp",
-                                        "floor", "gelu_approx_tanh_bwd", "gelu_approx_tanh_fwd", "gelu_bwd", "gelu_fwd",
-                                        "gen_index", "identity", "log", "logical_and", "logical_not", "logical_or", "max",
-                                        "min", "mul", "neg", "reciprocal", "relu_bwd", "relu_fwd", "rsqrt", "sigmoid_bwd",
-                                        "sigmoid_fwd", "sin", "softplus_bwd", "softplus_fwd", "sqrt", "sub", "swish_bwd",
-                                        "swish_fwd", "tan", "tanh_bwd", "tanh_fwd"};
-    return mode >= 0 && mode < static_cast<int>(sizeof names / sizeof names[0]) ? names[mode] : "unknown";
-}
+const char* pwModeName(int mode) { return hipdnn_plugin_sdk::pointwiseModeName(mode); }
 
+// pwArity: the inputs whose values a node reads; GEN_INDEX reads only in_0's shape, so none.
 int pwArity(int mode)
 {
-    using M = fbs::PointwiseMode;
-    switch(static_cast<M>(mode))
-    {
-    case M::BINARY_SELECT: return 3;
-    case M::ADD:
-    case M::ADD_SQUARE:
-    case M::CMP_EQ:
-    case M::CMP_GE:
-    case M::CMP_GT:
-    case M::CMP_LE:
-    case M::CMP_LT:
-    case M::CMP_NEQ:
-    case M::DIV:
-    case M::LOGICAL_AND:
-    case M::LOGICAL_OR:
-    case M::MAX_OP:
-    case M::MIN_OP:
-    case M::MUL:
-    case M::SUB:
-    case M::ELU_BWD:
-    case M::GELU_APPROX_TANH_BWD:
-    case M::GELU_BWD:
-    case M::RELU_BWD:
-    case M::SIGMOID_BWD:
-    case M::SOFTPLUS_BWD:
-    case M::SWISH_BWD:
-    case M::TANH_BWD: return 2;
-    case M::GEN_INDEX: return 0;
-    default: return 1;
-    }
+    return mode == static_cast<int>(fbs::PointwiseMode::GEN_INDEX) ? 0 : hipdnn_plugin_sdk::pointwiseArity(mode);
 }
 
 // The readers' shared helpers (ModelRead.hpp).

@@ -2,6 +2,8 @@
 
 #include "core/StridedLoop.hpp"
 
+#include <hipdnn_plugin_sdk/helpers/PointwiseModes.hpp>
+
 #include <cmath>
 
 namespace hipdnngo::cpu_reference
@@ -26,92 +28,10 @@ double nanOr(double a, double b, double v)
 
 } // namespace
 
-const char* pointwiseModeName(PointwiseMode mode)
-{
-    switch(mode)
-    {
-    case PointwiseMode::Abs: return "abs";
-    case PointwiseMode::Add: return "add";
-    case PointwiseMode::AddSquare: return "add_square";
-    case PointwiseMode::BinarySelect: return "binary_select";
-    case PointwiseMode::Ceil: return "ceil";
-    case PointwiseMode::CmpEq: return "cmp_eq";
-    case PointwiseMode::CmpGe: return "cmp_ge";
-    case PointwiseMode::CmpGt: return "cmp_gt";
-    case PointwiseMode::CmpLe: return "cmp_le";
-    case PointwiseMode::CmpLt: return "cmp_lt";
-    case PointwiseMode::CmpNeq: return "cmp_neq";
-    case PointwiseMode::Div: return "div";
-    case PointwiseMode::EluBwd: return "elu_bwd";
-    case PointwiseMode::EluFwd: return "elu_fwd";
-    case PointwiseMode::Erf: return "erf";
-    case PointwiseMode::Exp: return "exp";
-    case PointwiseMode::Floor: return "floor";
-    case PointwiseMode::GeluApproxTanhBwd: return "gelu_approx_tanh_bwd";
-    case PointwiseMode::GeluApproxTanhFwd: return "gelu_approx_tanh_fwd";
-    case PointwiseMode::GeluBwd: return "gelu_bwd";
-    case PointwiseMode::GeluFwd: return "gelu_fwd";
-    case PointwiseMode::GenIndex: return "gen_index";
-    case PointwiseMode::Identity: return "identity";
-    case PointwiseMode::Log: return "log";
-    case PointwiseMode::LogicalAnd: return "logical_and";
-    case PointwiseMode::LogicalNot: return "logical_not";
-    case PointwiseMode::LogicalOr: return "logical_or";
-    case PointwiseMode::MaxOp: return "max_op";
-    case PointwiseMode::MinOp: return "min_op";
-    case PointwiseMode::Mul: return "mul";
-    case PointwiseMode::Neg: return "neg";
-    case PointwiseMode::Reciprocal: return "reciprocal";
-    case PointwiseMode::ReluBwd: return "relu_bwd";
-    case PointwiseMode::ReluFwd: return "relu_fwd";
-    case PointwiseMode::Rsqrt: return "rsqrt";
-    case PointwiseMode::SigmoidBwd: return "sigmoid_bwd";
-    case PointwiseMode::SigmoidFwd: return "sigmoid_fwd";
-    case PointwiseMode::Sin: return "sin";
-    case PointwiseMode::SoftplusBwd: return "softplus_bwd";
-    case PointwiseMode::SoftplusFwd: return "softplus_fwd";
-    case PointwiseMode::Sqrt: return "sqrt";
-    case PointwiseMode::Sub: return "sub";
-    case PointwiseMode::SwishBwd: return "swish_bwd";
-    case PointwiseMode::SwishFwd: return "swish_fwd";
-    case PointwiseMode::Tan: return "tan";
-    case PointwiseMode::TanhBwd: return "tanh_bwd";
-    case PointwiseMode::TanhFwd: return "tanh_fwd";
-    }
-    return "unknown";
-}
+// The wire numbers these modes; the SDK's table names them and gives their arity.
+const char* pointwiseModeName(PointwiseMode mode) { return hipdnn_plugin_sdk::pointwiseModeName(static_cast<int>(mode)); }
 
-int pointwiseArity(PointwiseMode mode)
-{
-    switch(mode)
-    {
-    case PointwiseMode::BinarySelect: return 3;
-    case PointwiseMode::Add:
-    case PointwiseMode::AddSquare:
-    case PointwiseMode::CmpEq:
-    case PointwiseMode::CmpGe:
-    case PointwiseMode::CmpGt:
-    case PointwiseMode::CmpLe:
-    case PointwiseMode::CmpLt:
-    case PointwiseMode::CmpNeq:
-    case PointwiseMode::Div:
-    case PointwiseMode::LogicalAnd:
-    case PointwiseMode::LogicalOr:
-    case PointwiseMode::MaxOp:
-    case PointwiseMode::MinOp:
-    case PointwiseMode::Mul:
-    case PointwiseMode::Sub:
-    case PointwiseMode::EluBwd:
-    case PointwiseMode::GeluApproxTanhBwd:
-    case PointwiseMode::GeluBwd:
-    case PointwiseMode::ReluBwd:
-    case PointwiseMode::SigmoidBwd:
-    case PointwiseMode::SoftplusBwd:
-    case PointwiseMode::SwishBwd:
-    case PointwiseMode::TanhBwd: return 2;
-    default: return 1;
-    }
-}
+int pointwiseArity(PointwiseMode mode) { return hipdnn_plugin_sdk::pointwiseArity(static_cast<int>(mode)); }
 
 double pointwiseScalar(const PointwiseParams& p, double a, double b, double c)
 {
