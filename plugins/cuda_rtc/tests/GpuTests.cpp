@@ -301,23 +301,41 @@ void bnInferRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<
     want[kT0 + 1] = out;
 }
 
+// forEachMapped calls fn(i, o, idx) for each element i of a packed tensor of dims `in`, with idx
+// its coordinates and o the element of the packed `out` (each axis in's or 1) it reduces into.
+template <typename Fn>
+void forEachMapped(const std::vector<int64_t>& in, const std::vector<int64_t>& out, Fn fn)
+{
+    const size_t R = in.size();
+    size_t n = 1;
+    for(int64_t d : in)
+        n *= static_cast<size_t>(d);
+    std::vector<int64_t> idx(R, 0);
+    for(size_t i = 0; i < n; ++i)
+    {
+        size_t o = 0;
+        for(size_t d = 0; d < R; ++d)
+            o = o * static_cast<size_t>(out[d]) + (out[d] == 1 ? 0 : static_cast<size_t>(idx[d]));
+        fn(i, o, idx);
+        for(size_t d = R; d-- > 0;)
+            if(++idx[d] < in[d])
+                break;
+            else
+                idx[d] = 0;
+    }
+}
+
 // Reductions: out[o] = reduce over the in elements whose coordinates match o on the kept axes.
 template <int Mode, bool Epilogue>
 void reductionRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& want)
 {
     const HostTensor& in = t[kX];
     const HostTensor& out = t[Epilogue ? kT0 + 1 : kY];
-    const size_t R = in.dims.size();
     size_t outCount = out.v.size();
     std::vector<double> acc(outCount), count(outCount, 0.0);
     const double init = Mode == 2 || Mode == 9 ? 1.0 : Mode == 3 ? INFINITY : Mode == 4 ? -INFINITY : 0.0;
     std::fill(acc.begin(), acc.end(), init);
-    std::vector<int64_t> idx(R, 0);
-    for(size_t i = 0; i < in.v.size(); ++i)
-    {
-        size_t o = 0;
-        for(size_t d = 0; d < R; ++d)
-            o = o * static_cast<size_t>(out.dims[d]) + (out.dims[d] == 1 ? 0 : static_cast<size_t>(idx[d]));
+    forEachMapped(in.dims, out.dims, [&](size_t i, size_t o, const std::vector<int64_t>&) {
         const double v = in.v[i];
         double& a = acc[o];
         switch(Mode)
@@ -332,12 +350,7 @@ void reductionRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vecto
         case 9: a *= v != 0 ? v : 1.0; break;
         }
         count[o] += 1;
-        for(size_t d = R; d-- > 0;)
-            if(++idx[d] < in.dims[d])
-                break;
-            else
-                idx[d] = 0;
-    }
+    });
     for(size_t o = 0; o < outCount; ++o)
     {
         if(Mode == 6)
@@ -356,23 +369,12 @@ void prologueRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector
 {
     const HostTensor& x = t[kX];
     const HostTensor& out = t[kY];
-    const size_t R = x.dims.size();
     std::vector<double> acc(out.v.size(), 0.0), d(x.v.size());
     const fbs::DataType ddt = t.count(kT0 + 3) ? t[kT0 + 3].dt : fbs::DataType::FLOAT;
-    std::vector<int64_t> idx(R, 0);
-    for(size_t i = 0; i < x.v.size(); ++i)
-    {
-        size_t o = 0;
-        for(size_t r = 0; r < R; ++r)
-            o = o * static_cast<size_t>(out.dims[r]) + (out.dims[r] == 1 ? 0 : static_cast<size_t>(idx[r]));
+    forEachMapped(x.dims, out.dims, [&](size_t i, size_t o, const std::vector<int64_t>&) {
         d[i] = roundTo(ddt, x.v[i] - t[kMean].v[o]);
         acc[o] += d[i] * d[i];
-        for(size_t r = R; r-- > 0;)
-            if(++idx[r] < x.dims[r])
-                break;
-            else
-                idx[r] = 0;
-    }
+    });
     want[kY] = acc;
     if(t.count(kT0 + 3))
         want[kT0 + 3] = d;
@@ -384,21 +386,10 @@ void prologueIndexRef(std::map<int64_t, HostTensor>& t, std::map<int64_t, std::v
 {
     const HostTensor& x = t[kX];
     const HostTensor& out = t[kY];
-    const size_t R = x.dims.size();
     std::vector<double> acc(out.v.size(), 0.0);
-    std::vector<int64_t> idx(R, 0);
-    for(size_t i = 0; i < x.v.size(); ++i)
-    {
-        size_t o = 0;
-        for(size_t r = 0; r < R; ++r)
-            o = o * static_cast<size_t>(out.dims[r]) + (out.dims[r] == 1 ? 0 : static_cast<size_t>(idx[r]));
+    forEachMapped(x.dims, out.dims, [&](size_t i, size_t o, const std::vector<int64_t>& idx) {
         acc[o] += x.v[i] * static_cast<double>(idx[Axis]);
-        for(size_t r = R; r-- > 0;)
-            if(++idx[r] < x.dims[r])
-                break;
-            else
-                idx[r] = 0;
-    }
+    });
     want[kY] = acc;
 }
 
