@@ -272,49 +272,30 @@ Program readProgram(const fbs::Graph& graph)
     if(graph.nodes() == nullptr || graph.nodes()->size() == 0)
         throw Unsupported("graph has no nodes");
     bool maybeRows = false;
-    if(isRowProgram(graph, &maybeRows))
+    const bool rows = isRowProgram(graph, &maybeRows);
+    if(!maybeRows)
+        return rows ? readRowProgram(graph, std::move(p)) : readSingle(graph, std::move(p));
+    // One reduction among pointwise nodes: a single reduction (with a prologue and an epilogue)
+    // or a row program may take it. The likelier reader first; when neither does, both reasons.
+    using Reader = Program (*)(const fbs::Graph&, Program);
+    const Reader first = rows ? readRowProgram : readSingle, second = rows ? readSingle : readRowProgram;
+    Program copy = p;
+    try
     {
-        if(!maybeRows)
-            return readRowProgram(graph, std::move(p));
-        // One reduction after pointwise nodes: a row program when it reduces trailing axes,
-        // otherwise a reduction with those nodes as its prologue.
-        Program single = p;
+        return first(graph, std::move(p));
+    }
+    catch(const Unsupported& a)
+    {
         try
         {
-            return readRowProgram(graph, std::move(p));
+            return second(graph, std::move(copy));
         }
-        catch(const Unsupported& rows)
+        catch(const Unsupported& b)
         {
-            try
-            {
-                return readSingle(graph, std::move(single));
-            }
-            catch(const Unsupported& prologue)
-            {
-                throw Unsupported(std::string(rows.what()) + "; as a reduction with a pointwise prologue: " + prologue.what());
-            }
+            throw Unsupported(std::string(a.what()) + (rows ? "; as a reduction with a pointwise prologue: " : "; as a row program: ")
+                              + b.what());
         }
     }
-    if(maybeRows)
-    {
-        Program single = p;
-        try
-        {
-            return readSingle(graph, std::move(single));
-        }
-        catch(const Unsupported& first)
-        {
-            try
-            {
-                return readRowProgram(graph, std::move(p));
-            }
-            catch(const Unsupported&)
-            {
-                throw first;
-            }
-        }
-    }
-    return readSingle(graph, std::move(p));
 }
 
 } // namespace hipdnngo::cuda_rtc
