@@ -16,7 +16,8 @@
 #        attention tests/mha/run_inprocess.sh: our attention and PyTorch's in one process
 #        shim      tests/shim/gpu.sh: the shim's node tests on device memory
 # Environment: OUT (default ./gpu-session; at most one file per step plus summary.txt),
-# STEP_LIMIT seconds per step (default 300).
+# STEP_LIMIT seconds per step (default 300), ATTENTION_ARGS options for bench_inprocess.py
+# (e.g. "--only b2_h16_s4096_d128_bf16 --reps 12 --rounds 3 --no-profile": finer interleaving).
 set -u
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="$(cd "${1:-build}" && pwd)"
@@ -69,7 +70,7 @@ for s in "${list[@]}"; do
         gelu) step gelu bash -c gelu ;;
         corpus) step corpus bash -c corpus ;;
         bench) step bench env OUT="$work/bench" bash "$repo/plugins/cuda_rtc/tests/device_check.sh" "$build" bench ;;
-        attention) step attention bash "$repo/tests/mha/run_inprocess.sh" --stage "$stage" --out "$work/mha" ;;
+        attention) step attention bash "$repo/tests/mha/run_inprocess.sh" --stage "$stage" --out "$work/mha" -- ${ATTENTION_ARGS:-} ;;
         shim) step shim bash "$repo/tests/shim/gpu.sh" --stage "$stage" --out "$work/shim" ;;
         *) echo "session.sh: unknown step $s" >> "$summary" ;;
     esac
