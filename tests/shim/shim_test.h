@@ -68,6 +68,14 @@ st_handle() {
     return st_handle_slot();
 }
 
+// st_engine_loaded: whether the backend loaded the engine of that name (a machine without the
+// oneDNN library has no HIPDNNGO_ONEDNN).
+inline bool
+st_engine_loaded(const char* name) {
+    int64_t id = 0;
+    return hipdnnGetEngineIdByName_ext(st_handle(), name, &id) == HIPDNN_STATUS_SUCCESS;
+}
+
 // st_fill gives v reproducible values in [lo, hi).
 inline void
 st_fill(std::vector<float>& v, unsigned seed, float lo = -1.f, float hi = 1.f) {

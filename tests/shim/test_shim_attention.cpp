@@ -697,8 +697,8 @@ lowers() {
                   e.err_msg.find("create_execution_plans: no engine applies to the graph: ") != std::string::npos &&
                   e.err_msg.find(std::string(l.name).find("RNG") != std::string::npos ? "hipdnngo_cpu_reference: node 0 ('lw', Sdpa): an rng_dump output is not supported"
                                                                        : "hipdnngo_cpu_reference: node 0 ('lw', Sdpa): a dropout mask tensor is not supported") != std::string::npos &&
-                  // The GPU machine has no oneDNN library, so no oneDNN engine there.
-                  (st_device || e.err_msg.find("hipdnngo_onednn: node 0 ('lw'): SDPA with") != std::string::npos));
+                  (!st_engine_loaded("HIPDNNGO_ONEDNN") ||
+                   e.err_msg.find("hipdnngo_onednn: node 0 ('lw'): SDPA with") != std::string::npos));
     }
     // sdpa_fp8 with per-tensor descales and scales: the six scalars and both amax outputs go to
     // the forward operation (no CPU engine has FP8; the cuDNN engine runs it).
