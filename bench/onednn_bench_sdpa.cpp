@@ -39,17 +39,25 @@ dnnl::primitive_attr withOps(std::initializer_list<std::pair<dnnl::algorithm, fl
     return userScratch(ops);
 }
 
-Case sdpaFwdStats(int64_t B, int64_t H, int64_t S, int64_t D)
+// sdpaCase: an fp32 SDPA problem of `pass` ("fwd+stats", "bwd") on dense BHSD tensors, with its
+// work in multiples of B·H·S²·D FLOP and the direct side's description; tensors and nodes to add.
+Case sdpaCase(const std::string& pass, double flopPerBHSSD, const char* directName, int64_t B, int64_t H, int64_t S, int64_t D)
 {
     Case c;
-    c.name = "sdpa fwd+stats fp32 B" + std::to_string(B) + " H" + std::to_string(H) + " S" + std::to_string(S) + " D"
+    c.name = "sdpa " + pass + " fp32 B" + std::to_string(B) + " H" + std::to_string(H) + " S" + std::to_string(S) + " D"
              + std::to_string(D);
-    c.directName = "oneDNN primitives, O normalised after PV";
-    c.gflop = 4.0 * B * H * S * S * D * 1e-9;
+    c.directName = directName;
+    c.gflop = flopPerBHSSD * B * H * S * S * D * 1e-9;
     c.io = "float";
+    return c;
+}
+
+Case sdpaFwdStats(int64_t B, int64_t H, int64_t S, int64_t D)
+{
+    Case c = sdpaCase("fwd+stats", 4.0, "oneDNN primitives, O normalised after PV", B, H, S, D);
     const std::vector<int64_t> qd{B, H, S, D};
-    c.tensors = {{1, "q", "float", qd, bhsd(B, H, S, D)}, {2, "k", "float", qd, bhsd(B, H, S, D)},
-                 {3, "v", "float", qd, bhsd(B, H, S, D)}, {4, "o", "float", qd, bhsd(B, H, S, D)},
+    const std::vector<int64_t> st = bhsd(B, H, S, D);
+    c.tensors = {{1, "q", "float", qd, st}, {2, "k", "float", qd, st}, {3, "v", "float", qd, st}, {4, "o", "float", qd, st},
                  {5, "stats", "float", {B, H, S, 1}, {H * S, S, 1, 1}}};
     c.nodes.push_back("{\"type\": \"SdpaAttributes\", \"name\": \"sdpa\", \"compute_data_type\": \"float\", "
                       "\"inputs\": {\"q_tensor_uid\": 1, \"k_tensor_uid\": 2, \"v_tensor_uid\": 3}, "
@@ -92,12 +100,7 @@ Case sdpaFwdStats(int64_t B, int64_t H, int64_t S, int64_t D)
 
 Case sdpaBwd(int64_t B, int64_t H, int64_t S, int64_t D)
 {
-    Case c;
-    c.name = "sdpa bwd fp32 B" + std::to_string(B) + " H" + std::to_string(H) + " S" + std::to_string(S) + " D"
-             + std::to_string(D);
-    c.directName = "oneDNN primitives, textbook order";
-    c.gflop = 10.0 * B * H * S * S * D * 1e-9;
-    c.io = "float";
+    Case c = sdpaCase("bwd", 10.0, "oneDNN primitives, textbook order", B, H, S, D);
     const std::vector<int64_t> qd{B, H, S, D};
     const std::vector<int64_t> st = bhsd(B, H, S, D);
     c.tensors = {{1, "q", "float", qd, st},  {2, "k", "float", qd, st},  {3, "v", "float", qd, st},
