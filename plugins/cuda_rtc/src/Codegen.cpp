@@ -318,6 +318,83 @@ std::string rowSumFunction(int tpr)
     return os.str();
 }
 
+std::string rowMeanVarFunction(int tpr, int64_t perThread)
+{
+    const int W = std::min(tpr, 32), NW = tpr / 32;
+    const bool uniform = perThread > 0;
+    std::ostringstream os;
+    // Chan et al.'s pairwise update of (mean, M2, count): merging a and b gives mean_a + d * n_b / n
+    // and M2_a + M2_b + d^2 n_a n_b / n, with d = mean_b - mean_a. Every form below is written
+    // symmetrically in a and b, so both lanes of an xor pair compute the same bits (__fmul_rn:
+    // a contracted n_a m_a + n_b m_b would round differently in the two lanes).
+    os << "__device__ inline void hd_merge_meanvar(float& m, float& q, float& n, float mo, float qo, float no)\n{\n";
+    os << "    const float nt = n + no;\n";
+    os << "    const float d = mo - m;\n";
+    os << "    if(nt > 0.0f)\n    {\n";
+    os << "        m = (__fmul_rn(n, m) + __fmul_rn(no, mo)) / nt;\n";
+    os << "        q = (q + qo) + d * d * (n * no / nt);\n    }\n";
+    os << "    n = nt;\n}\n\n";
+    os << "__device__ inline void hd_row_meanvar(float& m, float& q, float& n, float* sh, int lane)\n{\n";
+    if(uniform)
+    {
+        // Equal counts on both sides at every level: the mean is the midpoint, n_a n_b / n is n_a / 2.
+        int64_t c = perThread;
+        for(int o = 1; o < W; o <<= 1, c *= 2)
+        {
+            os << "    {\n        const float mo = __shfl_xor_sync(0xffffffffu, m, " << o << ");\n";
+            os << "        const float qo = __shfl_xor_sync(0xffffffffu, q, " << o << ");\n";
+            os << "        const float d = mo - m;\n";
+            os << "        m = 0.5f * (m + mo);\n";
+            os << "        q = (q + qo) + d * d * " << lit(0.5 * static_cast<double>(c)) << ";\n    }\n";
+        }
+        os << "    n = " << lit(static_cast<double>(c)) << ";\n";
+    }
+    else
+    {
+        os << "#pragma unroll\n    for(int o = 1; o < " << W << "; o <<= 1)\n    {\n";
+        os << "        const float mo = __shfl_xor_sync(0xffffffffu, m, o);\n";
+        os << "        const float qo = __shfl_xor_sync(0xffffffffu, q, o);\n";
+        os << "        const float no = __shfl_xor_sync(0xffffffffu, n, o);\n";
+        os << "        hd_merge_meanvar(m, q, n, mo, qo, no);\n    }\n";
+    }
+    if(NW > 1)
+    {
+        // The warps' partial results through shared memory (sh holds 3 * NW floats; the counts
+        // only where they differ); every thread merges them in the same tree, so the whole row agrees.
+        const std::string nw = std::to_string(NW), nw2 = std::to_string(2 * NW);
+        os << "    __syncthreads();\n    if((lane & 31) == 0)\n    {\n";
+        os << "        sh[lane >> 5] = m;\n        sh[" << nw << " + (lane >> 5)] = q;\n";
+        if(!uniform)
+            os << "        sh[" << nw2 << " + (lane >> 5)] = n;\n";
+        os << "    }\n    __syncthreads();\n";
+        os << "    float wm[" << nw << "], wq[" << nw << "]" << (uniform ? "" : ", wn[" + nw + "]") << ";\n";
+        os << "#pragma unroll\n    for(int w = 0; w < " << nw << "; ++w)\n    {\n";
+        os << "        wm[w] = sh[w];\n        wq[w] = sh[" << nw << " + w];\n";
+        if(!uniform)
+            os << "        wn[w] = sh[" << nw2 << " + w];\n";
+        os << "    }\n";
+        os << "#pragma unroll\n    for(int s = 1; s < " << NW << "; s <<= 1)\n";
+        os << "#pragma unroll\n        for(int w = 0; w + s < " << NW << "; w += 2 * s)\n";
+        if(uniform) // the warps' counts are equal too: each level's are a constant
+        {
+            os << "        {\n            const float d = wm[w + s] - wm[w];\n";
+            os << "            wm[w] = 0.5f * (wm[w] + wm[w + s]);\n";
+            os << "            wq[w] = (wq[w] + wq[w + s]) + d * d * (" << lit(0.5 * static_cast<double>(W * perThread)) << " * (float)s);\n";
+            os << "        }\n";
+        }
+        else
+            os << "            hd_merge_meanvar(wm[w], wq[w], wn[w], wm[w + s], wq[w + s], wn[w + s]);\n";
+        os << "    m = wm[0];\n    q = wq[0];\n";
+        os << "    n = " << (uniform ? lit(static_cast<double>(tpr * perThread)) : std::string("wn[0]")) << ";\n";
+    }
+    else
+    {
+        os << "    (void)sh;\n    (void)lane;\n";
+    }
+    os << "}\n\n";
+    return os.str();
+}
+
 // offsetMaskExpr: t's element offset for `var`, the row-major index over the space axes where
 // mask is true (any subset of the axes).
 std::string offsetMaskExpr(const Tensor& t, const std::vector<int64_t>& space, const std::vector<bool>& mask, const std::string& var)
@@ -398,8 +475,8 @@ void checkKnobs(const Knobs& k)
         throw Unsupported("knob threads " + std::to_string(k.threads) + " (allowed: 0 auto, 32 to 1024, a power of two)");
     if(k.rowsPerBlock != 0 && (!codegen::isPow2(k.rowsPerBlock) || k.rowsPerBlock > 32))
         throw Unsupported("knob rows_per_block " + std::to_string(k.rowsPerBlock) + " (allowed: 0 auto, 1 to 32, a power of two)");
-    if(k.twoPass < -1 || k.twoPass > 1)
-        throw Unsupported("knob two_pass " + std::to_string(k.twoPass) + " (allowed: -1 auto, 0, 1)");
+    if(k.twoPass < -1 || k.twoPass > 2)
+        throw Unsupported("knob two_pass " + std::to_string(k.twoPass) + " (allowed: -1 auto, 0, 1, 2)");
     if(k.blocksPerSm < 0 || k.blocksPerSm > 8)
         throw Unsupported("knob blocks_per_sm " + std::to_string(k.blocksPerSm) + " (allowed: 0 auto, 1 to 8)");
 }

@@ -22,7 +22,8 @@ struct Knobs
     int vec = 0; // elements per vector load / store: 1, 2, 4, 8 (clamped to what alignment allows)
     int threads = 0; // norms: threads per row (32..1024); pointwise: threads per block
     int rowsPerBlock = 0; // norms: rows per block (threads * rows <= 1024)
-    int twoPass = -1; // norms: 1 two passes (mean, then squared deviations), 0 one pass (sum and sum of squares)
+    int twoPass = -1; // layernorm statistics: 1 two passes (mean, then squared deviations), 0 one pass (sum and sum
+                      // of squares), 2 merged (each thread's mean and deviations, one reduction; x in registers)
     int blocksPerSm = 0; // norms: a grid of this many blocks per SM walking over the rows (0: by shape)
     int sms = 0; // not a knob: the device's multiprocessor count (0 unknown), for grids of persistent blocks
 };

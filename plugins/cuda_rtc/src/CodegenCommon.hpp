@@ -28,6 +28,10 @@ inline int64_t smCount(const Knobs& k) { return k.sms > 0 ? k.sms : 132; }
 // rowSumFunction: hd_row_sum (a row's sum across its TPR threads; sh holds TPR / 32 floats) and
 // hd_row_sum2 (two sums at once; sh holds 2 * TPR / 32 floats).
 std::string rowSumFunction(int tpr);
+// rowMeanVarFunction: hd_row_meanvar, merging each thread's (mean, M2, count) into the row's
+// across its TPR threads in one reduction (sh holds 3 * TPR / 32 floats). perThread > 0: every
+// thread holds that many elements (the counts are constants); 0: counts travel with the values.
+std::string rowMeanVarFunction(int tpr, int64_t perThread);
 std::string offsetMaskExpr(const Tensor& t, const std::vector<int64_t>& space, const std::vector<bool>& mask, const std::string& var);
 std::string rowReduceFunction(int tpr, const std::string& name, const std::string& comb);
 

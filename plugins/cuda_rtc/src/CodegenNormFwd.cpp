@@ -49,6 +49,9 @@ Generated genNormFwd(const Program& p, const Knobs& k)
     const int64_t nch = (N + static_cast<int64_t>(tpr) * vec - 1) / (static_cast<int64_t>(tpr) * vec);
     const bool cached = nch * vec <= 64;
     const bool twoPass = k.twoPass != 0; // default (-1) and 1: two passes
+    // 2: each thread's mean and squared deviations over its registers, merged in one reduction
+    // (as exact as two passes, with one block reduction instead of two); needs x in registers.
+    const bool merged = layer && k.twoPass == 2 && cached;
     // The guards a thread needs only where the shape leaves threads without a row or columns
     // (known here, so the common shapes compile without them).
     const bool partialRows = rows % rpb != 0;
@@ -88,6 +91,8 @@ Generated genNormFwd(const Program& p, const Knobs& k)
 
     std::ostringstream os;
     os << prelude() << "\n" << rowSumFunction(tpr);
+    if(merged)
+        os << rowMeanVarFunction(tpr, partialCols ? 0 : nch * vec);
     const std::string kname = layer ? "hd_layernorm_fwd" : "hd_rmsnorm_fwd";
     std::ostringstream body;
     const std::string i1 = "        ", i2 = "            ", i3 = "                ", i4 = "                    ";
@@ -97,7 +102,7 @@ Generated genNormFwd(const Program& p, const Knobs& k)
     body << "    typedef " << idx << " idx_t;\n";
     body << "    const int lane = threadIdx.x % " << tpr << ";\n";
     body << "    const int rloc = threadIdx.x / " << tpr << ";\n";
-    body << "    __shared__ float hd_sh[" << rpb << "][" << 2 * std::max(NW, 1) << "];\n";
+    body << "    __shared__ float hd_sh[" << rpb << "][" << (merged ? 3 : 2) * std::max(NW, 1) << "];\n";
     body << "    float* sh = hd_sh[rloc];\n";
     if(eps.scalarArg())
         body << "    const float eps = " << es << ";\n";
@@ -223,7 +228,26 @@ Generated genNormFwd(const Program& p, const Knobs& k)
         }
     };
     const std::string invN = lit(1.0 / static_cast<double>(N));
-    if(layer && twoPass)
+    if(merged)
+    {
+        sumPass("acc1", "xe"); // the zeros of columns past the row add nothing
+        if(partialCols)
+        {
+            body << i1 << "float cnt = 0.0f;\n";
+            body << "#pragma unroll\n" << i1 << "for(int c = 0; c < " << nch << "; ++c)\n";
+            body << i2 << "cnt += " << colGuard("((idx_t)c * " + T + " + lane) * " + V) << " ? " << V << ".0f : 0.0f;\n";
+            body << i1 << "float mean = cnt > 0.0f ? acc1 / cnt : 0.0f;\n";
+        }
+        else
+        {
+            body << i1 << "float cnt = " << lit(static_cast<double>(nch * vec)) << ";\n";
+            body << i1 << "float mean = acc1 * " << lit(1.0 / static_cast<double>(nch * vec)) << ";\n";
+        }
+        sumPass("acc2", "(xe - mean) * (xe - mean)");
+        body << i1 << "hd_row_meanvar(mean, acc2, cnt, sh, lane);\n";
+        body << i1 << "const float var = acc2 * " << invN << ";\n";
+    }
+    else if(layer && twoPass)
     {
         sumPass("acc1", "xe");
         body << i1 << "const float mean = hd_row_sum(acc1, sh, lane) * " << invN << ";\n";
@@ -366,7 +390,7 @@ Generated genNormFwd(const Program& p, const Knobs& k)
     g.source = os.str();
     g.launches.push_back({kname, static_cast<unsigned>(grid), static_cast<unsigned>(tpr * rpb), prm.args});
     g.config = "vector_width=" + V + ",threads=" + T + ",rows_per_block=" + std::to_string(rpb) + ",two_pass="
-               + (layer ? std::to_string(twoPass ? 1 : 0) : std::string("-")) + (cached ? ",registers" : ",reread")
+               + (layer ? std::to_string(merged ? 2 : twoPass ? 1 : 0) : std::string("-")) + (cached ? ",registers" : ",reread")
                + (walk ? ",blocks=" + std::to_string(grid) : std::string());
     return g;
 }

@@ -131,8 +131,10 @@ struct RtcEngine : hipdnn_plugin_sdk::EngineDefaults
                    .allowed({0, 32, 64, 128, 256, 512, 1024}));
         b.knob(KnobSpec::integer(kKnobRows, "rows per block (norms); 0: by shape", 0).allowed({0, 1, 2, 4, 8, 16, 32}));
         b.knob(KnobSpec::integer(kKnobTwoPass,
-                                 "layernorm statistics: 1 two passes (mean, then squared deviations), 0 one pass, -1 default", -1)
-                   .allowed({-1, 0, 1}));
+                                 "layernorm statistics: 1 two passes (mean, then squared deviations), 0 one pass, 2 each "
+                                 "thread's two passes merged in one reduction, -1 default",
+                                 -1)
+                   .allowed({-1, 0, 1, 2}));
         b.knob(KnobSpec::integer(kKnobBlocksPerSm, "norms: blocks per SM of a grid that walks over the rows; 0: by shape", 0)
                    .allowed({0, 1, 2, 3, 4, 5, 6, 7, 8}));
         b.note(HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION);

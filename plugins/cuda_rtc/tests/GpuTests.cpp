@@ -16,6 +16,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -175,6 +176,9 @@ struct Case
     std::vector<uint8_t> graph;
     Reference ref;
     bool exact = false; // outputs must equal the reference bit for bit (NaN: any NaN)
+    // Rows whose mean is large against their spread: one-pass statistics (two_pass=0) lose too
+    // much precision there by design, so those knob sets are not run.
+    bool needsStableStats = false;
 };
 
 int64_t lastDim(const HostTensor& t) { return t.dims.back(); }
@@ -763,6 +767,14 @@ std::vector<Case> cases()
         out.push_back({"layernorm_k2_" + d + "_4x6x128", layernormGraph(dt, dt, {4, 6, 128}, 2, true), ln2});
         out.push_back({"layernorm_epilogue_" + d + "_16x4096", layernormGraph(dt, D::FLOAT, {16, 4096}, 1, true, true), ln(true)});
         out.push_back({"layernorm_big_row_" + d + "_3x40000", layernormGraph(dt, dt, {3, 40000}, 1, true), ln(false)});
+        if(dt == D::FLOAT) // x = 100 + U(-2, 2): the statistics must not cancel
+            out.push_back({"layernorm_offset_" + d + "_64x4096", layernormGraph(dt, dt, {64, 4096}, 1, true),
+                           [](std::map<int64_t, HostTensor>& t, std::map<int64_t, std::vector<double>>& w) {
+                               for(double& v : t[kX].v) // shifted once (the reference runs twice)
+                                   v = v > 50.0 ? v : roundTo(t[kX].dt, v + 100.0);
+                               normRef(t, w, true, lastDim(t[kX]), 1e-5, false);
+                           },
+                           false, true});
         out.push_back({"rmsnorm_" + d + "_64x4096", rmsnormGraph(dt, D::FLOAT, {64, 4096}, false, true), rms});
         // More row blocks than a grid of blocks_per_sm blocks has: blocks walk over the rows.
         out.push_back({"layernorm_walk_" + d + "_1001x1000", layernormGraph(dt, dt, {1001, 1000}, 1, true), ln(false)});
@@ -935,6 +947,8 @@ int main(int argc, char** argv)
         {"default", {}},
         {"threads=32,rows_per_block=4", {{"cuda_rtc.threads", 32}, {"cuda_rtc.rows_per_block", 4}}},
         {"threads=128,two_pass=0", {{"cuda_rtc.threads", 128}, {"cuda_rtc.two_pass", 0}}},
+        {"two_pass=2", {{"cuda_rtc.two_pass", 2}}},
+        {"threads=512,two_pass=2", {{"cuda_rtc.threads", 512}, {"cuda_rtc.two_pass", 2}}},
         {"vector_width=1,threads=1024", {{"cuda_rtc.vector_width", 1}, {"cuda_rtc.threads", 1024}}},
         {"blocks_per_sm=1", {{"cuda_rtc.blocks_per_sm", 1}}},
         {"threads=64,rows_per_block=2,blocks_per_sm=2",
@@ -948,6 +962,10 @@ int main(int argc, char** argv)
             continue;
         for(const KnobSet& ks : knobSets)
         {
+            if(c.needsStableStats
+               && std::any_of(ks.knobs.begin(), ks.knobs.end(),
+                              [](const auto& k) { return std::strcmp(k.first, "cuda_rtc.two_pass") == 0 && k.second == 0; }))
+                continue;
             run++;
             if(!runCase(h, id, c, ks))
                 failedRuns++;

@@ -87,6 +87,11 @@ std::vector<Case> cases()
         out.push_back({"ln_walk_reread_" + d, layernormGraph(dt, dt, {1200, 20000}, 1, true), {0, 32, 0, 1, 1}});
         out.push_back({"rms_walk_" + d, rmsnormGraph(dt, fbs::DataType::FLOAT, {700, 2048}, false, true), {0, 0, 0, -1, 2}});
         out.push_back({"ln_reread_onepass_" + d, layernormGraph(dt, dt, {4, 20000}, 1, true), {0, 32, 0, 0}});
+        // Merged statistics (two_pass=2): equal counts across 8 warps; counts that differ (1023
+        // columns, 2 warps); one warp per row, 4 rows per block.
+        out.push_back({"ln_merged_" + d, layernormGraph(dt, fbs::DataType::FLOAT, {8, 8192}, 1, true), {0, 256, 1, 2}});
+        out.push_back({"ln_merged_odd_" + d, layernormGraph(dt, dt, {5, 1023}, 1, true), {0, 64, 0, 2}});
+        out.push_back({"ln_merged_warp_" + d, layernormGraph(dt, dt, {100, 256}, 1, false), {0, 32, 4, 2}});
         out.push_back({"ln_odd_" + d, layernormGraph(dt, dt, {5, 1023}, 1, false), {}});
         out.push_back({"rms_" + d, rmsnormGraph(dt, fbs::DataType::FLOAT, {8, 4096}, false, true), {}});
         out.push_back({"rms_bias_" + d, rmsnormGraph(dt, dt, {3, 7, 512}, true, false), {0, 64, 2, -1}});
@@ -266,6 +271,29 @@ void declineTests()
         CHECK_MSG(g.launches.size() == 1 && g.launches[0].block == threads && g.launches[0].grid == 64,
                   "layernorm forward, rows of %lld: %u threads, %u blocks (want %u, 64)", static_cast<long long>(cols),
                   g.launches[0].block, g.launches[0].grid, threads);
+    }
+    // two_pass=2 merges each thread's statistics in one reduction where x stays in registers, and
+    // falls back to two passes where the row is reread.
+    {
+        const Program p = readProgram(view(layernormGraph(fbs::DataType::BFLOAT16, fbs::DataType::FLOAT, {64, 8192}, 1, true)));
+        const Generated m = generate(p, Knobs{0, 0, 0, 2});
+        CHECK_MSG(m.config.find("two_pass=2,registers") != std::string::npos && m.source.find("hd_row_meanvar(mean, acc2, cnt") != std::string::npos
+                      && m.source.find("hd_row_sum(") == m.source.rfind("hd_row_sum("),
+                  "merged statistics: %s", m.config.c_str());
+        const Generated r = generate(readProgram(view(layernormGraph(fbs::DataType::FLOAT, fbs::DataType::FLOAT, {4, 20000}, 1, true))),
+                                     Knobs{0, 32, 0, 2});
+        CHECK_MSG(r.config.find("two_pass=1,reread") != std::string::npos && r.source.find("hd_row_meanvar") == std::string::npos,
+                  "merged statistics on a reread row: %s", r.config.c_str());
+        std::string why;
+        try
+        {
+            generate(p, Knobs{0, 0, 0, 3});
+        }
+        catch(const Unsupported& e)
+        {
+            why = e.what();
+        }
+        CHECK_MSG(why == "knob two_pass 3 (allowed: -1 auto, 0, 1, 2)", "two_pass 3: %s", why.c_str());
     }
     {
         const Generated g = generate(readProgram(view(pointwiseChainGraph(fbs::DataType::BFLOAT16, {32, 64, 512, 512}))), Knobs{});

@@ -21,6 +21,7 @@ extern thread_local hd_dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 inline void __syncthreads() {}
 inline float __shfl_xor_sync(unsigned /*mask*/, float v, int /*lane_mask*/, int /*width*/ = 32) { return v; }
+inline float __fmul_rn(float a, float b) { return a * b; }
 inline float __uint_as_float(unsigned u)
 {
     float f;
