@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/hipdnn-go/backend/internal/api"
@@ -148,6 +149,7 @@ func TestSearchPaths(t *testing.T) {
 
 func TestSearchPathErrors(t *testing.T) {
 	resetHost(t)
+	logs := captureLogs(t)
 	dir := t.TempDir()
 	txt := filepath.Join(dir, "plugin.txt")
 	os.WriteFile(txt, []byte("x"), 0o644)
@@ -157,6 +159,12 @@ func TestSearchPathErrors(t *testing.T) {
 	}
 	wantStatus(t, errs[0], api.HIPDNN_STATUS_BAD_PARAM, txt, `".so"`)
 	wantStatus(t, errs[1], api.HIPDNN_STATUS_PLUGIN_ERROR, "missing.so", "no such file")
+	// Each unusable path is logged with its reason, not only counted.
+	for _, err := range errs {
+		if !strings.Contains(logs.String(), err.Error()) {
+			t.Errorf("log does not name %q:\n%s", err.Error(), logs.String())
+		}
+	}
 }
 
 func TestSetPaths(t *testing.T) {

@@ -80,6 +80,9 @@ func Discover(s Spec, e Env, custom []string, mode api.PluginLoadingMode) ([]str
 				logging.Infof("default %s plugin directory %s not used: %v", s.Kind, p, err)
 				continue
 			}
+			// Logged here, as a file that fails to load is: the caller's count alone does not
+			// say which path, and hipdnnCreate's last error may be overwritten before it is read.
+			logging.Error(err.Error())
 			errs = append(errs, err)
 			continue
 		}
