@@ -8,7 +8,7 @@
 //   hipdnn_cuda_rtc_gpu_tests --expect-decline  with the driver hidden (HIPDNNGO_CUDA_RTC_LIBCUDA
 //                                               naming nothing): the engine is loaded, offers no
 //                                               config for the graph, and the log says why
-// Environment: HIPDNNGO_CUDA_RTC_PLUGIN (the plugin file; default: the build's).
+// Environment: HIPDNNGO_CUDA_RTC_PLUGIN (the plugin file, relative to the working directory; default: the build's).
 #include <hipdnn_backend.h>
 #include <hipdnn_plugin_sdk/helpers/FloatFormats.h>
 
@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -860,15 +861,21 @@ std::vector<Case> cases()
     return out;
 }
 
-const char* pluginPath()
+// pluginPath: HIPDNNGO_CUDA_RTC_PLUGIN made absolute from the working directory (the backend takes
+// a relative plugin path from its own folder), else the build's plugin.
+std::string pluginPath()
 {
     const char* p = std::getenv("HIPDNNGO_CUDA_RTC_PLUGIN");
-    return p != nullptr && *p != '\0' ? p : CUDA_RTC_PLUGIN_PATH;
+    if(p == nullptr || *p == '\0')
+        return CUDA_RTC_PLUGIN_PATH;
+    char abs[PATH_MAX];
+    return p[0] != '/' && realpath(p, abs) != nullptr ? std::string(abs) : std::string(p);
 }
 
 bool setup(hipdnnHandle_t* h, int64_t* id)
 {
-    const char* path = pluginPath();
+    const std::string plugin = pluginPath();
+    const char* path = plugin.c_str();
     API(hipdnnSetEnginePluginPaths_ext(1, &path, HIPDNN_PLUGIN_LOADING_ABSOLUTE));
     API(hipdnnSetUserLogCallback_ext(logSink, HIPDNN_SEV_INFO, HIPDNN_LOG_CALLBACK_SYNC, reinterpret_cast<void*>(&gLog)));
     if(std::getenv("HIPDNN_LOG_LEVEL") == nullptr) // WARN: the decline reason; HIPDNN_LOG_LEVEL=info adds compile times
