@@ -528,6 +528,13 @@ def main():
     sdpa_bwd("pass_sdpa_bwd_varlen_bias_bshd_half", 2, 4, 2, 33, 47, 32, io="half", seq_len=True, bhsd=False,
              bias_dims=[2, 4, 33, 47])
     sdpa_bwd("pass_sdpa_bwd_half_stats_staged", 1, 2, 2, 16, 16, 16, stats_type="half")
+    # Bias broadcasts oneDNN 2.6's binary has only a reference kernel for (over the batch alone,
+    # one value per row, one row per head): the engine adds them with its own kernel.
+    sdpa("pass_sdpa_bias_batch_broadcast_fp32", 2, 4, 4, 24, 40, 16, bias_dims=[1, 4, 24, 40])
+    sdpa("pass_sdpa_fwd_stats_bias_per_key_bf16", 2, 4, 4, 24, 40, 16, io="bfloat16", bias_dims=[2, 4, 1, 40], stats=True)
+    sdpa_bwd("pass_sdpa_bwd_gqa_bias_per_row", 2, 4, 2, 24, 40, 16, bias_dims=[2, 4, 24, 1])
+    sdpa_bwd("pass_sdpa_bwd_bias_batch_broadcast_causal", 2, 4, 4, 33, 47, 32, bias_dims=[1, 4, 33, 47],
+             attrs={"causal_mask": True})
     # Batch normalization inference (inv_variance and variance forms).
     for variant in ("inv", "var"):
         g = G("pass_bn_inference_%s_nhwc" % variant)

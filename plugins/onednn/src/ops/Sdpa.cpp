@@ -8,6 +8,7 @@
 #include <hipdnn_plugin_sdk/helpers/Attention.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -297,11 +298,58 @@ PlanBuilder::SdpaPrimitives PlanBuilder::sdpaPrimitives(const SdpaLayouts& l, co
     {
         throw Unsupported(name + ": oneDNN has no matmul/softmax for this SDPA (" + e.what() + ")");
     }
-    for(const api::Built* b : {&mm1, &sm, &mm2, &madd, &badd})
-        if(b->impl.find("ref") != std::string::npos)
+    p.biasKernel = bias && badd.impl.find("ref") != std::string::npos;
+    for(const api::Built* b : {&mm1, &sm, &mm2, &madd, p.biasKernel ? nullptr : &badd})
+        if(b && b->impl.find("ref") != std::string::npos)
             throw Unsupported(name + ": oneDNN would run this SDPA on a reference kernel (" + b->impl
                               + "), not faster than HIPDNNGO_CPU_REFERENCE");
     return p;
+}
+
+// addBiasKernel: S += bias for a broadcast oneDNN 2.6's binary has no fast kernel for. S is dense
+// [B, Hk, G, Sq, Skv]; the bias its dense f32 copy with those dims or 1 (broadcast). Row by row:
+// each row of S takes one row of the bias, or its one value where the bias's last dim is 1.
+void PlanBuilder::addBiasKernel(const SdpaShape& s, const SdpaLayouts& l, const Buffer& scores, const Buffer& bias,
+                                const std::string& name)
+{
+    const dnnl::memory::dims bd = l.biasMd.dims(), sd = l.s5.dims();
+    // The bias's row-major strides over S's first four dims, 0 where it broadcasts.
+    std::array<int64_t, 4> bs{};
+    int64_t stride = bd[4];
+    for(int d = 3; d >= 0; --d)
+    {
+        bs[static_cast<size_t>(d)] = bd[static_cast<size_t>(d)] == 1 ? 0 : stride;
+        stride *= bd[static_cast<size_t>(d)];
+    }
+    const int64_t rows = sd[0] * sd[1] * sd[2] * sd[3], Skv = s.Skv;
+    const int64_t d1 = sd[1], d2 = sd[2], d3 = sd[3];
+    const bool perKey = bd[4] != 1;
+    addKernel({scores, bias},
+              [=](void* const* at) {
+                  float* S = static_cast<float*>(at[0]);
+                  const float* b = static_cast<const float*>(at[1]);
+#pragma omp parallel for schedule(static)
+                  for(int64_t r = 0; r < rows; ++r)
+                  {
+                      const int64_t i = r % d3, g = (r / d3) % d2, hk = (r / (d3 * d2)) % d1, bb = r / (d3 * d2 * d1);
+                      const float* br = b + bb * bs[0] + hk * bs[1] + g * bs[2] + i * bs[3];
+                      float* row = S + r * Skv;
+                      if(perKey)
+                      {
+#pragma omp simd
+                          for(int64_t j = 0; j < Skv; ++j)
+                              row[j] += br[j];
+                      }
+                      else
+                      {
+                          const float v = br[0];
+#pragma omp simd
+                          for(int64_t j = 0; j < Skv; ++j)
+                              row[j] += v;
+                      }
+                  }
+              },
+              name + " sdpa bias (engine kernel: oneDNN's binary has only a reference kernel for this broadcast)");
 }
 
 // sdpaScores: the steps up to S = scale * Q K^T (+ band mask) (+ bias) in its workspace buffer.
@@ -335,8 +383,11 @@ PlanBuilder::SdpaScores PlanBuilder::sdpaScores(const SdpaShape& s, const SdpaLa
     {
         const Buffer t = temp(l.biasMd);
         addReorder(l.biasUser, input(*l.bias, name), l.biasMd, t, name + " attn_mask to f32");
-        addStep(p.badd, {Arg{DNNL_ARG_SRC_0, l.s5, sb}, Arg{DNNL_ARG_SRC_1, l.biasMd, t}, Arg{DNNL_ARG_DST, l.s5, sb}},
-                "sdpa bias");
+        if(p.biasKernel)
+            addBiasKernel(s, l, sb, t, name);
+        else
+            addStep(p.badd, {Arg{DNNL_ARG_SRC_0, l.s5, sb}, Arg{DNNL_ARG_SRC_1, l.biasMd, t}, Arg{DNNL_ARG_DST, l.s5, sb}},
+                    "sdpa bias");
     }
     if(s.alibi)
     {

@@ -86,6 +86,9 @@ struct PlanBuilder::SdpaPrimitives
     SdpaScale scale;
     api::Built mm1, sm, mm2, madd, badd;
     bool oConvert = false; // O is written as f32 and reordered into its type
+    // The bias broadcast has only a reference binary in oneDNN 2.6 (over the batch alone, for
+    // one): an engine kernel adds it instead of badd.
+    bool biasKernel = false;
 };
 
 // SdpaStats: the forward with row outputs or sink tokens (rows in S's order b, h, i):
