@@ -3,7 +3,6 @@ package heuristics
 import (
 	"sync"
 
-	"github.com/hipdnn-go/backend/internal/logging"
 	"github.com/hipdnn-go/backend/internal/plugindir"
 )
 
@@ -40,12 +39,8 @@ func BaseDir() string {
 var pluginSpec = plugindir.Spec{Kind: "heuristic", DefaultDir: DefaultPluginDir, EnvVar: EnvPluginDir}
 
 // discover turns a path configuration into the sorted set of canonical plugin files to load,
-// plus one error per path that could not be used (each also logged).
+// plus one error per path that could not be used (plugindir.Discover logs each).
 func discover(cfg pathConfig) ([]string, []error) {
-	files, errs := plugindir.Discover(pluginSpec, plugindir.Env{BaseDir: BaseDir, Getenv: getenv, Secure: secureExecution},
+	return plugindir.Discover(pluginSpec, plugindir.Env{BaseDir: BaseDir, Getenv: getenv, Secure: secureExecution},
 		cfg.paths, cfg.mode)
-	for _, err := range errs {
-		logging.Error(err.Error())
-	}
-	return files, errs
 }

@@ -348,7 +348,7 @@ private:
     SdpaPrimitives sdpaPrimitives(const SdpaLayouts& l, const SdpaScale& scale, bool masked, const std::string& name);
     SdpaStats sdpaStatsLayout(const Tensor* stats, const Tensor* max, const Tensor* sumExp, bool padded, const SdpaShape& s,
                               const SdpaLayouts& l, const std::string& name);
-    void addBiasKernel(const SdpaShape& s, const SdpaLayouts& l, const Buffer& scores, const Buffer& bias, const std::string& name);
+    void addBiasKernel(const SdpaLayouts& l, const Buffer& scores, const Buffer& bias, const std::string& name);
     SdpaScores sdpaScores(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, std::optional<size_t> mask,
                           const std::string& name);
     void sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& prims, std::optional<size_t> mask,

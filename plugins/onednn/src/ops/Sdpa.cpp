@@ -299,8 +299,10 @@ PlanBuilder::SdpaPrimitives PlanBuilder::sdpaPrimitives(const SdpaLayouts& l, co
         throw Unsupported(name + ": oneDNN has no matmul/softmax for this SDPA (" + e.what() + ")");
     }
     p.biasKernel = bias && badd.impl.find("ref") != std::string::npos;
-    for(const api::Built* b : {&mm1, &sm, &mm2, &madd, p.biasKernel ? nullptr : &badd})
-        if(b && b->impl.find("ref") != std::string::npos)
+    if(p.biasKernel)
+        badd = {}; // not run: the engine's kernel adds the bias
+    for(const api::Built* b : {&mm1, &sm, &mm2, &madd, &badd})
+        if(b->impl.find("ref") != std::string::npos)
             throw Unsupported(name + ": oneDNN would run this SDPA on a reference kernel (" + b->impl
                               + "), not faster than HIPDNNGO_CPU_REFERENCE");
     return p;
@@ -309,8 +311,7 @@ PlanBuilder::SdpaPrimitives PlanBuilder::sdpaPrimitives(const SdpaLayouts& l, co
 // addBiasKernel: S += bias for a broadcast oneDNN 2.6's binary has no fast kernel for. S is dense
 // [B, Hk, G, Sq, Skv]; the bias its dense f32 copy with those dims or 1 (broadcast). Row by row:
 // each row of S takes one row of the bias, or its one value where the bias's last dim is 1.
-void PlanBuilder::addBiasKernel(const SdpaShape& s, const SdpaLayouts& l, const Buffer& scores, const Buffer& bias,
-                                const std::string& name)
+void PlanBuilder::addBiasKernel(const SdpaLayouts& l, const Buffer& scores, const Buffer& bias, const std::string& name)
 {
     const dnnl::memory::dims bd = l.biasMd.dims(), sd = l.s5.dims();
     // The bias's row-major strides over S's first four dims, 0 where it broadcasts.
@@ -321,7 +322,7 @@ void PlanBuilder::addBiasKernel(const SdpaShape& s, const SdpaLayouts& l, const 
         bs[static_cast<size_t>(d)] = bd[static_cast<size_t>(d)] == 1 ? 0 : stride;
         stride *= bd[static_cast<size_t>(d)];
     }
-    const int64_t rows = sd[0] * sd[1] * sd[2] * sd[3], Skv = s.Skv;
+    const int64_t rows = sd[0] * sd[1] * sd[2] * sd[3], Skv = sd[4];
     const int64_t d1 = sd[1], d2 = sd[2], d3 = sd[3];
     const bool perKey = bd[4] != 1;
     addKernel({scores, bias},
@@ -384,7 +385,7 @@ PlanBuilder::SdpaScores PlanBuilder::sdpaScores(const SdpaShape& s, const SdpaLa
         const Buffer t = temp(l.biasMd);
         addReorder(l.biasUser, input(*l.bias, name), l.biasMd, t, name + " attn_mask to f32");
         if(p.biasKernel)
-            addBiasKernel(s, l, sb, t, name);
+            addBiasKernel(l, sb, t, name);
         else
             addStep(p.badd, {Arg{DNNL_ARG_SRC_0, l.s5, sb}, Arg{DNNL_ARG_SRC_1, l.biasMd, t}, Arg{DNNL_ARG_DST, l.s5, sb}},
                     "sdpa bias");
