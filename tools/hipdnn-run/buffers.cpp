@@ -189,12 +189,21 @@ std::map<int64_t, FillRule> fillRules(const Graph& g)
                     1.0 / std::sqrt(static_cast<double>(headDim)));
             if(q && q->dims.size() == 4)
                 setRule(&rules, n.uid("seq_len_q_tensor_uid"), FillRule::SeqLen, "query sequence lengths", 0, q->dims[2]);
+            // Skv, the limit of seq_len_kv: with paged caches the rule of reference_sdpa.cpp
+            // (max_seq_len_kv, else the unpaged tensor's S, else the smaller pages * block).
+            const Tensor* v = g.tensor(n.uid("v_tensor_uid"));
             int64_t kvLimit = (k && k->dims.size() == 4) ? k->dims[2] : 1;
-            if(paged)
+            const bool pagedV = n.uid("page_table_v_tensor_uid") >= 0;
+            if(paged || pagedV)
             {
-                const Tensor* pt = g.tensor(n.uid("page_table_k_tensor_uid"));
-                int64_t pages = (pt && !pt->dims.empty() && pt->dims[0] > 0) ? pt->numel() / pt->dims[0] : 1;
-                kvLimit = pages * kvLimit; // block size * pages per sequence
+                // pagesTimesBlock: the keys a paged cache covers, or its S when it is dense.
+                auto pagesTimesBlock = [&](const char* tableKey, const Tensor* cache) {
+                    const int64_t s = (cache && cache->dims.size() == 4) ? cache->dims[2] : 1;
+                    const Tensor* pt = g.tensor(n.uid(tableKey));
+                    const int64_t pages = (pt && !pt->dims.empty() && pt->dims[0] > 0) ? pt->numel() / pt->dims[0] : 1;
+                    return n.uid(tableKey) >= 0 ? pages * s : s;
+                };
+                kvLimit = std::min(pagesTimesBlock("page_table_k_tensor_uid", k), pagesTimesBlock("page_table_v_tensor_uid", v));
                 if(const hdjson::Value* m = n.field("max_seq_len_kv"))
                 {
                     if(m->asInt() > 0 && m->asInt() < kvLimit)
@@ -202,7 +211,6 @@ std::map<int64_t, FillRule> fillRules(const Graph& g)
                 }
                 int64_t blocks = (k && !k->dims.empty()) ? k->dims[0] : 1;
                 setRule(&rules, n.uid("page_table_k_tensor_uid"), FillRule::PageTable, "page table", 0, blocks);
-                const Tensor* v = g.tensor(n.uid("v_tensor_uid"));
                 int64_t vblocks = (v && !v->dims.empty()) ? v->dims[0] : 1;
                 setRule(&rules, n.uid("page_table_v_tensor_uid"), FillRule::PageTable, "page table", 0, vblocks);
             }

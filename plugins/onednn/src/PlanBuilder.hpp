@@ -335,7 +335,14 @@ private:
     {
         Buffer q, k, s; // q and k as the score matmul read them; S
     };
-    SdpaShape sdpaShape(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o, const std::string& name);
+    struct SdpaPaging;
+    SdpaShape sdpaShape(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o, const std::string& name,
+                        const SdpaPaging* paging = nullptr);
+    // ops/SdpaPaged.cpp: a forward's page tables (a default SdpaPaging when there are none), and
+    // the kernel that gathers a paged cache into the dense f32 [B, Hk, Skv, W] copy `dense`.
+    SdpaPaging sdpaPaging(const fbs::SdpaAttributes& a, const Tensor& q, const Tensor& k, const Tensor& v,
+                          const std::string& name);
+    Buffer sdpaGather(const SdpaShape& s, bool values, const mdesc& dense, const std::string& name);
     struct SdpaScale;
     SdpaScale sdpaScale(flatbuffers::Optional<float> value, flatbuffers::Optional<int64_t> scaleUid, int64_t d,
                         const std::string& name);

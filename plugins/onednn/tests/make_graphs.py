@@ -320,17 +320,22 @@ def pooling_bwd(name, xd, window, stride, pre, post, mode, layout=nchw, io="floa
 
 
 def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=True, bias_dims=None, extra_out=None,
-         runtime_scale=False, sink=False, seq_len=False):
+         runtime_scale=False, sink=False, seq_len=False, paged=None):
+    """paged: (blocks, block, pages, which, table_rank): K and / or V (which: "kv", "k" or "v")
+    are caches [blocks, Hk, block, D] in bhsd / bshd order with INT32 page tables [B, 1, P, 1]
+    (table_rank 4) or [B, P] (2); skv is then the problem's Skv, given as max_seq_len_kv only
+    when attrs say so."""
     g = G(name, io)
-    def dims_strides(heads, seq, dim):
-        dims = [b, heads, seq, dim]
+    def dims_strides(n, heads, seq, dim):
+        dims = [n, heads, seq, dim]
         # bhsd: [B, H, S, D] row-major; bshd: the same dims with S outside H in memory.
         strides = nchw(dims) if bhsd else [seq * heads * dim, dim, heads * dim, 1]
         return dims, strides
-    q = g.t("q", *dims_strides(h, sq, d))
-    k = g.t("k", *dims_strides(hk, skv, d))
-    v = g.t("v", *dims_strides(hk, skv, d))
-    o = g.t("o", *dims_strides(h, sq, d))
+    q = g.t("q", *dims_strides(b, h, sq, d))
+    blocks, block, pages, which, table_rank = paged or (0, 0, 0, "", 0)
+    k = g.t("k", *(dims_strides(blocks, hk, block, d) if "k" in which else dims_strides(b, hk, skv, d)))
+    v = g.t("v", *(dims_strides(blocks, hk, block, d) if "v" in which else dims_strides(b, hk, skv, d)))
+    o = g.t("o", *dims_strides(b, h, sq, d))
     outputs = {"o_tensor_uid": o}
     if stats:
         outputs["stats_tensor_uid"] = g.t("stats", [b, h, sq, 1], dtype="float")
@@ -346,6 +351,9 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
     if seq_len:
         inputs["seq_len_q_tensor_uid"] = g.t("seq_len_q", [b, 1, 1, 1], dtype="int32")
         inputs["seq_len_kv_tensor_uid"] = g.t("seq_len_kv", [b, 1, 1, 1], dtype="int32")
+    for c in which:
+        inputs["page_table_%s_tensor_uid" % c] = g.t("page_table_" + c, [b, 1, pages, 1] if table_rank == 4 else [b, pages],
+                                                     dtype="int32")
     g.node("SdpaAttributes", "sdpa", inputs, outputs)
     a = {"alibi_mask": False, "padding_mask": False, "causal_mask": False, "causal_mask_bottom_right": False,
          "diagonal_alignment": "TOP_LEFT"}
@@ -501,6 +509,14 @@ def main():
     # bottom-right diagonal) has the sink alone: O = 0, stats = max = sink, sum_exp = 1.
     sdpa("pass_sdpa_fwd_varlen_sink_bottom_right_bf16", 3, 4, 2, 40, 24, 16, io="bfloat16",
          attrs={"causal_mask_bottom_right": True}, stats=True, extra_out=["max", "sum_exp"], sink=True, seq_len=True)
+    # Paged K / V caches (cuDNN's paged attention): gathered into dense copies by the engine.
+    # Skv from max_seq_len_kv; from the dense V when only K is paged; from P * block otherwise.
+    sdpa("pass_sdpa_fwd_paged_gqa_half_causal_stats", 3, 4, 2, 24, 37, 16, io="half", attrs={"causal_mask": True,
+         "max_seq_len_kv": 37}, stats=True, seq_len=True, paged=(12, 8, 5, "kv", 4))
+    sdpa("pass_sdpa_fwd_paged_k_bf16_sink_bottom_right", 3, 4, 2, 40, 40, 16, io="bfloat16",
+         attrs={"causal_mask_bottom_right": True}, stats=True, sink=True, seq_len=True, paged=(7, 16, 3, "k", 2))
+    sdpa("pass_sdpa_fwd_paged_fp32_bshd_inferred", 2, 4, 4, 33, 40, 32, bhsd=False, seq_len=True, paged=(9, 8, 5, "kv", 2))
+    sdpa("decline_sdpa_paged_without_seq_len", 2, 4, 4, 16, 32, 16, paged=(8, 8, 4, "kv", 4))
     # SDPA forward with stats (training) and backward.
     sdpa("pass_sdpa_fwd_stats_fp32", 2, 4, 4, 33, 47, 32, stats=True)
     sdpa("pass_sdpa_fwd_stats_gqa_bf16_causal", 1, 8, 2, 40, 40, 64, io="bfloat16", attrs={"causal_mask": True},

@@ -1,8 +1,9 @@
 // Scaled dot-product attention forward as oneDNN primitives: S = scale * Q K^T (+ band mask)
 // (+ attn_mask bias) (+ ALiBi, an engine kernel) -> softmax (with sink tokens) -> O = S V.
 // GQA/MQA: the query heads of one KV head form an extra dim that K and V broadcast over.
-// Sequence lengths mask S row by row (sdpaMaskRow, shared with the backward). Everything beyond
-// attention with an optional causal/band mask, bias, ALiBi, sinks and lengths is declined.
+// Sequence lengths mask S row by row (sdpaMaskRow, shared with the backward); paged K / V caches
+// are gathered into dense copies first (SdpaPaged.cpp). Everything beyond attention with an
+// optional causal/band mask, bias, ALiBi, sinks, lengths and paged caches is declined.
 #include "Sdpa.hpp"
 
 #include <hipdnn_plugin_sdk/helpers/Attention.hpp>
@@ -28,8 +29,6 @@ void refuseSdpaFeatures(const fbs::SdpaAttributes& a, const std::string& name)
     };
     refuse(a.dropout_mask_tensor_uid(), "dropout");
     refuse(a.dropout_scale_tensor_uid(), "dropout");
-    refuse(a.page_table_k_tensor_uid(), "page tables");
-    refuse(a.page_table_v_tensor_uid(), "page tables");
     refuse(a.block_mask_tensor_uid(), "a block mask");
     for(const auto& u : {a.descale_q_tensor_uid(), a.descale_k_tensor_uid(), a.descale_v_tensor_uid(),
                          a.descale_s_tensor_uid(), a.scale_s_tensor_uid(), a.scale_o_tensor_uid()})
@@ -51,7 +50,8 @@ void sdpaForwardInputs(const fbs::Node& n, const InputCounter& reads)
     reads(a->q_tensor_uid()), reads(a->k_tensor_uid()), reads(a->v_tensor_uid());
     if(a->attn_mask_tensor_uid())
         reads(*a->attn_mask_tensor_uid());
-    for(const auto& uid : {a->sink_token_tensor_uid(), a->seq_len_q_tensor_uid(), a->seq_len_kv_tensor_uid()})
+    for(const auto& uid : {a->sink_token_tensor_uid(), a->seq_len_q_tensor_uid(), a->seq_len_kv_tensor_uid(),
+                           a->page_table_k_tensor_uid(), a->page_table_v_tensor_uid()})
         if(uid)
             reads(*uid);
 }
@@ -68,8 +68,10 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
         ~Reset() { flag = false; }
     } reset{viaF32_};
     refuseSdpaFeatures(a, name);
-    SdpaShape shape = sdpaShape(tensor(a.q_tensor_uid(), "q", name), tensor(a.k_tensor_uid(), "k", name),
-                                tensor(a.v_tensor_uid(), "v", name), tensor(a.o_tensor_uid(), "o", name), name);
+    const Tensor &q = tensor(a.q_tensor_uid(), "q", name), &k = tensor(a.k_tensor_uid(), "k", name),
+                 &v = tensor(a.v_tensor_uid(), "v", name);
+    const SdpaPaging paging = sdpaPaging(a, q, k, v, name);
+    SdpaShape shape = sdpaShape(q, k, v, tensor(a.o_tensor_uid(), "o", name), name, &paging);
     shape.alibi = a.alibi_mask();
     const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), shape.D, name);
     // With sequence lengths the padding kernel applies the band row by row: a BOTTOM_RIGHT
@@ -158,18 +160,21 @@ PlanBuilder::SdpaStats PlanBuilder::sdpaStatsLayout(const Tensor* stats, const T
     return st;
 }
 
+// A paged K or V is a container [blocks, Hk, block, W]: only its head and width dims are
+// checked against the problem here (sdpaPaging checked that its pages cover Skv).
 PlanBuilder::SdpaShape PlanBuilder::sdpaShape(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o,
-                                              const std::string& name)
+                                              const std::string& name, const SdpaPaging* paging)
 {
     if(q.rank() != 4 || k.rank() != 4 || v.rank() != 4 || o.rank() != 4)
         throw Unsupported(name + ": SDPA tensors must be [B, H, S, D]");
+    const SdpaPaging pg = paging ? *paging : SdpaPaging{};
     const int64_t B = q.dims[0], H = q.dims[1], Sq = q.dims[2], D = q.dims[3];
-    const int64_t Hk = k.dims[1], Skv = k.dims[2], Dv = v.dims[3];
-    if(k.dims[0] != B || v.dims[0] != B || k.dims[3] != D || v.dims[1] != Hk || v.dims[2] != Skv
-       || o.dims != std::vector<int64_t>{B, H, Sq, Dv} || Hk < 1 || H % Hk != 0)
+    const int64_t Hk = k.dims[1], Skv = pg.tableK || pg.tableV ? pg.skv : k.dims[2], Dv = v.dims[3];
+    const bool kOk = pg.tableK || (k.dims[0] == B && k.dims[2] == Skv), vOk = pg.tableV || (v.dims[0] == B && v.dims[2] == Skv);
+    if(!kOk || !vOk || k.dims[3] != D || v.dims[1] != Hk || o.dims != std::vector<int64_t>{B, H, Sq, Dv} || Hk < 1 || H % Hk != 0)
         throw Unsupported(name + ": inconsistent SDPA shapes");
     const int64_t G = H / Hk;
-    return {&q, &k, &v, &o, B, H, Sq, D, Hk, Skv, Dv, G};
+    return {&q, &k, &v, &o, B, H, Sq, D, Hk, Skv, Dv, G, false, pg};
 }
 
 // sdpaScale: attn_scale_value, else the scale tensor (a constant, or an f32 pass-by-value scalar
@@ -213,13 +218,15 @@ PlanBuilder::SdpaLayouts PlanBuilder::sdpaLayouts(flatbuffers::Optional<int64_t>
     // 5-D views: [B, Hk, G, S, D]; query head h = hk * G + g. Non-f32 q/k/v are converted to
     // dense f32 copies first (exact for bf16/fp16; oneDNN 2.6 has no fast mixed-type kernel).
     const bool qConvert = q.dtype != fbs::DataType::FLOAT || (mergeRows && G > 1 && q.strides[1] != Sq * q.strides[2]),
-               kConvert = k.dtype != fbs::DataType::FLOAT;
+               kConvert = k.dtype != fbs::DataType::FLOAT || s.paging.tableK;
     const mdesc q5user({B, Hk, G, Sq, D}, *mapType(q.dtype),
                        dnnl::memory::dims{q.strides[0], q.strides[1] * G, q.strides[1], q.strides[2], q.strides[3]});
     const mdesc q5f({B, Hk, G, Sq, D}, dt::f32, dnnl::memory::format_tag::abcde);
     const mdesc q5 = qConvert ? q5f : q5user;
-    const mdesc kUser({B, Hk, 1, Skv, D}, *mapType(k.dtype),
-                      dnnl::memory::dims{k.strides[0], k.strides[1], k.strides[1], k.strides[2], k.strides[3]});
+    // A paged K or V has no such view: sdpaGather writes its dense f32 copy.
+    const mdesc kUser = s.paging.tableK ? mdesc()
+                                        : mdesc({B, Hk, 1, Skv, D}, *mapType(k.dtype),
+                                                dnnl::memory::dims{k.strides[0], k.strides[1], k.strides[1], k.strides[2], k.strides[3]});
     const mdesc kF32({B, Hk, 1, Skv, D}, dt::f32, dnnl::memory::format_tag::abcde);
     // K^T: the same memory with the last two dims swapped.
     const mdesc kT = kConvert
@@ -254,12 +261,13 @@ PlanBuilder::SdpaLayouts PlanBuilder::sdpaLayouts(flatbuffers::Optional<int64_t>
         biasMd = mdesc(d5, dt::f32, dnnl::memory::format_tag::abcde); // dense f32 copy
     }
     const mdesc vF32({B, Hk, 1, Skv, Dv}, dt::f32, dnnl::memory::format_tag::abcde);
-    const mdesc v5({B, Hk, 1, Skv, Dv}, *mapType(v.dtype),
-                   dnnl::memory::dims{v.strides[0], v.strides[1], v.strides[1], v.strides[2], v.strides[3]});
+    const mdesc v5 = s.paging.tableV ? mdesc()
+                                     : mdesc({B, Hk, 1, Skv, Dv}, *mapType(v.dtype),
+                                             dnnl::memory::dims{v.strides[0], v.strides[1], v.strides[1], v.strides[2], v.strides[3]});
     const mdesc o5({B, Hk, G, Sq, Dv}, *mapType(o.dtype),
                    dnnl::memory::dims{o.strides[0], o.strides[1] * G, o.strides[1], o.strides[2], o.strides[3]});
     const mdesc o5f(o5.dims(), dt::f32, dnnl::memory::format_tag::abcde);
-    const bool vConvert = v.dtype != fbs::DataType::FLOAT;
+    const bool vConvert = v.dtype != fbs::DataType::FLOAT || s.paging.tableV;
     return {qConvert, kConvert, vConvert, q5user, q5f, q5, kUser, kF32, kT, s5, maskMd, v5, vF32, o5, o5f,
             bias, biasMd, biasUser};
 }
@@ -357,14 +365,14 @@ void PlanBuilder::addBiasKernel(const SdpaLayouts& l, const Buffer& scores, cons
 PlanBuilder::SdpaScores PlanBuilder::sdpaScores(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p,
                                                 std::optional<size_t> mask, const std::string& name)
 {
-    Buffer qb = input(*s.q, name), kb = input(*s.k, name);
+    Buffer qb = input(*s.q, name), kb = s.paging.tableK ? sdpaGather(s, false, l.kF32, name) : input(*s.k, name);
     if(l.qConvert)
     {
         const Buffer t = temp(l.q5f);
         addReorder(l.q5user, qb, l.q5f, t, name + " q to f32");
         qb = t;
     }
-    if(l.kConvert)
+    if(l.kConvert && !s.paging.tableK)
     {
         const Buffer t = temp(l.kF32);
         addReorder(l.kUser, kb, l.kF32, t, name + " k to f32");
@@ -512,8 +520,8 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
     }
     else
         addStep(p.sm, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, l.s5, sc.s}}, "sdpa softmax");
-    Buffer vb = input(*s.v, name);
-    if(l.vConvert)
+    Buffer vb = s.paging.tableV ? sdpaGather(s, true, l.vF32, name) : input(*s.v, name);
+    if(l.vConvert && !s.paging.tableV)
     {
         const Buffer t = temp(l.vF32);
         addReorder(l.v5, vb, l.vF32, t, name + " v to f32");

@@ -41,12 +41,25 @@ void sdpaMaskRows(float* scores, const int32_t* lq, const int32_t* lkv, int64_t 
     }
 }
 
+// SdpaPaging: a forward's paged K / V caches. A paged tensor is a container [blocks, Hk, block,
+// W] whose table (INT32 [B, P] or [B, 1, P, 1]) lists each batch's blocks: key j of batch b is row
+// j % block of block table[b][j / block]. Skv is max_seq_len_kv, else the unpaged tensor's S, else
+// the bias's last dim, else the smaller P * block (cuDNN's inference); seq_len_kv is required.
+struct PlanBuilder::SdpaPaging
+{
+    const Tensor *tableK = nullptr, *tableV = nullptr; // null: that tensor is dense
+    int64_t pagesK = 0, pagesV = 0; // P
+    int64_t skv = 0;
+    const Tensor* seqKv = nullptr;
+};
+
 // SdpaShape: Q [B, H, Sq, D], K [B, Hk, Skv, D], V [B, Hk, Skv, Dv], O [B, H, Sq, Dv]; G = H / Hk.
 struct PlanBuilder::SdpaShape
 {
     const Tensor *q, *k, *v, *o;
     int64_t B, H, Sq, D, Hk, Skv, Dv, G;
     bool alibi = false; // add cudnn-frontend's ALiBi bias to the scores
+    SdpaPaging paging; // paged K / V: gathered into dense f32 copies (sdpaGather)
 };
 
 // SdpaLayouts: the 5-D views [B, Hk, G, S, D] (query head h = hk * G + g) of the tensors as the

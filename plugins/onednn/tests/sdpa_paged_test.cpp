@@ -1,0 +1,142 @@
+// onednn_sdpa_paged: an SDPA forward on paged K / V caches on HIPDNNGO_ONEDNN, where a page table
+// goes wrong (the graph tests in graphs/ check the values on well-formed tables):
+//  - the table entries past a batch's seq_len_kv name no block (-5 and 1000), and the cache
+//    blocks no valid key uses hold NaN: neither may be read, so O must be finite and equal to the
+//    CPU reference engine's O on the same data (within 1e-5);
+//  - an entry a valid key uses that names no block fails the execute with BAD_PARAM and a message
+//    naming the entry, its value and the cache's size; so does a seq_len_kv above Skv;
+//  - the plan runs correctly again after each rejected call.
+#include "TestPlan.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace
+{
+
+using testplan::ck;
+
+// q, o [B=2, H=2, Sq=4, D=8]; k, v caches [6 blocks, Hk=1, 4 rows, 8]; tables [2, P=3] so that
+// Skv = 3 * 4 = 12 (cuDNN's inference without max_seq_len_kv).
+constexpr int64_t B = 2, H = 2, Sq = 4, D = 8, Blocks = 6, Block = 4, P = 3, Skv = P * Block;
+const char* const kGraph = R"({"name": "sdpa_paged", "compute_data_type": "float", "intermediate_data_type": "float",
+ "io_data_type": "float", "is_override_shape_enabled": false, "tensors": [
+ {"uid": 1, "name": "q", "data_type": "float", "dims": [2, 2, 4, 8], "strides": [64, 32, 8, 1], "virtual": false},
+ {"uid": 2, "name": "k", "data_type": "float", "dims": [6, 1, 4, 8], "strides": [32, 32, 8, 1], "virtual": false},
+ {"uid": 3, "name": "v", "data_type": "float", "dims": [6, 1, 4, 8], "strides": [32, 32, 8, 1], "virtual": false},
+ {"uid": 4, "name": "o", "data_type": "float", "dims": [2, 2, 4, 8], "strides": [64, 32, 8, 1], "virtual": false},
+ {"uid": 5, "name": "seq_len_q", "data_type": "int32", "dims": [2, 1, 1, 1], "strides": [1, 1, 1, 1], "virtual": false},
+ {"uid": 6, "name": "seq_len_kv", "data_type": "int32", "dims": [2, 1, 1, 1], "strides": [1, 1, 1, 1], "virtual": false},
+ {"uid": 7, "name": "page_table_k", "data_type": "int32", "dims": [2, 3], "strides": [3, 1], "virtual": false},
+ {"uid": 8, "name": "page_table_v", "data_type": "int32", "dims": [2, 3], "strides": [3, 1], "virtual": false}],
+ "nodes": [{"type": "SdpaAttributes", "name": "sdpa", "compute_data_type": "float",
+  "inputs": {"q_tensor_uid": 1, "k_tensor_uid": 2, "v_tensor_uid": 3, "seq_len_q_tensor_uid": 5,
+   "seq_len_kv_tensor_uid": 6, "page_table_k_tensor_uid": 7, "page_table_v_tensor_uid": 8},
+  "outputs": {"o_tensor_uid": 4},
+  "attributes": {"causal_mask": false, "diagonal_alignment": "TOP_LEFT"}}]})";
+
+struct Data
+{
+    std::vector<float> q, k, v;
+    std::vector<int32_t> lq{4, 3}, lkv{6, 9}, tableK, tableV;
+};
+
+// makeData: batch 0 uses blocks 4, 1 (6 keys: pages 0-1), batch 1 blocks 0, 5, 2 (9 keys); block 3
+// is used by nobody and holds NaN, as do the rows of block 1 past key 5 of batch 0 (rows 2-3)
+// and of block 2 past key 8 of batch 1 (rows 1-3). Page 2 of batch 0 is past its length.
+Data makeData()
+{
+    Data d;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for(int64_t i = 0; i < B * H * Sq * D; ++i)
+        d.q.push_back(static_cast<float>((i * 7 + 3) % 11) / 8.f - 0.6f);
+    d.k.assign(static_cast<size_t>(Blocks * Block * D), nan);
+    d.v.assign(d.k.size(), nan);
+    d.tableK = {4, 1, -5, 0, 5, 2};
+    d.tableV = {4, 1, 1000, 0, 5, 2};
+    for(int64_t b = 0; b < B; ++b)
+        for(int64_t j = 0; j < d.lkv[static_cast<size_t>(b)]; ++j)
+        {
+            const int64_t row = d.tableK[static_cast<size_t>(b * P + j / Block)] * Block + j % Block;
+            for(int64_t e = 0; e < D; ++e)
+            {
+                const size_t at = static_cast<size_t>(row * D + e);
+                d.k[at] = static_cast<float>((row * 5 + e * 3) % 13) / 10.f - 0.5f;
+                d.v[at] = static_cast<float>((row * 3 + e * 7) % 17) / 8.f - 1.f;
+            }
+        }
+    return d;
+}
+
+// run executes the plan into a fresh O; returns the status and the last error.
+hipdnnStatus_t run(hipdnnHandle_t h, const testplan::Plan& plan, Data& d, std::vector<float>* o, std::string* error)
+{
+    o->assign(d.q.size(), -7.f);
+    testplan::Pack pack(plan, {1, 2, 3, 4, 5, 6, 7, 8},
+                        {d.q.data(), d.k.data(), d.v.data(), o->data(), d.lq.data(), d.lkv.data(), d.tableK.data(),
+                         d.tableV.data()});
+    const hipdnnStatus_t s = hipdnnBackendExecute(h, plan.plan, pack.pack);
+    char msg[2048] = {0};
+    hipdnnGetLastErrorString(msg, sizeof msg);
+    *error = msg;
+    return s;
+}
+
+int check(hipdnnHandle_t h)
+{
+    int failures = 0;
+    Data d = makeData();
+    const testplan::Plan onednn(h, kGraph, "HIPDNNGO_ONEDNN"), reference(h, kGraph, "HIPDNNGO_CPU_REFERENCE");
+    std::vector<float> o, want;
+    std::string error;
+    ck(run(h, reference, d, &want, &error), "reference engine");
+    // compare: O against the reference engine's (finite, within 1e-5).
+    auto compare = [&](const char* when) {
+        for(size_t i = 0; i < o.size(); ++i)
+            if(!std::isfinite(o[i]) || std::fabs(o[i] - want[i]) > 1e-5f)
+            {
+                std::fprintf(stderr, "FAIL: %s: O[%zu] = %g, the reference engine gives %g\n", when, i, o[i], want[i]);
+                ++failures;
+                return;
+            }
+    };
+    ck(run(h, onednn, d, &o, &error), "oneDNN engine");
+    compare("entries past seq_len_kv naming no block, NaN in blocks no key uses");
+
+    struct Bad
+    {
+        bool values;
+        size_t entry;
+        int32_t value;
+        int32_t lkv1; // seq_len_kv[1]
+        const char* want;
+    } bads[] = {
+        {false, 4, 6, 9, "page_table_k[1][1] = 6 names no block of the 6-block cache"},
+        {true, 0, -1, 9, "page_table_v[0][0] = -1 names no block of the 6-block cache"},
+        {false, 0, 4, Skv + 1, "seq_len_kv[1] = 13 is outside [0, 12]"},
+    };
+    for(const Bad& b : bads)
+    {
+        Data e = d;
+        (b.values ? e.tableV : e.tableK)[b.entry] = b.value;
+        e.lkv[1] = b.lkv1;
+        const hipdnnStatus_t s = run(h, onednn, e, &o, &error);
+        if(s != HIPDNN_STATUS_PLUGIN_ERROR || error.find(b.want) == std::string::npos
+           || error.find("HIPDNN_PLUGIN_STATUS_BAD_PARAM") == std::string::npos)
+        {
+            std::fprintf(stderr, "FAIL: got %s \"%s\", want PLUGIN_ERROR with HIPDNN_PLUGIN_STATUS_BAD_PARAM and \"%s\"\n",
+                         hipdnnGetErrorString(s), error.c_str(), b.want);
+            ++failures;
+        }
+        ck(run(h, onednn, d, &o, &error), "execute after a rejected page table");
+        compare("after a rejected page table");
+    }
+    if(failures == 0)
+        std::printf("PASS: paged K / V on HIPDNNGO_ONEDNN: entries and blocks past seq_len_kv are not read; a bad entry "
+                    "or length is rejected with BAD_PARAM naming it; the plan runs again afterwards\n");
+    return failures;
+}
+
+} // namespace
+
+int main() { return testplan::runWithHandle(check); }
