@@ -7,6 +7,14 @@
 namespace hipdnngo::onednn
 {
 
+int64_t spanOf(const Tensor& t)
+{
+    int64_t span = 1;
+    for(size_t d = 0; d < t.dims.size(); ++d)
+        span += (t.dims[d] - 1) * t.strides[d];
+    return span;
+}
+
 size_t dataTypeSize(fbs::DataType t)
 {
     switch(t)

@@ -23,7 +23,8 @@ struct Unsupported : std::runtime_error
 };
 
 // Tensor and TensorTable are the SDK's reader (hipdnn_plugin_sdk/helpers/TensorTable.hpp) with
-// this engine's rules: rank 1 to 12, scalars addressed with stride 1. Types are checked where a
+// this engine's rules: rank 1 to 12, scalars addressed with stride 1, ragged tensors kept (the
+// nodes that take them claim them: PlanBuilder::claimRagged). Types are checked where a
 // tensor is used (a node may carry an INT64 tensor the engine never touches); dataTypeSize() == 0
 // means the engine cannot address it.
 using Tensor = hipdnn_plugin_sdk::TensorRecord;
@@ -32,14 +33,19 @@ class TensorTable : public hipdnn_plugin_sdk::TensorTable<Unsupported>
 {
 public:
     explicit TensorTable(const fbs::Graph& graph)
-        : hipdnn_plugin_sdk::TensorTable<Unsupported>(graph, {1, 12, int64_t{1}})
+        : hipdnn_plugin_sdk::TensorTable<Unsupported>(graph, {1, 12, int64_t{1}, /*allowRagged*/ true})
     {
     }
 
     // computeAs: tensor `index` is computed in type t (fp32 staging: the caller's buffer keeps
     // its own type, Plan::stored_ remembers it).
     void computeAs(int index, fbs::DataType t) { record(index).dtype = t; }
+    // restride: tensor `index` is computed in a copy with these strides (ragged tensors).
+    void restride(int index, std::vector<int64_t> strides) { record(index).strides = std::move(strides); }
 };
+
+// spanOf: elements from a tensor's first to its last addressed element, inclusive.
+int64_t spanOf(const Tensor& t);
 
 // dataTypeSize: bytes per element of the types the engine accepts (0 otherwise).
 size_t dataTypeSize(fbs::DataType t);

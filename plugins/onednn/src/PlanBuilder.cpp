@@ -50,6 +50,7 @@ void PlanBuilder::run()
     const size_t ntensors = p_.tensors_.size();
     consumers_.assign(ntensors, 0);
     loc_.assign(ntensors, std::nullopt);
+    ragged_.assign(ntensors, RaggedTensor{});
     if(g_.nodes() == nullptr || g_.nodes()->size() == 0)
         throw Unsupported("graph has no nodes");
     for(const fbs::Node* n : *g_.nodes())
@@ -161,7 +162,7 @@ Buffer PlanBuilder::input(const Tensor& t, const std::string& node)
     }
     else
     {
-        b = isStaged(t) ? stageIn(t) : external(t);
+        b = t.raggedOffsetUid ? raggedIn(t, node) : isStaged(t) ? stageIn(t) : external(t);
     }
     loc_[static_cast<size_t>(t.index)] = b;
     return b;
@@ -170,6 +171,7 @@ Buffer PlanBuilder::input(const Tensor& t, const std::string& node)
 // external: the caller's own buffer of t (a variant-pack pointer).
 Buffer PlanBuilder::external(const Tensor& t)
 {
+    requireClaimed(t);
     Buffer b;
     b.kind = Buffer::Kind::External;
     b.tensor = t.index;
@@ -191,7 +193,7 @@ Buffer PlanBuilder::output(const Tensor& t, const std::string& node)
     }
     else
     {
-        b = isStaged(t) ? stageOut(t) : external(t);
+        b = t.raggedOffsetUid ? raggedOut(t, node) : isStaged(t) ? stageOut(t) : external(t);
     }
     loc_[static_cast<size_t>(t.index)] = b;
     return b;
@@ -242,15 +244,6 @@ void PlanBuilder::addKernel(std::vector<Buffer> bufs, std::function<void(void* c
 
 namespace
 {
-
-// spanOf: elements from a tensor's first to its last addressed element, inclusive.
-int64_t spanOf(const Tensor& t)
-{
-    int64_t span = 1;
-    for(size_t d = 0; d < t.dims.size(); ++d)
-        span += (t.dims[d] - 1) * t.strides[d];
-    return span;
-}
 
 } // namespace
 
@@ -304,6 +297,9 @@ void PlanBuilder::flushStaged()
             addReorder(mdesc(t.dims, dt::f32, t.strides), o.f32, mdWith(t.dims, to, t.strides), user, what);
     }
     stagedOut_.clear();
+    for(const RaggedOut& o : raggedOut_)
+        raggedCopy(p_.tensors_.at(o.tensor), false, o.dense, o.node);
+    raggedOut_.clear();
 }
 
 std::optional<Storage> PlanBuilder::rawStorage(std::initializer_list<const Tensor*> ins,

@@ -244,6 +244,31 @@ private:
         Buffer f32;
     };
     std::vector<StagedOut> stagedOut_;
+
+    // ---- ragged tensors (Ragged.cpp) -------------------------------------------------------
+    // A ragged tensor is computed as a dense row-major copy: raggedIn gathers the rows that
+    // exist, raggedOut is the buffer a node writes, scattered by flushStaged. A node that takes
+    // ragged tensors claims each (claimRagged: the lengths that count its rows; the table then
+    // holds the copy's strides) before binding it; binding an unclaimed one declines the graph.
+    void claimRagged(const Tensor* t, const Tensor* lengths, const char* lengthsRole, const std::string& node);
+    void requireClaimed(const Tensor& t) const;
+    Buffer raggedIn(const Tensor& t, const std::string& node);
+    Buffer raggedOut(const Tensor& t, const std::string& node);
+    void raggedCopy(const Tensor& t, bool in, const Buffer& dense, const std::string& node);
+    struct RaggedTensor
+    {
+        const Tensor* lengths = nullptr; // null: not claimed
+        std::vector<int64_t> userStrides; // the caller's layout (the table has the copy's)
+        int64_t userSpan = 0;
+    };
+    std::vector<RaggedTensor> ragged_; // per tensor index
+    struct RaggedOut
+    {
+        int tensor;
+        Buffer dense;
+        std::string node;
+    };
+    std::vector<RaggedOut> raggedOut_;
     Buffer inputAs(const Tensor& t, const mdesc& have, const mdesc& want, const std::string& node, const std::string& what);
     BoundOutput bindOutput(const Tensor& t, const mdesc& written, bool reorder, const std::string& node);
     void finishOutput(const BoundOutput& o, const mdesc& written, const mdesc& want, const std::string& what);

@@ -43,6 +43,12 @@ class G:
             self.tensors[-1]["is_runtime_pass_by_value"] = True
         return self.uid
 
+    def ragged(self, uids, offsets):
+        """Marks tensors uids as ragged (THD / nested) with the offsets tensor uid."""
+        for t in self.tensors:
+            if t["uid"] in uids:
+                t["ragged_offset_tensor_uid"] = offsets
+
     def node(self, kind, name, inputs, outputs, params=None):
         n = {"type": kind, "name": name, "compute_data_type": "float", "inputs": inputs, "outputs": outputs}
         if params is not None:
@@ -117,7 +123,8 @@ def conv_bwd(name, kind, n, c, spatial, k, ksz, groups=1, pre=None, post=None, s
     g.write()
 
 
-def matmul(name, ad, bd, io="float", bstrides=None, bias=False, act=None):
+def matmul(name, ad, bd, io="float", bstrides=None, bias=False, act=None, ragged_a=False):
+    """ragged_a: A carries ragged offsets (only SDPA takes ragged tensors)."""
     g = G(name, io)
     cd = [max(x, y) for x, y in zip([1] * (len(bd) - len(ad)) + ad[:-2], [1] * (len(ad) - len(bd)) + bd[:-2])]
     cd = cd + [ad[-2], bd[-1]]
@@ -126,6 +133,8 @@ def matmul(name, ad, bd, io="float", bstrides=None, bias=False, act=None):
     fused = bias or act
     c = g.t("c", cd, dtype="float" if fused else None, virtual=bool(fused))
     g.node("MatmulAttributes", "mm", {"a_tensor_uid": a, "b_tensor_uid": b}, {"c_tensor_uid": c})
+    if ragged_a:
+        g.ragged([a], g.t("ragged_offsets_a", [ad[0] + 1], dtype="int32"))
     cur = c
     if bias:
         bb = g.t("bias", [1] * (len(cd) - 1) + [cd[-1]])
@@ -320,11 +329,12 @@ def pooling_bwd(name, xd, window, stride, pre, post, mode, layout=nchw, io="floa
 
 
 def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=True, bias_dims=None, extra_out=None,
-         runtime_scale=False, sink=False, seq_len=False, paged=None):
+         runtime_scale=False, sink=False, seq_len=False, paged=None, ragged=False):
     """paged: (blocks, block, pages, which, table_rank): K and / or V (which: "kv", "k" or "v")
     are caches [blocks, Hk, block, D] in bhsd / bshd order with INT32 page tables [B, 1, P, 1]
     (table_rank 4) or [B, P] (2); skv is then the problem's Skv, given as max_seq_len_kv only
-    when attrs say so."""
+    when attrs say so. ragged: q, o and stats (int64 offsets), k and v (int32) are ragged; with
+    seq_len."""
     g = G(name, io)
     def dims_strides(n, heads, seq, dim):
         dims = [n, heads, seq, dim]
@@ -354,6 +364,8 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
     for c in which:
         inputs["page_table_%s_tensor_uid" % c] = g.t("page_table_" + c, [b, 1, pages, 1] if table_rank == 4 else [b, pages],
                                                      dtype="int32")
+    if ragged:
+        mark_ragged(g, b, [q, o], [k, v], outputs.get("stats_tensor_uid"))
     g.node("SdpaAttributes", "sdpa", inputs, outputs)
     a = {"alibi_mask": False, "padding_mask": False, "causal_mask": False, "causal_mask_bottom_right": False,
          "diagonal_alignment": "TOP_LEFT"}
@@ -362,8 +374,19 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
     g.write()
 
 
+def mark_ragged(g, b, q_side, kv_side, stats):
+    """THD layouts: the q-side tensors take int64 offsets, the kv-side int32, the stats (rows of
+    one element) their own (hipdnn-run packs the batches back to back by their lengths)."""
+    oq = g.t("ragged_offsets_q", [b + 1, 1, 1, 1], dtype="int64")
+    okv = g.t("ragged_offsets_kv", [b + 1, 1, 1, 1], dtype="int32")
+    g.ragged(q_side, oq)
+    g.ragged(kv_side, okv)
+    if stats:
+        g.ragged([stats], g.t("ragged_offsets_stats", [b + 1, 1, 1, 1], dtype="int32"))
+
+
 def sdpa_bwd(name, b, h, hk, sq, skv, d, io="float", attrs=None, bhsd=True, bias_dims=None, dbias=False,
-             dropout=False, seq_len=False, stats_type="float", runtime_scale=False):
+             dropout=False, seq_len=False, stats_type="float", runtime_scale=False, ragged=False):
     """SDPA backward: q, k, v, o, dO and the forward's stats in; dQ, dK, dV out."""
     g = G(name, io)
     def dims_strides(heads, seq, dim):
@@ -387,6 +410,10 @@ def sdpa_bwd(name, b, h, hk, sq, skv, d, io="float", attrs=None, bhsd=True, bias
         outputs["dbias_tensor_uid"] = g.t("dbias", bias_dims)
     if dropout:
         inputs["dropout_mask_tensor_uid"] = g.t("dropout_mask", [b, h, sq, skv])
+    if ragged:
+        mark_ragged(g, b, [inputs[k] for k in ("q_tensor_uid", "o_tensor_uid", "do_tensor_uid")] + [outputs["dq_tensor_uid"]],
+                    [inputs["k_tensor_uid"], inputs["v_tensor_uid"], outputs["dk_tensor_uid"], outputs["dv_tensor_uid"]],
+                    inputs["stats_tensor_uid"])
     g.node("SdpaBackwardAttributes", "sdpa_bwd", inputs, outputs)
     a = {"alibi_mask": False, "padding_mask": False, "causal_mask": False, "causal_mask_bottom_right": False,
          "diagonal_alignment": "TOP_LEFT"}
@@ -435,6 +462,7 @@ def main():
     conv_bwd("pass_conv_bwd_weights_1d", "weights", 2, 4, [20], 6, [3], pre=[1], post=[1])
     # Matmul.
     matmul("pass_matmul_2d", [33, 47], [47, 29])
+    matmul("decline_matmul_ragged", [2, 8, 16], [2, 16, 8], ragged_a=True)
     matmul("pass_matmul_batched_broadcast", [2, 3, 16, 24], [1, 24, 20])
     matmul("pass_matmul_transposed_b", [4, 32, 16], [4, 16, 24], bstrides=[16 * 24, 1, 16])
     matmul("pass_matmul_bf16", [64, 128], [128, 96], io="bfloat16")
@@ -517,6 +545,15 @@ def main():
          attrs={"causal_mask_bottom_right": True}, stats=True, sink=True, seq_len=True, paged=(7, 16, 3, "k", 2))
     sdpa("pass_sdpa_fwd_paged_fp32_bshd_inferred", 2, 4, 4, 33, 40, 32, bhsd=False, seq_len=True, paged=(9, 8, 5, "kv", 2))
     sdpa("decline_sdpa_paged_without_seq_len", 2, 4, 4, 16, 32, 16, paged=(8, 8, 4, "kv", 4))
+    # Ragged (THD / nested) tensors: computed on dense copies, rows past the lengths not written.
+    sdpa("pass_sdpa_fwd_ragged_thd_gqa_fp32_causal_stats", 3, 4, 2, 24, 40, 16, bhsd=False, attrs={"causal_mask": True},
+         stats=True, seq_len=True, ragged=True)
+    sdpa("pass_sdpa_fwd_ragged_bhsd_half_bottom_right", 2, 4, 4, 33, 47, 32, io="half",
+         attrs={"causal_mask_bottom_right": True}, seq_len=True, ragged=True)
+    sdpa_bwd("pass_sdpa_bwd_ragged_thd_gqa_fp32_causal", 3, 4, 2, 24, 40, 16, bhsd=False, attrs={"causal_mask": True},
+             seq_len=True, ragged=True)
+    sdpa_bwd("pass_sdpa_bwd_ragged_thd_bf16", 2, 4, 4, 33, 47, 32, io="bfloat16", bhsd=False, seq_len=True, ragged=True)
+    sdpa("decline_sdpa_ragged_without_seq_len", 2, 4, 4, 16, 32, 16, bhsd=False, ragged=True)
     # SDPA forward with stats (training) and backward.
     sdpa("pass_sdpa_fwd_stats_fp32", 2, 4, 4, 33, 47, 32, stats=True)
     sdpa("pass_sdpa_fwd_stats_gqa_bf16_causal", 1, 8, 2, 40, 40, 64, io="bfloat16", attrs={"causal_mask": True},

@@ -69,22 +69,30 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
     } reset{viaF32_};
     refuseSdpaFeatures(a, name);
     const Tensor &q = tensor(a.q_tensor_uid(), "q", name), &k = tensor(a.k_tensor_uid(), "k", name),
-                 &v = tensor(a.v_tensor_uid(), "v", name);
-    const SdpaPaging paging = sdpaPaging(a, q, k, v, name);
-    SdpaShape shape = sdpaShape(q, k, v, tensor(a.o_tensor_uid(), "o", name), name, &paging);
-    shape.alibi = a.alibi_mask();
-    const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), shape.D, name);
-    // With sequence lengths the padding kernel applies the band row by row: a BOTTOM_RIGHT
-    // diagonal sits at skv_b - sq_b, one per batch. Without them it is a constant added to S.
-    const bool padded = a.seq_len_q_tensor_uid().has_value() || a.seq_len_kv_tensor_uid().has_value();
-    const SdpaBand band = resolveSdpaBand(sdpaBandOf(a), name);
-    const std::optional<size_t> mask = padded ? std::nullopt : sdpaBandMask(band, shape, name);
-    const SdpaLayouts layouts = sdpaLayouts(a.attn_mask_tensor_uid(), shape, false, name);
-    const SdpaPrimitives prims = sdpaPrimitives(layouts, scale, mask.has_value(), name);
+                 &v = tensor(a.v_tensor_uid(), "v", name), &o = tensor(a.o_tensor_uid(), "o", name);
     const Tensor* stats = a.stats_tensor_uid() ? &tensor(*a.stats_tensor_uid(), "stats", name) : nullptr;
     const Tensor* max = a.max_tensor_uid() ? &tensor(*a.max_tensor_uid(), "max", name) : nullptr;
     const Tensor* sumExp = a.sum_exp_tensor_uid() ? &tensor(*a.sum_exp_tensor_uid(), "sum_exp", name) : nullptr;
     const Tensor* sink = a.sink_token_tensor_uid() ? &tensor(*a.sink_token_tensor_uid(), "sink_token", name) : nullptr;
+    const Tensor* seqQ = sdpaLengths(a.seq_len_q_tensor_uid(), "seq_len_q", q.dims[0], name);
+    const Tensor* seqKv = sdpaLengths(a.seq_len_kv_tensor_uid(), "seq_len_kv", q.dims[0], name);
+    // Ragged (THD) tensors are computed on dense row-major copies (Ragged.cpp), their rows past
+    // the lengths masked as padding; claimed first, so that everything below sees the copies.
+    for(const Tensor* t : {&q, &o, stats, max, sumExp})
+        claimRagged(t, seqQ, "seq_len_q", name);
+    for(const Tensor* t : {&k, &v})
+        claimRagged(t, seqKv, "seq_len_kv", name);
+    const SdpaPaging paging = sdpaPaging(a, q, k, v, name);
+    SdpaShape shape = sdpaShape(q, k, v, o, name, &paging);
+    shape.alibi = a.alibi_mask();
+    const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), shape.D, name);
+    // With sequence lengths the padding kernel applies the band row by row: a BOTTOM_RIGHT
+    // diagonal sits at skv_b - sq_b, one per batch. Without them it is a constant added to S.
+    const bool padded = seqQ || seqKv;
+    const SdpaBand band = resolveSdpaBand(sdpaBandOf(a), name);
+    const std::optional<size_t> mask = padded ? std::nullopt : sdpaBandMask(band, shape, name);
+    const SdpaLayouts layouts = sdpaLayouts(a.attn_mask_tensor_uid(), shape, false, name);
+    const SdpaPrimitives prims = sdpaPrimitives(layouts, scale, mask.has_value(), name);
     if(sink && (sink->dtype != fbs::DataType::FLOAT || sink->elements() != shape.H || !rowMajor(*sink) || sink->isConstant
                 || sink->isPassByValue))
         throw Unsupported(name + ": SDPA sink tokens must be a dense FLOAT tensor of one logit per query head ([1, "
@@ -94,8 +102,8 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
     const bool rows = stats || max || sumExp || sink || padded;
     SdpaStats st = rows ? sdpaStatsLayout(stats, max, sumExp, padded, shape, layouts, name) : SdpaStats{};
     st.sink = sink;
-    st.seqQ = sdpaLengths(a.seq_len_q_tensor_uid(), "seq_len_q", shape.B, name);
-    st.seqKv = sdpaLengths(a.seq_len_kv_tensor_uid(), "seq_len_kv", shape.B, name);
+    st.seqQ = seqQ;
+    st.seqKv = seqKv;
     st.band = band;
     sdpaSteps(shape, layouts, prims, mask, rows ? &st : nullptr, name);
 }

@@ -82,16 +82,22 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
     const Tensor& dV = tensor(a.dv_tensor_uid(), "dV", name);
     const Tensor& stats = tensor(a.stats_tensor_uid(), "stats", name);
     const int64_t B = s.B, H = s.H, Sq = s.Sq, D = s.D, Hk = s.Hk, Skv = s.Skv, Dv = s.Dv, G = s.G;
+    // With sequence lengths the band is applied row by row, as in the forward (Sdpa.cpp).
+    const Tensor* seqQ = sdpaLengths(a.seq_len_q_tensor_uid(), "seq_len_q", B, name);
+    const Tensor* seqKv = sdpaLengths(a.seq_len_kv_tensor_uid(), "seq_len_kv", B, name);
+    const bool padded = seqQ || seqKv;
+    // Ragged (THD) tensors: computed on dense copies (Ragged.cpp), as in the forward; claimed
+    // before anything reads their strides.
+    for(const Tensor* t : {s.q, s.o, &dO, &dQ, &stats})
+        claimRagged(t, seqQ, "seq_len_q", name);
+    for(const Tensor* t : {s.k, s.v, &dK, &dV})
+        claimRagged(t, seqKv, "seq_len_kv", name);
     if(dO.dims != s.o->dims || dQ.dims != s.q->dims || dK.dims != s.k->dims || dV.dims != s.v->dims)
         throw Unsupported(name + ": SDPA backward gradients do not have the shapes of o, q, k and v");
     const bool statsOk = stats.dims == std::vector<int64_t>{B, H, Sq, 1} || stats.dims == std::vector<int64_t>{B, H, Sq};
     if(!statsOk || stats.dtype != fbs::DataType::FLOAT || !rowMajor(stats) || stats.isConstant || stats.isPassByValue)
         throw Unsupported(name + ": SDPA stats must be a dense row-major FLOAT tensor [B, H, Sq, 1]");
     const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), D, name);
-    // With sequence lengths the band is applied row by row, as in the forward (Sdpa.cpp).
-    const Tensor* seqQ = sdpaLengths(a.seq_len_q_tensor_uid(), "seq_len_q", B, name);
-    const Tensor* seqKv = sdpaLengths(a.seq_len_kv_tensor_uid(), "seq_len_kv", B, name);
-    const bool padded = seqQ || seqKv;
     const SdpaBand band = resolveSdpaBand(sdpaBandOf(a), name);
     const std::optional<size_t> mask = padded ? std::nullopt : sdpaBandMask(band, s, name);
     const SdpaLayouts l = sdpaLayouts(a.attn_mask_tensor_uid(), s, true, name);

@@ -1,11 +1,16 @@
-// onednn_sdpa_paged: an SDPA forward on paged K / V caches on HIPDNNGO_ONEDNN, where a page table
-// goes wrong (the graph tests in graphs/ check the values on well-formed tables):
+// onednn_sdpa_layout: SDPA on HIPDNNGO_ONEDNN with the rows of its tensors placed by the caller,
+// where the placement goes wrong (the graph tests in graphs/ check the values on well-formed data).
+// Paged K / V caches (forward):
 //  - the table entries past a batch's seq_len_kv name no block (-5 and 1000), and the cache
 //    blocks no valid key uses hold NaN: neither may be read, so O must be finite and equal to the
 //    CPU reference engine's O on the same data (within 1e-5);
 //  - an entry a valid key uses that names no block fails the execute with BAD_PARAM and a message
-//    naming the entry, its value and the cache's size; so does a seq_len_kv above Skv;
-//  - the plan runs correctly again after each rejected call.
+//    naming the entry, its value and the cache's size; so does a seq_len_kv above Skv.
+// Ragged (THD) Q, K, V, O:
+//  - O's elements past the valid rows of the last batch keep the caller's values (rows past the
+//    lengths do not exist and are not written); the valid rows equal the reference engine's;
+//  - an offset whose batch would reach past the tensor's span fails with BAD_PARAM naming it.
+// After each rejected call the plan runs correctly again.
 #include "TestPlan.hpp"
 
 #include <cmath>
@@ -15,6 +20,8 @@ namespace
 {
 
 using testplan::ck;
+
+// ---- paged ----
 
 // q, o [B=2, H=2, Sq=4, D=8]; k, v caches [6 blocks, Hk=1, 4 rows, 8]; tables [2, P=3] so that
 // Skv = 3 * 4 = 12 (cuDNN's inference without max_seq_len_kv).
@@ -82,7 +89,7 @@ hipdnnStatus_t run(hipdnnHandle_t h, const testplan::Plan& plan, Data& d, std::v
     return s;
 }
 
-int check(hipdnnHandle_t h)
+int checkPaged(hipdnnHandle_t h)
 {
     int failures = 0;
     Data d = makeData();
@@ -136,6 +143,94 @@ int check(hipdnnHandle_t h)
                     "or length is rejected with BAD_PARAM naming it; the plan runs again afterwards\n");
     return failures;
 }
+
+// ---- ragged ----
+
+// q, k, v, o [B=2, H=2, S=4, D=8] in THD order (strides [64, 8, 16, 1]: a batch's rows are
+// token-major), all on int32 offsets [B + 1]: batches packed back to back by their lengths.
+const char* const kRaggedGraph = R"({"name": "sdpa_ragged", "compute_data_type": "float",
+ "intermediate_data_type": "float", "io_data_type": "float", "is_override_shape_enabled": false, "tensors": [
+ {"uid": 1, "name": "q", "data_type": "float", "dims": [2, 2, 4, 8], "strides": [64, 8, 16, 1], "virtual": false,
+  "ragged_offset_tensor_uid": 7},
+ {"uid": 2, "name": "k", "data_type": "float", "dims": [2, 2, 4, 8], "strides": [64, 8, 16, 1], "virtual": false,
+  "ragged_offset_tensor_uid": 8},
+ {"uid": 3, "name": "v", "data_type": "float", "dims": [2, 2, 4, 8], "strides": [64, 8, 16, 1], "virtual": false,
+  "ragged_offset_tensor_uid": 8},
+ {"uid": 4, "name": "o", "data_type": "float", "dims": [2, 2, 4, 8], "strides": [64, 8, 16, 1], "virtual": false,
+  "ragged_offset_tensor_uid": 7},
+ {"uid": 5, "name": "seq_len_q", "data_type": "int32", "dims": [2, 1, 1, 1], "strides": [1, 1, 1, 1], "virtual": false},
+ {"uid": 6, "name": "seq_len_kv", "data_type": "int32", "dims": [2, 1, 1, 1], "strides": [1, 1, 1, 1], "virtual": false},
+ {"uid": 7, "name": "offsets_q", "data_type": "int32", "dims": [3], "strides": [1], "virtual": false},
+ {"uid": 8, "name": "offsets_kv", "data_type": "int32", "dims": [3], "strides": [1], "virtual": false}],
+ "nodes": [{"type": "SdpaAttributes", "name": "sdpa", "compute_data_type": "float",
+  "inputs": {"q_tensor_uid": 1, "k_tensor_uid": 2, "v_tensor_uid": 3, "seq_len_q_tensor_uid": 5,
+   "seq_len_kv_tensor_uid": 6},
+  "outputs": {"o_tensor_uid": 4},
+  "attributes": {"causal_mask": false, "diagonal_alignment": "TOP_LEFT", "padding_mask": true}}]})";
+
+int checkRagged(hipdnnHandle_t h)
+{
+    constexpr int64_t Span = 2 * 4 * 2 * 8, Row = 2 * 8; // elements of the box; of one token (H * D)
+    std::vector<float> q(Span), k(Span), v(Span);
+    for(int64_t i = 0; i < Span; ++i)
+    {
+        q[static_cast<size_t>(i)] = static_cast<float>((i * 7 + 3) % 11) / 8.f - 0.6f;
+        k[static_cast<size_t>(i)] = static_cast<float>((i * 5 + 1) % 13) / 10.f - 0.5f;
+        v[static_cast<size_t>(i)] = static_cast<float>((i * 3 + 2) % 17) / 8.f - 1.f;
+    }
+    std::vector<int32_t> lq{3, 2}, lkv{4, 3}, offQ{0, 3 * Row, 5 * Row}, offKv{0, 4 * Row, 7 * Row};
+    auto run = [&](const testplan::Plan& plan, std::vector<int32_t>& oq, std::vector<float>* o, std::string* error) {
+        o->assign(static_cast<size_t>(Span), -7.f);
+        testplan::Pack pack(plan, {1, 2, 3, 4, 5, 6, 7, 8},
+                            {q.data(), k.data(), v.data(), o->data(), lq.data(), lkv.data(), oq.data(), offKv.data()});
+        const hipdnnStatus_t s = hipdnnBackendExecute(h, plan.plan, pack.pack);
+        char msg[2048] = {0};
+        hipdnnGetLastErrorString(msg, sizeof msg);
+        *error = msg;
+        return s;
+    };
+    int failures = 0;
+    const testplan::Plan onednn(h, kRaggedGraph, "HIPDNNGO_ONEDNN"), reference(h, kRaggedGraph, "HIPDNNGO_CPU_REFERENCE");
+    std::vector<float> o, want;
+    std::string error;
+    ck(run(reference, offQ, &want, &error), "reference engine");
+    auto compare = [&](const char* when) {
+        for(int64_t i = 0; i < Span; ++i)
+        {
+            const size_t at = static_cast<size_t>(i);
+            const bool exists = i < 5 * Row; // the 3 + 2 valid tokens
+            if(exists ? std::fabs(o[at] - want[at]) > 1e-5f : o[at] != -7.f)
+            {
+                std::fprintf(stderr, "FAIL: ragged, %s: O[%lld] = %g, want %g%s\n", when, static_cast<long long>(i), o[at],
+                             exists ? want[at] : -7.f, exists ? " (the reference engine's)" : " (past the valid rows: untouched)");
+                ++failures;
+                return;
+            }
+        }
+    };
+    ck(run(onednn, offQ, &o, &error), "oneDNN engine");
+    compare("valid rows against the reference engine, the rest untouched");
+    // Batch 1's 2 tokens from element 100 reach element 100 + Row + Row - 1 = 131, past the 128 of the box.
+    std::vector<int32_t> bad = offQ;
+    bad[1] = 100;
+    const char* want1 = "ragged offset of uid 1 ('q') batch 1 = 100 with 2 rows reaches past the tensor's 128 elements";
+    const hipdnnStatus_t s = run(onednn, bad, &o, &error);
+    if(s != HIPDNN_STATUS_PLUGIN_ERROR || error.find(want1) == std::string::npos
+       || error.find("HIPDNN_PLUGIN_STATUS_BAD_PARAM") == std::string::npos)
+    {
+        std::fprintf(stderr, "FAIL: ragged: got %s \"%s\", want PLUGIN_ERROR with HIPDNN_PLUGIN_STATUS_BAD_PARAM and \"%s\"\n",
+                     hipdnnGetErrorString(s), error.c_str(), want1);
+        ++failures;
+    }
+    ck(run(onednn, offQ, &o, &error), "execute after a rejected offset");
+    compare("after a rejected offset");
+    if(failures == 0)
+        std::printf("PASS: ragged Q, K, V, O on HIPDNNGO_ONEDNN: valid rows as on the reference engine, rows past the "
+                    "lengths not written; an offset reaching past the span is rejected with BAD_PARAM naming it\n");
+    return failures;
+}
+
+int check(hipdnnHandle_t h) { return checkPaged(h) + checkRagged(h); }
 
 } // namespace
 
