@@ -242,11 +242,6 @@ void PlanBuilder::addKernel(std::vector<Buffer> bufs, std::function<void(void* c
 
 // ---- fp32 staging ----------------------------------------------------------------------------
 
-namespace
-{
-
-} // namespace
-
 bool PlanBuilder::isStaged(const Tensor& t) const
 {
     return p_.stored_[static_cast<size_t>(t.index)] != t.dtype;
