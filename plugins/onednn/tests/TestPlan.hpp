@@ -122,6 +122,19 @@ struct Pack
     }
 };
 
+// execute runs the plan on one variant pack: the status, and the library's last error in *error
+// (a test of bad input asserts both).
+inline hipdnnStatus_t execute(hipdnnHandle_t h, const Plan& plan, std::vector<int64_t> uids, std::vector<void*> ptrs,
+                              std::string* error)
+{
+    Pack pack(plan, std::move(uids), std::move(ptrs));
+    const hipdnnStatus_t s = hipdnnBackendExecute(h, plan.plan, pack.pack);
+    char msg[2048] = {0};
+    hipdnnGetLastErrorString(msg, sizeof msg);
+    *error = msg;
+    return s;
+}
+
 // runWithHandle runs check on a fresh handle and turns its failure count into an exit code.
 inline int runWithHandle(int (*check)(hipdnnHandle_t))
 {

@@ -93,12 +93,7 @@ hipdnnStatus_t run(hipdnnHandle_t h, const testplan::Plan& plan, Data& d, std::v
                    std::string* error)
 {
     dx->assign(d.x.size(), -7.f);
-    testplan::Pack pack(plan, {1, 2, 3}, {d.dy.data(), dx->data(), index.data()});
-    const hipdnnStatus_t s = hipdnnBackendExecute(h, plan.plan, pack.pack);
-    char msg[2048] = {0};
-    hipdnnGetLastErrorString(msg, sizeof msg);
-    *error = msg;
-    return s;
+    return testplan::execute(h, plan, {1, 2, 3}, {d.dy.data(), dx->data(), index.data()}, error);
 }
 
 int check(hipdnnHandle_t h)

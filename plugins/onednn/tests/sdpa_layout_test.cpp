@@ -79,14 +79,10 @@ Data makeData()
 hipdnnStatus_t run(hipdnnHandle_t h, const testplan::Plan& plan, Data& d, std::vector<float>* o, std::string* error)
 {
     o->assign(d.q.size(), -7.f);
-    testplan::Pack pack(plan, {1, 2, 3, 4, 5, 6, 7, 8},
-                        {d.q.data(), d.k.data(), d.v.data(), o->data(), d.lq.data(), d.lkv.data(), d.tableK.data(),
-                         d.tableV.data()});
-    const hipdnnStatus_t s = hipdnnBackendExecute(h, plan.plan, pack.pack);
-    char msg[2048] = {0};
-    hipdnnGetLastErrorString(msg, sizeof msg);
-    *error = msg;
-    return s;
+    return testplan::execute(h, plan, {1, 2, 3, 4, 5, 6, 7, 8},
+                             {d.q.data(), d.k.data(), d.v.data(), o->data(), d.lq.data(), d.lkv.data(), d.tableK.data(),
+                              d.tableV.data()},
+                             error);
 }
 
 int checkPaged(hipdnnHandle_t h)
@@ -181,13 +177,9 @@ int checkRagged(hipdnnHandle_t h)
     std::vector<int32_t> lq{3, 2}, lkv{4, 3}, offQ{0, 3 * Row, 5 * Row}, offKv{0, 4 * Row, 7 * Row};
     auto run = [&](const testplan::Plan& plan, std::vector<int32_t>& oq, std::vector<float>* o, std::string* error) {
         o->assign(static_cast<size_t>(Span), -7.f);
-        testplan::Pack pack(plan, {1, 2, 3, 4, 5, 6, 7, 8},
-                            {q.data(), k.data(), v.data(), o->data(), lq.data(), lkv.data(), oq.data(), offKv.data()});
-        const hipdnnStatus_t s = hipdnnBackendExecute(h, plan.plan, pack.pack);
-        char msg[2048] = {0};
-        hipdnnGetLastErrorString(msg, sizeof msg);
-        *error = msg;
-        return s;
+        return testplan::execute(h, plan, {1, 2, 3, 4, 5, 6, 7, 8},
+                                 {q.data(), k.data(), v.data(), o->data(), lq.data(), lkv.data(), oq.data(), offKv.data()},
+                                 error);
     };
     int failures = 0;
     const testplan::Plan onednn(h, kRaggedGraph, "HIPDNNGO_ONEDNN"), reference(h, kRaggedGraph, "HIPDNNGO_CPU_REFERENCE");
