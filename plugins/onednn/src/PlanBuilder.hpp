@@ -254,7 +254,7 @@ private:
     void requireClaimed(const Tensor& t) const;
     Buffer raggedIn(const Tensor& t, const std::string& node);
     Buffer raggedOut(const Tensor& t, const std::string& node);
-    void raggedCopy(const Tensor& t, bool in, const Buffer& dense, const std::string& node);
+    void raggedCopy(const Tensor& t, bool in, bool check, bool copy, const Buffer& dense, const std::string& node);
     struct RaggedTensor
     {
         const Tensor* lengths = nullptr; // null: not claimed

@@ -48,10 +48,12 @@ void PlanBuilder::claimRagged(const Tensor* t, const Tensor* lengths, const char
     r.lengths = lengths;
 }
 
-// raggedCopy: the kernel that moves the valid rows of ragged tensor t between the caller's buffer
-// (at[0]) and its dense copy (at[1]); at[2] the offsets, at[3] the lengths. Checks every batch
-// before it moves anything: its length in [0, S], and its rows inside the tensor's span.
-void PlanBuilder::raggedCopy(const Tensor& t, bool in, const Buffer& dense, const std::string& node)
+// raggedCopy: a kernel over the valid rows of ragged tensor t, between the caller's buffer (at[0])
+// and its dense copy (at[1]); at[2] the offsets, at[3] the lengths. `check`: every batch's length
+// in [0, S], its rows inside the tensor's span, and (an output) apart from every other batch's
+// rows, before anything moves; `copy`: gather (in) or scatter the rows. An output is checked when
+// it is bound, before the node's steps, so a bad one fails the execute before any output is written.
+void PlanBuilder::raggedCopy(const Tensor& t, bool in, bool check, bool copy, const Buffer& dense, const std::string& node)
 {
     const Tensor& off = *p_.tensors_.find(*t.raggedOffsetUid);
     const RaggedTensor& r = ragged_[static_cast<size_t>(t.index)];
@@ -69,19 +71,44 @@ void PlanBuilder::raggedCopy(const Tensor& t, bool in, const Buffer& dense, cons
                   auto start = [&](int64_t b) {
                       return off64 ? static_cast<const int64_t*>(at[2])[b] : int64_t{static_cast<const int32_t*>(at[2])[b]};
                   };
-                  for(int64_t b = 0; b < B; ++b)
+                  // The elements batch b's rows reach from its offset.
+                  auto reachOf = [&](int64_t b) { return len[b] == 0 ? 0 : (H - 1) * s1 + (len[b] - 1) * s2 + W; };
+                  for(int64_t b = 0; check && b < B; ++b)
                   {
                       if(len[b] < 0 || len[b] > S)
                           hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
                                                   node + ": " + lengthsLabel + "[" + std::to_string(b) + "] = " + std::to_string(len[b])
                                                       + " is outside [0, " + std::to_string(S) + "]");
-                      const int64_t reach = len[b] == 0 ? 0 : (H - 1) * s1 + (len[b] - 1) * s2 + W;
-                      if(start(b) < 0 || start(b) + reach > span)
+                      if(start(b) < 0 || start(b) + reachOf(b) > span)
                           hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
                                                   node + ": ragged offset of " + label + " batch " + std::to_string(b) + " = "
                                                       + std::to_string(start(b)) + " with " + std::to_string(len[b])
                                                       + " rows reaches past the tensor's " + std::to_string(span) + " elements");
                   }
+                  // An output's batches must not overlap (their rows would be written twice). Packed
+                  // offsets ascend, so one pass in batch order settles it; other orders compare pairs.
+                  auto overlap = [&](int64_t a, int64_t b) {
+                      hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                                              node + ": ragged output " + label + " has overlapping batches (" + std::to_string(a)
+                                                  + " and " + std::to_string(b) + ")");
+                  };
+                  bool ascending = true;
+                  for(int64_t b = 0, prev = -1; check && !in && ascending && b < B; ++b)
+                      if(reachOf(b) > 0)
+                      {
+                          if(prev >= 0 && start(b) < start(prev))
+                              ascending = false;
+                          else if(prev >= 0 && start(b) < start(prev) + reachOf(prev))
+                              overlap(prev, b);
+                          else
+                              prev = b;
+                      }
+                  for(int64_t a = 0; check && !in && !ascending && a < B; ++a)
+                      for(int64_t b = a + 1; b < B; ++b)
+                          if(reachOf(a) > 0 && reachOf(b) > 0 && start(a) < start(b) + reachOf(b) && start(b) < start(a) + reachOf(a))
+                              overlap(a, b);
+                  if(!copy)
+                      return;
                   char* u = static_cast<char*>(at[0]);
                   char* d = static_cast<char*>(at[1]);
 #pragma omp parallel for collapse(2) schedule(static)
@@ -105,7 +132,8 @@ void PlanBuilder::raggedCopy(const Tensor& t, bool in, const Buffer& dense, cons
                                   narrowRow(isa, user, reinterpret_cast<const float*>(dr), reinterpret_cast<uint16_t*>(ur), W);
                           }
               },
-              std::string(in ? "gather ragged " : "scatter ragged ") + label + (in ? " into a dense copy" : " from its dense copy"));
+              std::string(in ? "gather ragged " : copy ? "scatter ragged " : "check the offsets of ragged output ") + label
+                  + (in ? " into a dense copy" : copy ? " from its dense copy" : ""));
 }
 
 Buffer PlanBuilder::raggedIn(const Tensor& t, const std::string& node)
@@ -114,7 +142,7 @@ Buffer PlanBuilder::raggedIn(const Tensor& t, const std::string& node)
     Buffer dense;
     dense.kind = Buffer::Kind::Workspace;
     dense.offset = allocate(static_cast<size_t>(spanOf(t)) * dataTypeSize(t.dtype));
-    raggedCopy(t, true, dense, node);
+    raggedCopy(t, true, true, true, dense, node);
     return dense;
 }
 
@@ -124,6 +152,7 @@ Buffer PlanBuilder::raggedOut(const Tensor& t, const std::string& node)
     Buffer dense;
     dense.kind = Buffer::Kind::Workspace;
     dense.offset = allocate(static_cast<size_t>(spanOf(t)) * dataTypeSize(t.dtype));
+    raggedCopy(t, false, true, false, dense, node);
     raggedOut_.push_back({t.index, dense, node});
     return dense;
 }

@@ -9,7 +9,9 @@
 // Ragged (THD) Q, K, V, O:
 //  - O's elements past the valid rows of the last batch keep the caller's values (rows past the
 //    lengths do not exist and are not written); the valid rows equal the reference engine's;
-//  - an offset whose batch would reach past the tensor's span fails with BAD_PARAM naming it.
+//  - an offset whose batch would reach past the tensor's span, and output batches that overlap
+//    (ascending offsets, and descending ones), fail with BAD_PARAM naming them, before O is
+//    written.
 // After each rejected call the plan runs correctly again.
 #include "TestPlan.hpp"
 
@@ -202,23 +204,43 @@ int checkRagged(hipdnnHandle_t h)
     };
     ck(run(onednn, offQ, &o, &error), "oneDNN engine");
     compare("valid rows against the reference engine, the rest untouched");
-    // Batch 1's 2 tokens from element 100 reach element 100 + Row + Row - 1 = 131, past the 128 of the box.
-    std::vector<int32_t> bad = offQ;
-    bad[1] = 100;
-    const char* want1 = "ragged offset of uid 1 ('q') batch 1 = 100 with 2 rows reaches past the tensor's 128 elements";
-    const hipdnnStatus_t s = run(onednn, bad, &o, &error);
-    if(s != HIPDNN_STATUS_PLUGIN_ERROR || error.find(want1) == std::string::npos
-       || error.find("HIPDNN_PLUGIN_STATUS_BAD_PARAM") == std::string::npos)
+    struct Bad
     {
-        std::fprintf(stderr, "FAIL: ragged: got %s \"%s\", want PLUGIN_ERROR with HIPDNN_PLUGIN_STATUS_BAD_PARAM and \"%s\"\n",
-                     hipdnnGetErrorString(s), error.c_str(), want1);
-        ++failures;
+        std::vector<int32_t> offsets; // of q and o
+        const char* want;
+    } bads[] = {
+        // Batch 1's 2 tokens from element 100 reach element 100 + Row + Row - 1 = 131, past the 128 of the box.
+        {{0, 100, 5 * Row}, "ragged offset of uid 1 ('q') batch 1 = 100 with 2 rows reaches past the tensor's 128 elements"},
+        // Batch 0's 3 tokens reach element 3 * Row - 1; batch 1 starts at 2 * Row (ascending offsets).
+        {{0, 2 * Row, 5 * Row}, "ragged output uid 4 ('o') has overlapping batches (0 and 1)"},
+        // Descending offsets: batch 0 at [Row, 4 * Row), batch 1 at [0, 2 * Row).
+        {{Row, 0, 5 * Row}, "ragged output uid 4 ('o') has overlapping batches (0 and 1)"},
+    };
+    for(Bad& b : bads)
+    {
+        const hipdnnStatus_t s = run(onednn, b.offsets, &o, &error);
+        if(s != HIPDNN_STATUS_PLUGIN_ERROR || error.find(b.want) == std::string::npos
+           || error.find("HIPDNN_PLUGIN_STATUS_BAD_PARAM") == std::string::npos)
+        {
+            std::fprintf(stderr, "FAIL: ragged: got %s \"%s\", want PLUGIN_ERROR with HIPDNN_PLUGIN_STATUS_BAD_PARAM and \"%s\"\n",
+                         hipdnnGetErrorString(s), error.c_str(), b.want);
+            ++failures;
+        }
+        // Rejected before the node's steps: O is as the caller left it.
+        for(float x : o)
+            if(x != -7.f)
+            {
+                std::fprintf(stderr, "FAIL: ragged: O was written by a rejected call (%s)\n", b.want);
+                ++failures;
+                break;
+            }
+        ck(run(onednn, offQ, &o, &error), "execute after a rejected offset");
+        compare("after a rejected offset");
     }
-    ck(run(onednn, offQ, &o, &error), "execute after a rejected offset");
-    compare("after a rejected offset");
     if(failures == 0)
         std::printf("PASS: ragged Q, K, V, O on HIPDNNGO_ONEDNN: valid rows as on the reference engine, rows past the "
-                    "lengths not written; an offset reaching past the span is rejected with BAD_PARAM naming it\n");
+                    "lengths not written; offsets reaching past the span or overlapping in O are rejected with BAD_PARAM "
+                    "naming them, before anything is written\n");
     return failures;
 }
 
