@@ -554,6 +554,8 @@ def main():
              seq_len=True, ragged=True)
     sdpa_bwd("pass_sdpa_bwd_ragged_thd_bf16", 2, 4, 4, 33, 47, 32, io="bfloat16", bhsd=False, seq_len=True, ragged=True)
     sdpa("decline_sdpa_ragged_without_seq_len", 2, 4, 4, 16, 32, 16, bhsd=False, ragged=True)
+    sdpa("decline_sdpa_paged_cache_ragged", 2, 4, 4, 16, 32, 16, bhsd=False, seq_len=True, ragged=True,
+         paged=(8, 8, 4, "kv", 4))
     # SDPA forward with stats (training) and backward.
     sdpa("pass_sdpa_fwd_stats_fp32", 2, 4, 4, 33, 47, 32, stats=True)
     sdpa("pass_sdpa_fwd_stats_gqa_bf16_causal", 1, 8, 2, 40, 40, 64, io="bfloat16", attrs={"causal_mask": True},

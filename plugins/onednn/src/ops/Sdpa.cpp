@@ -80,8 +80,14 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
     // the lengths masked as padding; claimed first, so that everything below sees the copies.
     for(const Tensor* t : {&q, &o, stats, max, sumExp})
         claimRagged(t, seqQ, "seq_len_q", name);
-    for(const Tensor* t : {&k, &v})
+    // A paged cache is a container of blocks, not rows of batches: it cannot be ragged too.
+    const bool pagedK = a.page_table_k_tensor_uid().has_value(), pagedV = a.page_table_v_tensor_uid().has_value();
+    for(const auto& [t, paged] : {std::pair{&k, pagedK}, std::pair{&v, pagedV}})
+    {
+        if(paged && t->raggedOffsetUid)
+            throw Unsupported(name + ": SDPA paged cache " + t->label() + " has ragged offsets too");
         claimRagged(t, seqKv, "seq_len_kv", name);
+    }
     const SdpaPaging paging = sdpaPaging(a, q, k, v, name);
     SdpaShape shape = sdpaShape(q, k, v, o, name, &paging);
     shape.alibi = a.alibi_mask();
