@@ -52,7 +52,7 @@ void PlanBuilder::claimRagged(const Tensor* t, const Tensor* lengths, const char
 // and its dense copy (at[1]); at[2] the offsets, at[3] the lengths. `check`: every batch's length
 // in [0, S], its rows inside the tensor's span, and (an output) apart from every other batch's
 // rows, before anything moves; `copy`: gather (in) or scatter the rows. An output is checked when
-// it is bound, before the node's steps, so a bad one fails the execute before any output is written.
+// it is bound, ahead of every scatter, so a bad one fails the execute before any output is written.
 void PlanBuilder::raggedCopy(const Tensor& t, bool in, bool check, bool copy, const Buffer& dense, const std::string& node)
 {
     const Tensor& off = *p_.tensors_.find(*t.raggedOffsetUid);

@@ -226,7 +226,7 @@ int checkRagged(hipdnnHandle_t h)
                          hipdnnGetErrorString(s), error.c_str(), b.want);
             ++failures;
         }
-        // Rejected before the node's steps: O is as the caller left it.
+        // Rejected before any scatter: O is as the caller left it.
         for(float x : o)
             if(x != -7.f)
             {
