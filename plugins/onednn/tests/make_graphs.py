@@ -333,8 +333,8 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
     """paged: (blocks, block, pages, which, table_rank): K and / or V (which: "kv", "k" or "v")
     are caches [blocks, Hk, block, D] in bhsd / bshd order with INT32 page tables [B, 1, P, 1]
     (table_rank 4) or [B, P] (2); skv is then the problem's Skv, given as max_seq_len_kv only
-    when attrs say so. ragged: q, o and stats (int64 offsets), k and v (int32) are ragged; with
-    seq_len."""
+    when attrs say so. ragged: q, o and stats (int64 offsets), k and v (int32, unless paged) are
+    ragged; with seq_len."""
     g = G(name, io)
     def dims_strides(n, heads, seq, dim):
         dims = [n, heads, seq, dim]
@@ -365,7 +365,10 @@ def sdpa(name, b, h, hk, sq, skv, d, io="float", attrs=None, stats=False, bhsd=T
         inputs["page_table_%s_tensor_uid" % c] = g.t("page_table_" + c, [b, 1, pages, 1] if table_rank == 4 else [b, pages],
                                                      dtype="int32")
     if ragged:
-        mark_ragged(g, b, [q, o], [k, v], outputs.get("stats_tensor_uid"))
+        # A paged cache is a container, not rows of batches: only the unpaged side is ragged, unless
+        # ragged == "caches too" (a graph the engine must decline).
+        kv = [u for c, u in (("k", k), ("v", v)) if c not in which or ragged == "caches too"]
+        mark_ragged(g, b, [q, o], kv, outputs.get("stats_tensor_uid"))
     g.node("SdpaAttributes", "sdpa", inputs, outputs)
     a = {"alibi_mask": False, "padding_mask": False, "causal_mask": False, "causal_mask_bottom_right": False,
          "diagonal_alignment": "TOP_LEFT"}
@@ -554,8 +557,10 @@ def main():
              seq_len=True, ragged=True)
     sdpa_bwd("pass_sdpa_bwd_ragged_thd_bf16", 2, 4, 4, 33, 47, 32, io="bfloat16", bhsd=False, seq_len=True, ragged=True)
     sdpa("decline_sdpa_ragged_without_seq_len", 2, 4, 4, 16, 32, 16, bhsd=False, ragged=True)
-    sdpa("decline_sdpa_paged_cache_ragged", 2, 4, 4, 16, 32, 16, bhsd=False, seq_len=True, ragged=True,
+    sdpa("decline_sdpa_paged_cache_ragged", 2, 4, 4, 16, 32, 16, bhsd=False, seq_len=True, ragged="caches too",
          paged=(8, 8, 4, "kv", 4))
+    sdpa("pass_sdpa_fwd_ragged_q_paged_kv_half_causal", 3, 4, 2, 24, 40, 16, io="half", bhsd=False,
+         attrs={"causal_mask": True}, stats=True, seq_len=True, ragged=True, paged=(12, 8, 5, "kv", 4))
     # SDPA forward with stats (training) and backward.
     sdpa("pass_sdpa_fwd_stats_fp32", 2, 4, 4, 33, 47, 32, stats=True)
     sdpa("pass_sdpa_fwd_stats_gqa_bf16_causal", 1, 8, 2, 40, 40, 64, io="bfloat16", attrs={"causal_mask": True},
