@@ -293,7 +293,7 @@ void PlanBuilder::flushStaged()
     }
     stagedOut_.clear();
     for(const RaggedOut& o : raggedOut_)
-        raggedCopy(p_.tensors_.at(o.tensor), false, false, true, o.dense, o.node);
+        raggedStep(p_.tensors_.at(o.tensor), RaggedStep::Scatter, o.dense, o.node);
     raggedOut_.clear();
 }
 

@@ -254,7 +254,14 @@ private:
     void requireClaimed(const Tensor& t) const;
     Buffer raggedIn(const Tensor& t, const std::string& node);
     Buffer raggedOut(const Tensor& t, const std::string& node);
-    void raggedCopy(const Tensor& t, bool in, bool check, bool copy, const Buffer& dense, const std::string& node);
+    Buffer denseCopy(const Tensor& t);
+    enum class RaggedStep
+    {
+        Gather, // check an input's offsets, then gather its rows (the others 0)
+        Check, // check an output's offsets (overlap included) when it is bound
+        Scatter, // scatter an output's valid rows after its node
+    };
+    void raggedStep(const Tensor& t, RaggedStep step, const Buffer& dense, const std::string& node);
     struct RaggedTensor
     {
         const Tensor* lengths = nullptr; // null: not claimed
@@ -363,9 +370,10 @@ private:
     struct SdpaPaging;
     SdpaShape sdpaShape(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o, const std::string& name,
                         const SdpaPaging* paging = nullptr);
-    // ops/SdpaPaged.cpp: a forward's page tables (a default SdpaPaging when there are none), and
+    // ops/SdpaPaged.cpp: a forward's page tables (a default SdpaPaging when there are none; seqKv:
+    // the node's seq_len_kv, required with them), and
     // the kernel that gathers a paged cache into the dense f32 [B, Hk, Skv, W] copy `dense`.
-    SdpaPaging sdpaPaging(const fbs::SdpaAttributes& a, const Tensor& q, const Tensor& k, const Tensor& v,
+    SdpaPaging sdpaPaging(const fbs::SdpaAttributes& a, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* seqKv,
                           const std::string& name);
     Buffer sdpaGather(const SdpaShape& s, bool values, const mdesc& dense, const std::string& name);
     struct SdpaScale;

@@ -48,13 +48,15 @@ void PlanBuilder::claimRagged(const Tensor* t, const Tensor* lengths, const char
     r.lengths = lengths;
 }
 
-// raggedCopy: a kernel over the valid rows of ragged tensor t, between the caller's buffer (at[0])
-// and its dense copy (at[1]); at[2] the offsets, at[3] the lengths. `check`: every batch's length
-// in [0, S], its rows inside the tensor's span, and (an output) apart from every other batch's
-// rows, before anything moves; `copy`: gather (in) or scatter the rows. An output is checked when
-// it is bound, ahead of every scatter, so a bad one fails the execute before any output is written.
-void PlanBuilder::raggedCopy(const Tensor& t, bool in, bool check, bool copy, const Buffer& dense, const std::string& node)
+// raggedStep: a kernel over the valid rows of ragged tensor t, between the caller's buffer (at[0])
+// and its dense copy (at[1]); at[2] the offsets, at[3] the lengths. Gather and Check first check
+// every batch's length (in [0, S]) and that its rows lie inside the tensor's span, and (Check, an
+// output) apart from every other batch's rows; Gather and Scatter then move the rows. An output is
+// checked when it is bound, ahead of every scatter, so a bad one fails the execute before any
+// output is written.
+void PlanBuilder::raggedStep(const Tensor& t, RaggedStep step, const Buffer& dense, const std::string& node)
 {
+    const bool in = step == RaggedStep::Gather, check = step != RaggedStep::Scatter, copy = step != RaggedStep::Check;
     const Tensor& off = *p_.tensors_.find(*t.raggedOffsetUid);
     const RaggedTensor& r = ragged_[static_cast<size_t>(t.index)];
     const Tensor& lengths = *r.lengths;
@@ -136,23 +138,27 @@ void PlanBuilder::raggedCopy(const Tensor& t, bool in, bool check, bool copy, co
                   + (in ? " into a dense copy" : copy ? " from its dense copy" : ""));
 }
 
-Buffer PlanBuilder::raggedIn(const Tensor& t, const std::string& node)
+// denseCopy: the workspace buffer of ragged tensor t's dense row-major copy, in its compute type.
+Buffer PlanBuilder::denseCopy(const Tensor& t)
 {
     requireClaimed(t);
     Buffer dense;
     dense.kind = Buffer::Kind::Workspace;
     dense.offset = allocate(static_cast<size_t>(spanOf(t)) * dataTypeSize(t.dtype));
-    raggedCopy(t, true, true, true, dense, node);
+    return dense;
+}
+
+Buffer PlanBuilder::raggedIn(const Tensor& t, const std::string& node)
+{
+    const Buffer dense = denseCopy(t);
+    raggedStep(t, RaggedStep::Gather, dense, node);
     return dense;
 }
 
 Buffer PlanBuilder::raggedOut(const Tensor& t, const std::string& node)
 {
-    requireClaimed(t);
-    Buffer dense;
-    dense.kind = Buffer::Kind::Workspace;
-    dense.offset = allocate(static_cast<size_t>(spanOf(t)) * dataTypeSize(t.dtype));
-    raggedCopy(t, false, true, false, dense, node);
+    const Buffer dense = denseCopy(t);
+    raggedStep(t, RaggedStep::Check, dense, node);
     raggedOut_.push_back({t.index, dense, node});
     return dense;
 }

@@ -76,19 +76,13 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
     const Tensor* sink = a.sink_token_tensor_uid() ? &tensor(*a.sink_token_tensor_uid(), "sink_token", name) : nullptr;
     const Tensor* seqQ = sdpaLengths(a.seq_len_q_tensor_uid(), "seq_len_q", q.dims[0], name);
     const Tensor* seqKv = sdpaLengths(a.seq_len_kv_tensor_uid(), "seq_len_kv", q.dims[0], name);
+    const SdpaPaging paging = sdpaPaging(a, q, k, v, seqKv, name);
     // Ragged (THD) tensors are computed on dense row-major copies (Ragged.cpp), their rows past
-    // the lengths masked as padding; claimed first, so that everything below sees the copies.
+    // the lengths masked as padding; claimed before anything below reads their strides.
     for(const Tensor* t : {&q, &o, stats, max, sumExp})
         claimRagged(t, seqQ, "seq_len_q", name);
-    // A paged cache is a container of blocks, not rows of batches: it cannot be ragged too.
-    const bool pagedK = a.page_table_k_tensor_uid().has_value(), pagedV = a.page_table_v_tensor_uid().has_value();
-    for(const auto& [t, paged] : {std::pair{&k, pagedK}, std::pair{&v, pagedV}})
-    {
-        if(paged && t->raggedOffsetUid)
-            throw Unsupported(name + ": SDPA paged cache " + t->label() + " has ragged offsets too");
+    for(const Tensor* t : {&k, &v})
         claimRagged(t, seqKv, "seq_len_kv", name);
-    }
-    const SdpaPaging paging = sdpaPaging(a, q, k, v, name);
     SdpaShape shape = sdpaShape(q, k, v, o, name, &paging);
     shape.alibi = a.alibi_mask();
     const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), shape.D, name);

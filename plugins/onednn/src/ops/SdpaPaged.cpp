@@ -14,7 +14,7 @@ namespace hipdnngo::onednn
 {
 
 PlanBuilder::SdpaPaging PlanBuilder::sdpaPaging(const fbs::SdpaAttributes& a, const Tensor& q, const Tensor& k,
-                                                const Tensor& v, const std::string& name)
+                                                const Tensor& v, const Tensor* seqKv, const std::string& name)
 {
     SdpaPaging pg;
     if(!a.page_table_k_tensor_uid().has_value() && !a.page_table_v_tensor_uid().has_value())
@@ -34,6 +34,9 @@ PlanBuilder::SdpaPaging PlanBuilder::sdpaPaging(const fbs::SdpaAttributes& a, co
            || t.isPassByValue)
             throw Unsupported(name + ": SDPA " + role + " must be a dense INT32 tensor [B, P] or [B, 1, P, 1] with B = "
                               + std::to_string(B));
+        // A container of blocks, not rows of batches: it cannot be ragged too.
+        if(cache.raggedOffsetUid)
+            throw Unsupported(name + ": SDPA paged cache " + cache.label() + " has ragged offsets too");
         // The gather copies whole rows of W elements, widening 16-bit floats.
         if(!(cache.dtype == fbs::DataType::FLOAT || isStageable(cache.dtype)))
             throw Unsupported(name + ": SDPA paged cache " + cache.label() + " must be FLOAT, HALF or BFLOAT16");
@@ -44,7 +47,7 @@ PlanBuilder::SdpaPaging PlanBuilder::sdpaPaging(const fbs::SdpaAttributes& a, co
     };
     pg.tableK = table(a.page_table_k_tensor_uid(), k, "page_table_k", pg.pagesK);
     pg.tableV = table(a.page_table_v_tensor_uid(), v, "page_table_v", pg.pagesV);
-    pg.seqKv = sdpaLengths(a.seq_len_kv_tensor_uid(), "seq_len_kv", B, name);
+    pg.seqKv = seqKv;
     if(pg.seqKv == nullptr)
         throw Unsupported(name + ": SDPA with a paged K / V cache needs the seq_len_kv tensor");
     // Skv (the rule in Sdpa.hpp).
