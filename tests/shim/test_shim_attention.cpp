@@ -68,6 +68,7 @@ struct Case {
     bool bs = false, stats = true, causal = false, bottom_right = false, bias = false, bias_bcast = false;
     bool max_sum = false;  // set_logit_max and set_score_sum_exp (forward)
     bool alibi = false;    // set_alibi_mask
+    bool dbias = false;    // set_dbias (backward; needs bias): dS summed where the bias broadcasts
     std::optional<int> window;
     Scale scale = Scale::Value;
     std::vector<int32_t> seq_q, seq_kv;  // padding when not empty
@@ -337,6 +338,13 @@ backward(Case const& c) {
     auto stats  = g.tensor(Tensor_attributes().set_name("Stats").set_dim({c.b, c.hq, c.sq, 1}).set_stride({c.hq * c.sq, c.sq, 1, 1}).set_data_type(fe::DataType_t::FLOAT));
     auto a      = SDPA_backward_attributes().set_name("attn_bwd");
     configure(a, c, in);
+    std::shared_ptr<Tensor_attributes> dbias;
+    if (c.dbias) {
+        dbias = g.tensor(Tensor_attributes().set_name("dBias").set_dim(in.B.dim).set_stride(in.B.stride).set_data_type(
+            fe::DataType_t::FLOAT));
+        a.set_dbias(dbias);
+        dbias->set_output(true);
+    }
     auto grads = g.sdpa_backward(in.q, in.k, in.v, o, d_o, stats, a);
     for (auto& t : grads) t->set_output(true);
     if (!st_build(g, c.name)) return;
@@ -347,6 +355,7 @@ backward(Case const& c) {
     // The analytic gradients.
     double const sc = scale_of(c);
     std::vector<double> dq(in.Q.v.size(), 0), dk(in.K.v.size(), 0), dv(in.V.v.size(), 0);  // packed
+    std::vector<double> db(c.dbias ? in.B.v.size() : 0, 0);                                  // packed
     auto pk = [&](std::vector<int64_t> const& d, int64_t a0, int64_t a1, int64_t a2, int64_t a3) {
         return static_cast<size_t>(((a0 * d[1] + a1) * d[2] + a2) * d[3] + a3);
     };
@@ -367,6 +376,7 @@ backward(Case const& c) {
                         dv[pk(in.V.dim, bi, hv, j, e)] += p * dO(bi, h, i, e);
                     }
                     double const ds = p * (dp - delta);
+                    if (c.dbias) db[pk(in.B.dim, in.B.dim[0] == 1 ? 0 : bi, in.B.dim[1] == 1 ? 0 : h, i, j)] += ds;
                     for (int64_t e = 0; e < c.d; ++e) {
                         dq[pk(in.Q.dim, bi, h, i, e)] += sc * ds * in.K(bi, hk, j, e);
                         dk[pk(in.K.dim, bi, hk, j, e)] += sc * ds * in.Q(bi, h, i, e);
@@ -377,8 +387,10 @@ backward(Case const& c) {
     T4 gq{in.Q.dim, in.Q.stride, std::vector<float>(in.Q.v.size(), -7.f)};
     T4 gk{in.K.dim, in.K.stride, std::vector<float>(in.K.v.size(), -7.f)};
     T4 gv{in.V.dim, in.V.stride, std::vector<float>(in.V.v.size(), -7.f)};
+    T4 gb{in.B.dim, in.B.stride, std::vector<float>(in.B.v.size(), -7.f)};
     Binding b{{o, O.v.data()}, {d_o, dO.v.data()}, {stats, lse.data()}, {grads[0], gq.v.data()},
               {grads[1], gk.v.data()}, {grads[2], gv.v.data()}};
+    if (c.dbias) b[dbias] = gb.v.data();
     bind_inputs(b, in, c);
     // Padded query rows have no defined dQ upstream; compare the valid ones.
     std::vector<bool> qrow(static_cast<size_t>(c.b * c.hq * c.sq));
@@ -388,6 +400,7 @@ backward(Case const& c) {
         st_close("dQ", e, rows_only(packed_of(gq), qrow, c.d), rows_only(dq, qrow, c.d), 2e-4);
         st_close("dK", e, packed_of(gk), dk, 2e-4);
         st_close("dV", e, packed_of(gv), dv, 2e-4);
+        if (c.dbias) st_close("dBias", e, packed_of(gb), db, 2e-4);  // every element: 0 where nothing is seen
     });
     check_context = nullptr;
 }
@@ -437,8 +450,9 @@ cases() {
     c.bias = true;
     cs.push_back(c);
     c            = Case();
-    c.name       = "bias [1, 1, s_q, s_kv], causal, no stats";
+    c.name       = "bias [1, 1, s_q, s_kv], causal, no stats; backward dbias";
     c.bias       = true;
+    c.dbias      = true;
     c.bias_bcast = true;
     c.causal     = true;
     c.stats      = false;
@@ -481,10 +495,11 @@ cases() {
     c.sq = c.skv = 6;
     cs.push_back(c);
     c        = Case();
-    c.name   = "ALiBi with bias, padding, causal, max and sum_exp (NVIDIA's max/sum-exp sample)";
+    c.name   = "ALiBi with bias, padding, causal, max and sum_exp (NVIDIA's max/sum-exp sample); backward dbias";
     c.alibi  = true;
     c.causal = true;
     c.bias   = true;
+    c.dbias  = true;
     c.max_sum = true;
     c.stats  = false;
     c.hq = c.hk = c.hv = 4;

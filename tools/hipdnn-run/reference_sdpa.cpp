@@ -22,6 +22,9 @@
 // the node's dropout_mask, or, for a seed/offset draw, the engine's own Bernoulli mask read back
 // from the rng_dump output (its keep rate checked against 1 - p). Backward: dV = (P·M·scale)ᵀ·dO,
 // dS = P·(M·dO·Vᵀ - Δ·scale_inv)·scale. A backward seed/offset draw has no reference.
+// dbias (backward, optional, [1 or B, 1 or H, Sq, Skv] as cuDNN's): dS, the gradient of the
+// scores the bias is added to, summed over the batches and heads the bias broadcasts over; 0
+// where a key is masked and on padding rows.
 // Layouts: ragged tensors arrive already placed by their offsets (Buffers::dense); their rows
 // past the lengths do not exist and are not compared. Paged K / V (forward) are gathered here
 // from their block containers: key j of batch b is row j % block of block table[b][j / block];
@@ -256,13 +259,8 @@ std::string setupFp8(OpContext& c, bool backward, Sdpa* a, std::ostringstream* n
 std::string setup(OpContext& c, bool backward, Sdpa* a)
 {
     const Node& n = c.node;
-    static const char* kUnsupported[][2] = {{"block_mask_tensor_uid", "a block mask"},
-                                            {"dbias_tensor_uid", "a dbias output"}};
-    for(const auto& u : kUnsupported)
-    {
-        if(n.uid(u[0]) >= 0)
-            return std::string("no reference for SDPA with ") + u[1];
-    }
+    if(n.uid("block_mask_tensor_uid") >= 0)
+        return "no reference for SDPA with a block mask";
     a->q = c.in(n.uid("q_tensor_uid"));
     a->k = c.in(n.uid("k_tensor_uid"));
     a->v = c.in(n.uid("v_tensor_uid"));
@@ -594,9 +592,22 @@ std::string refSdpaBwd(OpContext& c)
     if(dO->dims != o->dims || st->numel() != B * H * Sq || dqt->dims != a.q->dims || dkt->dims != a.k->dims
        || dvt->dims != a.v->dims)
         return "no reference: SDPA backward shapes do not agree";
+    // dbias [Bb, Hb, Sq, Skv]: row (b, h, i) of dS adds into row (b mod Bb, h mod Hb, i).
+    const Tensor* dbt = c.tensor(n.uid("dbias_tensor_uid"));
+    if(n.uid("dbias_tensor_uid") >= 0
+       && (!dbt || dbt->dims.size() != 4 || (dbt->dims[0] != 1 && dbt->dims[0] != B) || (dbt->dims[1] != 1 && dbt->dims[1] != H)
+           || dbt->dims[2] != Sq || dbt->dims[3] != Skv))
+        return "no reference: SDPA dbias must be [1 or B, 1 or H, Sq, Skv]";
     RefTensor* dq = c.out(dqt->uid);
     RefTensor* dk = c.out(dkt->uid);
     RefTensor* dv = c.out(dvt->uid);
+    RefTensor* dbias = dbt ? c.out(dbt->uid) : nullptr;
+    std::vector<double> dbAbs, dbCount;
+    if(dbias)
+        dbAbs.assign(dbias->v.size(), 0.0), dbCount.assign(dbias->v.size(), 0.0);
+    auto dbiasRow = [&](int64_t b, int64_t h, int64_t i) {
+        return (((b % dbt->dims[0]) * dbt->dims[1] + h % dbt->dims[1]) * Sq + i) * Skv;
+    };
     dq->skip.assign(dq->v.size(), 0);
     std::vector<double> dkAbs(dk->v.size(), 0.0), dvAbs(dv->v.size(), 0.0), dkCount(dk->v.size(), 0.0),
         dvCount(dv->v.size(), 0.0);
@@ -664,6 +675,14 @@ std::string refSdpaBwd(OpContext& c)
                     ds[jj] = p[jj] * inner * sc;
                     eds[jj] = std::fabs(sc) * (ep[jj] * std::fabs(inner) + p[jj] * (std::fabs(mk) * edp + std::fabs(si) * eDelta))
                               + kOpFactor * u * std::fabs(ds[jj]);
+                    if(dbias)
+                    {
+                        const size_t at = static_cast<size_t>(dbiasRow(b, h, i) + j);
+                        dbias->v[at] += ds[jj];
+                        dbias->e[at] += eds[jj];
+                        dbAbs[at] += std::fabs(ds[jj]);
+                        dbCount[at] += 1;
+                    }
                     const double pd = p[jj] * mk * sc, epd = ep[jj] * std::fabs(mk * sc); // P as it multiplied V
                     // dV_j += P·dO ; dK_j += scale·dS·q
                     for(int64_t d = 0; d < Dv; ++d)
@@ -732,6 +751,8 @@ std::string refSdpaBwd(OpContext& c)
         dk->e[i] += kSumFactor * std::sqrt(std::max(dkCount[i], 1.0)) * u * dkAbs[i];
     for(size_t i = 0; i < dv->v.size(); ++i)
         dv->e[i] += kSumFactor * std::sqrt(std::max(dvCount[i], 1.0)) * u * dvAbs[i];
+    for(size_t i = 0; i < dbAbs.size(); ++i)
+        dbias->e[i] += kSumFactor * std::sqrt(std::max(dbCount[i], 1.0)) * u * dbAbs[i];
     return "";
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Numpy check of the SDPA graphs hipdnn-run has no reference for (ragged, paged, sink, dbias).
+"""A second, independent check (numpy, float64) of the ragged, paged, sink and dbias SDPA graphs.
 
 device_check.sh's attention step runs, per graph of tests/gpu/graphs:
   attention_check.py GRAPH DIR inputs   writes DIR/in/t<uid>.npy: every input (float64, logical

@@ -393,6 +393,7 @@ private:
                           const std::string& name);
     void sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& prims, std::optional<size_t> mask,
                    const SdpaStats* stats, const std::string& name);
+    void sdpaDbias(const Tensor& dBias, const Buffer& dS, int64_t B, int64_t H, int64_t Sq, int64_t Skv, const std::string& name);
 };
 
 } // namespace hipdnngo::onednn

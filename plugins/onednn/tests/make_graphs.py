@@ -390,7 +390,8 @@ def mark_ragged(g, b, q_side, kv_side, stats):
 
 def sdpa_bwd(name, b, h, hk, sq, skv, d, io="float", attrs=None, bhsd=True, bias_dims=None, dbias=False,
              dropout=False, seq_len=False, stats_type="float", runtime_scale=False, ragged=False):
-    """SDPA backward: q, k, v, o, dO and the forward's stats in; dQ, dK, dV out."""
+    """SDPA backward: q, k, v, o, dO and the forward's stats in; dQ, dK, dV out; dbias: True (the
+    bias's dims) or its dims."""
     g = G(name, io)
     def dims_strides(heads, seq, dim):
         dims = [b, heads, seq, dim]
@@ -410,7 +411,7 @@ def sdpa_bwd(name, b, h, hk, sq, skv, d, io="float", attrs=None, bhsd=True, bias
     if bias_dims:
         inputs["attn_mask_tensor_uid"] = g.t("attn_mask", bias_dims)
     if dbias:
-        outputs["dbias_tensor_uid"] = g.t("dbias", bias_dims)
+        outputs["dbias_tensor_uid"] = g.t("dbias", bias_dims if dbias is True else dbias)
     if dropout:
         inputs["dropout_mask_tensor_uid"] = g.t("dropout_mask", [b, h, sq, skv])
     if ragged:
@@ -578,7 +579,16 @@ def main():
          runtime_scale=True)
     sdpa_bwd("pass_sdpa_bwd_runtime_scale_gqa_causal", 2, 4, 2, 24, 40, 16, attrs={"causal_mask": True},
              runtime_scale=True)
-    sdpa_bwd("decline_sdpa_bwd_dbias", 1, 2, 2, 16, 16, 16, bias_dims=[1, 2, 16, 16], dbias=True)
+    # dbias: dS summed over the batches / heads the bias broadcasts over (cuDNN's shapes only).
+    sdpa_bwd("pass_sdpa_bwd_dbias_gqa_causal_fp32", 2, 4, 2, 24, 40, 16, bias_dims=[1, 4, 24, 40], dbias=True,
+             attrs={"causal_mask": True})
+    sdpa_bwd("pass_sdpa_bwd_dbias_varlen_bshd_bf16", 3, 4, 2, 33, 47, 32, io="bfloat16", seq_len=True, bhsd=False,
+             bias_dims=[3, 1, 33, 47], dbias=True, attrs={"padding_mask": True})
+    sdpa_bwd("pass_sdpa_bwd_dbias_full_window_half", 2, 2, 2, 40, 40, 32, io="half", bias_dims=[2, 2, 40, 40],
+             dbias=True, attrs={"left_bound": 6, "right_bound": 0})
+    sdpa_bwd("pass_sdpa_bwd_dbias_no_bias_ragged_thd_fp32", 2, 4, 2, 24, 40, 16, bhsd=False, seq_len=True, ragged=True,
+             dbias=[1, 1, 24, 40], attrs={"causal_mask": True})
+    sdpa_bwd("decline_sdpa_bwd_dbias_per_row", 1, 2, 2, 16, 16, 16, bias_dims=[1, 2, 16, 1], dbias=True)
     sdpa_bwd("decline_sdpa_bwd_dropout", 1, 2, 2, 16, 16, 16, dropout=True)
     # The backward with sequence lengths: the forward's masking, dead rows contribute nothing.
     sdpa_bwd("pass_sdpa_bwd_varlen_causal_fp32", 3, 4, 2, 24, 40, 16, seq_len=True,

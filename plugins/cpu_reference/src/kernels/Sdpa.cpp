@@ -380,6 +380,23 @@ void runBackward(const SdpaBackwardViews& t, const SdpaParams& p)
     const int64_t groupK = g.hq / g.hk, groupV = g.hq / g.hv;
     const Acc negInf = -std::numeric_limits<Acc>::infinity();
 
+    // dS of one visible key before the scale: P·(dP − Δ), with P = exp(s − lse) returned in *prob.
+    auto gradS = [&](int64_t b, int64_t h, int64_t i, int64_t j, Acc lse, Acc delta, const Acc* doi, Acc* prob) {
+        *prob = std::exp(scorer.score(b, h, i, j) - lse);
+        const Acc* vj = v.row(b, h / groupV, j);
+        Acc dp = Acc(0);
+        for(int64_t x = 0; x < g.dv; ++x)
+            dp += doi[x] * vj[x];
+        return *prob * (dp - delta);
+    };
+    auto deltaOf = [&](int64_t b, int64_t h, int64_t i) {
+        const Acc *oi = o.row(b, h, i), *doi = dO.row(b, h, i);
+        Acc delta = Acc(0);
+        for(int64_t x = 0; x < g.dv; ++x)
+            delta += doi[x] * oi[x];
+        return delta;
+    };
+
     // Per query head: dQ directly, dK / dV partial sums (reduced over head groups below).
     std::vector<Acc> dq(static_cast<size_t>(g.b * g.hq * g.sq * g.d), Acc(0));
     std::vector<Acc> dkPart(static_cast<size_t>(g.b * g.hq * g.skv * g.d), Acc(0));
@@ -399,20 +416,13 @@ void runBackward(const SdpaBackwardViews& t, const SdpaParams& p)
                 int64_t jb = 0, je = 0;
                 visibleRange(p.mask, i, sqB, skvB, jb, je);
                 const Acc* qi = q.row(b, h, i);
-                const Acc* oi = o.row(b, h, i);
                 const Acc* doi = dO.row(b, h, i);
-                Acc delta = Acc(0);
-                for(int64_t x = 0; x < g.dv; ++x)
-                    delta += doi[x] * oi[x];
+                const Acc delta = deltaOf(b, h, i);
                 Acc* dqi = dq.data() + ((b * g.hq + h) * g.sq + i) * g.d;
                 for(int64_t j = jb; j < je; ++j)
                 {
-                    const Acc prob = std::exp(scorer.score(b, h, i, j) - lse);
-                    const Acc* vj = v.row(b, h / groupV, j);
-                    Acc dp = Acc(0);
-                    for(int64_t x = 0; x < g.dv; ++x)
-                        dp += doi[x] * vj[x];
-                    const Acc ds = prob * (dp - delta) * scale;
+                    Acc prob;
+                    const Acc ds = gradS(b, h, i, j, lse, delta, doi, &prob) * scale;
                     const Acc* kj = k.row(b, h / groupK, j);
                     Acc* dkj = dkHead + j * g.d;
                     for(int64_t x = 0; x < g.d; ++x)
@@ -462,6 +472,37 @@ void runBackward(const SdpaBackwardViews& t, const SdpaParams& p)
     };
     reduceGroups(dkPart, g.hk, groupK, g.d, dKRows);
     reduceGroups(dvPart, g.hv, groupV, g.dv, dVRows);
+    if(t.dBias == nullptr)
+        return;
+    // dbias row (bb, hb, i) sums dS over b = bb, bb + Bb, ... and h = hb, hb + Hb, ... (Bb is 1 or
+    // B, Hb 1 or Hq), recomputed here so that every row has one owner and one summation order.
+    const TensorView& db = *t.dBias;
+    const int64_t bB = db.dims[0], bH = db.dims[1];
+    parallelFor(bB * bH * g.sq, 1, [&](int64_t begin, int64_t end) {
+        std::vector<Acc> row(static_cast<size_t>(g.skv));
+        for(int64_t r = begin; r < end; ++r)
+        {
+            const int64_t i = r % g.sq, hb = (r / g.sq) % bH, bb = r / (g.sq * bH);
+            std::fill(row.begin(), row.end(), Acc(0));
+            for(int64_t b = bb; b < g.b; b += bB)
+                for(int64_t h = hb; h < g.hq; h += bH)
+                {
+                    const int64_t sqB = sqLen[static_cast<size_t>(b)], skvB = skvLen[static_cast<size_t>(b)];
+                    const Acc lse = i < sqB ? *stats.row(b, h, i) : negInf;
+                    if(lse == negInf)
+                        continue;
+                    int64_t jb = 0, je = 0;
+                    visibleRange(p.mask, i, sqB, skvB, jb, je);
+                    const Acc delta = deltaOf(b, h, i);
+                    Acc prob;
+                    for(int64_t j = jb; j < je; ++j)
+                        row[static_cast<size_t>(j)] += gradS(b, h, i, j, lse, delta, dO.row(b, h, i), &prob);
+                }
+            const int64_t base = bb * db.strides[0] + hb * db.strides[1] + i * db.strides[2];
+            for(int64_t j = 0; j < g.skv; ++j)
+                db.store(base + j * db.strides[3], row[static_cast<size_t>(j)]);
+        }
+    });
 }
 
 bool wantsDouble(Accumulator acc, std::initializer_list<const TensorView*> views)
@@ -539,6 +580,14 @@ std::string checkSdpaBackward(const SdpaBackwardViews& t)
         err = dimsOk(t.dK, "dK", {g.b, g.hk, g.skv, g.d});
     if(err.empty())
         err = dimsOk(t.dV, "dV", {g.b, g.hv, g.skv, g.dv});
+    if(err.empty() && t.dBias != nullptr)
+    {
+        const TensorView& db = *t.dBias;
+        if(db.rank != 4 || (db.dims[0] != 1 && db.dims[0] != g.b) || (db.dims[1] != 1 && db.dims[1] != g.hq)
+           || db.dims[2] != g.sq || db.dims[3] != g.skv)
+            err = "sdpa: dbias " + db.describe() + " must have dims [1 or B = " + std::to_string(g.b) + ", 1 or Hq = "
+                  + std::to_string(g.hq) + ", Sq = " + std::to_string(g.sq) + ", Skv = " + std::to_string(g.skv) + "]";
+    }
     if(err.empty())
         err = checkRagged({{t.ragged.q, "q"}, {t.ragged.o, "o"}, {t.ragged.stats, "stats"}, {t.ragged.dO, "dO"}, {t.ragged.dQ, "dQ"}},
                           {{t.ragged.k, "k"}, {t.ragged.v, "v"}, {t.ragged.dK, "dK"}, {t.ragged.dV, "dV"}}, g.b,
@@ -558,7 +607,7 @@ void sdpaForward(const SdpaForwardViews& t, const SdpaParams& p)
 void sdpaBackward(const SdpaBackwardViews& t, const SdpaParams& p)
 {
     throwIf(checkSdpaBackward(t));
-    if(wantsDouble(p.accumulator, {&t.q, &t.k, &t.v, &t.o, &t.dO, &t.stats, &t.dQ, &t.dK, &t.dV, t.bias}))
+    if(wantsDouble(p.accumulator, {&t.q, &t.k, &t.v, &t.o, &t.dO, &t.stats, &t.dQ, &t.dK, &t.dV, t.bias, t.dBias}))
         runBackward<double>(t, p);
     else
         runBackward<float>(t, p);

@@ -46,6 +46,9 @@
 //   dK / dV summed over the query heads that share a key / value head. Rows with stats = -inf or
 //   i >= sq_b contribute nothing; their dQ rows, and dK/dV rows of keys no row sees, are 0
 //   (ragged dQ / dK / dV: rows past the lengths are not written).
+//   dbias (optional, [1 or B, 1 or Hq, Sq, Skv], cuDNN's shapes): dS before the scale (the
+//   gradient of the scores the bias is added to), summed in a fixed order over the batches and
+//   heads it broadcasts over; 0 for hidden keys and for rows that contribute nothing.
 //
 // Arithmetic: fp32 for float/half/bfloat16 inputs, fp64 when any tensor is double or the
 // accumulator is Double. Scale defaults to 1/√D computed in that precision. Outputs are rounded
@@ -104,6 +107,7 @@ struct SdpaBackwardViews
 {
     TensorView q, k, v, o, dO, stats, dQ, dK, dV;
     const TensorView* bias = nullptr;
+    const TensorView* dBias = nullptr; // optional output
     const TensorView* seqLenQ = nullptr;
     const TensorView* seqLenKv = nullptr;
     SdpaRagged ragged = {};

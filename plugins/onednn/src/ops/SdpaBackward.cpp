@@ -7,6 +7,7 @@
 //   Delta = rowsum(dO * O)                        engine kernel (rows x Dv, small)
 //   dS = P * (dP - Delta)                         binary sub with a per-row operand + mul post-op
 //   dQ = scale * dS K,  dK = scale * dS^T Q       matmuls (dK merged as dV)
+//   dbias = dS summed where the bias broadcasts   engine kernel (optional: [1 or B, 1 or H, Sq, Skv])
 // The per-row binaries view S as [1, rows, Skv] so that the row operand is oneDNN's per-channel
 // broadcast (a vectorised kernel in oneDNN 2.6; the 5-D per-row pattern is a reference kernel).
 #include "Sdpa.hpp"
@@ -30,7 +31,6 @@ void refuseSdpaBackwardFeatures(const fbs::SdpaBackwardAttributes& a, const std:
     refuse(a.dropout_mask_tensor_uid(), "dropout");
     refuse(a.dropout_scale_tensor_uid(), "dropout");
     refuse(a.dropout_scale_inv_tensor_uid(), "dropout");
-    refuse(a.dbias_tensor_uid(), "a dbias output");
     if(a.padding_mask() && !a.seq_len_q_tensor_uid().has_value() && !a.seq_len_kv_tensor_uid().has_value())
         throw Unsupported(name + ": SDPA backward padding_mask is set but there is no seq_len_q / seq_len_kv tensor");
     if(a.dropout_probability().has_value() && a.dropout_probability().value() != 0.f)
@@ -97,6 +97,17 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
     const bool statsOk = stats.dims == std::vector<int64_t>{B, H, Sq, 1} || stats.dims == std::vector<int64_t>{B, H, Sq};
     if(!statsOk || stats.dtype != fbs::DataType::FLOAT || !rowMajor(stats) || stats.isConstant || stats.isPassByValue)
         throw Unsupported(name + ": SDPA stats must be a dense row-major FLOAT tensor [B, H, Sq, 1]");
+    const Tensor* dBias = a.dbias_tensor_uid() ? &tensor(*a.dbias_tensor_uid(), "dbias", name) : nullptr;
+    if(dBias
+       && (dBias->rank() != 4 || (dBias->dims[0] != 1 && dBias->dims[0] != B) || (dBias->dims[1] != 1 && dBias->dims[1] != H)
+           || dBias->dims[2] != Sq || dBias->dims[3] != Skv || dBias->isConstant || dBias->isPassByValue))
+    {
+        std::string dims;
+        for(int64_t d : dBias->dims)
+            dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+        throw Unsupported(name + ": SDPA dbias [" + dims + "] must be [1 or B = " + std::to_string(B) + ", 1 or H = "
+                          + std::to_string(H) + ", Sq = " + std::to_string(Sq) + ", Skv = " + std::to_string(Skv) + "]");
+    }
     const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), D, name);
     const SdpaBand band = resolveSdpaBand(sdpaBandOf(a), name);
     const std::optional<size_t> mask = padded ? std::nullopt : sdpaBandMask(band, s, name);
@@ -268,6 +279,8 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
             {Arg{DNNL_ARG_SRC_0, s3, dp}, Arg{DNNL_ARG_SRC_1, row3, delta}, Arg{DNNL_ARG_DST, s3, dp},
              Arg{DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, s3, sc.s}},
             "sdpa dS = P * (dP - Delta)");
+    if(dBias)
+        sdpaDbias(*dBias, dp, B, H, Sq, Skv, name);
     const BoundOutput dqOut = bindOutput(dQ, dqW, dqConv, name);
     const BoundOutput dkOut = bindOutput(dK, dkW, dkConv, name);
     std::vector<Arg> dqArgs{Arg{DNNL_ARG_SRC, l.s5, dp}, Arg{DNNL_ARG_WEIGHTS, k5, sc.k}, Arg{DNNL_ARG_DST, dqW, dqOut.written}};
@@ -278,6 +291,42 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
     finishOutput(dqOut, dqW, dqUser, name + " dQ from f32");
     addStep(mmDk, std::move(dkArgs), "sdpa dK = scale*dS^T Q");
     finishOutput(dkOut, dkW, dkUser, name + " dK from f32");
+}
+
+// sdpaDbias: dbias [Bb, Hb, Sq, Skv] (Bb 1 or B, Hb 1 or H) from dS, dense f32 rows in (b, h, i)
+// order: row (bb, hb, i) sums the rows of b = bb, bb + Bb, ... and h = hb, hb + Hb, ... in that
+// order, one thread per output row (the sum does not depend on the thread count).
+void PlanBuilder::sdpaDbias(const Tensor& dBias, const Buffer& dS, int64_t B, int64_t H, int64_t Sq, int64_t Skv,
+                            const std::string& name)
+{
+    using tag = dnnl::memory::format_tag;
+    const int64_t Bb = dBias.dims[0], Hb = dBias.dims[1];
+    const mdesc f32({Bb, Hb, Sq, Skv}, dt::f32, tag::abcd);
+    const mdesc user({Bb, Hb, Sq, Skv}, *mapType(dBias.dtype), dnnl::memory::dims(dBias.strides.begin(), dBias.strides.end()));
+    const BoundOutput out = bindOutput(dBias, f32, dBias.dtype != fbs::DataType::FLOAT || !rowMajor(dBias), name);
+    addKernel({dS, out.written},
+              [B, H, Sq, Skv, Bb, Hb](void* const* at) {
+                  const float* ds = static_cast<const float*>(at[0]);
+                  float* db = static_cast<float*>(at[1]);
+                  const int64_t rows = Bb * Hb * Sq;
+#pragma omp parallel for schedule(static)
+                  for(int64_t r = 0; r < rows; ++r)
+                  {
+                      const int64_t i = r % Sq, hb = (r / Sq) % Hb, bb = r / (Sq * Hb);
+                      float* dst = db + r * Skv;
+                      std::fill(dst, dst + Skv, 0.f);
+                      for(int64_t b = bb; b < B; b += Bb)
+                          for(int64_t h = hb; h < H; h += Hb)
+                          {
+                              const float* src = ds + ((b * H + h) * Sq + i) * Skv;
+#pragma omp simd
+                              for(int64_t j = 0; j < Skv; ++j)
+                                  dst[j] += src[j];
+                          }
+                  }
+              },
+              name + " sdpa dbias = dS summed where the bias broadcasts");
+    finishOutput(out, f32, user, name + " dbias from f32");
 }
 
 } // namespace hipdnngo::onednn

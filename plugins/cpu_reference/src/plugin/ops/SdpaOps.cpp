@@ -20,12 +20,12 @@
 //   max / sum_exp  (forward): the softmax's row max and sum of exponentials, with stats or not.
 //   alibi      alibi_mask: cudnn-frontend's ALiBi bias (kernels/Sdpa.hpp), forward and backward,
 //              with any band (upstream asks for right bound 0; the sum is defined without it).
+//   dbias      (backward) [1 or B, 1 or Hq, Sq, Skv]: dS summed where it broadcasts (Sdpa.hpp).
 //   ignored    implementation, mma_core_mode (we always compute in fp32/fp64), max_seq_len_kv
 //              without page tables, generate_stats (the stats tensor decides), seed / offset
 //              when dropout is off.
 //   not applicable: dropout_probability > 0, dropout mask / scale tensors, rng_dump, block
-//              mask, fp8 descale / scale tensors, amax outputs, dbias (backward), a non-floating
-//              attn_mask.
+//              mask, fp8 descale / scale tensors, amax outputs, a non-floating attn_mask.
 #include "kernels/Sdpa.hpp"
 #include "plugin/OpRegistry.hpp"
 
@@ -245,7 +245,6 @@ std::unique_ptr<PreparedNode> prepareSdpaBackward(NodeContext& ctx)
 {
     const auto& a = *ctx.node.attributes_as_SdpaBackwardAttributes();
     refuseIf(ctx, a.dropout_scale_inv_tensor_uid(), "a dropout scale_inv tensor");
-    refuseIf(ctx, a.dbias_tensor_uid(), "a dbias output");
     const CommonInputs c = commonInputs(ctx, a);
     const int q = ctx.input(a.q_tensor_uid(), "q");
     const int k = ctx.input(a.k_tensor_uid(), "k");
@@ -256,7 +255,10 @@ std::unique_ptr<PreparedNode> prepareSdpaBackward(NodeContext& ctx)
     const int dQ = ctx.output(a.dq_tensor_uid(), "dq");
     const int dK = ctx.output(a.dk_tensor_uid(), "dk");
     const int dV = ctx.output(a.dv_tensor_uid(), "dv");
+    const int dBias = a.dbias_tensor_uid() ? ctx.output(*a.dbias_tensor_uid(), "dbias") : -1;
     ctx.requireFloating({q, k, v, o, dO, stats, dQ, dK, dV});
+    if(dBias >= 0)
+        ctx.requireFloating({dBias});
     RaggedIndices r;
     r.q = ctx.raggedOffsets(q, "q");
     r.k = ctx.raggedOffsets(k, "k");
@@ -273,9 +275,10 @@ std::unique_ptr<PreparedNode> prepareSdpaBackward(NodeContext& ctx)
     shapes.seqLenQ = shapeOrNull(ctx, c.seqLenQ);
     shapes.seqLenKv = shapeOrNull(ctx, c.seqLenKv);
     shapes.ragged = raggedShapes(ctx, r);
+    shapes.dBias = shapeOrNull(ctx, dBias);
     ctx.check(checkSdpaBackward(shapes));
     return ctx.makeNode([=](const TensorBindings& t) {
-        const OptionalView bias(t, c.bias), lq(t, c.seqLenQ), lkv(t, c.seqLenKv);
+        const OptionalView bias(t, c.bias), lq(t, c.seqLenQ), lkv(t, c.seqLenKv), db(t, dBias);
         const BoundRagged ragged(t, r);
         SdpaBackwardViews views{t.view(q),     t.view(k),  t.view(v),  t.view(o), t.view(dO),
                                 t.view(stats), t.view(dQ), t.view(dK), t.view(dV)};
@@ -283,6 +286,7 @@ std::unique_ptr<PreparedNode> prepareSdpaBackward(NodeContext& ctx)
         views.seqLenQ = lq.ptr;
         views.seqLenKv = lkv.ptr;
         views.ragged = ragged.views();
+        views.dBias = db.ptr;
         sdpaBackward(views, runtimeParams(c, t));
     });
 }
