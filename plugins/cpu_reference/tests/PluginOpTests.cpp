@@ -600,6 +600,7 @@ std::vector<uint8_t> sdpaBackwardGraph(const std::function<void(fbs::SdpaBackwar
     g.tensor(5, fbs::DataType::FLOAT, {1, 2, 16}, {32, 16, 1}); // rank-3 stats, as in sample_sdpa_backward
     g.tensor(20, fbs::DataType::BFLOAT16, {1, 2, 16, 16}, packed({1, 2, 16, 16}));
     g.tensor(21, fbs::DataType::FLOAT, {1}, {1});
+    g.tensor(22, fbs::DataType::FLOAT, {1, 2, 16, 1}, {32, 16, 1, 1});
     fbs::SdpaBackwardAttributesT a;
     a.q_tensor_uid = 1;
     a.k_tensor_uid = 2;
@@ -761,7 +762,8 @@ CPUREF_TEST(plugin_sdpa_applicability_feature_by_feature)
                          a.attn_mask_tensor_uid = 20;
                      }),
                      1, "backward causal + bias");
-    expectApplicable(sdpaBackwardGraph([](BA& a) { a.dbias_tensor_uid = 20; }), 0, "backward dbias");
+    expectApplicable(sdpaBackwardGraph([](BA& a) { a.dbias_tensor_uid = 20; }), 1, "backward dbias [1, H, Sq, Skv]");
+    expectApplicable(sdpaBackwardGraph([](BA& a) { a.dbias_tensor_uid = 22; }), 0, "backward dbias [1, H, Sq, 1]");
     expectApplicable(sdpaBackwardGraph([](BA& a) { a.dropout_probability = 0.2f; }), 0, "backward dropout");
     expectApplicable(sdpaBackwardGraph([](BA& a) { a.dropout_scale_inv_tensor_uid = 21; }), 0, "backward dropout scale_inv");
     expectApplicable(sdpaBackwardGraph([](BA& a) { a.alibi_mask = true; }), 1, "backward alibi");
