@@ -56,7 +56,7 @@ struct IndexConversion
 // once and allocates nothing.
 struct Kernel
 {
-    static constexpr size_t kMaxBuffers = 8;
+    static constexpr size_t kMaxBuffers = 16;
     std::vector<Buffer> bufs; // at most kMaxBuffers
     std::function<void(void* const* ptrs)> run;
 };

@@ -363,6 +363,7 @@ private:
     struct SdpaLayouts;
     struct SdpaPrimitives;
     struct SdpaStats;
+    struct SdpaOperand;
     struct SdpaScores
     {
         Buffer q, k, s; // q and k as the score matmul read them; S
@@ -393,6 +394,12 @@ private:
                           const std::string& name);
     void sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& prims, std::optional<size_t> mask,
                    const SdpaStats* stats, const std::string& name);
+    // sdpaVarlen: the forward with sequence lengths, over each batch's rows and keys only
+    // (SdpaVarlen.cpp); it replaces the dense steps whenever the node has lengths.
+    void sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, const SdpaStats& st,
+                    const std::string& name);
+    SdpaOperand sdpaVarlenOperand(const Tensor& t, bool convert, const mdesc& user, const mdesc& dense, int64_t groups,
+                                  const std::string& what, const std::string& name);
     void sdpaDbias(const Tensor& dBias, const Buffer& dS, int64_t B, int64_t H, int64_t Sq, int64_t Skv, const std::string& name);
 };
 

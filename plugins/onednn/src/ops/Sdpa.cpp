@@ -1,8 +1,9 @@
 // Scaled dot-product attention forward as oneDNN primitives: S = scale * Q K^T (+ band mask)
 // (+ attn_mask bias) (+ ALiBi, an engine kernel) -> softmax (with sink tokens) -> O = S V.
 // GQA/MQA: the query heads of one KV head form an extra dim that K and V broadcast over.
-// Sequence lengths mask S row by row (sdpaMaskRow, shared with the backward); paged K / V caches
-// are gathered into dense copies first (SdpaPaged.cpp). Everything beyond attention with an
+// With sequence lengths (padded, ragged or paged batches) the forward runs over each batch's rows
+// and keys only (SdpaVarlen.cpp); paged K / V caches are gathered into dense copies first
+// (SdpaPaged.cpp). Everything beyond attention with an
 // optional causal/band mask, bias, ALiBi, sinks, lengths and paged caches is declined.
 #include "Sdpa.hpp"
 
@@ -110,8 +111,8 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
 
 // sdpaStatsLayout: the row outputs (stats, max, sum_exp: tensors [B, H, Sq, 1] or [B, H, Sq])
 // as dense f32 row vectors in the order of S's rows, and the primitives of the forward that
-// writes them (see sdpaSteps). Per-row operands use a [1, rows, n] view, oneDNN 2.6's vectorised
-// per-channel broadcast.
+// writes them (see sdpaSteps; with padding sdpaVarlen writes them and no primitive is built).
+// Per-row operands use a [1, rows, n] view, oneDNN 2.6's vectorised per-channel broadcast.
 PlanBuilder::SdpaStats PlanBuilder::sdpaStatsLayout(const Tensor* stats, const Tensor* max, const Tensor* sumExp, bool padded,
                                                     const SdpaShape& s, const SdpaLayouts& l, const std::string& name)
 {
@@ -134,10 +135,11 @@ PlanBuilder::SdpaStats PlanBuilder::sdpaStatsLayout(const Tensor* stats, const T
     st.s3 = mdesc({1, st.rows, s.Skv}, dt::f32, tag::abc);
     st.row3 = mdesc({1, st.rows, 1}, dt::f32, tag::abc);
     st.o3f = mdesc({1, st.rows, s.Dv}, dt::f32, tag::abc);
-    // O is divided straight into the caller's buffer when its rows are dense in (b, h, i) order
-    // (with padding it stays f32 until its dead rows are zeroed).
+    if(padded)
+        return st; // sdpaVarlen computes it all in one kernel
+    // O is divided straight into the caller's buffer when its rows are dense in (b, h, i) order.
     const Tensor& o = *s.o;
-    st.oDirect = !padded && o.strides[3] == 1 && o.strides[2] == s.Dv && o.strides[1] == s.Sq * s.Dv && o.strides[0] == s.H * s.Sq * s.Dv;
+    st.oDirect = o.strides[3] == 1 && o.strides[2] == s.Dv && o.strides[1] == s.Sq * s.Dv && o.strides[0] == s.H * s.Sq * s.Dv;
     st.o3 = mdesc({1, st.rows, s.Dv}, *mapType(o.dtype), tag::abc);
     try
     {
@@ -433,41 +435,17 @@ PlanBuilder::SdpaScores PlanBuilder::sdpaScores(const SdpaShape& s, const SdpaLa
 // sdpaSteps: the forward. Without row outputs: softmax in place, O = P V. With them: M = rowmax(S),
 // E = exp(S - M) in place, Z = rowsum(E), O = (E V) / Z, and stats = M + log(Z), max = M,
 // sum_exp = Z: the passes over S of a softmax, plus the sum that gives the row outputs, and the
-// normalisation moved onto O (Dv columns instead of Skv).
+// normalisation moved onto O (Dv columns instead of Skv). With sequence lengths: sdpaVarlen.
 void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, std::optional<size_t> mask,
                             const SdpaStats* stats, const std::string& name)
 {
-    const SdpaScores sc = sdpaScores(s, l, p, mask, name);
-    Buffer rowMax, rowSum, dead = Buffer::none();
     if(stats && (stats->seqQ || stats->seqKv))
     {
-        // Padding: keys outside the band of row i of batch b, [i + off - left, i + off + right]
-        // with off = seq_len_kv[b] - seq_len_q[b] for a BOTTOM_RIGHT diagonal, or past
-        // seq_len_kv[b], get -inf; a row past seq_len_q[b], or one left with no visible key and no
-        // sink, is marked dead (1 in `dead`) and its scores set to 0 so that the softmax stays
-        // finite; its outputs are overwritten below.
-        dead = temp(stats->row5);
-        const int64_t B = s.B, H = s.H, Sq = s.Sq, Skv = s.Skv;
-        const SdpaBand band = stats->band;
-        const bool haveQ = stats->seqQ != nullptr, haveKv = stats->seqKv != nullptr;
-        addKernel({sc.s, haveQ ? input(*stats->seqQ, name) : Buffer::none(), haveKv ? input(*stats->seqKv, name) : Buffer::none(),
-                   dead},
-                  [B, H, Sq, Skv, band, sunk = stats->sink != nullptr, name](void* const* at) {
-                      float* scores = static_cast<float*>(at[0]);
-                      const int32_t* lq = static_cast<const int32_t*>(at[1]); // null: full length
-                      const int32_t* lkv = static_cast<const int32_t*>(at[2]);
-                      float* deadRow = static_cast<float*>(at[3]);
-                      sdpaMaskRows(scores, lq, lkv, B, H, Sq, Skv, band, name, [&](int64_t r, float* row, bool padding, bool visible) {
-                          // With a sink a real row without a visible key is computed as it is: M and Z
-                          // are the sink's alone, so O = 0, stats = max = sink, sum_exp = 1.
-                          const bool dead = padding || (!visible && !sunk);
-                          if(dead)
-                              std::fill(row, row + Skv, 0.f);
-                          deadRow[r] = dead ? 1.f : 0.f;
-                      });
-                  },
-                  name + " sdpa padding: keys outside the band or past seq_len_kv masked, dead rows marked");
+        sdpaVarlen(s, l, p, *stats, name);
+        return;
     }
+    const SdpaScores sc = sdpaScores(s, l, p, mask, name);
+    Buffer rowMax, rowSum;
     if(stats)
     {
         rowMax = temp(stats->row5), rowSum = temp(stats->row5);
@@ -503,7 +481,6 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
         std::vector<Buffer> bufs{rowMax, rowSum};
         for(const Tensor* t : {stats->stats, stats->max, stats->sumExp})
             bufs.push_back(t ? output(*t, name) : Buffer::none());
-        bufs.push_back(dead);
         addKernel(std::move(bufs),
                   [rows](void* const* at) {
                       const float* m = static_cast<const float*>(at[0]);
@@ -511,17 +488,14 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
                       float* lse = static_cast<float*>(at[2]); // null when not asked for
                       float* mx = static_cast<float*>(at[3]);
                       float* se = static_cast<float*>(at[4]);
-                      const float* deadRow = static_cast<const float*>(at[5]); // null without padding
-                      constexpr float negInf = -std::numeric_limits<float>::infinity();
                       for(int64_t r = 0; r < rows; ++r)
                       {
-                          const bool off = deadRow && deadRow[r] != 0.f;
                           if(lse)
-                              lse[r] = off ? negInf : m[r] + std::log(z[r]);
+                              lse[r] = m[r] + std::log(z[r]);
                           if(mx)
-                              mx[r] = off ? negInf : m[r];
+                              mx[r] = m[r];
                           if(se)
-                              se[r] = off ? 0.f : z[r];
+                              se[r] = z[r];
                       }
                   },
                   name + " row outputs (stats = M + log(Z), max = M, sum_exp = Z)");
@@ -546,20 +520,6 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
                 {Arg{DNNL_ARG_SRC_0, stats->o3f, ev}, Arg{DNNL_ARG_SRC_1, stats->row3, rowSum},
                  Arg{DNNL_ARG_DST, stats->oDirect ? stats->o3 : stats->o3f, stats->oDirect ? out.tensor : ev}},
                 "sdpa O = EV / Z");
-        if(dead.kind != Buffer::Kind::None)
-        {
-            // O stays f32 with padding (sdpaStatsLayout): dead rows become 0 before it is converted.
-            const int64_t rows = stats->rows, Dv = s.Dv;
-            addKernel({ev, dead},
-                      [rows, Dv](void* const* at) {
-                          float* o = static_cast<float*>(at[0]);
-                          const float* deadRow = static_cast<const float*>(at[1]);
-                          for(int64_t r = 0; r < rows; ++r)
-                              if(deadRow[r] != 0.f)
-                                  std::fill(o + r * Dv, o + (r + 1) * Dv, 0.f);
-                      },
-                      name + " sdpa padding: dead rows of O = 0");
-        }
         finishOutput(out, l.o5f, l.o5, name + " o from f32");
         return;
     }

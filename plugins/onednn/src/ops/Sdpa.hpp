@@ -21,7 +21,7 @@ void sdpaCheckLengths(const int32_t* lq, const int32_t* lkv, int64_t batch, int6
 // band and bias leave nothing, has none. Forward and backward must agree on this exactly.
 bool sdpaMaskRow(float* row, int64_t i, int64_t sq, int64_t skv, int64_t Skv, const SdpaBand& band);
 
-// sdpaMaskRows: an execution's row masking with sequence lengths (lq, lkv: INT32 per batch, null
+// sdpaMaskRows (the backward): an execution's row masking with sequence lengths (lq, lkv: INT32 per batch, null
 // for the full extent) over S, dense [B * H * Sq, Skv] in (b, h, i) order. It checks the lengths,
 // masks every row (sdpaMaskRow) and hands it to done(r, row, padding, visible), where padding says
 // that the row lies past seq_len_q. Rows run in parallel.
@@ -92,6 +92,14 @@ struct PlanBuilder::SdpaScale
         }
         return a;
     }
+};
+
+// SdpaOperand: an SDPA operand as f32 rows with a unit inner stride: row i of (b, hk, g) starts at
+// b * sb + hk * shk + g * sg + i * si (sdpaVarlen).
+struct PlanBuilder::SdpaOperand
+{
+    Buffer buf;
+    int64_t sb = 0, shk = 0, sg = 0, si = 0;
 };
 
 struct PlanBuilder::SdpaPrimitives

@@ -1,0 +1,315 @@
+// SDPA forward with sequence lengths (padded, ragged and paged batches), computed for the lengths
+// each execution brings instead of the padded extents. Serving graphs pad far beyond what a batch
+// uses (NVIDIA's paged prefill sample: Sq 512 and Skv 32768 for 16-32 queries and a few thousand
+// keys), so the full [B, H, Sq, Skv] scores of the dense path would be gigabytes of workspace and
+// hundreds of times the work.
+//
+// One engine kernel walks blocks of up to kBlockRows query rows of one (batch, query head), in
+// parallel: S = scale * Q K^T over the keys the block's rows can see (oneDNN's sgemm, row lengths
+// known only now), bias / ALiBi / band on each row's visible range, E = exp(S - M) with
+// M = max(row max, sink), Z = rowsum(E) (+ exp(sink - M)), O = (E V) / Z (sgemm), and the row
+// outputs stats = M + log(Z), max = M, sum_exp = Z. Rows past seq_len_q and rows that see no key
+// are written as the dense path writes them (Sdpa.hpp, SdpaStats).
+#include "Sdpa.hpp"
+
+#include "../Convert.hpp"
+
+#include <hipdnn_plugin_sdk/helpers/Attention.hpp>
+#include <immintrin.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace hipdnngo::onednn
+{
+
+namespace
+{
+
+constexpr int64_t kBlockRows = 64;
+constexpr int64_t kScratchFloats = int64_t{1} << 21; // per thread: 8 MiB of scores at most
+
+// expShifted: e^x for x <= 0 (a score minus its row's max), written so that the loops calling it
+// vectorise: x = n ln2 + r with |r| <= ln2 / 2, e^r by Cephes' expf polynomial, 2^n by exponent
+// bits. Below -87 (and for -inf) it is 0; the relative error is about 1e-7.
+inline float expShifted(float x)
+{
+    const float kMagic = 12582912.f; // 1.5 * 2^23: adding it rounds to an integer
+    const float xc = std::max(x, -87.f);
+    const float n = (xc * 1.44269504f + kMagic) - kMagic;
+    const float r = (xc - n * 0.693359375f) + n * 2.12194440e-4f;
+    const float z = r * r;
+    const float p =
+        ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r + 4.1665795894e-2f) * r + 1.6666665459e-1f) * r
+        + 5.0000001201e-1f;
+    const float e = p * z + r + 1.f;
+    const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+    float two;
+    std::memcpy(&two, &bits, sizeof two);
+    return e * two * static_cast<float>(x >= -87.f);
+}
+
+// The row steps of the softmax (the hot loops: GCC leaves them scalar at baseline x86-64), on
+// AVX2 + FMA where the engine's conversions use it (convertIsa(): ONEDNN_MAX_CPU_ISA and
+// HIPDNNGO_ONEDNN_CONVERT=scalar choose the plain loops on any machine).
+#define HIPDNNGO_AVX2 __attribute__((target("avx2,fma")))
+
+float rowMax(const float* x, int64_t n)
+{
+    float m = -std::numeric_limits<float>::infinity();
+    for(int64_t c = 0; c < n; ++c)
+        m = std::max(m, x[c]);
+    return m;
+}
+
+// expRow: x[c] = expShifted(x[c] - m) in place; returns their sum.
+float expRow(float* x, int64_t n, float m)
+{
+    float z = 0.f;
+    for(int64_t c = 0; c < n; ++c)
+    {
+        x[c] = expShifted(x[c] - m);
+        z += x[c];
+    }
+    return z;
+}
+
+HIPDNNGO_AVX2 float rowMaxAvx2(const float* x, int64_t n)
+{
+    __m256 m8 = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
+    int64_t c = 0;
+    for(; c + 8 <= n; c += 8)
+        m8 = _mm256_max_ps(m8, _mm256_loadu_ps(x + c));
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, m8);
+    float m = rowMax(x + c, n - c);
+    for(float v : lanes)
+        m = std::max(m, v);
+    return m;
+}
+
+// exp8: expShifted on eight lanes (the same steps and constants).
+HIPDNNGO_AVX2 __m256 exp8(__m256 x)
+{
+    const __m256 xc = _mm256_max_ps(x, _mm256_set1_ps(-87.f));
+    const __m256 n = _mm256_round_ps(_mm256_mul_ps(xc, _mm256_set1_ps(1.44269504f)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256 r = _mm256_fmadd_ps(n, _mm256_set1_ps(2.12194440e-4f), _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), xc));
+    __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(1.9875691500e-4f), r, _mm256_set1_ps(1.3981999507e-3f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+    const __m256 e = _mm256_add_ps(_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.f));
+    const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    const __m256 keep = _mm256_cmp_ps(x, _mm256_set1_ps(-87.f), _CMP_GE_OQ); // -inf and below: 0
+    return _mm256_and_ps(_mm256_mul_ps(e, _mm256_castsi256_ps(bits)), keep);
+}
+
+HIPDNNGO_AVX2 float expRowAvx2(float* x, int64_t n, float m)
+{
+    const __m256 m8 = _mm256_set1_ps(m);
+    __m256 z8 = _mm256_setzero_ps();
+    int64_t c = 0;
+    for(; c + 8 <= n; c += 8)
+    {
+        const __m256 e = exp8(_mm256_sub_ps(_mm256_loadu_ps(x + c), m8));
+        _mm256_storeu_ps(x + c, e);
+        z8 = _mm256_add_ps(z8, e);
+    }
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, z8);
+    float z = expRow(x + c, n - c, m);
+    for(float v : lanes)
+        z += v;
+    return z;
+}
+
+// Rows: where row i of (b, hk, g) of a [B, Hk, G, S, W] f32 operand starts (unit inner stride).
+struct Rows
+{
+    int64_t sb, shk, sg, si;
+    int64_t at(int64_t b, int64_t hk, int64_t g, int64_t i) const { return b * sb + hk * shk + g * sg + i * si; }
+};
+
+Rows denseRows(int64_t Hk, int64_t G, int64_t S, int64_t W) { return {Hk * G * S * W, G * S * W, S * W, W}; }
+
+} // namespace
+
+// sdpaVarlenOperand: an operand as f32 rows with a unit inner stride: the caller's buffer when it
+// is one already, else a dense f32 copy (a reorder; paged caches are gathered).
+PlanBuilder::SdpaOperand PlanBuilder::sdpaVarlenOperand(const Tensor& t, bool convert, const mdesc& user, const mdesc& dense,
+                                                        int64_t groups, const std::string& what, const std::string& name)
+{
+    const dnnl::memory::dims d = dense.dims();
+    if(!convert && t.strides[3] == 1)
+        return {input(t, name), t.strides[0], t.strides[1] * groups, groups > 1 ? t.strides[1] : 0, t.strides[2]};
+    const Buffer copy = temp(dense);
+    addReorder(user, input(t, name), dense, copy, name + " " + what + " to dense f32");
+    return {copy, d[1] * d[2] * d[3] * d[4], d[2] * d[3] * d[4], d[3] * d[4], d[4]};
+}
+
+void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, const SdpaStats& st,
+                             const std::string& name)
+{
+    const int64_t B = s.B, H = s.H, Hk = s.Hk, G = s.G, Sq = s.Sq, Skv = s.Skv, D = s.D, Dv = s.Dv;
+    const SdpaOperand q = sdpaVarlenOperand(*s.q, l.qConvert, l.q5user, l.q5f, G, "q", name);
+    SdpaOperand k, v;
+    if(s.paging.tableK)
+        k = {sdpaGather(s, false, l.kF32, name), Skv * D * Hk, Skv * D, 0, D};
+    else
+        k = sdpaVarlenOperand(*s.k, l.kConvert, l.kUser, l.kF32, 1, "k", name);
+    if(s.paging.tableV)
+        v = {sdpaGather(s, true, l.vF32, name), Skv * Dv * Hk, Skv * Dv, 0, Dv};
+    else
+        v = sdpaVarlenOperand(*s.v, l.vConvert, l.v5, l.vF32, 1, "v", name);
+    // The bias as its dense f32 copy [b', Hk', G', Sq', Skv'] (each dim full or 1: stride 0).
+    Buffer bias = Buffer::none();
+    std::array<int64_t, 5> bs{};
+    if(l.bias)
+    {
+        bias = temp(l.biasMd);
+        addReorder(l.biasUser, input(*l.bias, name), l.biasMd, bias, name + " attn_mask to f32");
+        const dnnl::memory::dims bd = l.biasMd.dims();
+        int64_t stride = 1;
+        for(int d = 4; d >= 0; --d)
+        {
+            bs[static_cast<size_t>(d)] = bd[static_cast<size_t>(d)] == 1 ? 0 : stride;
+            stride *= bd[static_cast<size_t>(d)];
+        }
+    }
+    const BoundOutput out = bindOutput(*s.o, l.o5f, true, name);
+    const int threads = std::max(1, omp_get_max_threads());
+    const int64_t blockRows = std::clamp<int64_t>(kScratchFloats / std::max<int64_t>(Skv, 1), 1, kBlockRows);
+    // Per thread: the block's scores (blockRows x Skv at most), then its rows' 1 / Z.
+    const int64_t perThread = blockRows * (std::max<int64_t>(Skv, 1) + 1);
+    const Buffer scratch = temp(mdesc({threads, perThread}, dt::f32, dnnl::memory::format_tag::ab));
+    std::vector<Buffer> bufs{q.buf, k.buf, v.buf, bias, out.written, scratch,
+                             st.seqQ ? input(*st.seqQ, name) : Buffer::none(),
+                             st.seqKv ? input(*st.seqKv, name) : Buffer::none(),
+                             st.sink ? input(*st.sink, name) : Buffer::none(),
+                             p.scale.runtime ? input(*p.scale.runtime, name) : Buffer::none()};
+    for(const Tensor* t : {st.stats, st.max, st.sumExp})
+        bufs.push_back(t ? output(*t, name) : Buffer::none());
+    const std::vector<float> slopes = s.alibi ? hipdnn_plugin_sdk::alibiSlopes(H) : std::vector<float>{};
+    const Rows qr{q.sb, q.shk, q.sg, q.si}, kr{k.sb, k.shk, 0, k.si}, vr{v.sb, v.shk, 0, v.si}, orows = denseRows(Hk, G, Sq, Dv);
+    const SdpaBand band = st.band;
+    const float scaleValue = p.scale.value;
+    const bool avx2 = convertIsa() != ConvertIsa::Scalar;
+    addKernel(
+        std::move(bufs),
+        [=](void* const* at) {
+            const float* Q = static_cast<const float*>(at[0]);
+            const float* K = static_cast<const float*>(at[1]);
+            const float* V = static_cast<const float*>(at[2]);
+            const float* bias = static_cast<const float*>(at[3]);
+            float* O = static_cast<float*>(at[4]);
+            float* scratchAll = static_cast<float*>(at[5]);
+            const int32_t* lq = static_cast<const int32_t*>(at[6]); // null: full length
+            const int32_t* lkv = static_cast<const int32_t*>(at[7]);
+            const float* sink = static_cast<const float*>(at[8]);
+            const float scale = at[9] ? *static_cast<const float*>(at[9]) : scaleValue;
+            float* lse = static_cast<float*>(at[10]); // the row outputs asked for (null otherwise)
+            float* mxOut = static_cast<float*>(at[11]);
+            float* seOut = static_cast<float*>(at[12]);
+            sdpaCheckLengths(lq, lkv, B, Sq, Skv, name);
+            constexpr float negInf = -std::numeric_limits<float>::infinity();
+            const int64_t blocks = (Sq + blockRows - 1) / blockRows, tasks = B * H * blocks;
+            int failed = 0; // a refused sgemm (its arguments are the plan's: a bug, not bad input)
+#pragma omp parallel num_threads(std::min(threads, omp_get_max_threads())) reduction(| : failed)
+            {
+                float* S = scratchAll + static_cast<int64_t>(omp_get_thread_num()) * perThread;
+                float* invZ = S + blockRows * Skv;
+#pragma omp for schedule(dynamic, 1)
+                for(int64_t task = 0; task < tasks; ++task)
+                {
+                    const int64_t blk = task % blocks, h = (task / blocks) % H, b = task / (blocks * H);
+                    const int64_t hk = h / G, g = h % G, i0 = blk * blockRows, i1 = std::min(Sq, i0 + blockRows);
+                    const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv;
+                    const int64_t iv = std::clamp(sq, i0, i1); // rows [i0, iv) exist
+                    // Row i sees keys [i + off - left, i + off + right] within [0, skv): the block's
+                    // rows together see [kb, ke).
+                    const int64_t off = band.bottomRight ? skv - sq : 0;
+                    auto first = [&](int64_t i) { return band.left >= 0 ? std::clamp<int64_t>(i + off - band.left, 0, skv) : 0; };
+                    auto last = [&](int64_t i) { return band.right >= 0 ? std::clamp<int64_t>(i + off + band.right + 1, 0, skv) : skv; };
+                    const int64_t kb = iv > i0 ? first(i0) : 0, ke = iv > i0 ? last(iv - 1) : 0, n = std::max<int64_t>(ke - kb, 0);
+                    float* oBlock = O + orows.at(b, hk, g, i0);
+                    if(n > 0)
+                        failed |= dnnl_sgemm('N', 'T', iv - i0, n, D, scale, Q + qr.at(b, hk, g, i0), qr.si,
+                                             K + kr.at(b, hk, 0, kb), kr.si, 0.f, S, n)
+                                  != dnnl_success;
+                    for(int64_t i = i0; i < i1; ++i)
+                    {
+                        if(i >= iv) // past seq_len_q: O, stats, max, sum_exp as the padding convention says
+                        {
+                            const int64_t r = (b * H + h) * Sq + i;
+                            if(lse)
+                                lse[r] = negInf;
+                            if(mxOut)
+                                mxOut[r] = negInf;
+                            if(seOut)
+                                seOut[r] = 0.f;
+                            continue;
+                        }
+                        float* row = S + (i - i0) * n;
+                        const int64_t rb = std::max(first(i), kb) - kb, re = std::max(std::min(last(i), ke) - kb, rb);
+                        if(bias)
+                        {
+                            const float* br = bias + b * bs[0] + hk * bs[1] + g * bs[2] + i * bs[3] + kb * bs[4];
+                            for(int64_t c = rb; c < re; ++c)
+                                row[c] += br[c * bs[4]];
+                        }
+                        if(!slopes.empty())
+                        {
+                            const float slope = slopes[static_cast<size_t>(h)];
+#pragma omp simd
+                            for(int64_t c = rb; c < re; ++c)
+                                row[c] += slope * static_cast<float>(kb + c - i);
+                        }
+                        const float m = avx2 ? rowMaxAvx2(row + rb, re - rb) : rowMax(row + rb, re - rb);
+                        const bool seen = m != negInf;
+                        const float sk = sink ? sink[h] : negInf;
+                        const float mAll = std::max(m, sk);
+                        float z = 0.f;
+                        std::fill(row, row + rb, 0.f);
+                        std::fill(row + re, row + n, 0.f);
+                        if(seen)
+                            z = avx2 ? expRowAvx2(row + rb, re - rb, mAll) : expRow(row + rb, re - rb, mAll);
+                        if(sink)
+                            z += expShifted(sk - mAll);
+                        // A row that sees nothing and has no sink: O = 0, stats = max = -inf,
+                        // sum_exp = 0 (with a sink: O = 0, stats = max = sink, sum_exp = 1).
+                        const bool live = seen || sink;
+                        const int64_t r = (b * H + h) * Sq + i;
+                        if(lse)
+                            lse[r] = live ? mAll + std::log(z) : negInf;
+                        if(mxOut)
+                            mxOut[r] = live ? mAll : negInf;
+                        if(seOut)
+                            seOut[r] = live ? z : 0.f;
+                        invZ[i - i0] = seen ? 1.f / z : 0.f;
+                    }
+                    if(n > 0)
+                        failed |= dnnl_sgemm('N', 'N', iv - i0, Dv, n, 1.f, S, n, V + vr.at(b, hk, 0, kb), vr.si, 0.f, oBlock, Dv)
+                                  != dnnl_success;
+                    for(int64_t i = i0; i < i1; ++i)
+                    {
+                        float* orow = oBlock + (i - i0) * Dv;
+                        const float inv = i < iv && n > 0 ? invZ[i - i0] : 0.f;
+#pragma omp simd
+                        for(int64_t c = 0; c < Dv; ++c)
+                            orow[c] = inv == 0.f ? 0.f : orow[c] * inv;
+                    }
+                }
+            }
+            if(failed)
+                hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR, name + ": oneDNN's sgemm refused an SDPA block");
+        },
+        name + " sdpa with sequence lengths: scores, softmax and E V over each batch's keys only (sgemm per block of "
+            + std::to_string(blockRows) + " query rows)");
+    finishOutput(out, l.o5f, l.o5, name + " o from f32");
+}
+
+} // namespace hipdnngo::onednn
