@@ -13,6 +13,8 @@
 //    (ascending offsets, and descending ones), fail with BAD_PARAM naming them, before O is
 //    written.
 // After each rejected call the plan runs correctly again.
+// Sequence lengths: a serving-sized graph (B 8, H 8, Sq 512, Skv 32768, D 128) plans with well
+// under 1 GiB of workspace: its [B, H, Sq, Skv] scores (4 GiB) are never materialised.
 #include "TestPlan.hpp"
 
 #include <cmath>
@@ -244,7 +246,35 @@ int checkRagged(hipdnnHandle_t h)
     return failures;
 }
 
-int check(hipdnnHandle_t h) { return checkPaged(h) + checkRagged(h); }
+// ---- sequence lengths: workspace ----
+
+int checkVarlenWorkspace(hipdnnHandle_t h)
+{
+    const std::string graph = R"({"name": "sdpa_serving", "compute_data_type": "float", "intermediate_data_type": "float",
+ "io_data_type": "float", "is_override_shape_enabled": false, "tensors": [
+ {"uid": 1, "name": "q", "data_type": "float", "dims": [8, 8, 512, 128], "strides": [524288, 65536, 128, 1], "virtual": false},
+ {"uid": 2, "name": "k", "data_type": "float", "dims": [8, 8, 32768, 128], "strides": [33554432, 4194304, 128, 1], "virtual": false},
+ {"uid": 3, "name": "v", "data_type": "float", "dims": [8, 8, 32768, 128], "strides": [33554432, 4194304, 128, 1], "virtual": false},
+ {"uid": 4, "name": "o", "data_type": "float", "dims": [8, 8, 512, 128], "strides": [524288, 65536, 128, 1], "virtual": false},
+ {"uid": 5, "name": "seq_len_q", "data_type": "int32", "dims": [8, 1, 1, 1], "strides": [1, 1, 1, 1], "virtual": false},
+ {"uid": 6, "name": "seq_len_kv", "data_type": "int32", "dims": [8, 1, 1, 1], "strides": [1, 1, 1, 1], "virtual": false}],
+ "nodes": [{"type": "SdpaAttributes", "name": "sdpa", "compute_data_type": "float",
+  "inputs": {"q_tensor_uid": 1, "k_tensor_uid": 2, "v_tensor_uid": 3, "seq_len_q_tensor_uid": 5, "seq_len_kv_tensor_uid": 6},
+  "outputs": {"o_tensor_uid": 4},
+  "attributes": {"causal_mask_bottom_right": true, "padding_mask": true, "diagonal_alignment": "BOTTOM_RIGHT"}}]})";
+    const testplan::Plan p(h, graph, "HIPDNNGO_ONEDNN");
+    if(p.workspaceSize >= (int64_t{1} << 30))
+    {
+        std::fprintf(stderr, "FAIL: sequence lengths: the serving graph asks for %lld bytes of workspace (its padded scores)\n",
+                     static_cast<long long>(p.workspaceSize));
+        return 1;
+    }
+    std::printf("PASS: sequence lengths: the serving graph (padded scores 4 GiB) plans with %lld MiB of workspace\n",
+                static_cast<long long>(p.workspaceSize >> 20));
+    return 0;
+}
+
+int check(hipdnnHandle_t h) { return checkPaged(h) + checkRagged(h) + checkVarlenWorkspace(h); }
 
 } // namespace
 
