@@ -398,6 +398,9 @@ private:
     // (SdpaVarlen.cpp); it replaces the dense steps whenever the node has lengths.
     void sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, const SdpaStats& st,
                     const std::string& name);
+    void sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, const SdpaScale& scale, const SdpaBand& band,
+                            const Tensor* seqQ, const Tensor* seqKv, const Tensor& stats, const Tensor& dO, const Tensor& dQ,
+                            const Tensor& dK, const Tensor& dV, const std::string& name);
     SdpaOperand sdpaVarlenOperand(const Tensor& t, bool convert, const mdesc& user, const mdesc& dense, int64_t groups,
                                   const std::string& what, const std::string& name);
     void sdpaDbias(const Tensor& dBias, const Buffer& dS, int64_t B, int64_t H, int64_t Sq, int64_t Skv, const std::string& name);

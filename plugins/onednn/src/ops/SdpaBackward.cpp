@@ -112,6 +112,11 @@ void PlanBuilder::sdpaBackward(const fbs::Node& n, const std::string& name)
     const SdpaBand band = resolveSdpaBand(sdpaBandOf(a), name);
     const std::optional<size_t> mask = padded ? std::nullopt : sdpaBandMask(band, s, name);
     const SdpaLayouts l = sdpaLayouts(a.attn_mask_tensor_uid(), s, true, name);
+    if(padded && !dBias)
+    {
+        sdpaVarlenBackward(s, l, scale, band, seqQ, seqKv, stats, dO, dQ, dK, dV, name);
+        return;
+    }
     const SdpaPrimitives prims = sdpaPrimitives(l, scale, mask.has_value(), name);
 
     using tag = dnnl::memory::format_tag;

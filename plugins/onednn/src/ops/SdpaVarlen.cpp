@@ -32,13 +32,13 @@ namespace
 constexpr int64_t kBlockRows = 64;
 constexpr int64_t kScratchFloats = int64_t{1} << 21; // per thread: 8 MiB of scores at most
 
-// expShifted: e^x for x <= 0 (a score minus its row's max), written so that the loops calling it
-// vectorise: x = n ln2 + r with |r| <= ln2 / 2, e^r by Cephes' expf polynomial, 2^n by exponent
-// bits. Below -87 (and for -inf) it is 0; the relative error is about 1e-7.
+// expShifted: e^x for a score minus its row's max (or its logsumexp): x = n ln2 + r with
+// |r| <= ln2 / 2, e^r by Cephes' expf polynomial, 2^n by exponent bits. Below -87 (and for -inf)
+// it is 0, above 88 e^88; the relative error is about 1e-7.
 inline float expShifted(float x)
 {
     const float kMagic = 12582912.f; // 1.5 * 2^23: adding it rounds to an integer
-    const float xc = std::max(x, -87.f);
+    const float xc = std::min(std::max(x, -87.f), 88.f);
     const float n = (xc * 1.44269504f + kMagic) - kMagic;
     const float r = (xc - n * 0.693359375f) + n * 2.12194440e-4f;
     const float z = r * r;
@@ -94,7 +94,7 @@ HIPDNNGO_AVX2 float rowMaxAvx2(const float* x, int64_t n)
 // exp8: expShifted on eight lanes (the same steps and constants).
 HIPDNNGO_AVX2 __m256 exp8(__m256 x)
 {
-    const __m256 xc = _mm256_max_ps(x, _mm256_set1_ps(-87.f));
+    const __m256 xc = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-87.f)), _mm256_set1_ps(88.f));
     const __m256 n = _mm256_round_ps(_mm256_mul_ps(xc, _mm256_set1_ps(1.44269504f)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __m256 r = _mm256_fmadd_ps(n, _mm256_set1_ps(2.12194440e-4f), _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), xc));
     __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(1.9875691500e-4f), r, _mm256_set1_ps(1.3981999507e-3f));
@@ -310,6 +310,172 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
         name + " sdpa with sequence lengths: scores, softmax and E V over each batch's keys only (sgemm per block of "
             + std::to_string(blockRows) + " query rows)");
     finishOutput(out, l.o5f, l.o5, name + " o from f32");
+}
+
+// sdpaVarlenBackward: the backward with sequence lengths, over each batch's rows and keys only.
+// One task per (batch, KV head) owns that head's dK and dV rows, so they accumulate without
+// partial copies in a fixed order (query heads of the group, then row blocks); per block of query
+// rows: S = scale Q K^T over the keys the block sees (bias, ALiBi), P = exp(S - stats) on each
+// row's band, dP = dO V^T, dS = P (dP - Delta) with Delta = rowsum(dO O), dQ = scale dS K,
+// dK += scale dS^T Q, dV += P^T dO (sgemm each). Rows past seq_len_q, rows the forward saw
+// nothing for (stats -inf) and keys no row sees get zero gradients.
+void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, const SdpaScale& scale, const SdpaBand& band,
+                                     const Tensor* seqQ, const Tensor* seqKv, const Tensor& stats, const Tensor& dO,
+                                     const Tensor& dQ, const Tensor& dK, const Tensor& dV, const std::string& name)
+{
+    using tag = dnnl::memory::format_tag;
+    const int64_t B = s.B, H = s.H, Hk = s.Hk, G = s.G, Sq = s.Sq, Skv = s.Skv, D = s.D, Dv = s.Dv;
+    // [B, Hk, groups, S, W] views of a [B, H or Hk, S, W] tensor as the caller holds it.
+    auto view5 = [&](const Tensor& t, int64_t groups, int64_t S, int64_t W) {
+        return mdesc({B, Hk, groups, S, W}, *mapType(t.dtype),
+                     dnnl::memory::dims{t.strides[0], t.strides[1] * groups, t.strides[1], t.strides[2], t.strides[3]});
+    };
+    const mdesc qRowsF({B, Hk, G, Sq, D}, dt::f32, tag::abcde), oRowsF({B, Hk, G, Sq, Dv}, dt::f32, tag::abcde);
+    const SdpaOperand q = sdpaVarlenOperand(*s.q, s.q->dtype != fbs::DataType::FLOAT, l.q5user, qRowsF, G, "q", name);
+    const SdpaOperand k = sdpaVarlenOperand(*s.k, l.kConvert, l.kUser, l.kF32, 1, "k", name);
+    const SdpaOperand v = sdpaVarlenOperand(*s.v, l.vConvert, l.v5, l.vF32, 1, "v", name);
+    const SdpaOperand o = sdpaVarlenOperand(*s.o, s.o->dtype != fbs::DataType::FLOAT, l.o5, oRowsF, G, "o", name);
+    const SdpaOperand go = sdpaVarlenOperand(dO, dO.dtype != fbs::DataType::FLOAT, view5(dO, G, Sq, Dv), oRowsF, G, "dO", name);
+    Buffer bias = Buffer::none();
+    std::array<int64_t, 5> bs{};
+    if(l.bias)
+    {
+        bias = temp(l.biasMd);
+        addReorder(l.biasUser, input(*l.bias, name), l.biasMd, bias, name + " attn_mask to f32");
+        const dnnl::memory::dims bd = l.biasMd.dims();
+        int64_t stride = 1;
+        for(int d = 4; d >= 0; --d)
+        {
+            bs[static_cast<size_t>(d)] = bd[static_cast<size_t>(d)] == 1 ? 0 : stride;
+            stride *= bd[static_cast<size_t>(d)];
+        }
+    }
+    // The gradients are written as dense f32 rows, then reordered into the caller's tensors.
+    const BoundOutput dqOut = bindOutput(dQ, qRowsF, true, name), dkOut = bindOutput(dK, l.kF32, true, name),
+                      dvOut = bindOutput(dV, l.vF32, true, name);
+    const int threads = std::max(1, omp_get_max_threads());
+    const int64_t blockRows = std::clamp<int64_t>(kScratchFloats / std::max<int64_t>(Skv, 1), 1, kBlockRows);
+    const int64_t perThread = 2 * blockRows * std::max<int64_t>(Skv, 1); // P, then dP / dS
+    const Buffer scratch = temp(mdesc({threads, perThread}, dt::f32, tag::ab));
+    std::vector<Buffer> bufs{q.buf, k.buf, v.buf, o.buf, go.buf, input(stats, name), bias, dqOut.written, dkOut.written,
+                             dvOut.written, scratch, seqQ ? input(*seqQ, name) : Buffer::none(),
+                             seqKv ? input(*seqKv, name) : Buffer::none(),
+                             scale.runtime ? input(*scale.runtime, name) : Buffer::none()};
+    const std::vector<float> slopes = s.alibi ? hipdnn_plugin_sdk::alibiSlopes(H) : std::vector<float>{};
+    const Rows qr{q.sb, q.shk, q.sg, q.si}, kr{k.sb, k.shk, 0, k.si}, vr{v.sb, v.shk, 0, v.si}, orr{o.sb, o.shk, o.sg, o.si},
+        gor{go.sb, go.shk, go.sg, go.si}, dqr = denseRows(Hk, G, Sq, D);
+    const float scaleValue = scale.value;
+    const bool avx2 = convertIsa() != ConvertIsa::Scalar;
+    addKernel(
+        std::move(bufs),
+        [=](void* const* at) {
+            const float* Q = static_cast<const float*>(at[0]);
+            const float* K = static_cast<const float*>(at[1]);
+            const float* V = static_cast<const float*>(at[2]);
+            const float* O = static_cast<const float*>(at[3]);
+            const float* GO = static_cast<const float*>(at[4]);
+            const float* lse = static_cast<const float*>(at[5]);
+            const float* bias = static_cast<const float*>(at[6]);
+            float* gQ = static_cast<float*>(at[7]);
+            float* gK = static_cast<float*>(at[8]);
+            float* gV = static_cast<float*>(at[9]);
+            float* scratchAll = static_cast<float*>(at[10]);
+            const int32_t* lq = static_cast<const int32_t*>(at[11]); // null: full length
+            const int32_t* lkv = static_cast<const int32_t*>(at[12]);
+            const float sc = at[13] ? *static_cast<const float*>(at[13]) : scaleValue;
+            sdpaCheckLengths(lq, lkv, B, Sq, Skv, name);
+            constexpr float negInf = -std::numeric_limits<float>::infinity();
+            const int64_t blocks = (Sq + blockRows - 1) / blockRows;
+            int failed = 0;
+            // Fewer (batch, KV head) tasks than threads: one task at a time, each sgemm on every thread.
+            const int nthr = std::min(threads, omp_get_max_threads());
+#pragma omp parallel num_threads(nthr) if(B * Hk >= nthr) reduction(| : failed)
+            {
+                float* P = scratchAll + static_cast<int64_t>(omp_get_thread_num()) * perThread;
+                float* T = P + blockRows * Skv; // dP, then dS
+#pragma omp for schedule(dynamic, 1)
+                for(int64_t task = 0; task < B * Hk; ++task)
+                {
+                    const int64_t b = task / Hk, hk = task % Hk;
+                    const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv, off = band.bottomRight ? skv - sq : 0;
+                    float* dk = gK + (b * Hk + hk) * Skv * D;
+                    float* dv = gV + (b * Hk + hk) * Skv * Dv;
+                    std::fill(dk, dk + Skv * D, 0.f);
+                    std::fill(dv, dv + Skv * Dv, 0.f);
+                    auto first = [&](int64_t i) { return band.left >= 0 ? std::clamp<int64_t>(i + off - band.left, 0, skv) : 0; };
+                    auto last = [&](int64_t i) { return band.right >= 0 ? std::clamp<int64_t>(i + off + band.right + 1, 0, skv) : skv; };
+                    for(int64_t g = 0; g < G; ++g)
+                        for(int64_t blk = 0; blk < blocks; ++blk)
+                        {
+                            const int64_t h = hk * G + g, i0 = blk * blockRows, i1 = std::min(Sq, i0 + blockRows);
+                            const int64_t iv = std::clamp(sq, i0, i1), m = iv - i0;
+                            const int64_t kb = m > 0 ? first(i0) : 0, ke = m > 0 ? last(iv - 1) : 0, n = std::max<int64_t>(ke - kb, 0);
+                            float* dq = gQ + dqr.at(b, hk, g, i0);
+                            if(n == 0)
+                            {
+                                std::fill(dq, dq + (i1 - i0) * D, 0.f);
+                                continue;
+                            }
+                            std::fill(dq + m * D, dq + (i1 - i0) * D, 0.f); // rows past seq_len_q
+                            const float* qb = Q + qr.at(b, hk, g, i0);
+                            const float* gob = GO + gor.at(b, hk, g, i0);
+                            failed |= dnnl_sgemm('N', 'T', m, n, D, sc, qb, qr.si, K + kr.at(b, hk, 0, kb), kr.si, 0.f, P, n)
+                                      != dnnl_success;
+                            failed |= dnnl_sgemm('N', 'T', m, n, Dv, 1.f, gob, gor.si, V + vr.at(b, hk, 0, kb), vr.si, 0.f, T, n)
+                                      != dnnl_success;
+                            for(int64_t i = i0; i < iv; ++i)
+                            {
+                                float* p = P + (i - i0) * n;
+                                float* t = T + (i - i0) * n;
+                                const float rowLse = lse[(b * H + h) * Sq + i];
+                                const int64_t rb = std::max(first(i), kb) - kb, re = std::max(std::min(last(i), ke) - kb, rb);
+                                if(rowLse == negInf) // the forward saw nothing: no gradient from this row
+                                {
+                                    std::fill(p, p + n, 0.f);
+                                    std::fill(t, t + n, 0.f);
+                                    continue;
+                                }
+                                if(bias)
+                                {
+                                    const float* br = bias + b * bs[0] + hk * bs[1] + g * bs[2] + i * bs[3] + kb * bs[4];
+                                    for(int64_t c = rb; c < re; ++c)
+                                        p[c] += br[c * bs[4]];
+                                }
+                                if(!slopes.empty())
+                                {
+                                    const float slope = slopes[static_cast<size_t>(h)];
+                                    for(int64_t c = rb; c < re; ++c)
+                                        p[c] += slope * static_cast<float>(kb + c - i);
+                                }
+                                std::fill(p, p + rb, 0.f);
+                                std::fill(p + re, p + n, 0.f);
+                                if(avx2)
+                                    expRowAvx2(p + rb, re - rb, rowLse);
+                                else
+                                    expRow(p + rb, re - rb, rowLse);
+                                const float* orow = O + orr.at(b, hk, g, i);
+                                const float* gorow = GO + gor.at(b, hk, g, i);
+                                float dlt = 0.f;
+                                for(int64_t c = 0; c < Dv; ++c)
+                                    dlt += gorow[c] * orow[c];
+                                for(int64_t c = 0; c < n; ++c)
+                                    t[c] = p[c] * (t[c] - dlt);
+                            }
+                            failed |= dnnl_sgemm('N', 'N', m, D, n, sc, T, n, K + kr.at(b, hk, 0, kb), kr.si, 0.f, dq, D)
+                                      != dnnl_success;
+                            failed |= dnnl_sgemm('T', 'N', n, D, m, sc, T, n, qb, qr.si, 1.f, dk + kb * D, D) != dnnl_success;
+                            failed |= dnnl_sgemm('T', 'N', n, Dv, m, 1.f, P, n, gob, gor.si, 1.f, dv + kb * Dv, Dv) != dnnl_success;
+                        }
+                }
+            }
+            if(failed)
+                hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR, name + ": oneDNN's sgemm refused an SDPA backward block");
+        },
+        name + " sdpa backward with sequence lengths: P, dS and the gradients over each batch's keys only (sgemm per block of "
+            + std::to_string(blockRows) + " query rows)");
+    finishOutput(dqOut, qRowsF, view5(dQ, G, Sq, D), name + " dQ from f32");
+    finishOutput(dkOut, l.kF32, view5(dK, 1, Skv, D), name + " dK from f32");
+    finishOutput(dvOut, l.vF32, view5(dV, 1, Skv, Dv), name + " dV from f32");
 }
 
 } // namespace hipdnngo::onednn
