@@ -1,5 +1,5 @@
-// SDPA forward with sequence lengths (padded, ragged and paged batches), computed for the lengths
-// each execution brings instead of the padded extents. Serving graphs pad far beyond what a batch
+// SDPA forward and backward with sequence lengths (padded, ragged and paged batches), computed for
+// the lengths each execution brings instead of the padded extents. Serving graphs pad far beyond what a batch
 // uses (NVIDIA's paged prefill sample: Sq 512 and Skv 32768 for 16-32 queries and a few thousand
 // keys), so the full [B, H, Sq, Skv] scores of the dense path would be gigabytes of workspace and
 // hundreds of times the work.
@@ -9,7 +9,7 @@
 // known only now), bias / ALiBi / band on each row's visible range, E = exp(S - M) with
 // M = max(row max, sink), Z = rowsum(E) (+ exp(sink - M)), O = (E V) / Z (sgemm), and the row
 // outputs stats = M + log(Z), max = M, sum_exp = Z. Rows past seq_len_q and rows that see no key
-// are written as the dense path writes them (Sdpa.hpp, SdpaStats).
+// are written as the dense path writes them (Sdpa.hpp, SdpaStats). The backward: sdpaVarlenBackward.
 #include "Sdpa.hpp"
 
 #include "../Convert.hpp"
