@@ -8,9 +8,11 @@
 #include "Plan.hpp"
 #include "NormKernels.hpp"
 
+#include <array>
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hipdnngo::onednn
@@ -401,6 +403,7 @@ private:
     void sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, const SdpaScale& scale, const SdpaBand& band,
                             const Tensor* seqQ, const Tensor* seqKv, const Tensor& stats, const Tensor& dO, const Tensor& dQ,
                             const Tensor& dK, const Tensor& dV, const std::string& name);
+    std::pair<Buffer, std::array<int64_t, 5>> sdpaBiasRows(const SdpaLayouts& l, const std::string& name);
     SdpaOperand sdpaVarlenOperand(const Tensor& t, bool convert, const mdesc& user, const mdesc& dense, int64_t groups,
                                   const std::string& what, const std::string& name);
     void sdpaDbias(const Tensor& dBias, const Buffer& dS, int64_t B, int64_t H, int64_t Sq, int64_t Skv, const std::string& name);

@@ -136,6 +136,33 @@ struct Rows
 
 Rows denseRows(int64_t Hk, int64_t G, int64_t S, int64_t W) { return {Hk * G * S * W, G * S * W, S * W, W}; }
 
+// Keys: which keys row i of a batch with lengths sq, skv sees: [first(i), last(i)), that is
+// [i + off - left, i + off + right] within [0, skv), off = skv - sq on a BOTTOM_RIGHT diagonal.
+struct Keys
+{
+    SdpaBand band;
+    int64_t skv, off;
+    Keys(const SdpaBand& b, int64_t sq, int64_t skvB) : band(b), skv(skvB), off(b.bottomRight ? skvB - sq : 0) {}
+    int64_t first(int64_t i) const { return band.left >= 0 ? std::clamp<int64_t>(i + off - band.left, 0, skv) : 0; }
+    int64_t last(int64_t i) const { return band.right >= 0 ? std::clamp<int64_t>(i + off + band.right + 1, 0, skv) : skv; }
+};
+
+// addScoreTerms: the bias (its dense copy, strides bs, 0 where it broadcasts) and ALiBi
+// (slope * (j - i)) on columns [rb, re) of a row of scores whose column 0 is key kb.
+void addScoreTerms(float* row, int64_t rb, int64_t re, const float* bias, const std::array<int64_t, 5>& bs, int64_t b,
+                   int64_t hk, int64_t g, int64_t i, int64_t kb, float slope)
+{
+    if(bias)
+    {
+        const float* br = bias + b * bs[0] + hk * bs[1] + g * bs[2] + i * bs[3] + kb * bs[4];
+        for(int64_t c = rb; c < re; ++c)
+            row[c] += br[c * bs[4]];
+    }
+    if(slope != 0.f)
+        for(int64_t c = rb; c < re; ++c)
+            row[c] += slope * static_cast<float>(kb + c - i);
+}
+
 } // namespace
 
 // sdpaVarlenOperand: an operand as f32 rows with a unit inner stride: the caller's buffer when it
@@ -149,6 +176,25 @@ PlanBuilder::SdpaOperand PlanBuilder::sdpaVarlenOperand(const Tensor& t, bool co
     const Buffer copy = temp(dense);
     addReorder(user, input(t, name), dense, copy, name + " " + what + " to dense f32");
     return {copy, d[1] * d[2] * d[3] * d[4], d[2] * d[3] * d[4], d[3] * d[4], d[4]};
+}
+
+// sdpaBiasRows: the attn_mask as its dense f32 copy [b', Hk', G', Sq', Skv'] and its strides over
+// [B, Hk, G, Sq, Skv], 0 where it broadcasts (none without a mask).
+std::pair<Buffer, std::array<int64_t, 5>> PlanBuilder::sdpaBiasRows(const SdpaLayouts& l, const std::string& name)
+{
+    std::array<int64_t, 5> strides{};
+    if(!l.bias)
+        return {Buffer::none(), strides};
+    const Buffer copy = temp(l.biasMd);
+    addReorder(l.biasUser, input(*l.bias, name), l.biasMd, copy, name + " attn_mask to f32");
+    const dnnl::memory::dims d = l.biasMd.dims();
+    int64_t stride = 1;
+    for(int i = 4; i >= 0; --i)
+    {
+        strides[static_cast<size_t>(i)] = d[static_cast<size_t>(i)] == 1 ? 0 : stride;
+        stride *= d[static_cast<size_t>(i)];
+    }
+    return {copy, strides};
 }
 
 void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, const SdpaStats& st,
@@ -165,21 +211,9 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
         v = {sdpaGather(s, true, l.vF32, name), Skv * Dv * Hk, Skv * Dv, 0, Dv};
     else
         v = sdpaVarlenOperand(*s.v, l.vConvert, l.v5, l.vF32, 1, "v", name);
-    // The bias as its dense f32 copy [b', Hk', G', Sq', Skv'] (each dim full or 1: stride 0).
-    Buffer bias = Buffer::none();
-    std::array<int64_t, 5> bs{};
-    if(l.bias)
-    {
-        bias = temp(l.biasMd);
-        addReorder(l.biasUser, input(*l.bias, name), l.biasMd, bias, name + " attn_mask to f32");
-        const dnnl::memory::dims bd = l.biasMd.dims();
-        int64_t stride = 1;
-        for(int d = 4; d >= 0; --d)
-        {
-            bs[static_cast<size_t>(d)] = bd[static_cast<size_t>(d)] == 1 ? 0 : stride;
-            stride *= bd[static_cast<size_t>(d)];
-        }
-    }
+    const std::pair<Buffer, std::array<int64_t, 5>> biasRows = sdpaBiasRows(l, name);
+    const Buffer bias = biasRows.first;
+    const std::array<int64_t, 5> bs = biasRows.second;
     const BoundOutput out = bindOutput(*s.o, l.o5f, true, name);
     const int threads = std::max(1, omp_get_max_threads());
     const int64_t blockRows = std::clamp<int64_t>(kScratchFloats / std::max<int64_t>(Skv, 1), 1, kBlockRows);
@@ -229,12 +263,9 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
                     const int64_t hk = h / G, g = h % G, i0 = blk * blockRows, i1 = std::min(Sq, i0 + blockRows);
                     const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv;
                     const int64_t iv = std::clamp(sq, i0, i1); // rows [i0, iv) exist
-                    // Row i sees keys [i + off - left, i + off + right] within [0, skv): the block's
-                    // rows together see [kb, ke).
-                    const int64_t off = band.bottomRight ? skv - sq : 0;
-                    auto first = [&](int64_t i) { return band.left >= 0 ? std::clamp<int64_t>(i + off - band.left, 0, skv) : 0; };
-                    auto last = [&](int64_t i) { return band.right >= 0 ? std::clamp<int64_t>(i + off + band.right + 1, 0, skv) : skv; };
-                    const int64_t kb = iv > i0 ? first(i0) : 0, ke = iv > i0 ? last(iv - 1) : 0, n = std::max<int64_t>(ke - kb, 0);
+                    const Keys keys(band, sq, skv); // the block's rows together see [kb, ke)
+                    const int64_t kb = iv > i0 ? keys.first(i0) : 0, ke = iv > i0 ? keys.last(iv - 1) : 0;
+                    const int64_t n = std::max<int64_t>(ke - kb, 0);
                     float* oBlock = O + orows.at(b, hk, g, i0);
                     if(n > 0)
                         failed |= dnnl_sgemm('N', 'T', iv - i0, n, D, scale, Q + qr.at(b, hk, g, i0), qr.si,
@@ -254,20 +285,8 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
                             continue;
                         }
                         float* row = S + (i - i0) * n;
-                        const int64_t rb = std::max(first(i), kb) - kb, re = std::max(std::min(last(i), ke) - kb, rb);
-                        if(bias)
-                        {
-                            const float* br = bias + b * bs[0] + hk * bs[1] + g * bs[2] + i * bs[3] + kb * bs[4];
-                            for(int64_t c = rb; c < re; ++c)
-                                row[c] += br[c * bs[4]];
-                        }
-                        if(!slopes.empty())
-                        {
-                            const float slope = slopes[static_cast<size_t>(h)];
-#pragma omp simd
-                            for(int64_t c = rb; c < re; ++c)
-                                row[c] += slope * static_cast<float>(kb + c - i);
-                        }
+                        const int64_t rb = std::max(keys.first(i), kb) - kb, re = std::max(std::min(keys.last(i), ke) - kb, rb);
+                        addScoreTerms(row, rb, re, bias, bs, b, hk, g, i, kb, slopes.empty() ? 0.f : slopes[static_cast<size_t>(h)]);
                         const float m = avx2 ? rowMaxAvx2(row + rb, re - rb) : rowMax(row + rb, re - rb);
                         const bool seen = m != negInf;
                         const float sk = sink ? sink[h] : negInf;
@@ -336,20 +355,9 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
     const SdpaOperand v = sdpaVarlenOperand(*s.v, l.vConvert, l.v5, l.vF32, 1, "v", name);
     const SdpaOperand o = sdpaVarlenOperand(*s.o, s.o->dtype != fbs::DataType::FLOAT, l.o5, oRowsF, G, "o", name);
     const SdpaOperand go = sdpaVarlenOperand(dO, dO.dtype != fbs::DataType::FLOAT, view5(dO, G, Sq, Dv), oRowsF, G, "dO", name);
-    Buffer bias = Buffer::none();
-    std::array<int64_t, 5> bs{};
-    if(l.bias)
-    {
-        bias = temp(l.biasMd);
-        addReorder(l.biasUser, input(*l.bias, name), l.biasMd, bias, name + " attn_mask to f32");
-        const dnnl::memory::dims bd = l.biasMd.dims();
-        int64_t stride = 1;
-        for(int d = 4; d >= 0; --d)
-        {
-            bs[static_cast<size_t>(d)] = bd[static_cast<size_t>(d)] == 1 ? 0 : stride;
-            stride *= bd[static_cast<size_t>(d)];
-        }
-    }
+    const std::pair<Buffer, std::array<int64_t, 5>> biasRows = sdpaBiasRows(l, name);
+    const Buffer bias = biasRows.first;
+    const std::array<int64_t, 5> bs = biasRows.second;
     // The gradients are written as dense f32 rows, then reordered into the caller's tensors.
     const BoundOutput dqOut = bindOutput(dQ, qRowsF, true, name), dkOut = bindOutput(dK, l.kF32, true, name),
                       dvOut = bindOutput(dV, l.vF32, true, name);
@@ -397,19 +405,19 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
                 for(int64_t task = 0; task < B * Hk; ++task)
                 {
                     const int64_t b = task / Hk, hk = task % Hk;
-                    const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv, off = band.bottomRight ? skv - sq : 0;
+                    const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv;
+                    const Keys keys(band, sq, skv);
                     float* dk = gK + (b * Hk + hk) * Skv * D;
                     float* dv = gV + (b * Hk + hk) * Skv * Dv;
                     std::fill(dk, dk + Skv * D, 0.f);
                     std::fill(dv, dv + Skv * Dv, 0.f);
-                    auto first = [&](int64_t i) { return band.left >= 0 ? std::clamp<int64_t>(i + off - band.left, 0, skv) : 0; };
-                    auto last = [&](int64_t i) { return band.right >= 0 ? std::clamp<int64_t>(i + off + band.right + 1, 0, skv) : skv; };
                     for(int64_t g = 0; g < G; ++g)
                         for(int64_t blk = 0; blk < blocks; ++blk)
                         {
                             const int64_t h = hk * G + g, i0 = blk * blockRows, i1 = std::min(Sq, i0 + blockRows);
                             const int64_t iv = std::clamp(sq, i0, i1), m = iv - i0;
-                            const int64_t kb = m > 0 ? first(i0) : 0, ke = m > 0 ? last(iv - 1) : 0, n = std::max<int64_t>(ke - kb, 0);
+                            const int64_t kb = m > 0 ? keys.first(i0) : 0, ke = m > 0 ? keys.last(iv - 1) : 0;
+                            const int64_t n = std::max<int64_t>(ke - kb, 0);
                             float* dq = gQ + dqr.at(b, hk, g, i0);
                             if(n == 0)
                             {
@@ -428,25 +436,14 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
                                 float* p = P + (i - i0) * n;
                                 float* t = T + (i - i0) * n;
                                 const float rowLse = lse[(b * H + h) * Sq + i];
-                                const int64_t rb = std::max(first(i), kb) - kb, re = std::max(std::min(last(i), ke) - kb, rb);
+                                const int64_t rb = std::max(keys.first(i), kb) - kb, re = std::max(std::min(keys.last(i), ke) - kb, rb);
                                 if(rowLse == negInf) // the forward saw nothing: no gradient from this row
                                 {
                                     std::fill(p, p + n, 0.f);
                                     std::fill(t, t + n, 0.f);
                                     continue;
                                 }
-                                if(bias)
-                                {
-                                    const float* br = bias + b * bs[0] + hk * bs[1] + g * bs[2] + i * bs[3] + kb * bs[4];
-                                    for(int64_t c = rb; c < re; ++c)
-                                        p[c] += br[c * bs[4]];
-                                }
-                                if(!slopes.empty())
-                                {
-                                    const float slope = slopes[static_cast<size_t>(h)];
-                                    for(int64_t c = rb; c < re; ++c)
-                                        p[c] += slope * static_cast<float>(kb + c - i);
-                                }
+                                addScoreTerms(p, rb, re, bias, bs, b, hk, g, i, kb, slopes.empty() ? 0.f : slopes[static_cast<size_t>(h)]);
                                 std::fill(p, p + rb, 0.f);
                                 std::fill(p + re, p + n, 0.f);
                                 if(avx2)
