@@ -100,6 +100,7 @@ struct PlanBuilder::SdpaOperand
 {
     Buffer buf;
     int64_t sb = 0, shk = 0, sg = 0, si = 0;
+    int64_t at(int64_t b, int64_t hk, int64_t g, int64_t i) const { return b * sb + hk * shk + g * sg + i * si; }
 };
 
 struct PlanBuilder::SdpaPrimitives

@@ -127,15 +127,6 @@ HIPDNNGO_AVX2 float expRowAvx2(float* x, int64_t n, float m)
     return z;
 }
 
-// Rows: where row i of (b, hk, g) of a [B, Hk, G, S, W] f32 operand starts (unit inner stride).
-struct Rows
-{
-    int64_t sb, shk, sg, si;
-    int64_t at(int64_t b, int64_t hk, int64_t g, int64_t i) const { return b * sb + hk * shk + g * sg + i * si; }
-};
-
-Rows denseRows(int64_t Hk, int64_t G, int64_t S, int64_t W) { return {Hk * G * S * W, G * S * W, S * W, W}; }
-
 // Keys: which keys row i of a batch with lengths sq, skv sees: [first(i), last(i)), that is
 // [i + off - left, i + off + right] within [0, skv), off = skv - sq on a BOTTOM_RIGHT diagonal.
 struct Keys
@@ -166,7 +157,7 @@ void addScoreTerms(float* row, int64_t rb, int64_t re, const float* bias, const 
 } // namespace
 
 // sdpaVarlenOperand: an operand as f32 rows with a unit inner stride: the caller's buffer when it
-// is one already, else a dense f32 copy (a reorder; paged caches are gathered).
+// is one already, else a dense f32 copy (a reorder; paged caches come from sdpaGather instead).
 PlanBuilder::SdpaOperand PlanBuilder::sdpaVarlenOperand(const Tensor& t, bool convert, const mdesc& user, const mdesc& dense,
                                                         int64_t groups, const std::string& what, const std::string& name)
 {
@@ -228,7 +219,7 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
     for(const Tensor* t : {st.stats, st.max, st.sumExp})
         bufs.push_back(t ? output(*t, name) : Buffer::none());
     const std::vector<float> slopes = s.alibi ? hipdnn_plugin_sdk::alibiSlopes(H) : std::vector<float>{};
-    const Rows qr{q.sb, q.shk, q.sg, q.si}, kr{k.sb, k.shk, 0, k.si}, vr{v.sb, v.shk, 0, v.si}, orows = denseRows(Hk, G, Sq, Dv);
+    const SdpaOperand orows{Buffer::none(), Hk * G * Sq * Dv, G * Sq * Dv, Sq * Dv, Dv}; // O as dense f32 rows
     const SdpaBand band = st.band;
     const float scaleValue = p.scale.value;
     const bool avx2 = convertIsa() != ConvertIsa::Scalar;
@@ -268,8 +259,8 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
                     const int64_t n = std::max<int64_t>(ke - kb, 0);
                     float* oBlock = O + orows.at(b, hk, g, i0);
                     if(n > 0)
-                        failed |= dnnl_sgemm('N', 'T', iv - i0, n, D, scale, Q + qr.at(b, hk, g, i0), qr.si,
-                                             K + kr.at(b, hk, 0, kb), kr.si, 0.f, S, n)
+                        failed |= dnnl_sgemm('N', 'T', iv - i0, n, D, scale, Q + q.at(b, hk, g, i0), q.si,
+                                             K + k.at(b, hk, 0, kb), k.si, 0.f, S, n)
                                   != dnnl_success;
                     for(int64_t i = i0; i < i1; ++i)
                     {
@@ -311,7 +302,7 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
                         invZ[i - i0] = seen ? 1.f / z : 0.f;
                     }
                     if(n > 0)
-                        failed |= dnnl_sgemm('N', 'N', iv - i0, Dv, n, 1.f, S, n, V + vr.at(b, hk, 0, kb), vr.si, 0.f, oBlock, Dv)
+                        failed |= dnnl_sgemm('N', 'N', iv - i0, Dv, n, 1.f, S, n, V + v.at(b, hk, 0, kb), v.si, 0.f, oBlock, Dv)
                                   != dnnl_success;
                     for(int64_t i = i0; i < i1; ++i)
                     {
@@ -370,8 +361,7 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
                              seqKv ? input(*seqKv, name) : Buffer::none(),
                              scale.runtime ? input(*scale.runtime, name) : Buffer::none()};
     const std::vector<float> slopes = s.alibi ? hipdnn_plugin_sdk::alibiSlopes(H) : std::vector<float>{};
-    const Rows qr{q.sb, q.shk, q.sg, q.si}, kr{k.sb, k.shk, 0, k.si}, vr{v.sb, v.shk, 0, v.si}, orr{o.sb, o.shk, o.sg, o.si},
-        gor{go.sb, go.shk, go.sg, go.si}, dqr = denseRows(Hk, G, Sq, D);
+    const SdpaOperand dqRows{Buffer::none(), Hk * G * Sq * D, G * Sq * D, Sq * D, D}; // dQ as dense f32 rows
     const float scaleValue = scale.value;
     const bool avx2 = convertIsa() != ConvertIsa::Scalar;
     addKernel(
@@ -418,18 +408,18 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
                             const int64_t iv = std::clamp(sq, i0, i1), m = iv - i0;
                             const int64_t kb = m > 0 ? keys.first(i0) : 0, ke = m > 0 ? keys.last(iv - 1) : 0;
                             const int64_t n = std::max<int64_t>(ke - kb, 0);
-                            float* dq = gQ + dqr.at(b, hk, g, i0);
+                            float* dq = gQ + dqRows.at(b, hk, g, i0);
                             if(n == 0)
                             {
                                 std::fill(dq, dq + (i1 - i0) * D, 0.f);
                                 continue;
                             }
                             std::fill(dq + m * D, dq + (i1 - i0) * D, 0.f); // rows past seq_len_q
-                            const float* qb = Q + qr.at(b, hk, g, i0);
-                            const float* gob = GO + gor.at(b, hk, g, i0);
-                            failed |= dnnl_sgemm('N', 'T', m, n, D, sc, qb, qr.si, K + kr.at(b, hk, 0, kb), kr.si, 0.f, P, n)
+                            const float* qb = Q + q.at(b, hk, g, i0);
+                            const float* gob = GO + go.at(b, hk, g, i0);
+                            failed |= dnnl_sgemm('N', 'T', m, n, D, sc, qb, q.si, K + k.at(b, hk, 0, kb), k.si, 0.f, P, n)
                                       != dnnl_success;
-                            failed |= dnnl_sgemm('N', 'T', m, n, Dv, 1.f, gob, gor.si, V + vr.at(b, hk, 0, kb), vr.si, 0.f, T, n)
+                            failed |= dnnl_sgemm('N', 'T', m, n, Dv, 1.f, gob, go.si, V + v.at(b, hk, 0, kb), v.si, 0.f, T, n)
                                       != dnnl_success;
                             for(int64_t i = i0; i < iv; ++i)
                             {
@@ -450,18 +440,18 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
                                     expRowAvx2(p + rb, re - rb, rowLse);
                                 else
                                     expRow(p + rb, re - rb, rowLse);
-                                const float* orow = O + orr.at(b, hk, g, i);
-                                const float* gorow = GO + gor.at(b, hk, g, i);
+                                const float* orow = O + o.at(b, hk, g, i);
+                                const float* gorow = GO + go.at(b, hk, g, i);
                                 float dlt = 0.f;
                                 for(int64_t c = 0; c < Dv; ++c)
                                     dlt += gorow[c] * orow[c];
                                 for(int64_t c = 0; c < n; ++c)
                                     t[c] = p[c] * (t[c] - dlt);
                             }
-                            failed |= dnnl_sgemm('N', 'N', m, D, n, sc, T, n, K + kr.at(b, hk, 0, kb), kr.si, 0.f, dq, D)
+                            failed |= dnnl_sgemm('N', 'N', m, D, n, sc, T, n, K + k.at(b, hk, 0, kb), k.si, 0.f, dq, D)
                                       != dnnl_success;
-                            failed |= dnnl_sgemm('T', 'N', n, D, m, sc, T, n, qb, qr.si, 1.f, dk + kb * D, D) != dnnl_success;
-                            failed |= dnnl_sgemm('T', 'N', n, Dv, m, 1.f, P, n, gob, gor.si, 1.f, dv + kb * Dv, Dv) != dnnl_success;
+                            failed |= dnnl_sgemm('T', 'N', n, D, m, sc, T, n, qb, q.si, 1.f, dk + kb * D, D) != dnnl_success;
+                            failed |= dnnl_sgemm('T', 'N', n, Dv, m, 1.f, P, n, gob, go.si, 1.f, dv + kb * Dv, Dv) != dnnl_success;
                         }
                 }
             }
