@@ -398,7 +398,7 @@ private:
                    const SdpaStats* stats, const std::string& name);
     // sdpaVarlen: the forward with sequence lengths, over each batch's rows and keys only
     // (SdpaVarlen.cpp); it replaces the dense steps whenever the node has lengths.
-    void sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, const SdpaStats& st,
+    void sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const SdpaScale& scale, const SdpaStats& st,
                     const std::string& name);
     void sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, const SdpaScale& scale, const SdpaBand& band,
                             const Tensor* seqQ, const Tensor* seqKv, const Tensor& stats, const Tensor& dO, const Tensor& dQ,

@@ -87,13 +87,13 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
     SdpaShape shape = sdpaShape(q, k, v, o, name, &paging);
     shape.alibi = a.alibi_mask();
     const SdpaScale scale = sdpaScale(a.attn_scale_value(), a.scale_tensor_uid(), shape.D, name);
-    // With sequence lengths the padding kernel applies the band row by row: a BOTTOM_RIGHT
-    // diagonal sits at skv_b - sq_b, one per batch. Without them it is a constant added to S.
+    // With sequence lengths sdpaVarlen applies the band row by row (a BOTTOM_RIGHT diagonal sits
+    // at skv_b - sq_b, one per batch) and builds no dense primitive. Without them the band is a
+    // constant added to S.
     const bool padded = seqQ || seqKv;
     const SdpaBand band = resolveSdpaBand(sdpaBandOf(a), name);
     const std::optional<size_t> mask = padded ? std::nullopt : sdpaBandMask(band, shape, name);
     const SdpaLayouts layouts = sdpaLayouts(a.attn_mask_tensor_uid(), shape, false, name);
-    const SdpaPrimitives prims = sdpaPrimitives(layouts, scale, mask.has_value(), name);
     if(sink && (sink->dtype != fbs::DataType::FLOAT || sink->elements() != shape.H || !rowMajor(*sink) || sink->isConstant
                 || sink->isPassByValue))
         throw Unsupported(name + ": SDPA sink tokens must be a dense FLOAT tensor of one logit per query head ([1, "
@@ -106,7 +106,12 @@ void PlanBuilder::sdpaForward(const fbs::Node& n, const std::string& name)
     st.seqQ = seqQ;
     st.seqKv = seqKv;
     st.band = band;
-    sdpaSteps(shape, layouts, prims, mask, rows ? &st : nullptr, name);
+    if(padded)
+    {
+        sdpaVarlen(shape, layouts, scale, st, name);
+        return;
+    }
+    sdpaSteps(shape, layouts, sdpaPrimitives(layouts, scale, mask.has_value(), name), mask, rows ? &st : nullptr, name);
 }
 
 // sdpaStatsLayout: the row outputs (stats, max, sum_exp: tensors [B, H, Sq, 1] or [B, H, Sq])
@@ -435,15 +440,10 @@ PlanBuilder::SdpaScores PlanBuilder::sdpaScores(const SdpaShape& s, const SdpaLa
 // sdpaSteps: the forward. Without row outputs: softmax in place, O = P V. With them: M = rowmax(S),
 // E = exp(S - M) in place, Z = rowsum(E), O = (E V) / Z, and stats = M + log(Z), max = M,
 // sum_exp = Z: the passes over S of a softmax, plus the sum that gives the row outputs, and the
-// normalisation moved onto O (Dv columns instead of Skv). With sequence lengths: sdpaVarlen.
+// normalisation moved onto O (Dv columns instead of Skv). Without sequence lengths (sdpaVarlen).
 void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, std::optional<size_t> mask,
                             const SdpaStats* stats, const std::string& name)
 {
-    if(stats && (stats->seqQ || stats->seqKv))
-    {
-        sdpaVarlen(s, l, p, *stats, name);
-        return;
-    }
     const SdpaScores sc = sdpaScores(s, l, p, mask, name);
     Buffer rowMax, rowSum;
     if(stats)

@@ -4,6 +4,8 @@
 
 #include "../PlanBuilder.hpp"
 
+#include <algorithm>
+
 namespace hipdnngo::onednn
 {
 
@@ -11,6 +13,18 @@ namespace hipdnngo::onednn
 // i + off + right] (-1: that side open), off = 0 on a TOP_LEFT diagonal, Skv - Sq (or, with
 // lengths, seq_len_kv[b] - seq_len_q[b]) on a BOTTOM_RIGHT one. Contradictory flags are declined.
 SdpaBand resolveSdpaBand(const SdpaBand& a, const std::string& name);
+
+// SdpaKeys: the keys row i of a batch with lengths sq, skv sees, [first(i), last(i)): keys
+// i + off - left to i + off + right within [0, skv), off = skv - sq on a BOTTOM_RIGHT diagonal
+// (a resolved band; a bound < 0 is open). The one place the band's arithmetic lives.
+struct SdpaKeys
+{
+    SdpaBand band;
+    int64_t skv, off;
+    SdpaKeys(const SdpaBand& b, int64_t sq, int64_t skvB) : band(b), skv(skvB), off(b.bottomRight ? skvB - sq : 0) {}
+    int64_t first(int64_t i) const { return band.left >= 0 ? std::clamp<int64_t>(i + off - band.left, 0, skv) : 0; }
+    int64_t last(int64_t i) const { return band.right >= 0 ? std::clamp<int64_t>(i + off + band.right + 1, 0, skv) : skv; }
+};
 
 // sdpaCheckLengths fails the execution (BAD_PARAM, naming the entry) when a sequence length is
 // outside [0, extent]; a null array is the full extent.

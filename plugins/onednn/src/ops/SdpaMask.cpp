@@ -54,9 +54,8 @@ bool sdpaMaskRow(float* row, int64_t i, int64_t sq, int64_t skv, int64_t Skv, co
 {
     if(i >= sq)
         return false;
-    const int64_t off = band.bottomRight ? skv - sq : 0;
-    const int64_t begin = band.left >= 0 ? std::max<int64_t>(0, i + off - band.left) : 0;
-    const int64_t end = band.right >= 0 ? std::min<int64_t>(skv, i + off + band.right + 1) : skv;
+    const SdpaKeys keys(band, sq, skv);
+    const int64_t begin = keys.first(i), end = keys.last(i);
     constexpr float kHidden = -std::numeric_limits<float>::infinity();
     bool visible = false;
     for(int64_t j = begin; j < end; ++j)
@@ -72,9 +71,9 @@ bool sdpaMaskRow(float* row, int64_t i, int64_t sq, int64_t skv, int64_t Skv, co
 // a resolved band, nullopt when the band is open on both sides.
 std::optional<size_t> PlanBuilder::sdpaBandMask(const SdpaBand& band, const SdpaShape& s, const std::string& name)
 {
-    const int64_t Sq = s.Sq, Skv = s.Skv, left = band.left, right = band.right;
-    const int64_t off = band.bottomRight ? Skv - Sq : 0;
-    if(left < 0 && right < 0)
+    const int64_t Sq = s.Sq, Skv = s.Skv;
+    const SdpaKeys keys(band, Sq, Skv);
+    if(band.left < 0 && band.right < 0)
         return std::nullopt;
     if(Sq * Skv > (int64_t{1} << 26))
         throw Unsupported(name + ": SDPA band mask larger than 64 Mi elements");
@@ -85,8 +84,7 @@ std::optional<size_t> PlanBuilder::sdpaBandMask(const SdpaBand& band, const Sdpa
         p_.constants_.resize(maskOffset + static_cast<size_t>(Sq * Skv), 0.f);
     for(int64_t i = 0; i < Sq; ++i)
     {
-        const int64_t begin = left >= 0 ? std::max<int64_t>(0, i + off - left) : 0;
-        const int64_t end = right >= 0 ? std::min<int64_t>(Skv, i + off + right + 1) : Skv;
+        const int64_t begin = keys.first(i), end = keys.last(i);
         if(begin >= end)
             throw Unsupported(name + ": SDPA mask hides every key of query row " + std::to_string(i));
         if(!build_)

@@ -127,17 +127,6 @@ HIPDNNGO_AVX2 float expRowAvx2(float* x, int64_t n, float m)
     return z;
 }
 
-// Keys: which keys row i of a batch with lengths sq, skv sees: [first(i), last(i)), that is
-// [i + off - left, i + off + right] within [0, skv), off = skv - sq on a BOTTOM_RIGHT diagonal.
-struct Keys
-{
-    SdpaBand band;
-    int64_t skv, off;
-    Keys(const SdpaBand& b, int64_t sq, int64_t skvB) : band(b), skv(skvB), off(b.bottomRight ? skvB - sq : 0) {}
-    int64_t first(int64_t i) const { return band.left >= 0 ? std::clamp<int64_t>(i + off - band.left, 0, skv) : 0; }
-    int64_t last(int64_t i) const { return band.right >= 0 ? std::clamp<int64_t>(i + off + band.right + 1, 0, skv) : skv; }
-};
-
 // addScoreTerms: the bias (its dense copy, strides bs, 0 where it broadcasts) and ALiBi
 // (slope * (j - i)) on columns [rb, re) of a row of scores whose column 0 is key kb.
 void addScoreTerms(float* row, int64_t rb, int64_t re, const float* bias, const std::array<int64_t, 5>& bs, int64_t b,
@@ -188,7 +177,7 @@ std::pair<Buffer, std::array<int64_t, 5>> PlanBuilder::sdpaBiasRows(const SdpaLa
     return {copy, strides};
 }
 
-void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, const SdpaStats& st,
+void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const SdpaScale& scale, const SdpaStats& st,
                              const std::string& name)
 {
     const int64_t B = s.B, H = s.H, Hk = s.Hk, G = s.G, Sq = s.Sq, Skv = s.Skv, D = s.D, Dv = s.Dv;
@@ -215,13 +204,13 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
                              st.seqQ ? input(*st.seqQ, name) : Buffer::none(),
                              st.seqKv ? input(*st.seqKv, name) : Buffer::none(),
                              st.sink ? input(*st.sink, name) : Buffer::none(),
-                             p.scale.runtime ? input(*p.scale.runtime, name) : Buffer::none()};
+                             scale.runtime ? input(*scale.runtime, name) : Buffer::none()};
     for(const Tensor* t : {st.stats, st.max, st.sumExp})
         bufs.push_back(t ? output(*t, name) : Buffer::none());
     const std::vector<float> slopes = s.alibi ? hipdnn_plugin_sdk::alibiSlopes(H) : std::vector<float>{};
     const SdpaOperand orows{Buffer::none(), Hk * G * Sq * Dv, G * Sq * Dv, Sq * Dv, Dv}; // O as dense f32 rows
     const SdpaBand band = st.band;
-    const float scaleValue = p.scale.value;
+    const float scaleValue = scale.value;
     const bool avx2 = convertIsa() != ConvertIsa::Scalar;
     addKernel(
         std::move(bufs),
@@ -235,7 +224,7 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
             const int32_t* lq = static_cast<const int32_t*>(at[6]); // null: full length
             const int32_t* lkv = static_cast<const int32_t*>(at[7]);
             const float* sink = static_cast<const float*>(at[8]);
-            const float scale = at[9] ? *static_cast<const float*>(at[9]) : scaleValue;
+            const float qkScale = at[9] ? *static_cast<const float*>(at[9]) : scaleValue;
             float* lse = static_cast<float*>(at[10]); // the row outputs asked for (null otherwise)
             float* mxOut = static_cast<float*>(at[11]);
             float* seOut = static_cast<float*>(at[12]);
@@ -254,12 +243,12 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
                     const int64_t hk = h / G, g = h % G, i0 = blk * blockRows, i1 = std::min(Sq, i0 + blockRows);
                     const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv;
                     const int64_t iv = std::clamp(sq, i0, i1); // rows [i0, iv) exist
-                    const Keys keys(band, sq, skv); // the block's rows together see [kb, ke)
+                    const SdpaKeys keys(band, sq, skv); // the block's rows together see [kb, ke)
                     const int64_t kb = iv > i0 ? keys.first(i0) : 0, ke = iv > i0 ? keys.last(iv - 1) : 0;
                     const int64_t n = std::max<int64_t>(ke - kb, 0);
                     float* oBlock = O + orows.at(b, hk, g, i0);
                     if(n > 0)
-                        failed |= dnnl_sgemm('N', 'T', iv - i0, n, D, scale, Q + q.at(b, hk, g, i0), q.si,
+                        failed |= dnnl_sgemm('N', 'T', iv - i0, n, D, qkScale, Q + q.at(b, hk, g, i0), q.si,
                                              K + k.at(b, hk, 0, kb), k.si, 0.f, S, n)
                                   != dnnl_success;
                     for(int64_t i = i0; i < i1; ++i)
@@ -396,7 +385,7 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
                 {
                     const int64_t b = task / Hk, hk = task % Hk;
                     const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv;
-                    const Keys keys(band, sq, skv);
+                    const SdpaKeys keys(band, sq, skv);
                     float* dk = gK + (b * Hk + hk) * Skv * D;
                     float* dv = gV + (b * Hk + hk) * Skv * Dv;
                     std::fill(dk, dk + Skv * D, 0.f);
