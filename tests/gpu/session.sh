@@ -52,8 +52,13 @@ corpus() {
         printf '#!/usr/bin/env bash\nexec "%s" --engine %s "$@"\n' "$stage/bin/hipdnn-run" "$engine" > "$wrapper"
         chmod +x "$wrapper"
         echo "== $engine"
-        HIPDNN_CORPUS_TIMEOUT=60 bash "$repo/tools/run_corpus.sh" "$wrapper" "$repo/testdata/hipdnn_graphs"
+        HIPDNN_CORPUS_TIMEOUT=60 bash "$repo/tools/run_corpus.sh" "$wrapper" "$repo/testdata/hipdnn_graphs" | tee "$work/corpus-$engine"
     done
+    # The graphs cuDNN has no config for, with what the runtime-compiled engine does with each.
+    echo "== graphs HIPDNNGO_CUDNN does not support: HIPDNNGO_CUDA_RTC's answer"
+    awk 'FNR == NR { if ($1 != "NOT") { st[$2] = $1 } else if ($2 == "SUPPORTED") { st[$3] = "NOT_SUPPORTED" }; next }
+         $1 == "NOT" && $2 == "SUPPORTED" { printf "  %-14s %s\n", (($3 in st) ? st[$3] : "?"), $3 }' \
+        "$work/corpus-HIPDNNGO_CUDA_RTC" "$work/corpus-HIPDNNGO_CUDNN"
 }
 
 gelu() {
