@@ -297,22 +297,31 @@ void PlanBuilder::flushStaged()
     raggedOut_.clear();
 }
 
+std::optional<fbs::DataType> PlanBuilder::rawType(const Tensor& t, bool isOutput) const
+{
+    const size_t i = static_cast<size_t>(t.index);
+    if(!isStaged(t) || t.isVirtual || t.isConstant || t.isPassByValue || t.raggedOffsetUid || loc_[i]
+       || (isOutput && consumers_[i] != 0))
+        return std::nullopt;
+    return p_.stored_[i];
+}
+
 std::optional<Storage> PlanBuilder::rawStorage(std::initializer_list<const Tensor*> ins,
                                                std::initializer_list<const Tensor*> outs) const
 {
     std::optional<fbs::DataType> type;
-    auto fits = [&](const Tensor& t) {
-        const fbs::DataType stored = p_.stored_[static_cast<size_t>(t.index)];
-        if(!isStaged(t) || t.isVirtual || t.isConstant || t.isPassByValue || (type && *type != stored))
+    auto fits = [&](const Tensor& t, bool isOutput) {
+        const std::optional<fbs::DataType> raw = rawType(t, isOutput);
+        if(!raw || (type && *type != *raw))
             return false;
-        type = stored;
+        type = raw;
         return true;
     };
     for(const Tensor* t : ins)
-        if(!fits(*t) || loc_[static_cast<size_t>(t->index)])
+        if(!fits(*t, false))
             return std::nullopt;
     for(const Tensor* t : outs)
-        if(!fits(*t) || loc_[static_cast<size_t>(t->index)] || consumers_[static_cast<size_t>(t->index)] != 0)
+        if(!fits(*t, true))
             return std::nullopt;
     if(!type)
         return std::nullopt;

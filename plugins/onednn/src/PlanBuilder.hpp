@@ -239,6 +239,9 @@ private:
     // of outs a staged tensor nobody reads afterwards, all of one 16-bit type; then rawBuffer
     // binds the caller's buffers (no staging steps). nullopt: use input / output (f32).
     std::optional<Storage> rawStorage(std::initializer_list<const Tensor*> ins, std::initializer_list<const Tensor*> outs) const;
+    // rawType: t's storage type when an engine kernel may bind t's own buffer in it (rawBuffer):
+    // a staged tensor, not ragged, not yet widened (an input) or read by no later node (an output).
+    std::optional<fbs::DataType> rawType(const Tensor& t, bool isOutput) const;
     Buffer rawBuffer(const Tensor& t, bool isOutput, const std::string& node);
     struct StagedOut
     {
@@ -374,11 +377,9 @@ private:
     SdpaShape sdpaShape(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o, const std::string& name,
                         const SdpaPaging* paging = nullptr);
     // ops/SdpaPaged.cpp: a forward's page tables (a default SdpaPaging when there are none; seqKv:
-    // the node's seq_len_kv, required with them), and
-    // the kernel that gathers a paged cache into the dense f32 [B, Hk, Skv, W] copy `dense`.
+    // the node's seq_len_kv, required with them).
     SdpaPaging sdpaPaging(const fbs::SdpaAttributes& a, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* seqKv,
                           const std::string& name);
-    Buffer sdpaGather(const SdpaShape& s, bool values, const mdesc& dense, const std::string& name);
     struct SdpaScale;
     SdpaScale sdpaScale(flatbuffers::Optional<float> value, flatbuffers::Optional<int64_t> scaleUid, int64_t d,
                         const std::string& name);
@@ -404,7 +405,7 @@ private:
                             const Tensor* seqQ, const Tensor* seqKv, const Tensor& stats, const Tensor& dO, const Tensor& dQ,
                             const Tensor& dK, const Tensor& dV, const std::string& name);
     std::pair<Buffer, std::array<int64_t, 5>> sdpaBiasRows(const SdpaLayouts& l, const std::string& name);
-    SdpaOperand sdpaVarlenOperand(const Tensor& t, bool convert, const mdesc& user, const mdesc& dense, int64_t groups,
+    SdpaOperand sdpaVarlenOperand(const Tensor& t, bool f32Only, const mdesc& user, const mdesc& dense, int64_t groups,
                                   const std::string& what, const std::string& name);
     void sdpaDbias(const Tensor& dBias, const Buffer& dS, int64_t B, int64_t H, int64_t Sq, int64_t Skv, const std::string& name);
 };

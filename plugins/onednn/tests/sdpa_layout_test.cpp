@@ -14,11 +14,15 @@
 //    written.
 // After each rejected call the plan runs correctly again.
 // Sequence lengths: a serving-sized graph (B 8, H 8, Sq 512, Skv 32768, D 128) plans with well
-// under 1 GiB of workspace: its [B, H, Sq, Skv] scores (4 GiB) are never materialised.
+// under 1 GiB of workspace: its [B, H, Sq, Skv] scores (4 GiB) are never materialised; a paged
+// fp16 one plans with per-thread blocks only (no whole-tensor copy of Q, O or a cache).
 #include "TestPlan.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <thread>
 
 namespace
 {
@@ -274,7 +278,46 @@ int checkVarlenWorkspace(hipdnnHandle_t h)
     return 0;
 }
 
-int check(hipdnnHandle_t h) { return checkPaged(h) + checkRagged(h) + checkVarlenWorkspace(h); }
+// A paged fp16 serving graph (B 8, H 32, Hk 8, Sq 512; caches of 4096 blocks of 64 rows, Skv
+// 32768): Q, K, V and O are read and written in place, a block at a time, so the workspace is
+// per-thread blocks only. Whole f32 copies would be 64 MiB for Q (and for O) and 1 GiB for each
+// cache's keys; the bound allows 9 MiB per thread (the scores of 16 rows of 4 heads) and 32 MiB.
+int checkPagedHalfWorkspace(hipdnnHandle_t h)
+{
+    const std::string graph = R"({"name": "sdpa_paged_serving", "compute_data_type": "float", "intermediate_data_type": "float",
+ "io_data_type": "half", "is_override_shape_enabled": false, "tensors": [
+ {"uid": 1, "name": "q", "data_type": "half", "dims": [8, 32, 512, 128], "strides": [2097152, 65536, 128, 1], "virtual": false},
+ {"uid": 2, "name": "k", "data_type": "half", "dims": [4096, 8, 64, 128], "strides": [65536, 8192, 128, 1], "virtual": false},
+ {"uid": 3, "name": "v", "data_type": "half", "dims": [4096, 8, 64, 128], "strides": [65536, 8192, 128, 1], "virtual": false},
+ {"uid": 4, "name": "o", "data_type": "half", "dims": [8, 32, 512, 128], "strides": [2097152, 65536, 128, 1], "virtual": false},
+ {"uid": 5, "name": "seq_len_q", "data_type": "int32", "dims": [8, 1, 1, 1], "strides": [1, 1, 1, 1], "virtual": false},
+ {"uid": 6, "name": "seq_len_kv", "data_type": "int32", "dims": [8, 1, 1, 1], "strides": [1, 1, 1, 1], "virtual": false},
+ {"uid": 7, "name": "page_table_k", "data_type": "int32", "dims": [8, 512], "strides": [512, 1], "virtual": false},
+ {"uid": 8, "name": "page_table_v", "data_type": "int32", "dims": [8, 512], "strides": [512, 1], "virtual": false}],
+ "nodes": [{"type": "SdpaAttributes", "name": "sdpa", "compute_data_type": "float",
+  "inputs": {"q_tensor_uid": 1, "k_tensor_uid": 2, "v_tensor_uid": 3, "seq_len_q_tensor_uid": 5,
+   "seq_len_kv_tensor_uid": 6, "page_table_k_tensor_uid": 7, "page_table_v_tensor_uid": 8},
+  "outputs": {"o_tensor_uid": 4},
+  "attributes": {"causal_mask_bottom_right": true, "padding_mask": true, "diagonal_alignment": "BOTTOM_RIGHT",
+   "max_seq_len_kv": 32768}}]})";
+    const testplan::Plan p(h, graph, "HIPDNNGO_ONEDNN");
+    const char* env = std::getenv("OMP_NUM_THREADS");
+    const int64_t threads = std::max<int64_t>({1, env ? std::atoll(env) : 0, static_cast<int64_t>(std::thread::hardware_concurrency())});
+    const int64_t bound = (int64_t{9} * threads + 32) << 20;
+    if(p.workspaceSize >= bound)
+    {
+        std::fprintf(stderr, "FAIL: paged fp16 serving graph: %lld bytes of workspace, over the %lld of per-thread blocks "
+                             "(a whole-tensor copy of Q, O or a cache?)\n",
+                     static_cast<long long>(p.workspaceSize), static_cast<long long>(bound));
+        return 1;
+    }
+    std::printf("PASS: the paged fp16 serving graph plans with %lld MiB of workspace (bound %lld MiB; an f32 copy of Q "
+                "alone is 64 MiB, of a cache's keys 1 GiB)\n",
+                static_cast<long long>(p.workspaceSize >> 20), static_cast<long long>(bound >> 20));
+    return 0;
+}
+
+int check(hipdnnHandle_t h) { return checkPaged(h) + checkRagged(h) + checkVarlenWorkspace(h) + checkPagedHalfWorkspace(h); }
 
 } // namespace
 

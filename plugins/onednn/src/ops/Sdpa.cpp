@@ -2,9 +2,9 @@
 // (+ attn_mask bias) (+ ALiBi, an engine kernel) -> softmax (with sink tokens) -> O = S V.
 // GQA/MQA: the query heads of one KV head form an extra dim that K and V broadcast over.
 // With sequence lengths (padded, ragged or paged batches) the forward runs over each batch's rows
-// and keys only (SdpaVarlen.cpp); paged K / V caches are gathered into dense copies first
-// (SdpaPaged.cpp). Everything beyond attention with an
-// optional causal/band mask, bias, ALiBi, sinks, lengths and paged caches is declined.
+// and keys only (SdpaVarlen.cpp), reading paged K / V caches through their tables (SdpaPaged.cpp
+// checks them). Everything beyond attention with an optional causal/band mask, bias, ALiBi,
+// sinks, lengths and paged caches is declined.
 #include "Sdpa.hpp"
 
 #include <hipdnn_plugin_sdk/helpers/Attention.hpp>
@@ -238,7 +238,7 @@ PlanBuilder::SdpaLayouts PlanBuilder::sdpaLayouts(flatbuffers::Optional<int64_t>
                        dnnl::memory::dims{q.strides[0], q.strides[1] * G, q.strides[1], q.strides[2], q.strides[3]});
     const mdesc q5f({B, Hk, G, Sq, D}, dt::f32, dnnl::memory::format_tag::abcde);
     const mdesc q5 = qConvert ? q5f : q5user;
-    // A paged K or V has no such view: sdpaGather writes its dense f32 copy.
+    // A paged K or V has no such view: only sdpaVarlen reads it (a paged cache comes with lengths).
     const mdesc kUser = s.paging.tableK ? mdesc()
                                         : mdesc({B, Hk, 1, Skv, D}, *mapType(k.dtype),
                                                 dnnl::memory::dims{k.strides[0], k.strides[1], k.strides[1], k.strides[2], k.strides[3]});
@@ -380,14 +380,14 @@ void PlanBuilder::addBiasKernel(const SdpaLayouts& l, const Buffer& scores, cons
 PlanBuilder::SdpaScores PlanBuilder::sdpaScores(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p,
                                                 std::optional<size_t> mask, const std::string& name)
 {
-    Buffer qb = input(*s.q, name), kb = s.paging.tableK ? sdpaGather(s, false, l.kF32, name) : input(*s.k, name);
+    Buffer qb = input(*s.q, name), kb = input(*s.k, name);
     if(l.qConvert)
     {
         const Buffer t = temp(l.q5f);
         addReorder(l.q5user, qb, l.q5f, t, name + " q to f32");
         qb = t;
     }
-    if(l.kConvert && !s.paging.tableK)
+    if(l.kConvert)
     {
         const Buffer t = temp(l.kF32);
         addReorder(l.kUser, kb, l.kF32, t, name + " k to f32");
@@ -502,8 +502,8 @@ void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const Sdpa
     }
     else
         addStep(p.sm, {Arg{DNNL_ARG_SRC, l.s5, sc.s}, Arg{DNNL_ARG_DST, l.s5, sc.s}}, "sdpa softmax");
-    Buffer vb = s.paging.tableV ? sdpaGather(s, true, l.vF32, name) : input(*s.v, name);
-    if(l.vConvert && !s.paging.tableV)
+    Buffer vb = input(*s.v, name);
+    if(l.vConvert)
     {
         const Buffer t = temp(l.vF32);
         addReorder(l.v5, vb, l.vF32, t, name + " v to f32");

@@ -73,7 +73,7 @@ struct PlanBuilder::SdpaShape
     const Tensor *q, *k, *v, *o;
     int64_t B, H, Sq, D, Hk, Skv, Dv, G;
     bool alibi = false; // add cudnn-frontend's ALiBi bias to the scores
-    SdpaPaging paging; // paged K / V: gathered into dense f32 copies (sdpaGather)
+    SdpaPaging paging; // paged K / V: read through their tables (sdpaVarlen)
 };
 
 // SdpaLayouts: the 5-D views [B, Hk, G, S, D] (query head h = hk * G + g) of the tensors as the
@@ -108,12 +108,14 @@ struct PlanBuilder::SdpaScale
     }
 };
 
-// SdpaOperand: an SDPA operand as f32 rows with a unit inner stride: row i of (b, hk, g) starts at
-// b * sb + hk * shk + g * sg + i * si (sdpaVarlen).
+// SdpaOperand: an SDPA operand as rows of `type` (FLOAT, or HALF / BFLOAT16 that the varlen
+// forward converts a block at a time) with a unit inner stride: row i of (b, hk, g) starts at
+// element b * sb + hk * shk + g * sg + i * si (sdpaVarlen).
 struct PlanBuilder::SdpaOperand
 {
     Buffer buf;
     int64_t sb = 0, shk = 0, sg = 0, si = 0;
+    fbs::DataType type = fbs::DataType::FLOAT;
     int64_t at(int64_t b, int64_t hk, int64_t g, int64_t i) const { return b * sb + hk * shk + g * sg + i * si; }
 };
 

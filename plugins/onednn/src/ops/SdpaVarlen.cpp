@@ -143,19 +143,108 @@ void addScoreTerms(float* row, int64_t rb, int64_t re, const float* bias, const 
             row[c] += slope * static_cast<float>(kb + c - i);
 }
 
+
+// Rows of K and V are taken kSegRows at a time where they must be converted (16-bit types, or
+// rows closer together than they are wide).
+constexpr int64_t kSegRows = 256;
+
+// loadRow / storeRow: w elements of a row of `type` at element `at` of base, as f32.
+void loadRow(fbs::DataType type, const void* base, int64_t at, float* dst, int64_t w, ConvertIsa isa)
+{
+    if(type == fbs::DataType::FLOAT)
+        std::memcpy(dst, static_cast<const float*>(base) + at, static_cast<size_t>(w) * sizeof(float));
+    else
+        widenRow(isa, type, static_cast<const uint16_t*>(base) + at, dst, w);
+}
+
+void storeRow(fbs::DataType type, void* base, int64_t at, const float* src, int64_t w, ConvertIsa isa)
+{
+    if(type == fbs::DataType::FLOAT)
+        std::memcpy(static_cast<float*>(base) + at, src, static_cast<size_t>(w) * sizeof(float));
+    else
+        narrowRow(isa, type, src, static_cast<uint16_t*>(base) + at, w);
+}
+
+void zeroRow(fbs::DataType type, void* base, int64_t at, int64_t w)
+{
+    if(type == fbs::DataType::FLOAT)
+        std::fill_n(static_cast<float*>(base) + at, w, 0.f);
+    else
+        std::fill_n(static_cast<uint16_t*>(base) + at, w, uint16_t{0}); // +0 in both 16-bit types
+}
+
+// KeyRows: the K or V rows of one (batch, KV head) as the caller holds them: dense (row j at
+// b * sb + hk * sh + j * si) or a paged cache (row j % block of block table[b][j / block], the
+// cache's strides in sb, sh, si). segment() hands sgemm rows [j0, j1): in place where they are
+// f32 rows at least w apart, else widened into `scratch` (at most kSegRows rows); j1 stops at
+// the end of a page and at jmax.
+struct KeyRows
+{
+    const void* base;
+    fbs::DataType type;
+    int64_t sb, sh, si, w;
+    const int32_t* table; // null: dense
+    int64_t pages, block;
+
+    const float* segment(int64_t b, int64_t hk, int64_t j0, int64_t jmax, float* scratch, ConvertIsa isa, int64_t& j1,
+                         int64_t& ld) const
+    {
+        j1 = jmax;
+        int64_t at = b * sb + hk * sh + j0 * si;
+        if(table)
+        {
+            const int64_t p = j0 / block;
+            j1 = std::min(jmax, (p + 1) * block);
+            at = table[b * pages + p] * sb + hk * sh + (j0 - p * block) * si;
+        }
+        if(type == fbs::DataType::FLOAT && si >= w)
+        {
+            ld = si;
+            return static_cast<const float*>(base) + at;
+        }
+        j1 = std::min(j1, j0 + kSegRows);
+        ld = w;
+        for(int64_t j = j0; j < j1; ++j)
+            loadRow(type, base, at + (j - j0) * si, scratch + (j - j0) * w, w, isa);
+        return scratch;
+    }
+};
+
+// checkPages fails the execution (BAD_PARAM, naming the entry) when a block a valid key of some
+// batch uses is not in the cache; nothing is read before.
+void checkPages(const int32_t* table, const int32_t* lkv, int64_t B, int64_t pages, int64_t block, int64_t blocks,
+                const char* role, const std::string& name)
+{
+    for(int64_t b = 0; b < B; ++b)
+        for(int64_t p = 0; p * block < lkv[b]; ++p)
+            if(const int32_t e = table[b * pages + p]; e < 0 || e >= blocks)
+                hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_BAD_PARAM,
+                                        name + ": " + role + "[" + std::to_string(b) + "][" + std::to_string(p) + "] = "
+                                            + std::to_string(e) + " names no block of the " + std::to_string(blocks)
+                                            + "-block cache");
+}
+
 } // namespace
 
-// sdpaVarlenOperand: an operand as f32 rows with a unit inner stride: the caller's buffer when it
-// is one already, else a dense f32 copy (a reorder; paged caches come from sdpaGather instead).
-PlanBuilder::SdpaOperand PlanBuilder::sdpaVarlenOperand(const Tensor& t, bool convert, const mdesc& user, const mdesc& dense,
+// sdpaVarlenOperand: an operand as rows with a unit inner stride: the caller's own buffer where
+// its rows have one and a type the kernel reads (f32Only: FLOAT; else FLOAT, HALF or BFLOAT16,
+// a staged tensor in its stored type, so that no whole-tensor f32 copy is made), else a dense f32
+// copy (a reorder).
+PlanBuilder::SdpaOperand PlanBuilder::sdpaVarlenOperand(const Tensor& t, bool f32Only, const mdesc& user, const mdesc& dense,
                                                         int64_t groups, const std::string& what, const std::string& name)
 {
     const dnnl::memory::dims d = dense.dims();
-    if(!convert && t.strides[3] == 1)
-        return {input(t, name), t.strides[0], t.strides[1] * groups, groups > 1 ? t.strides[1] : 0, t.strides[2]};
+    if(t.strides[3] == 1)
+    {
+        const SdpaOperand rows{Buffer::none(), t.strides[0], t.strides[1] * groups, groups > 1 ? t.strides[1] : 0, t.strides[2], t.dtype};
+        if(const std::optional<fbs::DataType> raw = f32Only ? std::nullopt : rawType(t, false); raw && isStageable(*raw))
+            return {rawBuffer(t, false, name), rows.sb, rows.shk, rows.sg, rows.si, *raw};
+        if(t.dtype == fbs::DataType::FLOAT || (!f32Only && isStageable(t.dtype)))
+            return {input(t, name), rows.sb, rows.shk, rows.sg, rows.si, t.dtype};
+    }
     const Buffer copy = temp(dense);
     addReorder(user, input(t, name), dense, copy, name + " " + what + " to dense f32");
-    return {copy, d[1] * d[2] * d[3] * d[4], d[2] * d[3] * d[4], d[3] * d[4], d[4]};
+    return {copy, d[1] * d[2] * d[3] * d[4], d[2] * d[3] * d[4], d[3] * d[4], d[4], fbs::DataType::FLOAT};
 }
 
 // sdpaBiasRows: the attn_mask as its dense f32 copy [b', Hk', G', Sq', Skv'] and its strides over
@@ -181,136 +270,193 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
                              const std::string& name)
 {
     const int64_t B = s.B, H = s.H, Hk = s.Hk, G = s.G, Sq = s.Sq, Skv = s.Skv, D = s.D, Dv = s.Dv;
-    const SdpaOperand q = sdpaVarlenOperand(*s.q, l.qConvert, l.q5user, l.q5f, G, "q", name);
-    SdpaOperand k, v;
-    if(s.paging.tableK)
-        k = {sdpaGather(s, false, l.kF32, name), Skv * D * Hk, Skv * D, 0, D};
-    else
-        k = sdpaVarlenOperand(*s.k, l.kConvert, l.kUser, l.kF32, 1, "k", name);
-    if(s.paging.tableV)
-        v = {sdpaGather(s, true, l.vF32, name), Skv * Dv * Hk, Skv * Dv, 0, Dv};
-    else
-        v = sdpaVarlenOperand(*s.v, l.vConvert, l.v5, l.vF32, 1, "v", name);
+    // Q, K, V and O are read and written in their own types (a staged tensor in its stored one),
+    // a block at a time: no whole-tensor copies (a serving graph's would be most of its memory).
+    const SdpaOperand q = sdpaVarlenOperand(*s.q, false, l.q5user, l.q5f, G, "q", name);
+    // A paged cache [blocks, Hk, block, W] is read through its table (sdpaPaging checked its type
+    // and unit inner stride); its sb, shk, si are the cache's strides.
+    auto keyOperand = [&](const Tensor& t, const Tensor* table, const mdesc& user, const mdesc& dense, const char* what) {
+        if(!table)
+            return sdpaVarlenOperand(t, false, user, dense, 1, what, name);
+        const std::optional<fbs::DataType> raw = rawType(t, false);
+        return SdpaOperand{raw ? rawBuffer(t, false, name) : input(t, name), t.strides[0], t.strides[1], 0, t.strides[2],
+                           raw ? *raw : t.dtype};
+    };
+    const SdpaOperand k = keyOperand(*s.k, s.paging.tableK, l.kUser, l.kF32, "k");
+    const SdpaOperand v = keyOperand(*s.v, s.paging.tableV, l.v5, l.vF32, "v");
     const std::pair<Buffer, std::array<int64_t, 5>> biasRows = sdpaBiasRows(l, name);
     const Buffer bias = biasRows.first;
     const std::array<int64_t, 5> bs = biasRows.second;
-    const BoundOutput out = bindOutput(*s.o, l.o5f, true, name);
+    // O: the caller's rows in their own type (staged: the stored one) where they have a unit
+    // inner stride, else dense f32 rows reordered into O afterwards.
+    const Tensor& ot = *s.o;
+    const std::optional<fbs::DataType> oRaw = ot.strides[3] == 1 ? rawType(ot, true) : std::nullopt;
+    const bool oOwn = ot.strides[3] == 1 && (oRaw ? isStageable(*oRaw) : ot.dtype == fbs::DataType::FLOAT || isStageable(ot.dtype));
+    BoundOutput out;
+    if(oRaw && oOwn)
+        out.written = out.tensor = rawBuffer(ot, true, name);
+    else
+        out = bindOutput(ot, l.o5f, !oOwn, name);
+    const SdpaOperand o = oOwn ? SdpaOperand{out.written, ot.strides[0], ot.strides[1] * G, ot.strides[1], ot.strides[2],
+                                             oRaw ? *oRaw : ot.dtype}
+                               : SdpaOperand{out.written, Hk * G * Sq * Dv, G * Sq * Dv, Sq * Dv, Dv, fbs::DataType::FLOAT};
     const int threads = std::max(1, omp_get_max_threads());
-    const int64_t blockRows = std::clamp<int64_t>(kScratchFloats / std::max<int64_t>(Skv, 1), 1, kBlockRows);
-    // Per thread: the block's scores (blockRows x Skv at most), then its rows' 1 / Z.
-    const int64_t perThread = blockRows * (std::max<int64_t>(Skv, 1) + 1);
+    // A task is a block of query rows of one (batch, KV head) with the G query heads of the group
+    // stacked: one sgemm per K / V segment serves them all, and K / V are converted once per block.
+    const int64_t blockRows = std::clamp<int64_t>(kScratchFloats / std::max<int64_t>(G * Skv, 1), 1, kBlockRows);
+    const int64_t GB = G * blockRows;
+    // Per thread: the stacked Q rows, their scores, E V, 1 / Z, then converted K / V rows.
+    const int64_t perThread = GB * (D + std::max<int64_t>(Skv, 1) + Dv + 1) + kSegRows * std::max(D, Dv);
     const Buffer scratch = temp(mdesc({threads, perThread}, dt::f32, dnnl::memory::format_tag::ab));
+    const Tensor *tableK = s.paging.tableK, *tableV = s.paging.tableV;
     std::vector<Buffer> bufs{q.buf, k.buf, v.buf, bias, out.written, scratch,
                              st.seqQ ? input(*st.seqQ, name) : Buffer::none(),
                              st.seqKv ? input(*st.seqKv, name) : Buffer::none(),
                              st.sink ? input(*st.sink, name) : Buffer::none(),
-                             scale.runtime ? input(*scale.runtime, name) : Buffer::none()};
+                             scale.runtime ? input(*scale.runtime, name) : Buffer::none(),
+                             tableK ? input(*tableK, name) : Buffer::none(), tableV ? input(*tableV, name) : Buffer::none()};
     for(const Tensor* t : {st.stats, st.max, st.sumExp})
         bufs.push_back(t ? output(*t, name) : Buffer::none());
     const std::vector<float> slopes = s.alibi ? hipdnn_plugin_sdk::alibiSlopes(H) : std::vector<float>{};
-    const SdpaOperand orows{Buffer::none(), Hk * G * Sq * Dv, G * Sq * Dv, Sq * Dv, Dv}; // O as dense f32 rows
     const SdpaBand band = st.band;
     const float scaleValue = scale.value;
-    const bool avx2 = convertIsa() != ConvertIsa::Scalar;
+    const ConvertIsa isa = convertIsa();
+    const bool avx2 = isa != ConvertIsa::Scalar;
+    // Paged caches: P table entries per batch, blocks of `block` rows, `blocks` in the cache.
+    const int64_t pagesK = s.paging.pagesK, pagesV = s.paging.pagesV;
+    const int64_t blockK = tableK ? s.k->dims[2] : 0, blockV = tableV ? s.v->dims[2] : 0;
+    const int64_t blocksK = tableK ? s.k->dims[0] : 0, blocksV = tableV ? s.v->dims[0] : 0;
     addKernel(
         std::move(bufs),
         [=](void* const* at) {
-            const float* Q = static_cast<const float*>(at[0]);
-            const float* K = static_cast<const float*>(at[1]);
-            const float* V = static_cast<const float*>(at[2]);
-            const float* bias = static_cast<const float*>(at[3]);
-            float* O = static_cast<float*>(at[4]);
+            const void* Q = at[0];
             float* scratchAll = static_cast<float*>(at[5]);
+            const float* bias = static_cast<const float*>(at[3]);
+            void* O = at[4];
             const int32_t* lq = static_cast<const int32_t*>(at[6]); // null: full length
             const int32_t* lkv = static_cast<const int32_t*>(at[7]);
             const float* sink = static_cast<const float*>(at[8]);
             const float qkScale = at[9] ? *static_cast<const float*>(at[9]) : scaleValue;
-            float* lse = static_cast<float*>(at[10]); // the row outputs asked for (null otherwise)
-            float* mxOut = static_cast<float*>(at[11]);
-            float* seOut = static_cast<float*>(at[12]);
+            const int32_t* tabK = static_cast<const int32_t*>(at[10]);
+            const int32_t* tabV = static_cast<const int32_t*>(at[11]);
+            float* lse = static_cast<float*>(at[12]); // the row outputs asked for (null otherwise)
+            float* mxOut = static_cast<float*>(at[13]);
+            float* seOut = static_cast<float*>(at[14]);
             sdpaCheckLengths(lq, lkv, B, Sq, Skv, name);
+            if(tabK)
+                checkPages(tabK, lkv, B, pagesK, blockK, blocksK, "page_table_k", name);
+            if(tabV)
+                checkPages(tabV, lkv, B, pagesV, blockV, blocksV, "page_table_v", name);
+            const KeyRows kr{at[1], k.type, k.sb, k.shk, k.si, D, tabK, pagesK, blockK};
+            const KeyRows vr{at[2], v.type, v.sb, v.shk, v.si, Dv, tabV, pagesV, blockV};
             constexpr float negInf = -std::numeric_limits<float>::infinity();
-            const int64_t blocks = (Sq + blockRows - 1) / blockRows, tasks = B * H * blocks;
+            const int64_t blocks = (Sq + blockRows - 1) / blockRows, tasks = B * Hk * blocks;
             int failed = 0; // a refused sgemm (its arguments are the plan's: a bug, not bad input)
 #pragma omp parallel num_threads(std::min(threads, omp_get_max_threads())) reduction(| : failed)
             {
-                float* S = scratchAll + static_cast<int64_t>(omp_get_thread_num()) * perThread;
-                float* invZ = S + blockRows * Skv;
+                float* Qs = scratchAll + static_cast<int64_t>(omp_get_thread_num()) * perThread;
+                float* S = Qs + GB * D;
+                float* Os = S + GB * std::max<int64_t>(Skv, 1);
+                float* invZ = Os + GB * Dv;
+                float* seg = invZ + GB;
 #pragma omp for schedule(dynamic, 1)
                 for(int64_t task = 0; task < tasks; ++task)
                 {
-                    const int64_t blk = task % blocks, h = (task / blocks) % H, b = task / (blocks * H);
-                    const int64_t hk = h / G, g = h % G, i0 = blk * blockRows, i1 = std::min(Sq, i0 + blockRows);
+                    const int64_t blk = task % blocks, hk = (task / blocks) % Hk, b = task / (blocks * Hk);
+                    const int64_t i0 = blk * blockRows, i1 = std::min(Sq, i0 + blockRows);
                     const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv;
-                    const int64_t iv = std::clamp(sq, i0, i1); // rows [i0, iv) exist
+                    const int64_t iv = std::clamp(sq, i0, i1), m = iv - i0; // rows [i0, iv) exist
                     const SdpaKeys keys(band, sq, skv); // the block's rows together see [kb, ke)
-                    const int64_t kb = iv > i0 ? keys.first(i0) : 0, ke = iv > i0 ? keys.last(iv - 1) : 0;
+                    const int64_t kb = m > 0 ? keys.first(i0) : 0, ke = m > 0 ? keys.last(iv - 1) : 0;
                     const int64_t n = std::max<int64_t>(ke - kb, 0);
-                    float* oBlock = O + orows.at(b, hk, g, i0);
-                    if(n > 0)
-                        failed |= dnnl_sgemm('N', 'T', iv - i0, n, D, qkScale, Q + q.at(b, hk, g, i0), q.si,
-                                             K + k.at(b, hk, 0, kb), k.si, 0.f, S, n)
-                                  != dnnl_success;
-                    for(int64_t i = i0; i < i1; ++i)
-                    {
-                        if(i >= iv) // past seq_len_q: O, stats, max, sum_exp as the padding convention says
+                    // Rows past seq_len_q: O, stats, max, sum_exp as the padding convention says.
+                    for(int64_t g = 0; g < G; ++g)
+                        for(int64_t i = iv; i < i1; ++i)
                         {
-                            const int64_t r = (b * H + h) * Sq + i;
+                            zeroRow(o.type, O, o.at(b, hk, g, i), Dv);
+                            const int64_t r = (b * H + hk * G + g) * Sq + i;
                             if(lse)
                                 lse[r] = negInf;
                             if(mxOut)
                                 mxOut[r] = negInf;
                             if(seOut)
                                 seOut[r] = 0.f;
-                            continue;
                         }
-                        float* row = S + (i - i0) * n;
-                        const int64_t rb = std::max(keys.first(i), kb) - kb, re = std::max(std::min(keys.last(i), ke) - kb, rb);
-                        addScoreTerms(row, rb, re, bias, bs, b, hk, g, i, kb, slopes.empty() ? 0.f : slopes[static_cast<size_t>(h)]);
-                        const float m = avx2 ? rowMaxAvx2(row + rb, re - rb) : rowMax(row + rb, re - rb);
-                        const bool seen = m != negInf;
-                        const float sk = sink ? sink[h] : negInf;
-                        const float mAll = std::max(m, sk);
-                        float z = 0.f;
-                        std::fill(row, row + rb, 0.f);
-                        std::fill(row + re, row + n, 0.f);
-                        if(seen)
-                            z = avx2 ? expRowAvx2(row + rb, re - rb, mAll) : expRow(row + rb, re - rb, mAll);
-                        if(sink)
-                            z += expShifted(sk - mAll);
-                        // A row that sees nothing and has no sink: O = 0, stats = max = -inf,
-                        // sum_exp = 0 (with a sink: O = 0, stats = max = sink, sum_exp = 1).
-                        const bool live = seen || sink;
-                        const int64_t r = (b * H + h) * Sq + i;
-                        if(lse)
-                            lse[r] = live ? mAll + std::log(z) : negInf;
-                        if(mxOut)
-                            mxOut[r] = live ? mAll : negInf;
-                        if(seOut)
-                            seOut[r] = live ? z : 0.f;
-                        invZ[i - i0] = seen ? 1.f / z : 0.f;
-                    }
-                    if(n > 0)
-                        failed |= dnnl_sgemm('N', 'N', iv - i0, Dv, n, 1.f, S, n, V + v.at(b, hk, 0, kb), v.si, 0.f, oBlock, Dv)
-                                  != dnnl_success;
-                    for(int64_t i = i0; i < i1; ++i)
+                    if(m == 0)
+                        continue;
+                    // Stacked row t = g * m + (i - i0).
+                    for(int64_t g = 0; g < G; ++g)
+                        for(int64_t i = i0; i < iv; ++i)
+                            loadRow(q.type, Q, q.at(b, hk, g, i), Qs + (g * m + i - i0) * D, D, isa);
+                    int64_t j1 = 0, ld = 0;
+                    for(int64_t j0 = kb; j0 < ke; j0 = j1)
                     {
-                        float* orow = oBlock + (i - i0) * Dv;
-                        const float inv = i < iv && n > 0 ? invZ[i - i0] : 0.f;
-#pragma omp simd
-                        for(int64_t c = 0; c < Dv; ++c)
-                            orow[c] = inv == 0.f ? 0.f : orow[c] * inv;
+                        const float* kp = kr.segment(b, hk, j0, ke, seg, isa, j1, ld);
+                        failed |= dnnl_sgemm('N', 'T', G * m, j1 - j0, D, qkScale, Qs, D, kp, ld, 0.f, S + (j0 - kb), n)
+                                  != dnnl_success;
                     }
+                    for(int64_t g = 0; g < G; ++g)
+                        for(int64_t i = i0; i < iv; ++i)
+                        {
+                            const int64_t t = g * m + i - i0, h = hk * G + g;
+                            float* row = S + t * n;
+                            const int64_t rb = std::max(keys.first(i), kb) - kb, re = std::max(std::min(keys.last(i), ke) - kb, rb);
+                            addScoreTerms(row, rb, re, bias, bs, b, hk, g, i, kb, slopes.empty() ? 0.f : slopes[static_cast<size_t>(h)]);
+                            const float mx = avx2 ? rowMaxAvx2(row + rb, re - rb) : rowMax(row + rb, re - rb);
+                            const bool seen = mx != negInf;
+                            const float sk = sink ? sink[h] : negInf;
+                            const float mAll = std::max(mx, sk);
+                            float z = 0.f;
+                            std::fill(row, row + rb, 0.f);
+                            std::fill(row + re, row + n, 0.f);
+                            if(seen)
+                                z = avx2 ? expRowAvx2(row + rb, re - rb, mAll) : expRow(row + rb, re - rb, mAll);
+                            if(sink)
+                                z += expShifted(sk - mAll);
+                            // A row that sees nothing and has no sink: O = 0, stats = max = -inf,
+                            // sum_exp = 0 (with a sink: O = 0, stats = max = sink, sum_exp = 1).
+                            const bool live = seen || sink;
+                            const int64_t r = (b * H + h) * Sq + i;
+                            if(lse)
+                                lse[r] = live ? mAll + std::log(z) : negInf;
+                            if(mxOut)
+                                mxOut[r] = live ? mAll : negInf;
+                            if(seOut)
+                                seOut[r] = live ? z : 0.f;
+                            invZ[t] = seen && n > 0 ? 1.f / z : 0.f;
+                        }
+                    for(int64_t j0 = kb; j0 < ke; j0 = j1)
+                    {
+                        const float* vp = vr.segment(b, hk, j0, ke, seg, isa, j1, ld);
+                        failed |= dnnl_sgemm('N', 'N', G * m, Dv, j1 - j0, 1.f, S + (j0 - kb), n, vp, ld, j0 == kb ? 0.f : 1.f,
+                                             Os, Dv)
+                                  != dnnl_success;
+                    }
+                    for(int64_t g = 0; g < G; ++g)
+                        for(int64_t i = i0; i < iv; ++i)
+                        {
+                            const int64_t t = g * m + i - i0;
+                            const float inv = invZ[t];
+                            if(inv == 0.f)
+                            {
+                                zeroRow(o.type, O, o.at(b, hk, g, i), Dv);
+                                continue;
+                            }
+                            float* orow = Os + t * Dv;
+#pragma omp simd
+                            for(int64_t c = 0; c < Dv; ++c)
+                                orow[c] *= inv;
+                            storeRow(o.type, O, o.at(b, hk, g, i), orow, Dv, isa);
+                        }
                 }
             }
             if(failed)
                 hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR, name + ": oneDNN's sgemm refused an SDPA block");
         },
         name + " sdpa with sequence lengths: scores, softmax and E V over each batch's keys only (sgemm per block of "
-            + std::to_string(blockRows) + " query rows)");
+            + std::to_string(blockRows) + " query rows of the " + std::to_string(G) + " query heads of a KV head)");
     finishOutput(out, l.o5f, l.o5, name + " o from f32");
 }
-
 // sdpaVarlenBackward: the backward with sequence lengths, over each batch's rows and keys only.
 // One task per (batch, KV head) owns that head's dK and dV rows, so they accumulate without
 // partial copies in a fixed order (query heads of the group, then row blocks); per block of query
@@ -330,11 +476,11 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
                      dnnl::memory::dims{t.strides[0], t.strides[1] * groups, t.strides[1], t.strides[2], t.strides[3]});
     };
     const mdesc qRowsF({B, Hk, G, Sq, D}, dt::f32, tag::abcde), oRowsF({B, Hk, G, Sq, Dv}, dt::f32, tag::abcde);
-    const SdpaOperand q = sdpaVarlenOperand(*s.q, s.q->dtype != fbs::DataType::FLOAT, l.q5user, qRowsF, G, "q", name);
-    const SdpaOperand k = sdpaVarlenOperand(*s.k, l.kConvert, l.kUser, l.kF32, 1, "k", name);
-    const SdpaOperand v = sdpaVarlenOperand(*s.v, l.vConvert, l.v5, l.vF32, 1, "v", name);
-    const SdpaOperand o = sdpaVarlenOperand(*s.o, s.o->dtype != fbs::DataType::FLOAT, l.o5, oRowsF, G, "o", name);
-    const SdpaOperand go = sdpaVarlenOperand(dO, dO.dtype != fbs::DataType::FLOAT, view5(dO, G, Sq, Dv), oRowsF, G, "dO", name);
+    const SdpaOperand q = sdpaVarlenOperand(*s.q, true, l.q5user, qRowsF, G, "q", name);
+    const SdpaOperand k = sdpaVarlenOperand(*s.k, true, l.kUser, l.kF32, 1, "k", name);
+    const SdpaOperand v = sdpaVarlenOperand(*s.v, true, l.v5, l.vF32, 1, "v", name);
+    const SdpaOperand o = sdpaVarlenOperand(*s.o, true, l.o5, oRowsF, G, "o", name);
+    const SdpaOperand go = sdpaVarlenOperand(dO, true, view5(dO, G, Sq, Dv), oRowsF, G, "dO", name);
     const std::pair<Buffer, std::array<int64_t, 5>> biasRows = sdpaBiasRows(l, name);
     const Buffer bias = biasRows.first;
     const std::array<int64_t, 5> bs = biasRows.second;
