@@ -350,9 +350,14 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
             const KeyRows kr{at[1], k.type, k.sb, k.shk, k.si, D, tabK, pagesK, blockK};
             const KeyRows vr{at[2], v.type, v.sb, v.shk, v.si, Dv, tabV, pagesV, blockV};
             constexpr float negInf = -std::numeric_limits<float>::infinity();
-            const int64_t blocks = (Sq + blockRows - 1) / blockRows, tasks = B * Hk * blocks;
+            const int nthr = std::min(threads, omp_get_max_threads());
+            // Fewer (batch, KV head, row block) tasks than threads (decode: a row or a few per
+            // head): the group's query heads are split over more tasks.
+            const int64_t blocks = (Sq + blockRows - 1) / blockRows, base = B * Hk * blocks;
+            const int64_t want = std::min<int64_t>(G, (nthr + base - 1) / base);
+            const int64_t perPart = (G + want - 1) / want, parts = (G + perPart - 1) / perPart, tasks = base * parts;
             int failed = 0; // a refused sgemm (its arguments are the plan's: a bug, not bad input)
-#pragma omp parallel num_threads(std::min(threads, omp_get_max_threads())) reduction(| : failed)
+#pragma omp parallel num_threads(nthr) reduction(| : failed)
             {
                 float* Qs = scratchAll + static_cast<int64_t>(omp_get_thread_num()) * perThread;
                 float* S = Qs + GB * D;
@@ -362,7 +367,9 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
 #pragma omp for schedule(dynamic, 1)
                 for(int64_t task = 0; task < tasks; ++task)
                 {
-                    const int64_t blk = task % blocks, hk = (task / blocks) % Hk, b = task / (blocks * Hk);
+                    const int64_t part = task % parts, blk = (task / parts) % blocks, hk = (task / (parts * blocks)) % Hk,
+                                  b = task / (parts * blocks * Hk);
+                    const int64_t g0 = part * perPart, g1 = std::min(G, g0 + perPart), heads = g1 - g0;
                     const int64_t i0 = blk * blockRows, i1 = std::min(Sq, i0 + blockRows);
                     const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv;
                     const int64_t iv = std::clamp(sq, i0, i1), m = iv - i0; // rows [i0, iv) exist
@@ -370,7 +377,7 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
                     const int64_t kb = m > 0 ? keys.first(i0) : 0, ke = m > 0 ? keys.last(iv - 1) : 0;
                     const int64_t n = std::max<int64_t>(ke - kb, 0);
                     // Rows past seq_len_q: O, stats, max, sum_exp as the padding convention says.
-                    for(int64_t g = 0; g < G; ++g)
+                    for(int64_t g = g0; g < g1; ++g)
                         for(int64_t i = iv; i < i1; ++i)
                         {
                             zeroRow(o.type, O, o.at(b, hk, g, i), Dv);
@@ -384,21 +391,21 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
                         }
                     if(m == 0)
                         continue;
-                    // Stacked row t = g * m + (i - i0).
-                    for(int64_t g = 0; g < G; ++g)
+                    // Stacked row t = (g - g0) * m + (i - i0).
+                    for(int64_t g = g0; g < g1; ++g)
                         for(int64_t i = i0; i < iv; ++i)
-                            loadRow(q.type, Q, q.at(b, hk, g, i), Qs + (g * m + i - i0) * D, D, isa);
+                            loadRow(q.type, Q, q.at(b, hk, g, i), Qs + ((g - g0) * m + i - i0) * D, D, isa);
                     int64_t j1 = 0, ld = 0;
                     for(int64_t j0 = kb; j0 < ke; j0 = j1)
                     {
                         const float* kp = kr.segment(b, hk, j0, ke, seg, isa, j1, ld);
-                        failed |= dnnl_sgemm('N', 'T', G * m, j1 - j0, D, qkScale, Qs, D, kp, ld, 0.f, S + (j0 - kb), n)
+                        failed |= dnnl_sgemm('N', 'T', heads * m, j1 - j0, D, qkScale, Qs, D, kp, ld, 0.f, S + (j0 - kb), n)
                                   != dnnl_success;
                     }
-                    for(int64_t g = 0; g < G; ++g)
+                    for(int64_t g = g0; g < g1; ++g)
                         for(int64_t i = i0; i < iv; ++i)
                         {
-                            const int64_t t = g * m + i - i0, h = hk * G + g;
+                            const int64_t t = (g - g0) * m + i - i0, h = hk * G + g;
                             float* row = S + t * n;
                             const int64_t rb = std::max(keys.first(i), kb) - kb, re = std::max(std::min(keys.last(i), ke) - kb, rb);
                             addScoreTerms(row, rb, re, bias, bs, b, hk, g, i, kb, slopes.empty() ? 0.f : slopes[static_cast<size_t>(h)]);
@@ -428,14 +435,14 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
                     for(int64_t j0 = kb; j0 < ke; j0 = j1)
                     {
                         const float* vp = vr.segment(b, hk, j0, ke, seg, isa, j1, ld);
-                        failed |= dnnl_sgemm('N', 'N', G * m, Dv, j1 - j0, 1.f, S + (j0 - kb), n, vp, ld, j0 == kb ? 0.f : 1.f,
+                        failed |= dnnl_sgemm('N', 'N', heads * m, Dv, j1 - j0, 1.f, S + (j0 - kb), n, vp, ld, j0 == kb ? 0.f : 1.f,
                                              Os, Dv)
                                   != dnnl_success;
                     }
-                    for(int64_t g = 0; g < G; ++g)
+                    for(int64_t g = g0; g < g1; ++g)
                         for(int64_t i = i0; i < iv; ++i)
                         {
-                            const int64_t t = g * m + i - i0;
+                            const int64_t t = (g - g0) * m + i - i0;
                             const float inv = invZ[t];
                             if(inv == 0.f)
                             {
