@@ -398,15 +398,17 @@ private:
     void sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& prims, std::optional<size_t> mask,
                    const SdpaStats* stats, const std::string& name);
     // sdpaVarlen: the forward with sequence lengths, over each batch's rows and keys only
-    // (SdpaVarlen.cpp); it replaces the dense steps whenever the node has lengths.
+    // (SdpaVarlen.cpp; the backward SdpaVarlenBackward.cpp); it replaces the dense steps whenever
+    // the node has lengths.
     void sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const SdpaScale& scale, const SdpaStats& st,
                     const std::string& name);
     void sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, const SdpaScale& scale, const SdpaBand& band,
                             const Tensor* seqQ, const Tensor* seqKv, const Tensor& stats, const Tensor& dO, const Tensor& dQ,
                             const Tensor& dK, const Tensor& dV, const std::string& name);
     std::pair<Buffer, std::array<int64_t, 5>> sdpaBiasRows(const SdpaLayouts& l, const std::string& name);
-    SdpaOperand sdpaVarlenOperand(const Tensor& t, bool f32Only, const mdesc& user, const mdesc& dense, int64_t groups,
-                                  const std::string& what, const std::string& name);
+    SdpaOperand sdpaVarlenOperand(const Tensor& t, const mdesc& user, const mdesc& dense, int64_t groups, const std::string& what,
+                                  const std::string& name);
+    SdpaOperand sdpaVarlenOutput(const Tensor& t, const mdesc& dense, int64_t groups, BoundOutput& bound, const std::string& name);
     void sdpaDbias(const Tensor& dBias, const Buffer& dS, int64_t B, int64_t H, int64_t Sq, int64_t Skv, const std::string& name);
 };
 

@@ -1,0 +1,185 @@
+// SDPA backward with sequence lengths (padded and ragged batches), computed for the lengths each
+// execution brings: see sdpaVarlenBackward below; the forward is SdpaVarlen.cpp, the row steps
+// both use SdpaRows.hpp.
+#include "Sdpa.hpp"
+#include "SdpaRows.hpp"
+
+#include <hipdnn_plugin_sdk/helpers/Attention.hpp>
+#include <omp.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace hipdnngo::onednn
+{
+
+using namespace sdpa_rows;
+
+// sdpaVarlenBackward: the backward with sequence lengths, over each batch's rows and keys only.
+// One task per (batch, KV head) owns that head's dK and dV rows (accumulated in the thread's
+// scratch, then stored), so they sum without partial copies in a fixed order (query heads of the
+// group, then row blocks); per block of query rows: S = scale Q K^T over the keys the block sees
+// (bias, ALiBi), P = exp(S - stats) on each row's band, dP = dO V^T, dS = P (dP - Delta) with
+// Delta = rowsum(dO O), dQ = scale dS K, dK += scale dS^T Q, dV += P^T dO (sgemm each). Q, K, V,
+// O, dO are read and dQ, dK, dV written in their own types, a block of rows at a time. Rows past
+// seq_len_q, rows the forward saw nothing for (stats -inf) and keys no row sees get zero
+// gradients.
+void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, const SdpaScale& scale, const SdpaBand& band,
+                                     const Tensor* seqQ, const Tensor* seqKv, const Tensor& stats, const Tensor& dO,
+                                     const Tensor& dQ, const Tensor& dK, const Tensor& dV, const std::string& name)
+{
+    using tag = dnnl::memory::format_tag;
+    const int64_t B = s.B, H = s.H, Hk = s.Hk, G = s.G, Sq = s.Sq, Skv = s.Skv, D = s.D, Dv = s.Dv;
+    // [B, Hk, groups, S, W] views of a [B, H or Hk, S, W] tensor as the caller holds it.
+    auto view5 = [&](const Tensor& t, int64_t groups, int64_t S, int64_t W) {
+        return mdesc({B, Hk, groups, S, W}, *mapType(t.dtype),
+                     dnnl::memory::dims{t.strides[0], t.strides[1] * groups, t.strides[1], t.strides[2], t.strides[3]});
+    };
+    const mdesc qRowsF({B, Hk, G, Sq, D}, dt::f32, tag::abcde), oRowsF({B, Hk, G, Sq, Dv}, dt::f32, tag::abcde);
+    const SdpaOperand q = sdpaVarlenOperand(*s.q, l.q5user, qRowsF, G, "q", name);
+    const SdpaOperand k = sdpaVarlenOperand(*s.k, l.kUser, l.kF32, 1, "k", name);
+    const SdpaOperand v = sdpaVarlenOperand(*s.v, l.v5, l.vF32, 1, "v", name);
+    const SdpaOperand o = sdpaVarlenOperand(*s.o, l.o5, oRowsF, G, "o", name);
+    const SdpaOperand go = sdpaVarlenOperand(dO, view5(dO, G, Sq, Dv), oRowsF, G, "dO", name);
+    const std::pair<Buffer, std::array<int64_t, 5>> biasRows = sdpaBiasRows(l, name);
+    const Buffer bias = biasRows.first;
+    const std::array<int64_t, 5> bs = biasRows.second;
+    BoundOutput dqOut, dkOut, dvOut;
+    const SdpaOperand dq = sdpaVarlenOutput(dQ, qRowsF, G, dqOut, name), dk = sdpaVarlenOutput(dK, l.kF32, 1, dkOut, name),
+                      dv = sdpaVarlenOutput(dV, l.vF32, 1, dvOut, name);
+    const int threads = std::max(1, omp_get_max_threads());
+    const int64_t blockRows = std::clamp<int64_t>(kScratchFloats / std::max<int64_t>(Skv, 1), 1, kBlockRows);
+    const int64_t skv1 = std::max<int64_t>(Skv, 1), W = std::max(D, Dv);
+    // Per thread: P and dP / dS (blockRows x Skv each), the block's Q, dO and dQ rows, a row of O,
+    // the task's dK and dV rows (Skv each), converted K / V rows.
+    const int64_t perThread = 2 * blockRows * skv1 + blockRows * (2 * D + Dv) + Dv + skv1 * (D + Dv) + kSegRows * W;
+    const Buffer scratch = temp(mdesc({threads, perThread}, dt::f32, tag::ab));
+    std::vector<Buffer> bufs{q.buf, k.buf, v.buf, o.buf, go.buf, input(stats, name), bias, dq.buf, dk.buf, dv.buf, scratch,
+                             seqQ ? input(*seqQ, name) : Buffer::none(), seqKv ? input(*seqKv, name) : Buffer::none(),
+                             scale.runtime ? input(*scale.runtime, name) : Buffer::none()};
+    const std::vector<float> slopes = s.alibi ? hipdnn_plugin_sdk::alibiSlopes(H) : std::vector<float>{};
+    const float scaleValue = scale.value;
+    const ConvertIsa isa = convertIsa();
+    const bool avx2 = isa != ConvertIsa::Scalar;
+    addKernel(
+        std::move(bufs),
+        [=](void* const* at) {
+            const void *Q = at[0], *O = at[3], *GO = at[4];
+            const float* lse = static_cast<const float*>(at[5]);
+            const float* bias = static_cast<const float*>(at[6]);
+            void *gQ = at[7], *gK = at[8], *gV = at[9];
+            float* scratchAll = static_cast<float*>(at[10]);
+            const int32_t* lq = static_cast<const int32_t*>(at[11]); // null: full length
+            const int32_t* lkv = static_cast<const int32_t*>(at[12]);
+            const float sc = at[13] ? *static_cast<const float*>(at[13]) : scaleValue;
+            sdpaCheckLengths(lq, lkv, B, Sq, Skv, name);
+            const KeyRows kr{at[1], k.type, k.sb, k.shk, k.si, D, nullptr, 0, 0};
+            const KeyRows vr{at[2], v.type, v.sb, v.shk, v.si, Dv, nullptr, 0, 0};
+            constexpr float negInf = -std::numeric_limits<float>::infinity();
+            const int64_t blocks = (Sq + blockRows - 1) / blockRows;
+            int failed = 0;
+            // Fewer (batch, KV head) tasks than threads: one task at a time, each sgemm on every thread.
+            const int nthr = std::min(threads, omp_get_max_threads());
+#pragma omp parallel num_threads(nthr) if(B * Hk >= nthr) reduction(| : failed)
+            {
+                float* P = scratchAll + static_cast<int64_t>(omp_get_thread_num()) * perThread;
+                float* T = P + blockRows * skv1; // dP, then dS
+                float* Qs = T + blockRows * skv1;
+                float* GOs = Qs + blockRows * D;
+                float* dQs = GOs + blockRows * Dv;
+                float* orow = dQs + blockRows * D;
+                float* dKs = orow + Dv;
+                float* dVs = dKs + skv1 * D;
+                float* seg = dVs + skv1 * Dv;
+#pragma omp for schedule(dynamic, 1)
+                for(int64_t task = 0; task < B * Hk; ++task)
+                {
+                    const int64_t b = task / Hk, hk = task % Hk;
+                    const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv;
+                    const SdpaKeys keys(band, sq, skv);
+                    std::fill(dKs, dKs + Skv * D, 0.f);
+                    std::fill(dVs, dVs + Skv * Dv, 0.f);
+                    for(int64_t g = 0; g < G; ++g)
+                        for(int64_t blk = 0; blk < blocks; ++blk)
+                        {
+                            const int64_t h = hk * G + g, i0 = blk * blockRows, i1 = std::min(Sq, i0 + blockRows);
+                            const int64_t iv = std::clamp(sq, i0, i1), m = iv - i0;
+                            const int64_t kb = m > 0 ? keys.first(i0) : 0, ke = m > 0 ? keys.last(iv - 1) : 0;
+                            const int64_t n = std::max<int64_t>(ke - kb, 0);
+                            for(int64_t i = n == 0 ? i0 : iv; i < i1; ++i) // rows past seq_len_q, or seeing no key
+                                zeroRow(dq.type, gQ, dq.at(b, hk, g, i), D);
+                            if(n == 0)
+                                continue;
+                            for(int64_t i = i0; i < iv; ++i)
+                            {
+                                loadRow(q.type, Q, q.at(b, hk, g, i), Qs + (i - i0) * D, D, isa);
+                                loadRow(go.type, GO, go.at(b, hk, g, i), GOs + (i - i0) * Dv, Dv, isa);
+                            }
+                            int64_t j1 = 0, ld = 0;
+                            for(int64_t j0 = kb; j0 < ke; j0 = j1)
+                            {
+                                const float* kp = kr.segment(b, hk, j0, ke, seg, isa, j1, ld);
+                                failed |= dnnl_sgemm('N', 'T', m, j1 - j0, D, sc, Qs, D, kp, ld, 0.f, P + (j0 - kb), n) != dnnl_success;
+                            }
+                            for(int64_t j0 = kb; j0 < ke; j0 = j1)
+                            {
+                                const float* vp = vr.segment(b, hk, j0, ke, seg, isa, j1, ld);
+                                failed |= dnnl_sgemm('N', 'T', m, j1 - j0, Dv, 1.f, GOs, Dv, vp, ld, 0.f, T + (j0 - kb), n)
+                                          != dnnl_success;
+                            }
+                            for(int64_t i = i0; i < iv; ++i)
+                            {
+                                float* p = P + (i - i0) * n;
+                                float* t = T + (i - i0) * n;
+                                const float rowLse = lse[(b * H + h) * Sq + i];
+                                const int64_t rb = std::max(keys.first(i), kb) - kb, re = std::max(std::min(keys.last(i), ke) - kb, rb);
+                                if(rowLse == negInf) // the forward saw nothing: no gradient from this row
+                                {
+                                    std::fill(p, p + n, 0.f);
+                                    std::fill(t, t + n, 0.f);
+                                    continue;
+                                }
+                                addScoreTerms(p, rb, re, bias, bs, b, hk, g, i, kb, slopes.empty() ? 0.f : slopes[static_cast<size_t>(h)]);
+                                std::fill(p, p + rb, 0.f);
+                                std::fill(p + re, p + n, 0.f);
+                                if(avx2)
+                                    expRowAvx2(p + rb, re - rb, rowLse);
+                                else
+                                    expRow(p + rb, re - rb, rowLse);
+                                loadRow(o.type, O, o.at(b, hk, g, i), orow, Dv, isa);
+                                const float* gorow = GOs + (i - i0) * Dv;
+                                float dlt = 0.f;
+                                for(int64_t c = 0; c < Dv; ++c)
+                                    dlt += gorow[c] * orow[c];
+                                for(int64_t c = 0; c < n; ++c)
+                                    t[c] = p[c] * (t[c] - dlt);
+                            }
+                            for(int64_t j0 = kb; j0 < ke; j0 = j1)
+                            {
+                                const float* kp = kr.segment(b, hk, j0, ke, seg, isa, j1, ld);
+                                failed |= dnnl_sgemm('N', 'N', m, D, j1 - j0, sc, T + (j0 - kb), n, kp, ld, j0 == kb ? 0.f : 1.f, dQs, D)
+                                          != dnnl_success;
+                            }
+                            for(int64_t i = i0; i < iv; ++i)
+                                storeRow(dq.type, gQ, dq.at(b, hk, g, i), dQs + (i - i0) * D, D, isa);
+                            failed |= dnnl_sgemm('T', 'N', n, D, m, sc, T, n, Qs, D, 1.f, dKs + kb * D, D) != dnnl_success;
+                            failed |= dnnl_sgemm('T', 'N', n, Dv, m, 1.f, P, n, GOs, Dv, 1.f, dVs + kb * Dv, Dv) != dnnl_success;
+                        }
+                    for(int64_t j = 0; j < Skv; ++j)
+                    {
+                        storeRow(dk.type, gK, dk.at(b, hk, 0, j), dKs + j * D, D, isa);
+                        storeRow(dv.type, gV, dv.at(b, hk, 0, j), dVs + j * Dv, Dv, isa);
+                    }
+                }
+            }
+            if(failed)
+                hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR, name + ": oneDNN's sgemm refused an SDPA backward block");
+        },
+        name + " sdpa backward with sequence lengths: P, dS and the gradients over each batch's keys only (sgemm per block of "
+            + std::to_string(blockRows) + " query rows)");
+    finishOutput(dqOut, qRowsF, view5(dQ, G, Sq, D), name + " dQ from f32");
+    finishOutput(dkOut, l.kF32, view5(dK, 1, Skv, D), name + " dK from f32");
+    finishOutput(dvOut, l.vF32, view5(dV, 1, Skv, Dv), name + " dV from f32");
+}
+
+} // namespace hipdnngo::onednn
