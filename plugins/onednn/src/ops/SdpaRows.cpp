@@ -97,7 +97,6 @@ void addScoreTerms(float* row, int64_t rb, int64_t re, const float* bias, const 
             row[c] += slope * static_cast<float>(kb + c - i);
 }
 
-
 void loadRow(fbs::DataType type, const void* base, int64_t at, float* dst, int64_t w, ConvertIsa isa)
 {
     if(type == fbs::DataType::FLOAT)
