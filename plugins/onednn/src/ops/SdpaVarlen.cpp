@@ -107,11 +107,13 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
     const std::array<int64_t, 5> bs = biasRows.second;
     BoundOutput out;
     const SdpaOperand o = sdpaVarlenOutput(*s.o, l.o5f, G, out, name);
-    const int threads = std::max(1, omp_get_max_threads());
     // A task is a block of query rows of one (batch, KV head) with the G query heads of the group
     // stacked: one sgemm per K / V segment serves them all, and K / V are converted once per block.
     const int64_t blockRows = std::clamp<int64_t>(kScratchFloats / std::max<int64_t>(G * Skv, 1), 1, kBlockRows);
     const int64_t GB = G * blockRows;
+    // Scratch for as many threads as there can be tasks (a block's heads split G ways at most).
+    const int64_t maxTasks = B * Hk * G * ((Sq + blockRows - 1) / blockRows);
+    const int threads = static_cast<int>(std::clamp<int64_t>(maxTasks, 1, std::max(1, omp_get_max_threads())));
     // Per thread: the stacked Q rows, their scores, E V, 1 / Z, then converted K / V rows.
     const int64_t perThread = GB * (D + std::max<int64_t>(Skv, 1) + Dv + 1) + kSegRows * std::max(D, Dv);
     const Buffer scratch = temp(mdesc({threads, perThread}, dt::f32, dnnl::memory::format_tag::ab));
@@ -164,7 +166,7 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
             const int64_t want = std::min<int64_t>(G, (nthr + base - 1) / base);
             const int64_t perPart = (G + want - 1) / want, parts = (G + perPart - 1) / perPart, tasks = base * parts;
             int failed = 0; // a refused sgemm (its arguments are the plan's: a bug, not bad input)
-#pragma omp parallel num_threads(nthr) reduction(| : failed)
+#pragma omp parallel num_threads(static_cast<int>(std::min<int64_t>(nthr, tasks))) reduction(| : failed)
             {
                 float* Qs = scratchAll + static_cast<int64_t>(omp_get_thread_num()) * perThread;
                 float* S = Qs + GB * D;

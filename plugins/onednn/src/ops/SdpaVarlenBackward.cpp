@@ -47,7 +47,8 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
     BoundOutput dqOut, dkOut, dvOut;
     const SdpaOperand dq = sdpaVarlenOutput(dQ, qRowsF, G, dqOut, name), dk = sdpaVarlenOutput(dK, l.kF32, 1, dkOut, name),
                       dv = sdpaVarlenOutput(dV, l.vF32, 1, dvOut, name);
-    const int threads = std::max(1, omp_get_max_threads());
+    // Scratch for as many threads as there are (batch, KV head) tasks, at most.
+    const int threads = static_cast<int>(std::clamp<int64_t>(B * Hk, 1, std::max(1, omp_get_max_threads())));
     const int64_t blockRows = std::clamp<int64_t>(kScratchFloats / std::max<int64_t>(Skv, 1), 1, kBlockRows);
     const int64_t skv1 = std::max<int64_t>(Skv, 1), W = std::max(D, Dv);
     // Per thread: P and dP / dS (blockRows x Skv each), the block's Q, dO and dQ rows, a row of O,
