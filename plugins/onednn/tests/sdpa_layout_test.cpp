@@ -15,7 +15,7 @@
 // After each rejected call the plan runs correctly again.
 // Sequence lengths: a serving-sized graph (B 8, H 8, Sq 512, Skv 32768, D 128) plans with well
 // under 1 GiB of workspace: its [B, H, Sq, Skv] scores (4 GiB) are never materialised; a paged
-// fp16 one plans with per-thread blocks only (no whole-tensor copy of Q, O or a cache).
+// fp16 forward and a bf16 backward plan with per-thread blocks only (no whole-tensor copies).
 #include "TestPlan.hpp"
 
 #include <algorithm>
@@ -278,10 +278,34 @@ int checkVarlenWorkspace(hipdnnHandle_t h)
     return 0;
 }
 
+// perThreadBound: the workspace allowed to a plan of per-thread blocks: 9 MiB per thread the
+// engine may use (OMP_NUM_THREADS or the CPU's count, the larger) and 32 MiB.
+int64_t perThreadBound()
+{
+    const char* env = std::getenv("OMP_NUM_THREADS");
+    const int64_t threads = std::max<int64_t>({1, env ? std::atoll(env) : 0, static_cast<int64_t>(std::thread::hardware_concurrency())});
+    return (int64_t{9} * threads + 32) << 20;
+}
+
+// checkNoCopies: graph plans on HIPDNNGO_ONEDNN within perThreadBound(); `copies` says what whole
+// f32 copies would cost.
+int checkNoCopies(hipdnnHandle_t h, const std::string& graph, const char* what, const char* copies)
+{
+    const testplan::Plan p(h, graph, "HIPDNNGO_ONEDNN");
+    const int64_t bound = perThreadBound();
+    if(p.workspaceSize >= bound)
+    {
+        std::fprintf(stderr, "FAIL: %s: %lld bytes of workspace, over the %lld of per-thread blocks (whole-tensor copies?)\n",
+                     what, static_cast<long long>(p.workspaceSize), static_cast<long long>(bound));
+        return 1;
+    }
+    std::printf("PASS: %s plans with %lld MiB of workspace (bound %lld MiB; %s)\n", what,
+                static_cast<long long>(p.workspaceSize >> 20), static_cast<long long>(bound >> 20), copies);
+    return 0;
+}
+
 // A paged fp16 serving graph (B 8, H 32, Hk 8, Sq 512; caches of 4096 blocks of 64 rows, Skv
-// 32768): Q, K, V and O are read and written in place, a block at a time, so the workspace is
-// per-thread blocks only. Whole f32 copies would be 64 MiB for Q (and for O) and 1 GiB for each
-// cache's keys; the bound allows 9 MiB per thread (the scores of 16 rows of 4 heads) and 32 MiB.
+// 32768): Q, K, V and O are read and written in place, a block at a time.
 int checkPagedHalfWorkspace(hipdnnHandle_t h)
 {
     const std::string graph = R"({"name": "sdpa_paged_serving", "compute_data_type": "float", "intermediate_data_type": "float",
@@ -300,24 +324,38 @@ int checkPagedHalfWorkspace(hipdnnHandle_t h)
   "outputs": {"o_tensor_uid": 4},
   "attributes": {"causal_mask_bottom_right": true, "padding_mask": true, "diagonal_alignment": "BOTTOM_RIGHT",
    "max_seq_len_kv": 32768}}]})";
-    const testplan::Plan p(h, graph, "HIPDNNGO_ONEDNN");
-    const char* env = std::getenv("OMP_NUM_THREADS");
-    const int64_t threads = std::max<int64_t>({1, env ? std::atoll(env) : 0, static_cast<int64_t>(std::thread::hardware_concurrency())});
-    const int64_t bound = (int64_t{9} * threads + 32) << 20;
-    if(p.workspaceSize >= bound)
-    {
-        std::fprintf(stderr, "FAIL: paged fp16 serving graph: %lld bytes of workspace, over the %lld of per-thread blocks "
-                             "(a whole-tensor copy of Q, O or a cache?)\n",
-                     static_cast<long long>(p.workspaceSize), static_cast<long long>(bound));
-        return 1;
-    }
-    std::printf("PASS: the paged fp16 serving graph plans with %lld MiB of workspace (bound %lld MiB; an f32 copy of Q "
-                "alone is 64 MiB, of a cache's keys 1 GiB)\n",
-                static_cast<long long>(p.workspaceSize >> 20), static_cast<long long>(bound >> 20));
-    return 0;
+    return checkNoCopies(h, graph, "the paged fp16 serving graph", "an f32 copy of Q alone is 64 MiB, of a cache's keys 1 GiB");
 }
 
-int check(hipdnnHandle_t h) { return checkPaged(h) + checkRagged(h) + checkVarlenWorkspace(h) + checkPagedHalfWorkspace(h); }
+// A bf16 backward with lengths (B 8, H 32, Hk 8, S 2048, D 128): Q, K, V, O, dO in and dQ, dK, dV
+// out, each read or written a block of rows at a time.
+int checkBackwardBf16Workspace(hipdnnHandle_t h)
+{
+    const std::string graph = R"({"name": "sdpa_bwd_lengths", "compute_data_type": "float", "intermediate_data_type": "float",
+ "io_data_type": "bfloat16", "is_override_shape_enabled": false, "tensors": [
+ {"uid": 1, "name": "q", "data_type": "bfloat16", "dims": [8, 32, 2048, 128], "strides": [8388608, 262144, 128, 1], "virtual": false},
+ {"uid": 2, "name": "k", "data_type": "bfloat16", "dims": [8, 8, 2048, 128], "strides": [2097152, 262144, 128, 1], "virtual": false},
+ {"uid": 3, "name": "v", "data_type": "bfloat16", "dims": [8, 8, 2048, 128], "strides": [2097152, 262144, 128, 1], "virtual": false},
+ {"uid": 4, "name": "o", "data_type": "bfloat16", "dims": [8, 32, 2048, 128], "strides": [8388608, 262144, 128, 1], "virtual": false},
+ {"uid": 5, "name": "do", "data_type": "bfloat16", "dims": [8, 32, 2048, 128], "strides": [8388608, 262144, 128, 1], "virtual": false},
+ {"uid": 6, "name": "stats", "data_type": "float", "dims": [8, 32, 2048, 1], "strides": [65536, 2048, 1, 1], "virtual": false},
+ {"uid": 7, "name": "seq_len_q", "data_type": "int32", "dims": [8, 1, 1, 1], "strides": [1, 1, 1, 1], "virtual": false},
+ {"uid": 8, "name": "seq_len_kv", "data_type": "int32", "dims": [8, 1, 1, 1], "strides": [1, 1, 1, 1], "virtual": false},
+ {"uid": 9, "name": "dq", "data_type": "bfloat16", "dims": [8, 32, 2048, 128], "strides": [8388608, 262144, 128, 1], "virtual": false},
+ {"uid": 10, "name": "dk", "data_type": "bfloat16", "dims": [8, 8, 2048, 128], "strides": [2097152, 262144, 128, 1], "virtual": false},
+ {"uid": 11, "name": "dv", "data_type": "bfloat16", "dims": [8, 8, 2048, 128], "strides": [2097152, 262144, 128, 1], "virtual": false}],
+ "nodes": [{"type": "SdpaBackwardAttributes", "name": "sdpa_bwd", "compute_data_type": "float",
+  "inputs": {"q_tensor_uid": 1, "k_tensor_uid": 2, "v_tensor_uid": 3, "o_tensor_uid": 4, "do_tensor_uid": 5,
+   "stats_tensor_uid": 6, "seq_len_q_tensor_uid": 7, "seq_len_kv_tensor_uid": 8},
+  "outputs": {"dq_tensor_uid": 9, "dk_tensor_uid": 10, "dv_tensor_uid": 11},
+  "attributes": {"padding_mask": true, "causal_mask": true, "diagonal_alignment": "TOP_LEFT"}}]})";
+    return checkNoCopies(h, graph, "the bf16 backward with lengths", "an f32 copy of Q, O, dO or dQ is 256 MiB each");
+}
+
+int check(hipdnnHandle_t h)
+{
+    return checkPaged(h) + checkRagged(h) + checkVarlenWorkspace(h) + checkPagedHalfWorkspace(h) + checkBackwardBf16Workspace(h);
+}
 
 } // namespace
 
