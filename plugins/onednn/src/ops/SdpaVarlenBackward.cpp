@@ -16,9 +16,10 @@ namespace hipdnngo::onednn
 using namespace sdpa_rows;
 
 // sdpaVarlenBackward: the backward with sequence lengths, over each batch's rows and keys only.
-// One task per (batch, KV head) owns that head's dK and dV rows (accumulated in the thread's
-// scratch, then stored), so they sum without partial copies in a fixed order (query heads of the
-// group, then row blocks); per block of query rows: S = scale Q K^T over the keys the block sees
+// One task per (batch, KV head) owns that head's dK and dV rows (summed in the thread's scratch,
+// then stored), so they sum without partial copies in a fixed order (query heads of the group,
+// then row blocks); with fewer such pairs than threads, each pair's (head, block) items are split
+// into parts whose sums are added in part order afterwards. Per block of query rows: S = scale Q K^T over the keys the block sees
 // (bias, ALiBi), P = exp(S - stats) on each row's band, dP = dO V^T, dS = P (dP - Delta) with
 // Delta = rowsum(dO O), dQ = scale dS K, dK += scale dS^T Q, dV += P^T dO (sgemm each). Q, K, V,
 // O, dO are read and dQ, dK, dV written in their own types, a block of rows at a time. Rows past
@@ -47,14 +48,19 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
     BoundOutput dqOut, dkOut, dvOut;
     const SdpaOperand dq = sdpaVarlenOutput(dQ, qRowsF, G, dqOut, name), dk = sdpaVarlenOutput(dK, l.kF32, 1, dkOut, name),
                       dv = sdpaVarlenOutput(dV, l.vF32, 1, dvOut, name);
-    // Scratch for as many threads as there are (batch, KV head) tasks, at most.
-    const int threads = static_cast<int>(std::clamp<int64_t>(B * Hk, 1, std::max(1, omp_get_max_threads())));
+    const int maxThreads = std::max(1, omp_get_max_threads());
     const int64_t blockRows = std::clamp<int64_t>(kScratchFloats / std::max<int64_t>(Skv, 1), 1, kBlockRows);
-    const int64_t skv1 = std::max<int64_t>(Skv, 1), W = std::max(D, Dv);
+    const int64_t blocksQ = (Sq + blockRows - 1) / blockRows, items = G * blocksQ; // (query head, row block) pairs
+    const int64_t skv1 = std::max<int64_t>(Skv, 1), W = std::max(D, Dv), acc = skv1 * (D + Dv);
+    // Fewer (batch, KV head) pairs than threads: each pair's items are split into parts (at most
+    // partsMax), each summing its own dK / dV, added in part order afterwards.
+    const int64_t partsMax = B * Hk < maxThreads ? std::min<int64_t>(items, (maxThreads + B * Hk - 1) / (B * Hk)) : 1;
+    const int threads = static_cast<int>(std::min<int64_t>(maxThreads, B * Hk * partsMax));
     // Per thread: P and dP / dS (blockRows x Skv each), the block's Q, dO and dQ rows, a row of O,
-    // the task's dK and dV rows (Skv each), converted K / V rows.
-    const int64_t perThread = 2 * blockRows * skv1 + blockRows * (2 * D + Dv) + Dv + skv1 * (D + Dv) + kSegRows * W;
-    const Buffer scratch = temp(mdesc({threads, perThread}, dt::f32, tag::ab));
+    // converted K / V rows. dK / dV sums (Skv rows each): one per thread, or one per part.
+    const int64_t perThread = 2 * blockRows * skv1 + blockRows * (2 * D + Dv) + Dv + kSegRows * W;
+    const int64_t sums = partsMax > 1 ? B * Hk * partsMax : threads;
+    const Buffer scratch = temp(mdesc({threads * perThread + sums * acc}, dt::f32, tag::a));
     std::vector<Buffer> bufs{q.buf, k.buf, v.buf, o.buf, go.buf, input(stats, name), bias, dq.buf, dk.buf, dv.buf, scratch,
                              seqQ ? input(*seqQ, name) : Buffer::none(), seqKv ? input(*seqKv, name) : Buffer::none(),
                              scale.runtime ? input(*scale.runtime, name) : Buffer::none()};
@@ -77,11 +83,29 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
             const KeyRows kr{at[1], k.type, k.sb, k.shk, k.si, D, nullptr, 0, 0};
             const KeyRows vr{at[2], v.type, v.sb, v.shk, v.si, Dv, nullptr, 0, 0};
             constexpr float negInf = -std::numeric_limits<float>::infinity();
-            const int64_t blocks = (Sq + blockRows - 1) / blockRows;
             int failed = 0;
-            // Fewer (batch, KV head) tasks than threads: one task at a time, each sgemm on every thread.
             const int nthr = std::min(threads, omp_get_max_threads());
-#pragma omp parallel num_threads(nthr) if(B * Hk >= nthr) reduction(| : failed)
+            const int64_t parts = B * Hk < nthr ? std::min<int64_t>(partsMax, (nthr + B * Hk - 1) / (B * Hk)) : 1;
+            const int64_t tasks = B * Hk * parts;
+            float* sumsAll = scratchAll + static_cast<int64_t>(threads) * perThread;
+            // storeSums: rows [j0, j1) of (b, hk)'s dK and dV, summed over the parts in order.
+            auto storeSums = [&](int64_t b, int64_t hk, const float* first, int64_t j0, int64_t j1, float* row) {
+                for(int64_t j = j0; j < j1; ++j)
+                    for(const auto& [w, off, out, base] : {std::tuple{D, int64_t{0}, &dk, gK}, std::tuple{Dv, skv1 * D, &dv, gV}})
+                    {
+                        const float* src = first + off + j * w;
+                        if(parts > 1)
+                        {
+                            std::copy(src, src + w, row);
+                            for(int64_t p = 1; p < parts; ++p)
+                                for(int64_t c = 0; c < w; ++c)
+                                    row[c] += src[p * acc + c];
+                            src = row;
+                        }
+                        storeRow(out->type, base, out->at(b, hk, 0, j), src, w, isa);
+                    }
+            };
+#pragma omp parallel num_threads(static_cast<int>(std::min<int64_t>(nthr, tasks))) reduction(| : failed)
             {
                 float* P = scratchAll + static_cast<int64_t>(omp_get_thread_num()) * perThread;
                 float* T = P + blockRows * skv1; // dP, then dS
@@ -89,87 +113,98 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
                 float* GOs = Qs + blockRows * D;
                 float* dQs = GOs + blockRows * Dv;
                 float* orow = dQs + blockRows * D;
-                float* dKs = orow + Dv;
-                float* dVs = dKs + skv1 * D;
-                float* seg = dVs + skv1 * Dv;
+                float* seg = orow + Dv;
 #pragma omp for schedule(dynamic, 1)
-                for(int64_t task = 0; task < B * Hk; ++task)
+                for(int64_t task = 0; task < tasks; ++task)
                 {
-                    const int64_t b = task / Hk, hk = task % Hk;
+                    const int64_t part = task % parts, b = task / (parts * Hk), hk = (task / parts) % Hk;
                     const int64_t sq = lq ? lq[b] : Sq, skv = lkv ? lkv[b] : Skv;
                     const SdpaKeys keys(band, sq, skv);
-                    std::fill(dKs, dKs + Skv * D, 0.f);
-                    std::fill(dVs, dVs + Skv * Dv, 0.f);
-                    for(int64_t g = 0; g < G; ++g)
-                        for(int64_t blk = 0; blk < blocks; ++blk)
-                        {
-                            const int64_t h = hk * G + g, i0 = blk * blockRows, i1 = std::min(Sq, i0 + blockRows);
-                            const int64_t iv = std::clamp(sq, i0, i1), m = iv - i0;
-                            const int64_t kb = m > 0 ? keys.first(i0) : 0, ke = m > 0 ? keys.last(iv - 1) : 0;
-                            const int64_t n = std::max<int64_t>(ke - kb, 0);
-                            for(int64_t i = n == 0 ? i0 : iv; i < i1; ++i) // rows past seq_len_q, or seeing no key
-                                zeroRow(dq.type, gQ, dq.at(b, hk, g, i), D);
-                            if(n == 0)
-                                continue;
-                            for(int64_t i = i0; i < iv; ++i)
-                            {
-                                loadRow(q.type, Q, q.at(b, hk, g, i), Qs + (i - i0) * D, D, isa);
-                                loadRow(go.type, GO, go.at(b, hk, g, i), GOs + (i - i0) * Dv, Dv, isa);
-                            }
-                            int64_t j1 = 0, ld = 0;
-                            for(int64_t j0 = kb; j0 < ke; j0 = j1)
-                            {
-                                const float* kp = kr.segment(b, hk, j0, ke, seg, isa, j1, ld);
-                                failed |= dnnl_sgemm('N', 'T', m, j1 - j0, D, sc, Qs, D, kp, ld, 0.f, P + (j0 - kb), n) != dnnl_success;
-                            }
-                            for(int64_t j0 = kb; j0 < ke; j0 = j1)
-                            {
-                                const float* vp = vr.segment(b, hk, j0, ke, seg, isa, j1, ld);
-                                failed |= dnnl_sgemm('N', 'T', m, j1 - j0, Dv, 1.f, GOs, Dv, vp, ld, 0.f, T + (j0 - kb), n)
-                                          != dnnl_success;
-                            }
-                            for(int64_t i = i0; i < iv; ++i)
-                            {
-                                float* p = P + (i - i0) * n;
-                                float* t = T + (i - i0) * n;
-                                const float rowLse = lse[(b * H + h) * Sq + i];
-                                const int64_t rb = std::max(keys.first(i), kb) - kb, re = std::max(std::min(keys.last(i), ke) - kb, rb);
-                                if(rowLse == negInf) // the forward saw nothing: no gradient from this row
-                                {
-                                    std::fill(p, p + n, 0.f);
-                                    std::fill(t, t + n, 0.f);
-                                    continue;
-                                }
-                                addScoreTerms(p, rb, re, bias, bs, b, hk, g, i, kb, slopes.empty() ? 0.f : slopes[static_cast<size_t>(h)]);
-                                std::fill(p, p + rb, 0.f);
-                                std::fill(p + re, p + n, 0.f);
-                                if(avx2)
-                                    expRowAvx2(p + rb, re - rb, rowLse);
-                                else
-                                    expRow(p + rb, re - rb, rowLse);
-                                loadRow(o.type, O, o.at(b, hk, g, i), orow, Dv, isa);
-                                const float* gorow = GOs + (i - i0) * Dv;
-                                float dlt = 0.f;
-                                for(int64_t c = 0; c < Dv; ++c)
-                                    dlt += gorow[c] * orow[c];
-                                for(int64_t c = 0; c < n; ++c)
-                                    t[c] = p[c] * (t[c] - dlt);
-                            }
-                            for(int64_t j0 = kb; j0 < ke; j0 = j1)
-                            {
-                                const float* kp = kr.segment(b, hk, j0, ke, seg, isa, j1, ld);
-                                failed |= dnnl_sgemm('N', 'N', m, D, j1 - j0, sc, T + (j0 - kb), n, kp, ld, j0 == kb ? 0.f : 1.f, dQs, D)
-                                          != dnnl_success;
-                            }
-                            for(int64_t i = i0; i < iv; ++i)
-                                storeRow(dq.type, gQ, dq.at(b, hk, g, i), dQs + (i - i0) * D, D, isa);
-                            failed |= dnnl_sgemm('T', 'N', n, D, m, sc, T, n, Qs, D, 1.f, dKs + kb * D, D) != dnnl_success;
-                            failed |= dnnl_sgemm('T', 'N', n, Dv, m, 1.f, P, n, GOs, Dv, 1.f, dVs + kb * Dv, Dv) != dnnl_success;
-                        }
-                    for(int64_t j = 0; j < Skv; ++j)
+                    // The sums: this thread's, or (parts) this part's, (b, hk)'s parts side by side.
+                    float* dKs = sumsAll + (parts > 1 ? task : omp_get_thread_num()) * acc;
+                    float* dVs = dKs + skv1 * D;
+                    std::fill(dKs, dKs + acc, 0.f);
+                    for(int64_t item = part * items / parts; item < (part + 1) * items / parts; ++item)
                     {
-                        storeRow(dk.type, gK, dk.at(b, hk, 0, j), dKs + j * D, D, isa);
-                        storeRow(dv.type, gV, dv.at(b, hk, 0, j), dVs + j * Dv, Dv, isa);
+                        const int64_t g = item / blocksQ, blk = item % blocksQ;
+                        const int64_t h = hk * G + g, i0 = blk * blockRows, i1 = std::min(Sq, i0 + blockRows);
+                        const int64_t iv = std::clamp(sq, i0, i1), m = iv - i0;
+                        const int64_t kb = m > 0 ? keys.first(i0) : 0, ke = m > 0 ? keys.last(iv - 1) : 0;
+                        const int64_t n = std::max<int64_t>(ke - kb, 0);
+                        for(int64_t i = n == 0 ? i0 : iv; i < i1; ++i) // rows past seq_len_q, or seeing no key
+                            zeroRow(dq.type, gQ, dq.at(b, hk, g, i), D);
+                        if(n == 0)
+                            continue;
+                        for(int64_t i = i0; i < iv; ++i)
+                        {
+                            loadRow(q.type, Q, q.at(b, hk, g, i), Qs + (i - i0) * D, D, isa);
+                            loadRow(go.type, GO, go.at(b, hk, g, i), GOs + (i - i0) * Dv, Dv, isa);
+                        }
+                        int64_t j1 = 0, ld = 0;
+                        for(int64_t j0 = kb; j0 < ke; j0 = j1)
+                        {
+                            const float* kp = kr.segment(b, hk, j0, ke, seg, isa, j1, ld);
+                            failed |= dnnl_sgemm('N', 'T', m, j1 - j0, D, sc, Qs, D, kp, ld, 0.f, P + (j0 - kb), n) != dnnl_success;
+                        }
+                        for(int64_t j0 = kb; j0 < ke; j0 = j1)
+                        {
+                            const float* vp = vr.segment(b, hk, j0, ke, seg, isa, j1, ld);
+                            failed |= dnnl_sgemm('N', 'T', m, j1 - j0, Dv, 1.f, GOs, Dv, vp, ld, 0.f, T + (j0 - kb), n)
+                                      != dnnl_success;
+                        }
+                        for(int64_t i = i0; i < iv; ++i)
+                        {
+                            float* p = P + (i - i0) * n;
+                            float* t = T + (i - i0) * n;
+                            const float rowLse = lse[(b * H + h) * Sq + i];
+                            const int64_t rb = std::max(keys.first(i), kb) - kb, re = std::max(std::min(keys.last(i), ke) - kb, rb);
+                            if(rowLse == negInf) // the forward saw nothing: no gradient from this row
+                            {
+                                std::fill(p, p + n, 0.f);
+                                std::fill(t, t + n, 0.f);
+                                continue;
+                            }
+                            addScoreTerms(p, rb, re, bias, bs, b, hk, g, i, kb, slopes.empty() ? 0.f : slopes[static_cast<size_t>(h)]);
+                            std::fill(p, p + rb, 0.f);
+                            std::fill(p + re, p + n, 0.f);
+                            if(avx2)
+                                expRowAvx2(p + rb, re - rb, rowLse);
+                            else
+                                expRow(p + rb, re - rb, rowLse);
+                            loadRow(o.type, O, o.at(b, hk, g, i), orow, Dv, isa);
+                            const float* gorow = GOs + (i - i0) * Dv;
+                            float dlt = 0.f;
+                            for(int64_t c = 0; c < Dv; ++c)
+                                dlt += gorow[c] * orow[c];
+                            for(int64_t c = 0; c < n; ++c)
+                                t[c] = p[c] * (t[c] - dlt);
+                        }
+                        for(int64_t j0 = kb; j0 < ke; j0 = j1)
+                        {
+                            const float* kp = kr.segment(b, hk, j0, ke, seg, isa, j1, ld);
+                            failed |= dnnl_sgemm('N', 'N', m, D, j1 - j0, sc, T + (j0 - kb), n, kp, ld, j0 == kb ? 0.f : 1.f, dQs, D)
+                                      != dnnl_success;
+                        }
+                        for(int64_t i = i0; i < iv; ++i)
+                            storeRow(dq.type, gQ, dq.at(b, hk, g, i), dQs + (i - i0) * D, D, isa);
+                        failed |= dnnl_sgemm('T', 'N', n, D, m, sc, T, n, Qs, D, 1.f, dKs + kb * D, D) != dnnl_success;
+                        failed |= dnnl_sgemm('T', 'N', n, Dv, m, 1.f, P, n, GOs, Dv, 1.f, dVs + kb * Dv, Dv) != dnnl_success;
+                    }
+                    if(parts == 1)
+                        storeSums(b, hk, dKs, 0, Skv, seg);
+                }
+            }
+            if(parts > 1) // the parts' sums, added in part order; rows of (b, hk) in chunks
+            {
+                const int64_t chunk = 64, chunks = (Skv + chunk - 1) / chunk;
+#pragma omp parallel num_threads(nthr)
+                {
+                    float* row = scratchAll + static_cast<int64_t>(omp_get_thread_num()) * perThread; // W floats
+#pragma omp for schedule(static)
+                    for(int64_t c = 0; c < B * Hk * chunks; ++c)
+                    {
+                        const int64_t bh = c / chunks, j0 = (c % chunks) * chunk;
+                        storeSums(bh / Hk, bh % Hk, sumsAll + bh * parts * acc, j0, std::min(Skv, j0 + chunk), row);
                     }
                 }
             }
