@@ -117,6 +117,17 @@ struct PlanBuilder::SdpaOperand
     int64_t sb = 0, shk = 0, sg = 0, si = 0;
     fbs::DataType type = fbs::DataType::FLOAT;
     int64_t at(int64_t b, int64_t hk, int64_t g, int64_t i) const { return b * sb + hk * shk + g * sg + i * si; }
+    // rows: t's rows as the caller holds them (heads h = hk * groups + g of a [B, H, S, W] tensor)
+    // in `buf` of `type`; dense: the rows of a dense f32 [B, Hk, G, S, W] buffer.
+    static SdpaOperand rows(const Tensor& t, int64_t groups, Buffer buf, fbs::DataType type)
+    {
+        return {buf, t.strides[0], t.strides[1] * groups, groups > 1 ? t.strides[1] : 0, t.strides[2], type};
+    }
+    static SdpaOperand dense(const mdesc& md, Buffer buf)
+    {
+        const dnnl::memory::dims d = md.dims();
+        return {buf, d[1] * d[2] * d[3] * d[4], d[2] * d[3] * d[4], d[3] * d[4], d[4], fbs::DataType::FLOAT};
+    }
 };
 
 struct PlanBuilder::SdpaPrimitives

@@ -33,18 +33,16 @@ using namespace sdpa_rows;
 PlanBuilder::SdpaOperand PlanBuilder::sdpaVarlenOperand(const Tensor& t, const mdesc& user, const mdesc& dense, int64_t groups,
                                                         const std::string& what, const std::string& name)
 {
-    const dnnl::memory::dims d = dense.dims();
     if(t.strides[3] == 1)
     {
-        const SdpaOperand rows{Buffer::none(), t.strides[0], t.strides[1] * groups, groups > 1 ? t.strides[1] : 0, t.strides[2], t.dtype};
         if(const std::optional<fbs::DataType> raw = rawType(t, false); raw && isStageable(*raw))
-            return {rawBuffer(t, false, name), rows.sb, rows.shk, rows.sg, rows.si, *raw};
+            return SdpaOperand::rows(t, groups, rawBuffer(t, false, name), *raw);
         if(t.dtype == fbs::DataType::FLOAT || isStageable(t.dtype))
-            return {input(t, name), rows.sb, rows.shk, rows.sg, rows.si, t.dtype};
+            return SdpaOperand::rows(t, groups, input(t, name), t.dtype);
     }
     const Buffer copy = temp(dense);
     addReorder(user, input(t, name), dense, copy, name + " " + what + " to dense f32");
-    return {copy, d[1] * d[2] * d[3] * d[4], d[2] * d[3] * d[4], d[3] * d[4], d[4], fbs::DataType::FLOAT};
+    return SdpaOperand::dense(dense, copy);
 }
 
 // sdpaVarlenOutput: the same for an output: the caller's own rows (a staged tensor no later node
@@ -59,10 +57,7 @@ PlanBuilder::SdpaOperand PlanBuilder::sdpaVarlenOutput(const Tensor& t, const md
         bound.written = bound.tensor = rawBuffer(t, true, name);
     else
         bound = bindOutput(t, dense, !own, name);
-    if(own)
-        return {bound.written, t.strides[0], t.strides[1] * groups, groups > 1 ? t.strides[1] : 0, t.strides[2], raw ? *raw : t.dtype};
-    const dnnl::memory::dims d = dense.dims();
-    return {bound.written, d[1] * d[2] * d[3] * d[4], d[2] * d[3] * d[4], d[3] * d[4], d[4], fbs::DataType::FLOAT};
+    return own ? SdpaOperand::rows(t, groups, bound.written, raw ? *raw : t.dtype) : SdpaOperand::dense(dense, bound.written);
 }
 
 // sdpaBiasRows: the attn_mask as its dense f32 copy [b', Hk', G', Sq', Skv'] and its strides over
@@ -97,8 +92,7 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
         if(!table)
             return sdpaVarlenOperand(t, user, dense, 1, what, name);
         const std::optional<fbs::DataType> raw = rawType(t, false);
-        return SdpaOperand{raw ? rawBuffer(t, false, name) : input(t, name), t.strides[0], t.strides[1], 0, t.strides[2],
-                           raw ? *raw : t.dtype};
+        return SdpaOperand::rows(t, 1, raw ? rawBuffer(t, false, name) : input(t, name), raw ? *raw : t.dtype);
     };
     const SdpaOperand k = keyOperand(*s.k, s.paging.tableK, l.kUser, l.kF32, "k");
     const SdpaOperand v = keyOperand(*s.v, s.paging.tableV, l.v5, l.vF32, "v");
@@ -216,8 +210,10 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
                         {
                             const int64_t t = (g - g0) * m + i - i0, h = hk * G + g;
                             float* row = S + t * n;
-                            const int64_t rb = std::max(keys.first(i), kb) - kb, re = std::max(std::min(keys.last(i), ke) - kb, rb);
-                            addScoreTerms(row, rb, re, bias, bs, b, hk, g, i, kb, slopes.empty() ? 0.f : slopes[static_cast<size_t>(h)]);
+                            const int64_t rb = std::max(keys.first(i), kb) - kb;
+                            const int64_t re = std::max(std::min(keys.last(i), ke) - kb, rb);
+                            const float slope = slopes.empty() ? 0.f : slopes[static_cast<size_t>(h)];
+                            addScoreTerms(row, rb, re, bias, bs, b, hk, g, i, kb, slope);
                             const float mx = avx2 ? rowMaxAvx2(row + rb, re - rb) : rowMax(row + rb, re - rb);
                             const bool seen = mx != negInf;
                             const float sk = sink ? sink[h] : negInf;
@@ -244,8 +240,8 @@ void PlanBuilder::sdpaVarlen(const SdpaShape& s, const SdpaLayouts& l, const Sdp
                     for(int64_t j0 = kb; j0 < ke; j0 = j1)
                     {
                         const float* vp = vr.segment(b, hk, j0, ke, seg, isa, j1, ld);
-                        failed |= dnnl_sgemm('N', 'N', heads * m, Dv, j1 - j0, 1.f, S + (j0 - kb), n, vp, ld, j0 == kb ? 0.f : 1.f,
-                                             Os, Dv)
+                        const float beta = j0 == kb ? 0.f : 1.f;
+                        failed |= dnnl_sgemm('N', 'N', heads * m, Dv, j1 - j0, 1.f, S + (j0 - kb), n, vp, ld, beta, Os, Dv)
                                   != dnnl_success;
                     }
                     for(int64_t g = g0; g < g1; ++g)

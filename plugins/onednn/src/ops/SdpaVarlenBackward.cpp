@@ -19,12 +19,12 @@ using namespace sdpa_rows;
 // One task per (batch, KV head) owns that head's dK and dV rows (summed in the thread's scratch,
 // then stored), so they sum without partial copies in a fixed order (query heads of the group,
 // then row blocks); with fewer such pairs than threads, each pair's (head, block) items are split
-// into parts whose sums are added in part order afterwards. Per block of query rows: S = scale Q K^T over the keys the block sees
-// (bias, ALiBi), P = exp(S - stats) on each row's band, dP = dO V^T, dS = P (dP - Delta) with
-// Delta = rowsum(dO O), dQ = scale dS K, dK += scale dS^T Q, dV += P^T dO (sgemm each). Q, K, V,
-// O, dO are read and dQ, dK, dV written in their own types, a block of rows at a time. Rows past
-// seq_len_q, rows the forward saw nothing for (stats -inf) and keys no row sees get zero
-// gradients.
+// into parts whose sums are added in part order afterwards. Per block of query rows:
+// S = scale Q K^T over the keys the block sees (bias, ALiBi), P = exp(S - stats) on each row's
+// band, dP = dO V^T, dS = P (dP - Delta) with Delta = rowsum(dO O), dQ = scale dS K,
+// dK += scale dS^T Q, dV += P^T dO (sgemm each). Q, K, V, O, dO are read and dQ, dK, dV written in
+// their own types, a block of rows at a time. Rows past seq_len_q, rows the forward saw nothing
+// for (stats -inf) and keys no row sees get zero gradients.
 void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, const SdpaScale& scale, const SdpaBand& band,
                                      const Tensor* seqQ, const Tensor* seqKv, const Tensor& stats, const Tensor& dO,
                                      const Tensor& dQ, const Tensor& dK, const Tensor& dV, const std::string& name)
@@ -144,7 +144,8 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
                         for(int64_t j0 = kb; j0 < ke; j0 = j1)
                         {
                             const float* kp = kr.segment(b, hk, j0, ke, seg, isa, j1, ld);
-                            failed |= dnnl_sgemm('N', 'T', m, j1 - j0, D, sc, Qs, D, kp, ld, 0.f, P + (j0 - kb), n) != dnnl_success;
+                            failed |= dnnl_sgemm('N', 'T', m, j1 - j0, D, sc, Qs, D, kp, ld, 0.f, P + (j0 - kb), n)
+                                      != dnnl_success;
                         }
                         for(int64_t j0 = kb; j0 < ke; j0 = j1)
                         {
@@ -157,14 +158,16 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
                             float* p = P + (i - i0) * n;
                             float* t = T + (i - i0) * n;
                             const float rowLse = lse[(b * H + h) * Sq + i];
-                            const int64_t rb = std::max(keys.first(i), kb) - kb, re = std::max(std::min(keys.last(i), ke) - kb, rb);
+                            const int64_t rb = std::max(keys.first(i), kb) - kb;
+                            const int64_t re = std::max(std::min(keys.last(i), ke) - kb, rb);
                             if(rowLse == negInf) // the forward saw nothing: no gradient from this row
                             {
                                 std::fill(p, p + n, 0.f);
                                 std::fill(t, t + n, 0.f);
                                 continue;
                             }
-                            addScoreTerms(p, rb, re, bias, bs, b, hk, g, i, kb, slopes.empty() ? 0.f : slopes[static_cast<size_t>(h)]);
+                            const float slope = slopes.empty() ? 0.f : slopes[static_cast<size_t>(h)];
+                            addScoreTerms(p, rb, re, bias, bs, b, hk, g, i, kb, slope);
                             std::fill(p, p + rb, 0.f);
                             std::fill(p + re, p + n, 0.f);
                             if(avx2)
@@ -182,7 +185,8 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
                         for(int64_t j0 = kb; j0 < ke; j0 = j1)
                         {
                             const float* kp = kr.segment(b, hk, j0, ke, seg, isa, j1, ld);
-                            failed |= dnnl_sgemm('N', 'N', m, D, j1 - j0, sc, T + (j0 - kb), n, kp, ld, j0 == kb ? 0.f : 1.f, dQs, D)
+                            const float beta = j0 == kb ? 0.f : 1.f;
+                            failed |= dnnl_sgemm('N', 'N', m, D, j1 - j0, sc, T + (j0 - kb), n, kp, ld, beta, dQs, D)
                                       != dnnl_success;
                         }
                         for(int64_t i = i0; i < iv; ++i)
@@ -209,7 +213,8 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
                 }
             }
             if(failed)
-                hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR, name + ": oneDNN's sgemm refused an SDPA backward block");
+                hipdnn_plugin_sdk::fail(HIPDNN_PLUGIN_STATUS_INTERNAL_ERROR,
+                                        name + ": oneDNN's sgemm refused an SDPA backward block");
         },
         name + " sdpa backward with sequence lengths: P, dS and the gradients over each batch's keys only (sgemm per block of "
             + std::to_string(blockRows) + " query rows)");
