@@ -151,8 +151,8 @@ void scatterDense(const Acc* in, const TensorView& view)
     loop.runParallel([&](const int64_t* off, const int64_t*) { view.store(off[0], in[off[1]]); });
 }
 
-// Accumulator selects the arithmetic of conv/matmul: Auto means double when any operand is
-// DOUBLE, float otherwise (half and bfloat16 accumulate in fp32).
+// Accumulator selects a kernel's arithmetic (conv, matmul, norms, SDPA): Auto means double when
+// any operand is DOUBLE, float otherwise (half and bfloat16 accumulate in fp32).
 enum class Accumulator
 {
     Auto,
@@ -169,6 +169,23 @@ inline bool useDoubleAccumulator(Accumulator acc, std::initializer_list<DataType
     for(DataType t : types)
     {
         if(t == DataType::Double)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The same over tensors, some of them optional (null: absent).
+inline bool useDoubleAccumulator(Accumulator acc, std::initializer_list<const TensorView*> views)
+{
+    if(acc != Accumulator::Auto)
+    {
+        return acc == Accumulator::Double;
+    }
+    for(const TensorView* v : views)
+    {
+        if(v != nullptr && v->dtype == DataType::Double)
         {
             return true;
         }

@@ -218,16 +218,6 @@ void runNormBackward(const TensorView& dy, const TensorView& x, const TensorView
         paramGradient<Acc>(x, dy, rowIndex, *dbias, [](Acc d, Acc, int64_t) { return d; });
 }
 
-bool anyDouble(Accumulator acc, std::initializer_list<const TensorView*> views)
-{
-    if(acc != Accumulator::Auto)
-        return acc == Accumulator::Double;
-    for(const TensorView* v : views)
-        if(v != nullptr && v->dtype == DataType::Double)
-            return true;
-    return false;
-}
-
 } // namespace
 
 std::string normAxesFromCount(const TensorView& x, int64_t count, AxisMask& out)
@@ -316,7 +306,7 @@ std::string checkRmsnormBackward(const RmsnormBackwardViews& v, const AxisMask& 
 void layernormForward(const LayernormForwardViews& v, const AxisMask& axes, double epsilon, Accumulator acc)
 {
     throwIf(checkLayernormForward(v, axes));
-    if(anyDouble(acc, {&v.x, &v.scale, &v.bias, &v.y, v.mean, v.invVariance}))
+    if(useDoubleAccumulator(acc, {&v.x, &v.scale, &v.bias, &v.y, v.mean, v.invVariance}))
         runLayernormForward<double>(v, axes, epsilon);
     else
         runLayernormForward<float>(v, axes, epsilon);
@@ -325,7 +315,7 @@ void layernormForward(const LayernormForwardViews& v, const AxisMask& axes, doub
 void layernormBackward(const LayernormBackwardViews& v, const AxisMask& axes, double epsilon, Accumulator acc)
 {
     throwIf(checkLayernormBackward(v, axes));
-    if(anyDouble(acc, {&v.dy, &v.x, &v.scale, &v.dx, &v.dscale, &v.dbias, v.mean, v.invVariance}))
+    if(useDoubleAccumulator(acc, {&v.dy, &v.x, &v.scale, &v.dx, &v.dscale, &v.dbias, v.mean, v.invVariance}))
         runNormBackward<double>(v.dy, v.x, v.scale, v.dx, v.dscale, &v.dbias, axes, true, v.mean, v.invVariance, epsilon);
     else
         runNormBackward<float>(v.dy, v.x, v.scale, v.dx, v.dscale, &v.dbias, axes, true, v.mean, v.invVariance, epsilon);
@@ -334,7 +324,7 @@ void layernormBackward(const LayernormBackwardViews& v, const AxisMask& axes, do
 void rmsnormForward(const RmsnormForwardViews& v, const AxisMask& axes, double epsilon, Accumulator acc)
 {
     throwIf(checkRmsnormForward(v, axes));
-    if(anyDouble(acc, {&v.x, &v.scale, &v.y, v.bias, v.invRms}))
+    if(useDoubleAccumulator(acc, {&v.x, &v.scale, &v.y, v.bias, v.invRms}))
         runRmsnormForward<double>(v, axes, epsilon);
     else
         runRmsnormForward<float>(v, axes, epsilon);
@@ -343,7 +333,7 @@ void rmsnormForward(const RmsnormForwardViews& v, const AxisMask& axes, double e
 void rmsnormBackward(const RmsnormBackwardViews& v, const AxisMask& axes, Accumulator acc)
 {
     throwIf(checkRmsnormBackward(v, axes));
-    if(anyDouble(acc, {&v.dy, &v.x, &v.scale, &v.invRms, &v.dx, &v.dscale, v.dbias}))
+    if(useDoubleAccumulator(acc, {&v.dy, &v.x, &v.scale, &v.invRms, &v.dx, &v.dscale, v.dbias}))
         runNormBackward<double>(v.dy, v.x, v.scale, v.dx, v.dscale, v.dbias, axes, false, nullptr, &v.invRms, 0.0);
     else
         runNormBackward<float>(v.dy, v.x, v.scale, v.dx, v.dscale, v.dbias, axes, false, nullptr, &v.invRms, 0.0);

@@ -143,16 +143,6 @@ std::vector<int64_t> lengths(const TensorView* t, int64_t batch, int64_t full, c
     return out;
 }
 
-bool wantsDouble(Accumulator acc, std::initializer_list<const TensorView*> views)
-{
-    if(acc != Accumulator::Auto)
-        return acc == Accumulator::Double;
-    for(const TensorView* v : views)
-        if(v != nullptr && v->dtype == DataType::Double)
-            return true;
-    return false;
-}
-
 void throwIf(const std::string& err)
 {
     if(!err.empty())
@@ -326,7 +316,7 @@ std::string checkSdpaForward(const SdpaForwardViews& t)
 void sdpaForward(const SdpaForwardViews& t, const SdpaParams& p)
 {
     throwIf(checkSdpaForward(t));
-    if(wantsDouble(p.accumulator, {&t.q, &t.k, &t.v, &t.o, t.bias, t.stats, t.max, t.sumExp, t.sink}))
+    if(useDoubleAccumulator(p.accumulator, {&t.q, &t.k, &t.v, &t.o, t.bias, t.stats, t.max, t.sumExp, t.sink}))
         runForward<double>(t, p);
     else
         runForward<float>(t, p);

@@ -209,7 +209,7 @@ std::string checkSdpaBackward(const SdpaBackwardViews& t)
 void sdpaBackward(const SdpaBackwardViews& t, const SdpaParams& p)
 {
     throwIf(checkSdpaBackward(t));
-    if(wantsDouble(p.accumulator, {&t.q, &t.k, &t.v, &t.o, &t.dO, &t.stats, &t.dQ, &t.dK, &t.dV, t.bias, t.dBias}))
+    if(useDoubleAccumulator(p.accumulator, {&t.q, &t.k, &t.v, &t.o, &t.dO, &t.stats, &t.dQ, &t.dK, &t.dV, t.bias, t.dBias}))
         runBackward<double>(t, p);
     else
         runBackward<float>(t, p);

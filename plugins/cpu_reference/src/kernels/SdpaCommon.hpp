@@ -49,8 +49,6 @@ std::string checkRagged(std::initializer_list<std::pair<const TensorView*, const
 TensorView statsRank4(const TensorView& stats);
 // lengths reads per-batch valid lengths (or `full` for every batch when t is null).
 std::vector<int64_t> lengths(const TensorView* t, int64_t batch, int64_t full, const char* role);
-// wantsDouble: fp64 arithmetic when the accumulator says so, or (Auto) when any tensor is double.
-bool wantsDouble(Accumulator acc, std::initializer_list<const TensorView*> views);
 void throwIf(const std::string& err);
 
 // visibleRange returns [begin, end) of the keys row i sees (band ∩ [0, skvB)).

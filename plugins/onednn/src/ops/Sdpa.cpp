@@ -440,7 +440,8 @@ PlanBuilder::SdpaScores PlanBuilder::sdpaScores(const SdpaShape& s, const SdpaLa
 // sdpaSteps: the forward. Without row outputs: softmax in place, O = P V. With them: M = rowmax(S),
 // E = exp(S - M) in place, Z = rowsum(E), O = (E V) / Z, and stats = M + log(Z), max = M,
 // sum_exp = Z: the passes over S of a softmax, plus the sum that gives the row outputs, and the
-// normalisation moved onto O (Dv columns instead of Skv). Without sequence lengths (sdpaVarlen).
+// normalisation moved onto O (Dv columns instead of Skv). Only without sequence lengths (those
+// go to sdpaVarlen).
 void PlanBuilder::sdpaSteps(const SdpaShape& s, const SdpaLayouts& l, const SdpaPrimitives& p, std::optional<size_t> mask,
                             const SdpaStats* stats, const std::string& name)
 {

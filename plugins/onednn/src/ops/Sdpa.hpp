@@ -32,13 +32,15 @@ void sdpaCheckLengths(const int32_t* lq, const int32_t* lkv, int64_t batch, int6
 
 // sdpaMaskRow sets the scores of query row i that a batch with lengths sq, skv hides (outside the
 // band, or past skv) to -inf, and says whether a key is left visible: a row past sq, or one whose
-// band and bias leave nothing, has none. Forward and backward must agree on this exactly.
+// band and bias leave nothing, has none. Its keys are SdpaKeys', as the forward's with lengths are:
+// forward and backward must agree on this exactly.
 bool sdpaMaskRow(float* row, int64_t i, int64_t sq, int64_t skv, int64_t Skv, const SdpaBand& band);
 
-// sdpaMaskRows (the backward): an execution's row masking with sequence lengths (lq, lkv: INT32 per batch, null
-// for the full extent) over S, dense [B * H * Sq, Skv] in (b, h, i) order. It checks the lengths,
-// masks every row (sdpaMaskRow) and hands it to done(r, row, padding, visible), where padding says
-// that the row lies past seq_len_q. Rows run in parallel.
+// sdpaMaskRows (the dense backward, with a dbias): an execution's row masking with sequence
+// lengths (lq, lkv: INT32 per batch, null for the full extent) over S, dense [B * H * Sq, Skv] in
+// (b, h, i) order. It checks the lengths, masks every row (sdpaMaskRow) and hands it to
+// done(r, row, padding, visible), where padding says that the row lies past seq_len_q. Rows run
+// in parallel.
 template <typename Done>
 void sdpaMaskRows(float* scores, const int32_t* lq, const int32_t* lkv, int64_t B, int64_t H, int64_t Sq, int64_t Skv,
                   const SdpaBand& band, const std::string& name, const Done& done)
@@ -108,8 +110,8 @@ struct PlanBuilder::SdpaScale
     }
 };
 
-// SdpaOperand: an SDPA operand as rows of `type` (FLOAT, or HALF / BFLOAT16 that the varlen
-// forward converts a block at a time) with a unit inner stride: row i of (b, hk, g) starts at
+// SdpaOperand: an SDPA operand as rows of `type` (FLOAT, or HALF / BFLOAT16 that the kernels with
+// sequence lengths convert a block at a time) with a unit inner stride: row i of (b, hk, g) starts at
 // element b * sb + hk * shk + g * sg + i * si (sdpaVarlen).
 struct PlanBuilder::SdpaOperand
 {

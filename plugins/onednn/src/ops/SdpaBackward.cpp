@@ -10,8 +10,8 @@
 //   dbias = dS summed where the bias broadcasts   engine kernel (optional: [1 or B, 1 or H, Sq, Skv])
 // The per-row binaries view S as [1, rows, Skv] so that the row operand is oneDNN's per-channel
 // broadcast (a vectorised kernel in oneDNN 2.6; the 5-D per-row pattern is a reference kernel).
-// With sequence lengths and no dbias, sdpaVarlenBackward (SdpaVarlenBackward.cpp) computes it all over the
-// lengths only.
+// With sequence lengths and no dbias, sdpaVarlenBackward (SdpaVarlenBackward.cpp) computes it all
+// over the lengths only.
 #include "Sdpa.hpp"
 
 #include <algorithm>

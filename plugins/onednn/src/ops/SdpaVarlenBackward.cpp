@@ -88,22 +88,23 @@ void PlanBuilder::sdpaVarlenBackward(const SdpaShape& s, const SdpaLayouts& l, c
             const int64_t parts = B * Hk < nthr ? std::min<int64_t>(partsMax, (nthr + B * Hk - 1) / (B * Hk)) : 1;
             const int64_t tasks = B * Hk * parts;
             float* sumsAll = scratchAll + static_cast<int64_t>(threads) * perThread;
-            // storeSums: rows [j0, j1) of (b, hk)'s dK and dV, summed over the parts in order.
+            // storeSums: rows [j0, j1) of (b, hk)'s dK and dV from its sums at `first` (with parts,
+            // each part's sums acc floats apart, added in part order into `row`).
             auto storeSums = [&](int64_t b, int64_t hk, const float* first, int64_t j0, int64_t j1, float* row) {
+                auto summed = [&](const float* src, int64_t w) {
+                    if(parts == 1)
+                        return src;
+                    std::copy(src, src + w, row);
+                    for(int64_t p = 1; p < parts; ++p)
+                        for(int64_t c = 0; c < w; ++c)
+                            row[c] += src[p * acc + c];
+                    return static_cast<const float*>(row);
+                };
                 for(int64_t j = j0; j < j1; ++j)
-                    for(const auto& [w, off, out, base] : {std::tuple{D, int64_t{0}, &dk, gK}, std::tuple{Dv, skv1 * D, &dv, gV}})
-                    {
-                        const float* src = first + off + j * w;
-                        if(parts > 1)
-                        {
-                            std::copy(src, src + w, row);
-                            for(int64_t p = 1; p < parts; ++p)
-                                for(int64_t c = 0; c < w; ++c)
-                                    row[c] += src[p * acc + c];
-                            src = row;
-                        }
-                        storeRow(out->type, base, out->at(b, hk, 0, j), src, w, isa);
-                    }
+                {
+                    storeRow(dk.type, gK, dk.at(b, hk, 0, j), summed(first + j * D, D), D, isa);
+                    storeRow(dv.type, gV, dv.at(b, hk, 0, j), summed(first + skv1 * D + j * Dv, Dv), Dv, isa);
+                }
             };
 #pragma omp parallel num_threads(static_cast<int>(std::min<int64_t>(nthr, tasks))) reduction(| : failed)
             {
